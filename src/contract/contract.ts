@@ -1,0 +1,43 @@
+import type * as v from 'valibot';
+import type { ErrorClass } from './failure.ts';
+
+/** What a tool may do to the world. */
+export type Effect = 'read' | 'create' | 'update' | 'external';
+
+/** Any valibot schema; validation always runs this, never the exported JSON Schema. */
+export type AnySchema = v.GenericSchema<unknown, unknown>;
+
+/**
+ * A tool contract (SPEC F-CONTRACT): everything the host must know about a
+ * capability before it lets a model ask for it. Plain readonly data.
+ */
+export interface Contract<TInput extends AnySchema = AnySchema, TResult extends AnySchema = AnySchema> {
+  readonly name: string;
+  readonly version: string;
+  /** Short discovery text: purpose, input gist, effect, limits. */
+  readonly discovery: string;
+  /** Full description shown with the call schema. */
+  readonly description: string;
+  readonly input: TInput;
+  readonly result: TResult;
+  readonly effect: Effect;
+  readonly readOnly: boolean;
+  readonly destructive: boolean;
+  readonly idempotent: boolean;
+  readonly concurrencySafe: boolean;
+  readonly openWorld: boolean;
+  /** Who executes, with which credential. */
+  readonly identity: string;
+  /** Named preconditions the host checks before the handler runs. */
+  readonly preconditions: readonly string[];
+  readonly limits: { readonly timeoutMs: number; readonly maxResultBytes: number };
+  /** What receipt or observation proves the effect happened. */
+  readonly completionEvidence: string;
+  readonly errorClasses: readonly ErrorClass[];
+  /**
+   * Top-level fields the program fills when the model leaves them out.
+   * `default` in a JSON Schema is only an annotation; this is the contract's
+   * own decision, and filling records both the original and actual arguments.
+   */
+  readonly fills?: Readonly<Record<string, unknown>>;
+}

@@ -1,0 +1,13 @@
+/**
+ * Tool contracts: what a capability takes, returns, may do and proves.
+ * The root of the data flow contract → binding → pipeline → mcp → harness → cli.
+ */
+export { canonicalJson } from './canonical.ts';
+export { canonicalHash, sha256Hex } from './hash.ts';
+export { ERROR_CLASSES, fail, isUnknownOutcome, ok } from './failure.ts';
+export type { ErrorClass, Failure, Outcome, Success } from './failure.ts';
+export type { AnySchema, Contract, Effect } from './contract.ts';
+export { exportContract, exportSchema, JSON_SCHEMA_DIALECT, schemaHash } from './schema.ts';
+export type { ExportedContract, JsonSchema } from './schema.ts';
+export { codePointLength, codePoints } from './code-points.ts';
+export { validateArguments } from './validate.ts';

@@ -1,0 +1,51 @@
+import { toJsonSchema } from '@valibot/to-json-schema';
+import { codePointBounds } from './code-points.ts';
+import type { AnySchema, Contract } from './contract.ts';
+import { canonicalHash } from './hash.ts';
+
+/** The JSON Schema dialect every exported schema declares. */
+export const JSON_SCHEMA_DIALECT = 'https://json-schema.org/draft/2020-12/schema';
+
+/** A JSON Schema as plain data. */
+export type JsonSchema = Readonly<Record<string, unknown>>;
+
+/**
+ * Exports a valibot schema as JSON Schema draft 2020-12. Throws if the schema
+ * uses something JSON Schema cannot express: a contract whose exported schema
+ * silently differs from what we validate would mislead every peer.
+ */
+export function exportSchema(schema: AnySchema): JsonSchema {
+  return toJsonSchema(schema, {
+    target: 'draft-2020-12',
+    errorMode: 'throw',
+    overrideAction: ({ valibotAction, jsonSchema }) => {
+      const bounds = codePointBounds(valibotAction);
+      return bounds ? { ...jsonSchema, minLength: bounds.min, maxLength: bounds.max } : undefined;
+    },
+  }) as JsonSchema;
+}
+
+/** sha256 of the canonical JSON of an exported schema. */
+export function schemaHash(schema: JsonSchema): string {
+  return canonicalHash(schema);
+}
+
+/** The input and result schemas of a contract, exported, with their hashes. */
+export interface ExportedContract {
+  readonly inputSchema: JsonSchema;
+  readonly inputSchemaHash: string;
+  readonly resultSchema: JsonSchema;
+  readonly resultSchemaHash: string;
+}
+
+/** Exports a contract's schemas once. */
+export function exportContract(contract: Contract): ExportedContract {
+  const inputSchema = exportSchema(contract.input);
+  const resultSchema = exportSchema(contract.result);
+  return {
+    inputSchema,
+    inputSchemaHash: schemaHash(inputSchema),
+    resultSchema,
+    resultSchemaHash: schemaHash(resultSchema),
+  };
+}

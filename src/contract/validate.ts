@@ -1,0 +1,47 @@
+import * as v from 'valibot';
+import type { AnySchema } from './contract.ts';
+import { fail, ok, type Failure, type Outcome } from './failure.ts';
+
+/** A custom message of the form `snake_kind: text` names its own failure kind. */
+const KIND_PREFIX = /^([a-z][a-z0-9_]*): /;
+
+function issuePath(issue: v.BaseIssue<unknown>): string {
+  return issue.path?.map((item) => String(item.key)).join('.') ?? '';
+}
+
+/**
+ * The kind of one valibot issue: missing_field, extra_field, not_object,
+ * wrong_type, or the kind a custom message names.
+ */
+function issueKind(issue: v.BaseIssue<unknown>): string {
+  const objectType = issue.type === 'strict_object' || issue.type === 'object' || issue.type === 'loose_object';
+  if (objectType && issue.path && issue.path.length > 0) {
+    return issue.expected === 'never' ? 'extra_field' : 'missing_field';
+  }
+  if (objectType && !issue.path) return 'not_object';
+  const named = KIND_PREFIX.exec(issue.message);
+  // A named kind applies only once the value has the right base type: `null`
+  // where a source id belongs is a wrong type, not an unknown source.
+  if (named && (issue.kind !== 'schema' || typeof issue.input === 'string')) return named[1]!;
+  return 'wrong_type';
+}
+
+function describe(issue: v.BaseIssue<unknown>): string {
+  const path = issuePath(issue);
+  const message = issue.message.replace(KIND_PREFIX, '');
+  return path ? `${path}: ${message}` : message;
+}
+
+/**
+ * Validates arguments against a valibot schema. The first issue decides the
+ * kind; every issue is kept in `issues`. Class is always invalid_arguments.
+ */
+export function validateArguments<T>(schema: v.GenericSchema<unknown, T> | AnySchema, args: unknown): Outcome<T> {
+  const result = v.safeParse(schema, args);
+  if (result.success) return ok(result.output as T);
+  const [first] = result.issues;
+  const kind = issueKind(first);
+  const hint =
+    kind === 'not_object' && typeof args === 'string' ? ' (arguments must be a JSON object, not a JSON-encoded string)' : '';
+  return fail('invalid_arguments', kind, `${describe(first)}${hint}`, result.issues.map(describe)) as Failure;
+}

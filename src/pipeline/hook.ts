@@ -1,0 +1,49 @@
+/**
+ * Hook types shared by in-process hooks and command hooks (Claude Code's hook
+ * protocol). A hook observes, rewrites the input, decides, or blocks.
+ */
+export type HookEvent = 'PreToolUse' | 'PostToolUse';
+
+/** The JSON a hook receives (Claude Code field names). */
+export interface HookInput {
+  readonly session_id: string;
+  readonly transcript_path: string;
+  readonly cwd: string;
+  readonly hook_event_name: HookEvent;
+  readonly tool_name: string;
+  readonly tool_input: unknown;
+  readonly tool_use_id: string;
+  readonly tool_response?: unknown;
+}
+
+/** What one hook said, as a value. */
+export interface HookResult {
+  /** The hook's name or command, for the record. */
+  readonly hook: string;
+  /** Set when the hook blocks (exit 2, or `decision: "block"`): the reason. */
+  readonly block?: string;
+  readonly permissionDecision?: 'allow' | 'deny' | 'ask';
+  readonly reason?: string;
+  /** A rewritten tool input (PreToolUse only); validated again by the pipeline. */
+  readonly updatedInput?: unknown;
+  /** For command hooks: the exit code and anything non-blocking worth recording. */
+  readonly exitCode?: number;
+  readonly note?: string;
+}
+
+/** A hook the pipeline can run. `matcher` uses Claude Code's matcher rules. */
+export interface Hook {
+  readonly name: string;
+  readonly event: HookEvent;
+  readonly matcher: string;
+  readonly run: (input: HookInput, signal: AbortSignal) => Promise<HookResult>;
+}
+
+/** A permission decision and who made it. */
+export interface PermissionDecision {
+  readonly decision: 'allow' | 'deny';
+  /** rule / flag / hook / default / policy */
+  readonly by: 'rule' | 'flag' | 'hook' | 'default' | 'policy';
+  readonly rule?: string;
+  readonly reason: string;
+}

@@ -1,0 +1,92 @@
+import type { Binding } from '../binding/index.ts';
+import type { Contract, Failure, Outcome } from '../contract/index.ts';
+
+/** One tool call as the model proposed it. `arguments` is the parsed JSON value, untrusted. */
+export interface ToolCall {
+  readonly id: string;
+  readonly name: string;
+  readonly arguments: unknown;
+}
+
+/** The model request that produced a call: its bytes are the evidence for preconditions. */
+export interface ProducingRequest {
+  readonly id: string;
+  readonly payload: Uint8Array;
+  readonly payloadSha256: string;
+  /** Source ids whose full text is in the payload, computed from the payload bytes. */
+  readonly disclosedSources: readonly string[];
+  /** The bindings this request exposed, by model-visible tool name. */
+  readonly bindings: Readonly<Record<string, Binding>>;
+}
+
+/** A protocol exchange behind a call (MCP): the correlated ids and what crossed the wire. */
+export interface ProtocolExchange {
+  readonly transport: 'mcp-stdio';
+  readonly server: string;
+  readonly method: string;
+  readonly jsonrpcId: number | string;
+  readonly requestBytes: number;
+  readonly responseBytes: number;
+  readonly isError: boolean;
+}
+
+/** What a handler returns on success. */
+export interface ToolOutput {
+  /** Structured result; validated against the contract's result schema by the pipeline. */
+  readonly data: unknown;
+  /** The text the model sees (before output limits). */
+  readonly text: string;
+  /** What this result proves: "bytes observed now" is not "object created". */
+  readonly evidence: string;
+  readonly objectVersion?: string;
+  readonly protocol?: ProtocolExchange;
+}
+
+/** Everything a handler or tool-specific check may see. No globals. */
+export interface CallContext {
+  readonly runDir: string;
+  readonly actionId: string;
+  readonly toolCallId: string;
+  readonly request: ProducingRequest;
+  readonly signal: AbortSignal;
+}
+
+/** Attributes the runtime reads (seed 002's runtime tool object). */
+export interface ToolAttributes {
+  readonly readOnly: boolean;
+  readonly destructive: boolean;
+  readonly concurrencySafe: boolean;
+  readonly needsInteraction: boolean;
+  readonly deferred: boolean;
+  readonly fromMcp: boolean;
+  readonly maxResultBytes: number;
+  readonly timeoutMs: number;
+}
+
+/**
+ * A runtime tool: contract + binding + attributes + handler. The handler is
+ * the only place with side effects, and only the pipeline calls it.
+ */
+export interface RuntimeTool {
+  readonly contract: Contract;
+  readonly binding: Binding;
+  readonly attributes: ToolAttributes;
+  /** Tool-specific validation and preconditions, after the schema, before hooks. */
+  readonly check?: (input: unknown, context: CallContext) => Failure | undefined;
+  readonly handler: (input: unknown, context: CallContext) => Promise<Outcome<ToolOutput>>;
+}
+
+/** Derives runtime attributes from a contract. */
+export function attributesOf(contract: Contract, extra: Partial<ToolAttributes> = {}): ToolAttributes {
+  return {
+    readOnly: contract.readOnly,
+    destructive: contract.destructive,
+    concurrencySafe: contract.concurrencySafe,
+    needsInteraction: !contract.readOnly,
+    deferred: false,
+    fromMcp: false,
+    maxResultBytes: contract.limits.maxResultBytes,
+    timeoutMs: contract.limits.timeoutMs,
+    ...extra,
+  };
+}
