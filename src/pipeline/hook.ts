@@ -29,6 +29,11 @@ export interface HookResult {
   /** For command hooks: the exit code and anything non-blocking worth recording. */
   readonly exitCode?: number;
   readonly note?: string;
+  /** For command hooks: captured stdout/stderr (bounded; `…[truncated]` marks a cut). */
+  readonly stdout?: string;
+  readonly stderr?: string;
+  /** For command hooks: the hook ran past its timeout and its process group was killed. */
+  readonly timedOut?: boolean;
 }
 
 /** A hook the pipeline can run. `matcher` uses Claude Code's matcher rules. */
@@ -46,4 +51,6 @@ export interface PermissionDecision {
   readonly by: 'rule' | 'flag' | 'hook' | 'default' | 'policy';
   readonly rule?: string;
   readonly reason: string;
+  /** Set when the decision went through the ask path: what asked (a rule, a hook, or the default). */
+  readonly asked?: { readonly by: 'rule' | 'hook' | 'default'; readonly rule?: string };
 }

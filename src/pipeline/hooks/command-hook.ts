@@ -1,0 +1,152 @@
+import type { Hook, HookEvent, HookInput, HookResult } from '../hook.ts';
+import { captureBounded } from './capture.ts';
+import { hookEnv, type EnvSource } from './env.ts';
+import { interpretHook } from './protocol.ts';
+
+/** One command hook as a settings file states it. */
+export interface CommandHookSpec {
+  readonly event: HookEvent;
+  readonly matcher: string;
+  /** Run with `sh -c`, in `options.cwd`. */
+  readonly command: string;
+  /** Seconds; Claude Code's default is 60. */
+  readonly timeoutSec?: number;
+}
+
+/** The child process surface a command hook needs (Bun's `Subprocess` has it). */
+export interface HookProcess {
+  readonly pid: number;
+  readonly stdin: { write(data: Uint8Array): unknown; end(): unknown };
+  readonly stdout: ReadableStream<Uint8Array>;
+  readonly stderr: ReadableStream<Uint8Array>;
+  readonly exited: Promise<number>;
+}
+
+/** Starts `argv` in its own process group with exactly `env`. May throw if it cannot start. */
+export type SpawnHook = (argv: readonly string[], options: { readonly cwd: string; readonly env: Record<string, string> }) => HookProcess;
+
+export interface CommandHookOptions {
+  /** Working directory of the hook process (for settings hooks: the settings' base dir). */
+  readonly cwd: string;
+  /** `CLAUDE_PROJECT_DIR` for the hook; defaults to `cwd`. */
+  readonly projectDir?: string;
+  /** Where allowlisted variables are read from; defaults to `process.env`. Never passed whole. */
+  readonly env?: EnvSource;
+  readonly spawn?: SpawnHook;
+  /** Bytes kept of each of stdout and stderr; default 64 KiB. */
+  readonly captureLimit?: number;
+  /** How long to keep reading pipes after the hook ended (an escaped survivor holding them); default 1000 ms. */
+  readonly drainGraceMs?: number;
+}
+
+export const DEFAULT_HOOK_TIMEOUT_SEC = 60;
+const DEFAULT_CAPTURE = 64 * 1024;
+
+/** Spawns with Bun: `detached` gives the hook its own session and process group. */
+export const bunSpawnHook: SpawnHook = function bunSpawnHook(argv, options) {
+  return Bun.spawn([...argv], {
+    cwd: options.cwd,
+    env: options.env,
+    stdin: 'pipe',
+    stdout: 'pipe',
+    stderr: 'pipe',
+    detached: true,
+  });
+};
+
+/** Kills a whole process group; a group already gone is not an error. */
+function killGroup(pid: number): void {
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    // ESRCH: nothing left in the group.
+  }
+}
+
+/** Writes the input JSON and closes stdin; a hook that never reads it is fine. */
+async function feed(child: HookProcess, input: HookInput): Promise<void> {
+  try {
+    await child.stdin.write(new TextEncoder().encode(`${JSON.stringify(input)}\n`));
+    await child.stdin.end();
+  } catch {
+    // EPIPE: the hook exited or closed stdin without reading.
+  }
+}
+
+/** A stop signal for pipe reads that fires `graceMs` after `after`; clearable so no timer outlives the run. */
+function graceAfter(after: Promise<unknown>, graceMs: number): { readonly stop: Promise<void>; readonly clear: () => void } {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let cleared = false;
+  const stop = new Promise<void>((resolve) => {
+    void after.then(() => {
+      if (!cleared) timer = setTimeout(resolve, graceMs);
+    });
+  });
+  return { stop, clear: () => ((cleared = true), clearTimeout(timer)) };
+}
+
+/** Runs one command hook to its end (exit, timeout or abort) and reads what it said. */
+async function runCommand(spec: CommandHookSpec, options: CommandHookOptions, input: HookInput, signal: AbortSignal): Promise<HookResult> {
+  const env = hookEnv(options.env ?? process.env, options.projectDir ?? options.cwd);
+  const spawn = options.spawn ?? bunSpawnHook;
+  const base = { hook: spec.command, event: spec.event, stdout: '', stderr: '' };
+  if (signal.aborted) return interpretHook({ ...base, exitCode: undefined, note: 'aborted before start' });
+  let child: HookProcess;
+  try {
+    child = spawn(['sh', '-c', spec.command], { cwd: options.cwd, env });
+  } catch (error) {
+    const detail = error instanceof Error ? error.message : String(error);
+    return interpretHook({ ...base, exitCode: undefined, note: `could not start: ${detail}; non-blocking` });
+  }
+  let ended: 'timeout' | 'aborted' | undefined;
+  const end = (why: 'timeout' | 'aborted'): void => {
+    ended ??= why;
+    killGroup(child.pid);
+  };
+  const timer = setTimeout(() => end('timeout'), (spec.timeoutSec ?? DEFAULT_HOOK_TIMEOUT_SEC) * 1000);
+  const onAbort = (): void => end('aborted');
+  signal.addEventListener('abort', onAbort, { once: true });
+  const exited = child.exited.then((code) => {
+    clearTimeout(timer);
+    // The hook's group ends with the hook: no background child outlives it.
+    killGroup(child.pid);
+    return code;
+  });
+  const grace = graceAfter(exited, options.drainGraceMs ?? 1000);
+  const limit = options.captureLimit ?? DEFAULT_CAPTURE;
+  void feed(child, input);
+  const [code, stdout, stderr] = await Promise.all([
+    exited,
+    captureBounded(child.stdout, limit, grace.stop),
+    captureBounded(child.stderr, limit, grace.stop),
+  ]);
+  grace.clear();
+  signal.removeEventListener('abort', onAbort);
+  const done = { ...base, stdout: stdout.text, stderr: stderr.text };
+  if (ended === 'timeout') {
+    const seconds = spec.timeoutSec ?? DEFAULT_HOOK_TIMEOUT_SEC;
+    return interpretHook({ ...done, exitCode: undefined, timedOut: true, note: `timed out after ${seconds}s; process group killed; non-blocking` });
+  }
+  if (ended === 'aborted') return interpretHook({ ...done, exitCode: undefined, note: 'aborted; process group killed' });
+  return interpretHook({ ...done, exitCode: code });
+}
+
+/**
+ * Creates a hook that runs a shell command speaking Claude Code's hook
+ * protocol: the `HookInput` JSON on stdin, an answer by exit code and stdout.
+ * The command runs via `sh -c` in its own process group, with an allowlisted
+ * environment, and is killed with its whole group on timeout or abort.
+ *
+ * @example
+ * const hook = commandHook({ event: 'PreToolUse', matcher: 'create_card', command: 'sh ./deny-create.sh', timeoutSec: 10 }, { cwd: 'fixtures/hooks' });
+ */
+export function commandHook(spec: CommandHookSpec, options: CommandHookOptions): Hook {
+  return {
+    name: spec.command,
+    event: spec.event,
+    matcher: spec.matcher,
+    run: function runCommandHook(input, signal) {
+      return runCommand(spec, options, input, signal);
+    },
+  };
+}

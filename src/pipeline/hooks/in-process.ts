@@ -1,0 +1,27 @@
+import type { Hook, HookEvent, HookInput, HookResult } from '../hook.ts';
+
+/** What an in-process hook function returns; `hook` is filled in with its name. */
+export type InProcessAnswer = Omit<HookResult, 'hook'>;
+
+/**
+ * Creates an in-process hook: a plain function with the same powers as a
+ * command hook (observe, decide, rewrite, block), minus the process.
+ *
+ * @example
+ * inProcessHook('PreToolUse', 'create_card', 'no-cards-on-friday', () => ({ block: 'not today' }));
+ */
+export function inProcessHook(
+  event: HookEvent,
+  matcher: string,
+  name: string,
+  fn: (input: HookInput, signal: AbortSignal) => InProcessAnswer | Promise<InProcessAnswer>,
+): Hook {
+  return {
+    name,
+    event,
+    matcher,
+    run: async function runInProcessHook(input, signal) {
+      return { ...(await fn(input, signal)), hook: name };
+    },
+  };
+}
