@@ -1,0 +1,39 @@
+import { CAPLAB_VERSION } from '../version.ts';
+import { HELP } from './help.ts';
+import { EXIT, type Io } from './io.ts';
+import { parseRunFlags, runCommand } from './run-command.ts';
+
+/**
+ * The command line: parses argv, runs a command, returns the exit code.
+ * Never calls process.exit and never touches the real process (main.ts does).
+ */
+export async function cli(argv: readonly string[], io: Io): Promise<number> {
+  const [command, ...rest] = argv;
+  if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
+    io.stdout(`${HELP['main']}\n`);
+    return command === undefined ? EXIT.usage : EXIT.ok;
+  }
+  if (command === '--version' || command === '-v') {
+    io.stdout(`caplab ${CAPLAB_VERSION}\n`);
+    return EXIT.ok;
+  }
+  switch (command) {
+    case 'demo':
+    case 'run': {
+      const flags = parseRunFlags(rest, command);
+      if ('usage' in flags) return usage(io, command, flags.usage);
+      if (flags.help) {
+        io.stdout(`${HELP[command]}\n`);
+        return EXIT.ok;
+      }
+      return runCommand(flags, io);
+    }
+    default:
+      return usage(io, undefined, `unknown command ${JSON.stringify(command)}`);
+  }
+}
+
+function usage(io: Io, command: string | undefined, message: string): number {
+  io.stderr(`caplab${command ? ` ${command}` : ''}: ${message}\nSee \`caplab ${command ? `${command} ` : ''}--help\`.\n`);
+  return EXIT.usage;
+}

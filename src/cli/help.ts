@@ -1,0 +1,56 @@
+import { CAPLAB_VERSION } from '../version.ts';
+
+export const EXIT_CODES_HELP = `Exit codes:
+  0  accepted / every scenario ended as expected / verified
+  1  acceptance or expectation failed (or verification failed)
+  2  usage error (bad flag, argument or file)
+  3  protocol or transport failure (MCP framing, version, spawn …)
+  4  outcome unknown (a call timed out or its connection was lost; never retried)`;
+
+const RUN_FLAGS = `  --transport mcp|local   read_source over the fixture MCP server (default) or as a local function
+  --out DIR               run dir (default ./caplab-runs/<run-id>/); must not exist or be empty
+  --run-id ID             run id ([A-Za-z0-9._-], ≤64); with SOURCE_DATE_EPOCH, runs are byte-identical
+  --json                  print one JSON document on stdout instead of the human report
+  --settings FILE         hooks and permissions (Claude Code settings format)
+  --trust-project         apply settings found in the working directory
+  --allow-tool=NAME       allow a tool (repeatable)
+  --deny-tool=NAME        deny a tool (repeatable; deny wins over every allow)
+  --yes                   resolve permission "ask" as allow (default: deny, non-interactive)
+  --skills DIR            add method packages from DIR
+  --no-skill              adopt no method package`;
+
+export const HELP: Record<string, string> = {
+  main: `caplab ${CAPLAB_VERSION} — a capability harness for tool-using agents
+
+Usage: caplab <command> [options]
+
+Commands:
+  demo                 run the excerpt task with the scripted model (default: over MCP)
+  run --scenario S     run a scenario (built-in name or JSON file)
+  check                demo over MCP and local + every built-in negative scenario (CI smoke test)
+  tools                list bound tools with contract and model-facing schemas
+  skills               list method packages and their binding status
+  verify RUN_DIR       re-check a run dir offline: ledger chain, files, acceptance
+  serve                the fixture MCP server on stdio (protocol 2025-06-18)
+  probe -- CMD ARGS…   connect to an MCP server with the general profile and report
+
+Options: --help (on any command), --version
+The model is always scripted: responses are replayed from scenario files and usage is synthetic.
+
+${EXIT_CODES_HELP}`,
+  demo: `Usage: caplab demo [options]
+
+Runs the excerpt task: read two sources, create one card, finish — three scripted
+requests, three tool calls — and accepts the card only from evidence.
+
+${RUN_FLAGS}
+
+${EXIT_CODES_HELP}`,
+  run: `Usage: caplab run --scenario NAME|FILE [options]
+
+Runs a scenario file (built-in names: see \`caplab check\`), with the same options as demo.
+
+${RUN_FLAGS}
+
+${EXIT_CODES_HELP}`,
+};

@@ -1,0 +1,63 @@
+import type { CallRecord } from '../pipeline/index.ts';
+import type { AcceptanceCheck } from '../excerpt/index.ts';
+import type { LoopStep, RunOutcome } from '../harness/index.ts';
+import type { Paint } from './io.ts';
+
+const short = (hash: string) => hash.slice(0, 12);
+
+function describeCall(record: CallRecord, paint: Paint): string {
+  const protocol = record.outcome.ok ? record.outcome.value.protocol : undefined;
+  const via = protocol ? `mcp jsonrpc#${protocol.jsonrpcId}` : record.handlerEntered ? 'local' : 'not executed';
+  const args = JSON.stringify(record.arguments.rewritten ?? record.arguments.original);
+  const shown = args.length > 90 ? `${args.slice(0, 87)}...` : args;
+  const head = `    ${record.toolCallId} ${record.actionId} ${record.name} ${shown} ${paint.dim(`(${via})`)}`;
+  if (record.outcome.ok) {
+    const v = record.outcome.value;
+    return `${head}\n      ${paint.ok('✓')} ${v.evidence}${v.objectVersion ? ` sha256 ${short(v.objectVersion)}` : ''}${record.fullOutput ? ` (truncated for the model; full output ${record.fullOutput.path})` : ''}`;
+  }
+  const f = record.outcome;
+  return `${head}\n      ${paint.bad('✗')} ${f.class}/${f.kind}: ${f.message}`;
+}
+
+/** Renders one step as it happens. */
+export function renderStep(step: LoopStep, paint: Paint): string {
+  switch (step.type) {
+    case 'request': {
+      const i = step.intent;
+      const method = i.method ? ` method ${(i.method as { name?: string; stage?: string }).name ?? '?'}@${(i.method as { stage?: string }).stage ?? '?'}` : '';
+      return `${paint.bold(`→ ${i.request_id}`)} payload sha256 ${short(i.payload.sha256)} (${i.payload.bytes} bytes), ${i.tools.length} tools, disclosed [${i.disclosed_sources.join(', ')}]${method}`;
+    }
+    case 'response': {
+      const r = step.response;
+      const uses = r.content.filter((b) => b.type === 'tool_use').map((b) => (b.type === 'tool_use' ? b.name : ''));
+      const what = uses.length > 0 ? `${uses.length} tool call(s): ${uses.join(', ')}` : 'final answer';
+      return `  ← ${r.id} ${paint.dim('[scripted]')} ${what} ${paint.dim(`(usage ${r.usage.input_tokens}/${r.usage.output_tokens}, synthetic)`)}`;
+    }
+    case 'call':
+      return describeCall(step.record, paint);
+    case 'acceptance':
+      return '';
+  }
+}
+
+/** The acceptance table: ✓ pass, ✗ fail, – not automatically verifiable. */
+export function renderChecks(checks: readonly AcceptanceCheck[], paint: Paint): string {
+  const width = Math.max(...checks.map((c) => c.id.length));
+  const mark = (c: AcceptanceCheck) => (c.verdict === 'pass' ? paint.ok('✓') : c.verdict === 'fail' ? paint.bad('✗') : paint.dim('–'));
+  const rows = checks.map((c) => {
+    const note = c.verdict === 'not_verifiable' ? paint.dim(' (not automatically verifiable)') : '';
+    return `  ${mark(c)} ${c.id.padEnd(width)}  ${c.condition}${note}\n      ${paint.dim(`${c.object} — ${c.evidence}`)}`;
+  });
+  return ['Acceptance:', ...rows].join('\n');
+}
+
+/** The end of a run: verdict, card, ledger head. */
+export function renderEnding(outcome: RunOutcome, paint: Paint): string {
+  const lines = [renderChecks(outcome.loop.checks, paint), ''];
+  const verdict = outcome.loop.accepted ? paint.ok('ACCEPTED') : paint.bad('NOT ACCEPTED');
+  lines.push(`${verdict} — ${outcome.ending} (exit ${outcome.exitCode})`);
+  lines.push(`requests ${outcome.loop.requests.length}, tool calls ${outcome.loop.calls.length}; model: scripted (usage synthetic)`);
+  if (outcome.loop.receipt) lines.push(`card:   ${outcome.runDir}/${outcome.loop.receipt.path} sha256 ${outcome.loop.receipt.sha256}`);
+  lines.push(`ledger: ${outcome.runDir}/ledger.jsonl head ${outcome.head} (${outcome.events} events)`);
+  return lines.join('\n');
+}

@@ -1,0 +1,116 @@
+import { parseArgs } from 'node:util';
+import { join, resolve } from 'node:path';
+import { fixtureSnapshot } from '../excerpt/index.ts';
+import { loadScenario, runReport, runTask, type Scenario } from '../harness/index.ts';
+import { clockFromEnv } from '../ledger/index.ts';
+import { EXIT, paint, type Io } from './io.ts';
+import { renderEnding, renderStep } from './render.ts';
+import { setupRun, type RunFlags } from './setup.ts';
+
+export const RUN_OPTIONS = {
+  transport: { type: 'string' },
+  out: { type: 'string' },
+  'run-id': { type: 'string' },
+  json: { type: 'boolean' },
+  settings: { type: 'string' },
+  'trust-project': { type: 'boolean' },
+  'allow-tool': { type: 'string', multiple: true },
+  'deny-tool': { type: 'string', multiple: true },
+  yes: { type: 'boolean' },
+  skills: { type: 'string', multiple: true },
+  'no-skill': { type: 'boolean' },
+  scenario: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+const RUN_ID = /^[A-Za-z0-9._-]{1,64}$/;
+
+/** A fresh run id: UTC time plus randomness (deterministic runs pass --run-id). */
+export function newRunId(now: Date = new Date()): string {
+  const stamp = now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+  return `run-${stamp}-${crypto.getRandomValues(new Uint8Array(3)).reduce((s, b) => s + b.toString(16).padStart(2, '0'), '')}`;
+}
+
+export type UsageError = { readonly usage: string };
+
+/** Parses demo/run flags into plain data, or a usage error. */
+export function parseRunFlags(args: readonly string[], command: 'demo' | 'run'): RunFlags | UsageError {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: [...args], options: RUN_OPTIONS, strict: true, allowPositionals: false });
+  } catch (error) {
+    return { usage: (error as Error).message };
+  }
+  const v = parsed.values;
+  const transport = v.transport ?? 'mcp';
+  if (transport !== 'mcp' && transport !== 'local') return { usage: `--transport must be mcp or local, got ${JSON.stringify(transport)}` };
+  if (v['run-id'] !== undefined && !RUN_ID.test(v['run-id'])) return { usage: `--run-id must match ${RUN_ID.source}` };
+  if (command === 'run' && v.scenario === undefined) return { usage: 'run needs --scenario NAME|FILE' };
+  if (command === 'demo' && v.scenario !== undefined) return { usage: 'demo runs the happy scenario; use `caplab run --scenario` for others' };
+  return {
+    help: v.help ?? false,
+    transport,
+    scenario: v.scenario ?? 'happy',
+    json: v.json ?? false,
+    yes: v.yes ?? false,
+    trustProject: v['trust-project'] ?? false,
+    allowTools: v['allow-tool'] ?? [],
+    denyTools: v['deny-tool'] ?? [],
+    skillDirs: v.skills ?? [],
+    noSkill: v['no-skill'] ?? false,
+    ...(v.out !== undefined ? { out: v.out } : {}),
+    ...(v['run-id'] !== undefined ? { runId: v['run-id'] } : {}),
+    ...(v.settings !== undefined ? { settings: v.settings } : {}),
+  };
+}
+
+/** `caplab demo` and `caplab run`: one scenario, streamed or as one JSON document. */
+export async function runCommand(flags: RunFlags, io: Io, scenarioOverride?: Scenario): Promise<number> {
+  const colours = paint(io);
+  const scenario = scenarioOverride ? { ok: true as const, value: scenarioOverride } : loadScenario(flags.scenario);
+  if (!scenario.ok) {
+    io.stderr(`caplab: ${scenario.class}/${scenario.kind}: ${scenario.message}\n`);
+    return EXIT.usage;
+  }
+  const clock = clockFromEnv(io.env);
+  if (!clock.ok) {
+    io.stderr(`caplab: ${clock.message}\n`);
+    return EXIT.usage;
+  }
+  const runId = flags.runId ?? newRunId();
+  const runDir = resolve(io.cwd, flags.out ?? join('caplab-runs', runId));
+  const setup = await setupRun(flags, scenario.value, io);
+  if (!setup.ok) {
+    io.stderr(`caplab: ${setup.class}/${setup.kind}: ${setup.message}\n`);
+    return EXIT.usage;
+  }
+  for (const notice of setup.value.notices) io.stderr(`caplab: ${notice}\n`);
+  if (!flags.json) {
+    io.stdout(`caplab ${flags.transport === 'mcp' ? 'over MCP (stdio, 2025-06-18)' : 'with local tools'} — scenario ${scenario.value.name}, run ${runId}\n`);
+    io.stdout(`${colours.dim('model: scripted (replayed responses; usage is synthetic)')}\n`);
+  }
+  const outcome = await runTask({
+    scenario: scenario.value,
+    snapshot: fixtureSnapshot(),
+    runId,
+    runDir,
+    clock: clock.value,
+    cwd: io.cwd,
+    ...setup.value.run,
+    onStep: (step) => {
+      if (flags.json) return;
+      if (step.type === 'request' && step.intent.index === 0 && setup.value.serverLine) io.stdout(`${setup.value.serverLine()}\n`);
+      const line = renderStep(step, colours);
+      if (line) io.stdout(`${line}\n`);
+    },
+  });
+  if (!outcome.ok) {
+    const code = outcome.class === 'spawn' || outcome.class === 'protocol' ? EXIT.protocol : outcome.kind === 'target_exists' ? EXIT.usage : EXIT.failed;
+    if (flags.json) io.stdout(`${JSON.stringify({ accepted: false, scripted: true, error: { class: outcome.class, kind: outcome.kind, message: outcome.message }, exit_code: code }, null, 2)}\n`);
+    io.stderr(`caplab: ${outcome.class}/${outcome.kind}: ${outcome.message}\n`);
+    return code;
+  }
+  if (flags.json) io.stdout(`${JSON.stringify(runReport(outcome.value, scenario.value.name), null, 2)}\n`);
+  else io.stdout(`\n${renderEnding(outcome.value, colours)}\n`);
+  return outcome.value.exitCode;
+}

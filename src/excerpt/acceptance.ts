@@ -1,0 +1,90 @@
+import { sha256Hex } from '../contract/index.ts';
+import { parseCard } from './card.ts';
+import type { CardReceipt } from './contracts.ts';
+import { disclosedSources } from './disclosure.ts';
+import { SOURCE_IDS } from './sources.ts';
+import type { Snapshot } from './snapshot.ts';
+
+export type Verdict = 'pass' | 'fail' | 'not_verifiable';
+
+/** One acceptance check: what was checked, against what, on which evidence, and the verdict. */
+export interface AcceptanceCheck {
+  readonly id: string;
+  readonly object: string;
+  readonly condition: string;
+  readonly evidence: string;
+  readonly verdict: Verdict;
+}
+
+/** The recorded bytes acceptance is decided from. The same input drives `caplab verify`. */
+export interface AcceptanceEvidence {
+  readonly snapshot: Snapshot;
+  /** The receipt of the one successful create_card, if any. */
+  readonly receipt?: CardReceipt;
+  /** The card bytes on disk at the receipt's path (undefined if absent). */
+  readonly card?: Uint8Array;
+  /** The payload bytes of the request that produced the successful create. */
+  readonly producingPayload?: Uint8Array;
+  /** How many create_card calls succeeded in the run (fresh target ⇒ exactly one). */
+  readonly successfulCreates: number;
+}
+
+const short = (hash: string) => hash.slice(0, 12);
+
+/**
+ * Decides acceptance from evidence alone (SPEC F-TASK). Checks never pass on
+ * a missing object; criteria no program can check are reported as such.
+ */
+export function acceptanceChecks(evidence: AcceptanceEvidence): AcceptanceCheck[] {
+  const { receipt, card, snapshot } = evidence;
+  const checks: AcceptanceCheck[] = [];
+  const add = (id: string, object: string, condition: string, pass: boolean, proof: string) =>
+    checks.push({ id, object, condition, evidence: proof, verdict: pass ? 'pass' : 'fail' });
+
+  const cardObject = receipt ? receipt.path : 'card (no create_card receipt)';
+  add('card_exists', cardObject, 'a card was created and is on disk', !!receipt && !!card, receipt ? (card ? `${card.byteLength} bytes on disk` : 'receipt names a file that is absent') : 'no successful create_card');
+  const actual = card ? sha256Hex(card) : undefined;
+  add('card_hash', cardObject, 'sha256 of the card bytes equals the receipt', !!receipt && actual === receipt.sha256, receipt ? `receipt ${short(receipt.sha256)}, disk ${actual ? short(actual) : 'absent'}` : 'no receipt');
+
+  const text = card ? decode(card) : undefined;
+  const parsed = text === undefined ? undefined : parseCard(text);
+  add('card_layout', cardObject, 'the card has the fixed layout (re-rendering reproduces it byte for byte)', !!parsed, parsed ? `${parsed.excerpts.length} excerpt blocks` : 'layout does not parse');
+
+  const excerpts = parsed?.excerpts ?? [];
+  const verbatim = excerpts.length > 0 && excerpts.every((e) => snapshot.sources.find((s) => s.id === e.sourceId)?.text.includes(e.quote) === true);
+  add('quotes_verbatim', 'card quotes', 'every quote is a verbatim substring of its source in the bound snapshot', verbatim, `${excerpts.length} quote(s) against snapshot ${snapshot.id}`);
+  const bound = excerpts.length > 0 && excerpts.every((e) => snapshot.sources.find((s) => s.id === e.sourceId)?.sha256 === e.sourceSha256);
+  add('snapshot_bound', 'card source hashes', 'each quoted source hash equals the host snapshot hash', bound, excerpts.map((e) => `${e.sourceId}:${short(e.sourceSha256)}`).join(', ') || 'no excerpts');
+
+  const order = excerpts.map((e) => e.sourceId);
+  add('source_order', 'card excerpts', `one excerpt per source, in the order ${SOURCE_IDS.join(', ')}`, order.join(',') === SOURCE_IDS.join(','), order.join(', ') || 'none');
+
+  const disclosed = evidence.producingPayload ? disclosedSources(evidence.producingPayload, snapshot) : [];
+  const allDisclosed = order.length > 0 && order.every((id) => disclosed.includes(id));
+  add('sources_disclosed', 'producing request payload', 'every quoted source was in the request that produced the create', allDisclosed, evidence.producingPayload ? `payload ${short(sha256Hex(evidence.producingPayload))} disclosed: ${disclosed.join(', ') || 'none'}` : 'no producing request');
+
+  const fresh = !!receipt && evidence.successfulCreates === 1 && parsed?.actionId === receipt.action_id;
+  add('target_fresh', cardObject, 'the card was created new by this action (exclusive create, exactly one create)', fresh, receipt ? `card action ${parsed?.actionId ?? '?'}, receipt action ${receipt.action_id}, creates ${evidence.successfulCreates}` : 'no receipt');
+
+  checks.push({
+    id: 'most_representative',
+    object: 'quote choice',
+    condition: 'each quote is the most representative passage of its source',
+    evidence: 'no program-checkable criterion exists for "representative"',
+    verdict: 'not_verifiable',
+  });
+  return checks;
+}
+
+/** Accepted iff every automatically verifiable check passed. */
+export function isAccepted(checks: readonly AcceptanceCheck[]): boolean {
+  return checks.every((check) => check.verdict !== 'fail');
+}
+
+function decode(bytes: Uint8Array): string | undefined {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return undefined;
+  }
+}

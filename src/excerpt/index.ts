@@ -1,0 +1,16 @@
+/**
+ * The excerpt task (SPEC F-TASK): fixed sources, the startup snapshot, the two
+ * tools, the card layout, disclosure from payload bytes, and acceptance.
+ */
+export { acceptanceChecks, isAccepted } from './acceptance.ts';
+export type { AcceptanceCheck, AcceptanceEvidence, Verdict } from './acceptance.ts';
+export { CARD_PATH, parseCard, renderCard } from './card.ts';
+export { CardReceipt, createCardContract, QUOTE_MAX, QUOTE_MIN, readSourceContract, ReadSourceResult } from './contracts.ts';
+export type { CreateCardInput } from './contracts.ts';
+export { checkCreateCard, CREATE_CARD_VERSION, localCreateCard, writeFresh } from './create-card.ts';
+export { disclosedSources } from './disclosure.ts';
+export { LOCAL_READ_SOURCE_VERSION, localReadSource, readSourceResult } from './read-source.ts';
+export { fixtureSnapshot, SOURCE_IDS } from './sources.ts';
+export type { SourceId } from './sources.ts';
+export { sourceById, takeSnapshot } from './snapshot.ts';
+export type { Snapshot, SourceSnapshot } from './snapshot.ts';

@@ -1,0 +1,30 @@
+import { bind } from '../binding/index.ts';
+import { fail, ok } from '../contract/index.ts';
+import { attributesOf, type RuntimeTool } from '../pipeline/tool.ts';
+import { readSourceContract, type ReadSourceResult } from './contracts.ts';
+import { sourceById, type Snapshot } from './snapshot.ts';
+
+/** Version of the local read_source implementation (part of its binding). */
+export const LOCAL_READ_SOURCE_VERSION = 'local-read-source/1';
+
+/** The read_source result for one snapshot source, as both transports must return it. */
+export function readSourceResult(snapshot: Snapshot, id: string): ReadSourceResult | undefined {
+  const source = sourceById(snapshot, id);
+  if (!source) return undefined;
+  return { source_id: id as ReadSourceResult['source_id'], text: source.text, sha256: source.sha256, bytes: source.byteLength, snapshot: snapshot.id };
+}
+
+/** read_source as a local function over the startup snapshot. */
+export function localReadSource(snapshot: Snapshot): RuntimeTool {
+  return {
+    contract: readSourceContract,
+    binding: bind(readSourceContract, { implementation: { kind: 'local', version: LOCAL_READ_SOURCE_VERSION } }),
+    attributes: attributesOf(readSourceContract),
+    handler: async (input) => {
+      const id = (input as { source_id: string }).source_id;
+      const data = readSourceResult(snapshot, id);
+      if (!data) return fail('invalid_arguments', 'unknown_source', `no source ${JSON.stringify(id)} in the snapshot`);
+      return ok({ data, text: data.text, evidence: 'bytes observed now', objectVersion: data.sha256 });
+    },
+  };
+}

@@ -1,0 +1,199 @@
+import type { Binding } from '../binding/index.ts';
+import { sha256Hex } from '../contract/index.ts';
+import { acceptanceChecks, CARD_PATH, disclosedSources, isAccepted, type AcceptanceCheck, type CardReceipt, type Snapshot } from '../excerpt/index.ts';
+import { executeCall, runBatches, type CallRecord, type Pipeline, type ProducingRequest, type RuntimeTool, type ToolCall } from '../pipeline/index.ts';
+import { intentTools, mappingTag, type Intent } from './intent.ts';
+import type { Message, Model, ModelResponse, TextBlock, ToolResultBlock, ToolUseBlock } from './model.ts';
+import { encodePayload, SYSTEM_PROMPT, TASK_PROMPT, toolSpec, type RequestPayload } from './payload.ts';
+import type { FileRef, RunRecorder } from './recorder.ts';
+
+/** The method stage a request belongs to, decided by the host from what has happened. */
+export type Stage = 'read' | 'create' | 'finish';
+
+/** Method material support (skills): blocks for a stage, and adoption from payload bytes. */
+export interface MethodSupport {
+  blocks(stage: Stage): readonly TextBlock[];
+  adoption(stage: Stage, payload: Uint8Array): unknown;
+}
+
+/** A step, streamed as it happens (for human output). */
+export type LoopStep =
+  | { readonly type: 'request'; readonly intent: Intent }
+  | { readonly type: 'response'; readonly requestId: string; readonly response: ModelResponse }
+  | { readonly type: 'call'; readonly record: CallRecord }
+  | { readonly type: 'acceptance'; readonly checks: readonly AcceptanceCheck[]; readonly accepted: boolean };
+
+export interface LoopOptions {
+  readonly runId: string;
+  readonly model: Model;
+  readonly snapshot: Snapshot;
+  /** The tool table in effect now. Calls are still resolved under their request's pinned bindings. */
+  readonly registry: () => Readonly<Record<string, RuntimeTool>>;
+  readonly pipeline: Omit<Pipeline, 'tools'>;
+  readonly recorder: RunRecorder;
+  /** Reads a file of the run dir (for acceptance), undefined if absent. */
+  readonly readRunFile: (relPath: string) => Uint8Array | undefined;
+  readonly method?: MethodSupport;
+  readonly maxRequests?: number;
+  readonly onStep?: (step: LoopStep) => void;
+}
+
+export interface RequestRecord {
+  readonly intent: Intent;
+  readonly response?: ModelResponse;
+  readonly responseFile?: FileRef;
+}
+
+export interface LoopResult {
+  readonly requests: readonly RequestRecord[];
+  readonly calls: readonly CallRecord[];
+  readonly checks: readonly AcceptanceCheck[];
+  readonly accepted: boolean;
+  readonly receipt?: CardReceipt;
+  /** Why the loop stopped: the model finished, the script ran out, or the request bound was hit. */
+  readonly stop: 'final_answer' | 'script_exhausted' | 'max_requests';
+}
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/**
+ * Runs the excerpt task: request → response → calls through the pipeline →
+ * tool results → next request, until a final answer; then acceptance.
+ */
+export async function runLoop(options: LoopOptions): Promise<LoopResult> {
+  const { recorder, snapshot } = options;
+  const messages: Message[] = [{ role: 'user', content: TASK_PROMPT }];
+  const requests: RequestRecord[] = [];
+  const calls: CallRecord[] = [];
+  const producers = new Map<string, ProducingRequest>();
+  let stop: LoopResult['stop'] = 'max_requests';
+  let actions = 0;
+
+  for (let index = 0; index < (options.maxRequests ?? 8); index++) {
+    const registry = options.registry();
+    const bindings: Record<string, Binding> = Object.fromEntries(Object.values(registry).map((t) => [t.binding.tool, t.binding]));
+    const stage = stageOf(calls);
+    const payload: RequestPayload = {
+      model: options.model.name,
+      max_tokens: 1024,
+      system: [{ type: 'text', text: SYSTEM_PROMPT }, ...(options.method?.blocks(stage) ?? [])],
+      tools: Object.values(registry).map((t) => toolSpec(t.binding, t.contract.description)),
+      messages: structuredClone(messages),
+    };
+    const bytes = encodePayload(payload);
+    const id = `req-${pad(index + 1)}`;
+    const file = recorder.writeFile(`requests/${pad(index + 1)}-request.json`, bytes);
+    const intent: Intent = {
+      request_id: id,
+      index,
+      payload: file,
+      tools: intentTools(bindings),
+      mapping_tag: mappingTag(bindings),
+      method: options.method ? options.method.adoption(stage, bytes) : null,
+      disclosed_sources: disclosedSources(bytes, snapshot),
+    };
+    recorder.append('request', { ...intent, files: [{ role: 'request_payload', ...file }] });
+    options.onStep?.({ type: 'request', intent });
+    const producing: ProducingRequest = { id, payload: bytes, payloadSha256: file.sha256, disclosedSources: intent.disclosed_sources, bindings };
+    producers.set(id, producing);
+
+    const response = await options.model.respond({ id, index, payload: bytes });
+    if (!response) {
+      recorder.append('response', { request_id: id, missing: true, reason: 'the scripted model has no response left' });
+      requests.push({ intent });
+      stop = 'script_exhausted';
+      break;
+    }
+    const responseFile = recorder.writeFile(`requests/${pad(index + 1)}-response.json`, new TextEncoder().encode(`${JSON.stringify(response, null, 2)}\n`));
+    recorder.append('response', { request_id: id, files: [{ role: 'model_response', ...responseFile }], scripted: response.scripted, usage: response.usage, stop_reason: response.stop_reason });
+    requests.push({ intent, response, responseFile });
+    options.onStep?.({ type: 'response', requestId: id, response });
+    messages.push({ role: 'assistant', content: response.content });
+
+    const uses = response.content.filter((block): block is ToolUseBlock => block.type === 'tool_use');
+    if (uses.length === 0) {
+      stop = 'final_answer';
+      break;
+    }
+    const toolCalls: ToolCall[] = uses.map((use) => ({ id: use.id, name: use.name, arguments: use.input }));
+    const pipeline: Pipeline = { ...options.pipeline, tools: registry };
+    const results: ToolResultBlock[] = [];
+    await runBatches(
+      toolCalls,
+      (call) => Object.hasOwn(registry, call.name) && registry[call.name]!.attributes.concurrencySafe,
+      (call) => executeCall(call, producing, `act-${pad(++actions)}`, { ...pipeline, tools: options.registry() }),
+      (record) => {
+        // Context changes are applied after the batch, in call order.
+        calls.push(record);
+        results.push({ type: 'tool_result', tool_use_id: record.toolCallId, is_error: !record.outcome.ok, content: [{ type: 'text', text: record.modelText }] });
+        recorder.append('call', { request_id: id, ...callEvent(record) });
+        options.onStep?.({ type: 'call', record });
+      },
+    );
+    messages.push({ role: 'user', content: results });
+  }
+
+  const creates = calls.filter((c) => c.name === 'create_card' && c.outcome.ok);
+  const receipt = creates[0]?.outcome.ok ? (creates[0].outcome.value.data as CardReceipt) : undefined;
+  const producingId = creates[0] ? requestOf(requests, creates[0]) : undefined;
+  const checks = acceptanceChecks({
+    snapshot,
+    ...(receipt ? { receipt } : {}),
+    ...(() => {
+      const card = options.readRunFile(receipt?.path ?? CARD_PATH);
+      return card ? { card } : {};
+    })(),
+    ...(producingId && producers.get(producingId) ? { producingPayload: producers.get(producingId)!.payload } : {}),
+    successfulCreates: creates.length,
+  });
+  const accepted = isAccepted(checks);
+  const cardRef = receipt ? recorder.fileRef(receipt.path, 'card') : undefined;
+  recorder.append('acceptance', {
+    ...(cardRef ? { files: [cardRef] } : {}),
+    accepted,
+    checks,
+    receipt: receipt ?? null,
+    producing_request: producingId ?? null,
+    card: receipt ? { path: receipt.path, sha256: receipt.sha256 } : null,
+  });
+  options.onStep?.({ type: 'acceptance', checks, accepted });
+  return { requests, calls, checks, accepted, ...(receipt ? { receipt } : {}), stop };
+}
+
+/** read until every source was read successfully; then create; after a card, finish. */
+function stageOf(calls: readonly CallRecord[]): 'read' | 'create' | 'finish' {
+  if (calls.some((c) => c.name === 'create_card' && c.outcome.ok)) return 'finish';
+  const read = new Set(calls.filter((c) => c.name === 'read_source' && c.outcome.ok).map((c) => (c.outcome.ok ? (c.outcome.value.data as { source_id: string }).source_id : '')));
+  return read.size >= 2 ? 'create' : 'read';
+}
+
+function requestOf(requests: readonly RequestRecord[], record: CallRecord): string | undefined {
+  return requests.find((r) => r.response?.content.some((b) => b.type === 'tool_use' && b.id === record.toolCallId))?.intent.request_id;
+}
+
+/** The ledger's view of a call: ids, arguments at each step, decisions, outcome. */
+export function callEvent(record: CallRecord): Record<string, unknown> {
+  const outcome = record.outcome;
+  return {
+    tool_call_id: record.toolCallId,
+    action_id: record.actionId,
+    name: record.name,
+    binding_id: record.bindingId ?? null,
+    arguments: record.arguments,
+    stages: record.stages,
+    hooks: record.hooks,
+    permission: record.permission ?? null,
+    handler_entered: record.handlerEntered,
+    outcome: outcome.ok
+      ? {
+          ok: true,
+          evidence: outcome.value.evidence,
+          object_version: outcome.value.objectVersion ?? null,
+          data_sha256: sha256Hex(JSON.stringify(outcome.value.data)),
+          protocol: outcome.value.protocol ?? null,
+        }
+      : { ok: false, class: outcome.class, kind: outcome.kind, message: outcome.message },
+    model_text_sha256: sha256Hex(record.modelText),
+    ...(record.fullOutput ? { files: [{ role: 'full_output', ...record.fullOutput }] } : {}),
+  };
+}

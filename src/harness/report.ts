@@ -1,0 +1,83 @@
+import { CAPLAB_VERSION } from '../version.ts';
+import type { RunOutcome } from './run.ts';
+
+/**
+ * The one JSON document `--json` prints for a run. Everything in it comes from
+ * the run's records; nothing is claimed that the run did not observe.
+ */
+export function runReport(outcome: RunOutcome, scenario: string): Record<string, unknown> {
+  const { loop } = outcome;
+  const perRequest = loop.requests.map((r) => ({
+    request_id: r.intent.request_id,
+    input_tokens: r.response?.usage.input_tokens ?? 0,
+    output_tokens: r.response?.usage.output_tokens ?? 0,
+  }));
+  const calls = loop.calls.map((c) => {
+    const protocol = c.outcome.ok ? c.outcome.value.protocol : undefined;
+    return {
+      tool_call_id: c.toolCallId,
+      action_id: c.actionId,
+      jsonrpc_id: protocol?.jsonrpcId ?? null,
+      name: c.name,
+      via: protocol ? 'mcp' : c.handlerEntered ? 'local' : 'not_executed',
+      binding_id: c.bindingId ?? null,
+      handler_entered: c.handlerEntered,
+      arguments: c.arguments,
+      hooks: c.hooks,
+      permission: c.permission ?? null,
+      result: c.outcome.ok
+        ? { ok: true, evidence: c.outcome.value.evidence, object_version: c.outcome.value.objectVersion ?? null }
+        : { ok: false, class: c.outcome.class, kind: c.outcome.kind, message: c.outcome.message },
+      full_output: c.fullOutput ?? null,
+    };
+  });
+  return {
+    caplab: CAPLAB_VERSION,
+    run_id: outcome.runId,
+    scenario,
+    transport: outcome.transport,
+    scripted: true,
+    model: `scripted:${scenario}`,
+    server: outcome.server
+      ? {
+          serverInfo: outcome.server.serverInfo,
+          protocolVersion: outcome.server.protocolVersion,
+          launch: outcome.server.launch,
+          instance_id: outcome.server.instanceId,
+          gaps: outcome.server.gaps,
+        }
+      : null,
+    accepted: loop.accepted,
+    exit_code: outcome.exitCode,
+    ending: outcome.ending,
+    stop: loop.stop,
+    requests: loop.requests.length,
+    tool_calls: loop.calls.length,
+    mcp_calls: calls.filter((c) => c.via === 'mcp').length,
+    request_log: loop.requests.map((r) => ({
+      request_id: r.intent.request_id,
+      payload: r.intent.payload,
+      tools: r.intent.tools,
+      mapping_tag: r.intent.mapping_tag,
+      method: r.intent.method,
+      disclosed_sources: r.intent.disclosed_sources,
+      response: r.response ? { id: r.response.id, scripted: r.response.scripted, stop_reason: r.response.stop_reason } : null,
+    })),
+    calls,
+    acceptance: { accepted: loop.accepted, checks: loop.checks },
+    card: loop.receipt
+      ? { path: `${outcome.runDir}/${loop.receipt.path}`, relative_path: loop.receipt.path, sha256: loop.receipt.sha256, bytes: loop.receipt.bytes }
+      : null,
+    usage: {
+      synthetic: true,
+      note: 'scripted responses: these numbers are synthetic, not measured tokens, cost or model success',
+      per_request: perRequest,
+      total: {
+        input_tokens: perRequest.reduce((sum, r) => sum + r.input_tokens, 0),
+        output_tokens: perRequest.reduce((sum, r) => sum + r.output_tokens, 0),
+      },
+    },
+    run_dir: outcome.runDir,
+    ledger: { path: `${outcome.runDir}/ledger.jsonl`, head: outcome.head, events: outcome.events },
+  };
+}

@@ -1,0 +1,177 @@
+import { CAPLAB_VERSION } from '../version.ts';
+import type { Outcome } from '../contract/index.ts';
+import { fail, isUnknownOutcome, ok } from '../contract/index.ts';
+import type { Snapshot } from '../excerpt/index.ts';
+import { openRunDir, type Clock } from '../ledger/index.ts';
+import type { Hook, HookResult, PermissionDecision, RuntimeTool } from '../pipeline/index.ts';
+import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { runLoop, type LoopResult, type LoopStep, type MethodSupport } from './loop.ts';
+import type { FileRef, RunRecorder } from './recorder.ts';
+import { scriptedModel, type Scenario } from './scenario.ts';
+import { freezeTable, type ServerReport, type ToolProvider } from './tools.ts';
+
+export interface RunOptions {
+  readonly scenario: Scenario;
+  readonly snapshot: Snapshot;
+  readonly tools: ToolProvider;
+  readonly runId: string;
+  readonly runDir: string;
+  readonly clock: Clock;
+  readonly cwd: string;
+  readonly hooks: readonly Hook[];
+  readonly matches: (matcher: string, toolName: string) => boolean;
+  readonly permission: (tool: RuntimeTool, hookDecision: HookResult['permissionDecision']) => PermissionDecision;
+  readonly convert: Parameters<typeof runLoop>[0]['pipeline']['convert'];
+  readonly method?: MethodSupport & { readonly record: unknown };
+  /** Lets a test swap the tool table between requests (binding_changed). */
+  readonly registry?: (table: Readonly<Record<string, RuntimeTool>>, requestIndex: number) => Readonly<Record<string, RuntimeTool>>;
+  readonly onStep?: (step: LoopStep) => void;
+}
+
+/** A finished run, ready to report. */
+export interface RunOutcome {
+  readonly runId: string;
+  readonly runDir: string;
+  readonly transport: 'local' | 'mcp';
+  readonly server?: ServerReport;
+  readonly loop: LoopResult;
+  readonly head: string;
+  readonly events: number;
+  readonly exitCode: 0 | 1 | 3 | 4;
+  readonly ending: string;
+  readonly closeReport: unknown;
+}
+
+class RecordWriteError extends Error {}
+
+/** Adapts the ledger's run dir to the loop's recorder; a failed write stops the run. */
+function recorderOf(run: import('../ledger/index.ts').RunDir): RunRecorder {
+  const must = <T>(outcome: Outcome<T>): T => {
+    if (!outcome.ok) throw new RecordWriteError(`${outcome.class}/${outcome.kind}: ${outcome.message}`);
+    return outcome.value;
+  };
+  return {
+    writeFile: (relPath, bytes) => must(run.writeFile(relPath, bytes)),
+    fileRef: (relPath, role) => {
+      const ref = run.fileRef(relPath, role);
+      return ref.ok ? ref.value : undefined;
+    },
+    append: (type, data) => must(run.append(type, data)),
+  };
+}
+
+/**
+ * Runs one scenario end to end: run dir and ledger, tools (local or MCP), the
+ * loop, acceptance, and a clean close. Every step is recorded before it is reported.
+ */
+export async function runTask(options: RunOptions): Promise<Outcome<RunOutcome>> {
+  const opened = openRunDir(options.runDir, { clock: options.clock });
+  if (!opened.ok) return opened;
+  const run = opened.value;
+  const recorder = recorderOf(run);
+  let toolsClose: (() => Promise<unknown>) | undefined;
+  try {
+    const snapshotFiles: FileRef[] = options.snapshot.sources.map((s) => recorder.writeFile(`snapshot/${s.id}.md`, s.bytes));
+    const toolSet = await options.tools(options.snapshot, options.runId);
+    if (!toolSet.ok) {
+      recorder.append('run_end', { accepted: false, exit_code: 3, ending: `${toolSet.class}/${toolSet.kind}: ${toolSet.message}` });
+      run.close();
+      return toolSet;
+    }
+    toolsClose = () => toolSet.value.close();
+    const table = freezeTable(toolSet.value.tools);
+    recorder.append('run_start', {
+      caplab: CAPLAB_VERSION,
+      run_id: options.runId,
+      scenario: options.scenario.name,
+      model: { name: `scripted:${options.scenario.name}`, scripted: true },
+      transport: toolSet.value.transport,
+      server: toolSet.value.server ?? null,
+      snapshot: { id: options.snapshot.id, sources: options.snapshot.sources.map((s) => ({ id: s.id, sha256: s.sha256, bytes: s.byteLength })) },
+      bindings: Object.values(table).map((t) => t.binding),
+      hooks: options.hooks.map((h) => ({ name: h.name, event: h.event, matcher: h.matcher })),
+      method: options.method?.record ?? null,
+      files: snapshotFiles.map((f) => ({ role: 'snapshot_source', ...f })),
+    });
+    let requestIndex = 0;
+    const loop = await runLoop({
+      runId: options.runId,
+      model: scriptedModel(options.scenario),
+      snapshot: options.snapshot,
+      registry: () => (options.registry ? options.registry(table, requestIndex) : table),
+      pipeline: {
+        hooks: options.hooks,
+        matches: options.matches,
+        permission: options.permission,
+        convert: options.convert,
+        keepOutput: (actionId, text) => recorder.writeFile(`outputs/${actionId}.txt`, new TextEncoder().encode(text)),
+        session: { id: options.runId, transcriptPath: join(run.dir, 'ledger.jsonl'), cwd: options.cwd },
+        runDir: run.dir,
+      },
+      recorder,
+      readRunFile: (relPath) => {
+        try {
+          return new Uint8Array(readFileSync(join(run.dir, relPath)));
+        } catch {
+          return undefined;
+        }
+      },
+      ...(options.method ? { method: options.method } : {}),
+      onStep: (step) => {
+        if (step.type === 'response') requestIndex++;
+        options.onStep?.(step);
+      },
+    });
+    const closeReport = await toolSet.value.close();
+    toolsClose = undefined;
+    const { exitCode, ending } = endingOf(loop);
+    recorder.append('run_end', {
+      accepted: loop.accepted,
+      exit_code: exitCode,
+      ending,
+      stop: loop.stop,
+      requests: loop.requests.length,
+      tool_calls: loop.calls.length,
+      transport_close: closeReport ?? null,
+    });
+    const head = run.head();
+    const events = run.count();
+    const sealed = run.close();
+    if (!sealed.ok) return sealed;
+    return ok({
+      runId: options.runId,
+      runDir: run.dir,
+      transport: toolSet.value.transport,
+      ...(toolSet.value.server ? { server: toolSet.value.server } : {}),
+      loop,
+      head,
+      events,
+      exitCode,
+      ending,
+      closeReport,
+    });
+  } catch (error) {
+    if (toolsClose) await toolsClose();
+    run.close();
+    if (error instanceof RecordWriteError) return fail('business', 'record_write_failed', error.message);
+    throw error;
+  }
+}
+
+/**
+ * The exit code (SPEC F-CLI): 4 when any outcome is unknown, 3 for a protocol
+ * or transport failure, 0 when accepted, 1 otherwise.
+ */
+export function endingOf(loop: LoopResult): { exitCode: 0 | 1 | 3 | 4; ending: string } {
+  const failures = loop.calls.flatMap((c) => (c.outcome.ok ? [] : [c.outcome]));
+  const unknown = failures.find(isUnknownOutcome);
+  if (unknown) return { exitCode: 4, ending: `outcome unknown: ${unknown.class}/${unknown.kind}` };
+  const transport = failures.find((f) => f.class === 'protocol' || f.class === 'spawn');
+  if (transport) return { exitCode: 3, ending: `protocol failure: ${transport.class}/${transport.kind}` };
+  if (loop.accepted) return { exitCode: 0, ending: 'accepted' };
+  const first = failures[0];
+  const failed = loop.checks.filter((c) => c.verdict === 'fail').map((c) => c.id);
+  return { exitCode: 1, ending: first ? `not accepted: ${first.class}/${first.kind}` : `not accepted: ${failed.join(', ')} failed` };
+}
+

@@ -1,0 +1,35 @@
+import type { Outcome } from '../contract/index.ts';
+import { localCreateCard, localReadSource, type Snapshot } from '../excerpt/index.ts';
+import type { RuntimeTool } from '../pipeline/index.ts';
+
+/** What the run reports about the server behind MCP tools. */
+export interface ServerReport {
+  readonly serverInfo: { readonly name: string; readonly version: string };
+  readonly protocolVersion: string;
+  readonly launch: readonly string[];
+  readonly instanceId: string;
+  readonly gaps: readonly string[];
+}
+
+/** An open set of tools for one run, and how to release them. */
+export interface ToolSet {
+  readonly transport: 'local' | 'mcp';
+  readonly tools: readonly RuntimeTool[];
+  readonly server?: ServerReport;
+  /** Releases what the tools hold (the MCP child); reports what happened on close. */
+  close(): Promise<unknown>;
+}
+
+/** Opens the tools of a run. The MCP provider is injected by the CLI (it spawns a process). */
+export type ToolProvider = (snapshot: Snapshot, runId: string) => Promise<Outcome<ToolSet>>;
+
+/** read_source and create_card as local functions. */
+export const localTools: ToolProvider = async (snapshot, runId) => ({
+  ok: true,
+  value: { transport: 'local', tools: [localReadSource(snapshot), localCreateCard(snapshot, runId)], close: async () => undefined },
+});
+
+/** Freezes a tool table once per run, keyed by model-visible name. */
+export function freezeTable(tools: readonly RuntimeTool[]): Readonly<Record<string, RuntimeTool>> {
+  return Object.freeze(Object.fromEntries(tools.map((tool) => [tool.binding.tool, Object.freeze({ ...tool })])));
+}

@@ -1,0 +1,14 @@
+/**
+ * The program entry: the only file that touches the real process (argv, env,
+ * streams, exit code). Everything else takes an `Io`.
+ */
+import { cli } from './cli/index.ts';
+
+const code = await cli(process.argv.slice(2), {
+  stdout: (text) => process.stdout.write(text),
+  stderr: (text) => process.stderr.write(text),
+  env: process.env,
+  cwd: process.cwd(),
+  isTTY: process.stdout.isTTY === true,
+});
+process.exitCode = code;
