@@ -1,0 +1,98 @@
+import { fail, ok, type Outcome } from '../contract/index.ts';
+import { load } from './bind.ts';
+import type { BoundPackage, LoadedStage, Stage } from './types.ts';
+
+/**
+ * The adoption record of one model request (seed 000 §5.7): which method, at
+ * which version and stage, and which of its materials are actually in the
+ * request — computed from the payload bytes, never from what the host meant
+ * to send.
+ */
+export interface Adoption {
+  readonly name: string;
+  readonly version: string;
+  readonly hash: string;
+  readonly stage: Stage;
+  readonly instructions_sha256: string;
+  readonly instructions_present: boolean;
+  /** Every resource of the package found in the payload (any stage's). */
+  readonly resources_present: readonly { readonly path: string; readonly sha256: string }[];
+  /** Resources this stage loads that are not in the payload. */
+  readonly resources_missing: readonly { readonly path: string; readonly sha256: string }[];
+  /** The stage's instructions and all its resources are present. */
+  readonly adopted: boolean;
+}
+
+/**
+ * The method section of a payload: the top-level `system` field, either a
+ * string or an array of `{ type: "text", text }` blocks (provider shape).
+ * Method material anywhere else (e.g. echoed inside a tool result) is data the
+ * model received, not the method the host sent, so it does not count.
+ */
+function systemTexts(payload: unknown): string[] {
+  const system = (payload as { system?: unknown } | null)?.system;
+  if (typeof system === 'string') return [system];
+  if (!Array.isArray(system)) return [];
+  return system.flatMap((block) => {
+    const b = block as { type?: unknown; text?: unknown } | null;
+    return b?.type === 'text' && typeof b.text === 'string' ? [b.text] : [];
+  });
+}
+
+/**
+ * Computes the adoption record from the exact request bytes.
+ *
+ * Rule: the bytes are decoded as UTF-8 (fatal) and parsed as JSON, so escapes
+ * (`\n`, `\u4e2d`) cannot hide or fake a match. A piece of method material —
+ * the stage's instructions, or a resource's full text — is present iff it
+ * occurs, whole and unaltered, as a substring of ONE string of the payload's
+ * `system` section. Pieces split across strings, trimmed or re-encoded do not
+ * count. Resources are checked for the whole package, so a reference sent in
+ * the wrong stage shows up too.
+ *
+ * @returns The record, or `invalid_arguments`/`bad_payload` if the bytes are not UTF-8 JSON.
+ */
+export function adoption(bound: BoundPackage, stage: Stage, payload: Uint8Array): Outcome<Adoption> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(payload));
+  } catch (error) {
+    return fail('invalid_arguments', 'bad_payload', `payload: not UTF-8 JSON (${error instanceof Error ? error.message : String(error)})`);
+  }
+  const texts = systemTexts(parsed);
+  const present = (text: string) => texts.some((t) => t.includes(text));
+  const loaded = load(bound, stage);
+  const pkg = bound.package;
+  const instructionsPresent = present(loaded.instructions);
+  const found = pkg.resources.filter((r) => present(r.text)).map(({ path, sha256 }) => ({ path, sha256 }));
+  const missing = loaded.resources.filter((r) => !found.some((f) => f.path === r.path)).map(({ path, sha256 }) => ({ path, sha256 }));
+  return ok({
+    name: pkg.name,
+    version: pkg.version,
+    hash: pkg.hash,
+    stage,
+    instructions_sha256: loaded.instructionsSha256,
+    instructions_present: instructionsPresent,
+    resources_present: found,
+    resources_missing: missing,
+    adopted: instructionsPresent && missing.length === 0,
+  });
+}
+
+/**
+ * Renders a loaded stage as one text block for the payload's `system`
+ * section. Each piece appears verbatim, so `adoption` finds it. Deterministic.
+ *
+ * @example
+ * const system = [{ type: 'text', text: base }, { type: 'text', text: methodText(load(bound, 'read')) }];
+ */
+export function methodText(loaded: LoadedStage): string {
+  const { name, version, hash } = loaded.package;
+  const parts = [
+    `<method package="${name}" version="${version}" hash="${hash}" stage="${loaded.stage}">`,
+    loaded.instructions,
+    ...loaded.resources.map((r) => `<reference path="${r.path}" sha256="${r.sha256}">\n${r.text}\n</reference>`),
+    '</method>',
+  ];
+  return parts.join('\n');
+}

@@ -1,0 +1,65 @@
+import { fail, ok, sha256Hex, type Failure, type Outcome } from '../contract/index.ts';
+import type { BoundPackage, CatalogEntry, LoadedStage, Package, Requirement, Stage } from './types.ts';
+
+/** A tool as the host has bound it: its model-visible name and contract version. */
+export interface BoundTool {
+  readonly name: string;
+  readonly version: string;
+}
+
+/**
+ * Binds a package to the tools this host actually exposes. Every required
+ * tool must be bound at exactly the required version: the method text was
+ * written against that contract, and another version may mean other rules.
+ * Resource hashes were already checked when the package was parsed.
+ *
+ * @returns The bound package, or a `precondition` failure: the package is
+ * well-formed, but this host's tool table cannot serve it.
+ */
+export function bindPackage(pkg: Package, tools: readonly BoundTool[]): Outcome<BoundPackage> {
+  const problems: Failure[] = [];
+  for (const need of pkg.requires) {
+    const field = `package '${pkg.name}': field \`metadata.caplab-requires\`: ${need.tool}@${need.version}`;
+    const found = tools.filter((tool) => tool.name === need.tool);
+    if (found.length === 0) problems.push(fail('precondition', 'tool_unbound', `${field}: no tool '${need.tool}' is bound`));
+    else if (!found.some((tool) => tool.version === need.version)) {
+      const versions = found.map((tool) => tool.version).join(', ');
+      problems.push(fail('precondition', 'tool_version', `${field}: '${need.tool}' is bound at ${versions}`));
+    }
+  }
+  const [first] = problems;
+  if (first) return fail(first.class, first.kind, first.message, problems.map((p) => p.message));
+  const bound: Requirement[] = pkg.requires.map((need) => ({ tool: need.tool, version: need.version }));
+  return ok(Object.freeze({ package: pkg, tools: Object.freeze(bound) }));
+}
+
+/**
+ * Loads one stage: its instructions (preamble + that stage's section) and only
+ * the references that stage declares, in declaration order.
+ */
+export function load(bound: BoundPackage, stage: Stage): LoadedStage {
+  const pkg = bound.package;
+  const { instructions, resources } = pkg.stages[stage];
+  return Object.freeze({
+    package: Object.freeze({ name: pkg.name, version: pkg.version, hash: pkg.hash }),
+    stage,
+    instructions,
+    instructionsSha256: sha256Hex(instructions),
+    resources: Object.freeze(resources.map((path) => pkg.resources.find((r) => r.path === path)!)),
+  });
+}
+
+/** The catalog the model may see before activation: name and description only. */
+export function catalog(packages: readonly Package[]): readonly CatalogEntry[] {
+  return packages.map((pkg) => Object.freeze({ name: pkg.name, description: pkg.description }));
+}
+
+/**
+ * The stage of the next request, decided by the host from what it has
+ * checked itself — never from the model's word. Not every source disclosed
+ * yet → read; disclosed, no card receipt → create; receipt held → finish.
+ */
+export function nextStage(state: { readonly allSourcesDisclosed: boolean; readonly cardCreated: boolean }): Stage {
+  if (state.cardCreated) return 'finish';
+  return state.allSourcesDisclosed ? 'create' : 'read';
+}

@@ -1,0 +1,79 @@
+import { bindPackage, type BoundTool } from './bind.ts';
+import { STAGES, type Package, type Stage } from './types.ts';
+
+/** One package as `caplab skills` shows it. Plain JSON data. */
+export interface SkillDescription {
+  readonly name: string;
+  readonly description: string;
+  readonly version: string;
+  readonly hash: string;
+  readonly origin: string;
+  readonly allowed_tools: readonly string[];
+  readonly requires: readonly { readonly tool: string; readonly version: string; readonly bound_versions: readonly string[] }[];
+  readonly binding: { readonly status: 'bound' } | { readonly status: 'refused'; readonly class: string; readonly kind: string; readonly message: string };
+  readonly stages: Readonly<Record<Stage, readonly string[]>>;
+  readonly resources: readonly { readonly path: string; readonly sha256: string; readonly bytes: number }[];
+}
+
+export interface SkillsReport {
+  readonly packages: readonly SkillDescription[];
+  /** Stated in every report, because `allowed-tools` means more elsewhere (Claude Code pre-approves). */
+  readonly note: string;
+}
+
+export const GRANTS_NOTHING =
+  'Method packages grant no tool and no permission: `allowed-tools` is advisory; callable tools come from bindings and permissions only.';
+
+/** Describes packages and whether each binds to the given tools (for `caplab skills [--json]`). */
+export function describeSkills(packages: readonly Package[], tools: readonly BoundTool[]): SkillsReport {
+  const encoder = new TextEncoder();
+  return {
+    packages: packages.map((pkg) => {
+      const bound = bindPackage(pkg, tools);
+      const stages = {} as Record<Stage, readonly string[]>;
+      for (const stage of STAGES) stages[stage] = [...pkg.stages[stage].resources];
+      return {
+        name: pkg.name,
+        description: pkg.description,
+        version: pkg.version,
+        hash: pkg.hash,
+        origin: pkg.origin.kind === 'embedded' ? 'embedded' : pkg.origin.path,
+        allowed_tools: [...pkg.allowedTools],
+        requires: pkg.requires.map((need) => ({
+          tool: need.tool,
+          version: need.version,
+          bound_versions: tools.filter((t) => t.name === need.tool).map((t) => t.version),
+        })),
+        binding: bound.ok
+          ? { status: 'bound' as const }
+          : { status: 'refused' as const, class: bound.class, kind: bound.kind, message: bound.message },
+        stages,
+        resources: pkg.resources.map((r) => ({ path: r.path, sha256: r.sha256, bytes: encoder.encode(r.text).byteLength })),
+      };
+    }),
+    note: GRANTS_NOTHING,
+  };
+}
+
+/** Human text for `caplab skills`: catalog line, binding status, requirements, stages. No colour. */
+export function renderSkillsText(report: SkillsReport): string {
+  const lines: string[] = [];
+  if (report.packages.length === 0) lines.push('no method packages');
+  for (const pkg of report.packages) {
+    const status = pkg.binding.status === 'bound' ? 'bound' : `refused (${pkg.binding.class}/${pkg.binding.kind})`;
+    lines.push(`${pkg.name} ${pkg.version}  [${status}]  ${pkg.origin}`);
+    lines.push(`  ${pkg.description}`);
+    lines.push(`  hash ${pkg.hash}`);
+    if (pkg.binding.status === 'refused') lines.push(`  reason: ${pkg.binding.message}`);
+    for (const need of pkg.requires) {
+      const have = need.bound_versions.length === 0 ? 'not bound' : `bound ${need.bound_versions.join(', ')}`;
+      lines.push(`  requires ${need.tool}@${need.version}: ${have}`);
+    }
+    lines.push(`  allowed-tools (advisory): ${pkg.allowed_tools.join(' ') || '-'}`);
+    for (const stage of STAGES) lines.push(`  stage ${stage}: ${pkg.stages[stage].join(' ') || '(instructions only)'}`);
+    for (const r of pkg.resources) lines.push(`  resource ${r.path}  ${r.bytes} B  sha256 ${r.sha256}`);
+    lines.push('');
+  }
+  lines.push(report.note);
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,147 @@
+import * as v from 'valibot';
+import { fail, ok, type Outcome } from '../contract/index.ts';
+import { STAGES, type Requirement, type Stage } from './types.ts';
+
+/**
+ * SKILL.md frontmatter in the Agent Skills format (agentskills.io):
+ * `name`, `description`, optional `license`, `compatibility`, `allowed-tools`
+ * (space-delimited string) and `metadata` (a map from string keys to string
+ * values). caplab keeps its own fields inside `metadata` as strings so the file
+ * stays valid for every Agent Skills reader:
+ *
+ *   caplab-version:      "1.0.0"
+ *   caplab-requires:     "read_source@1.0.0 create_card@1.0.0"       (tool@exact-version)
+ *   caplab-resources:    "references/a.md@<sha256> …"                 (path@sha256 of the bytes)
+ *   caplab-stage-<stage>: "references/a.md …"                         (what that stage loads; may be "")
+ *
+ * Every stage in STAGES must be declared; any other `caplab-*` key is refused,
+ * so a typo cannot silently drop a stage or a requirement.
+ */
+export interface Manifest {
+  readonly name: string;
+  readonly description: string;
+  readonly allowedTools: readonly string[];
+  readonly version: string;
+  readonly requires: readonly Requirement[];
+  readonly resources: readonly { readonly path: string; readonly sha256: string }[];
+  readonly stageResources: Readonly<Record<Stage, readonly string[]>>;
+}
+
+/** Agent Skills name: 1–64 lowercase letters, digits, single hyphens, not at either end. */
+export const NAME_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+const SEMVER = /^\d+\.\d+\.\d+$/;
+const TOOL = /^[A-Za-z0-9_]+(?:__[A-Za-z0-9_-]+)*$/;
+/** Resources live under references/, relative, no `..`, no backslashes. */
+const RESOURCE_PATH = /^references\/(?:[A-Za-z0-9_-][A-Za-z0-9._-]*\/)*[A-Za-z0-9_-][A-Za-z0-9._-]*$/;
+
+const Frontmatter = v.strictObject({
+  name: v.pipe(
+    v.string(),
+    v.maxLength(64, 'at most 64 characters'),
+    v.regex(NAME_PATTERN, 'lowercase letters, digits and single hyphens only, not starting or ending with a hyphen'),
+  ),
+  description: v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(1024, 'at most 1024 characters')),
+  license: v.optional(v.string()),
+  compatibility: v.optional(v.pipe(v.string(), v.maxLength(500, 'at most 500 characters'))),
+  'allowed-tools': v.optional(v.string()),
+  metadata: v.record(v.string(), v.string('must be a string (Agent Skills metadata maps strings to strings)')),
+});
+
+/** Splits SKILL.md into frontmatter YAML and body. */
+export function splitSkillMd(text: string): Outcome<{ readonly yaml: string; readonly body: string }> {
+  const match = /^---\r?\n([\s\S]*?)\r?\n---(?:\r?\n|$)/.exec(text);
+  if (!match) return fail('invalid_arguments', 'bad_package', 'frontmatter: SKILL.md must start with a `---` … `---` YAML block');
+  return ok({ yaml: match[1]!, body: text.slice(match[0].length) });
+}
+
+function bad(field: string, message: string, issues?: readonly string[]) {
+  return fail('invalid_arguments', 'bad_package', `field \`${field}\`: ${message}`, issues);
+}
+
+function words(text: string): string[] {
+  return text.split(/\s+/).filter((word) => word.length > 0);
+}
+
+/**
+ * Parses and validates the frontmatter. Every refusal names the field.
+ * @returns The manifest, or a `bad_package` failure.
+ */
+export function parseFrontmatter(yaml: string): Outcome<Manifest> {
+  let data: unknown;
+  try {
+    data = Bun.YAML.parse(yaml);
+  } catch (error) {
+    return bad('frontmatter', `invalid YAML: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const parsed = v.safeParse(Frontmatter, data);
+  if (!parsed.success) {
+    const describe = (issue: v.BaseIssue<unknown>): [string, string] => {
+      const path = issue.path?.map((item) => String(item.key)).join('.') ?? 'frontmatter';
+      const missing = issue.input === undefined && issue.kind === 'schema';
+      const extra = issue.expected === 'never';
+      return [path, missing ? 'is required' : extra ? 'is not an Agent Skills field' : issue.message];
+    };
+    const all = parsed.issues.map(describe);
+    const [field, message] = all[0]!;
+    return bad(field, message, all.map(([f, m]) => `${f}: ${m}`));
+  }
+  const front = parsed.output;
+  const meta = front.metadata;
+
+  for (const key of Object.keys(meta)) {
+    const known = ['caplab-version', 'caplab-requires', 'caplab-resources'].includes(key);
+    const stage = key.startsWith('caplab-stage-') && (STAGES as readonly string[]).includes(key.slice(13));
+    if (key.startsWith('caplab-') && !known && !stage) {
+      const hint = key.startsWith('caplab-stage-') ? `unknown stage '${key.slice(13)}' (stages: ${STAGES.join(', ')})` : 'unknown caplab field';
+      return bad(`metadata.${key}`, hint);
+    }
+  }
+
+  const version = meta['caplab-version'];
+  if (version === undefined || !SEMVER.test(version)) return bad('metadata.caplab-version', 'required, MAJOR.MINOR.PATCH');
+
+  const requires: Requirement[] = [];
+  for (const word of words(meta['caplab-requires'] ?? '')) {
+    const [tool, toolVersion, extra] = word.split('@');
+    if (!tool || !TOOL.test(tool) || !toolVersion || !SEMVER.test(toolVersion) || extra !== undefined) {
+      return bad('metadata.caplab-requires', `'${word}' is not tool@MAJOR.MINOR.PATCH`);
+    }
+    if (requires.some((r) => r.tool === tool)) return bad('metadata.caplab-requires', `tool '${tool}' listed twice`);
+    requires.push({ tool, version: toolVersion });
+  }
+
+  const resources: { path: string; sha256: string }[] = [];
+  for (const word of words(meta['caplab-resources'] ?? '')) {
+    const at = word.lastIndexOf('@');
+    const path = word.slice(0, at);
+    const sha256 = word.slice(at + 1);
+    if (at < 0 || !RESOURCE_PATH.test(path) || !/^[0-9a-f]{64}$/.test(sha256)) {
+      return bad('metadata.caplab-resources', `'${word}' is not references/PATH@SHA256 (lowercase hex)`);
+    }
+    if (resources.some((r) => r.path === path)) return bad('metadata.caplab-resources', `'${path}' listed twice`);
+    resources.push({ path, sha256 });
+  }
+
+  const stageResources = {} as Record<Stage, readonly string[]>;
+  for (const stage of STAGES) {
+    const field = `metadata.caplab-stage-${stage}`;
+    const value = meta[`caplab-stage-${stage}`];
+    if (value === undefined) return bad(field, `required: every stage (${STAGES.join(', ')}) says what it loads ("" for nothing)`);
+    const paths = words(value);
+    for (const path of paths) {
+      if (!resources.some((r) => r.path === path)) return bad(field, `'${path}' is not declared in metadata.caplab-resources`);
+    }
+    if (new Set(paths).size !== paths.length) return bad(field, 'a resource is listed twice');
+    stageResources[stage] = paths;
+  }
+
+  return ok({
+    name: front.name,
+    description: front.description,
+    allowedTools: words(front['allowed-tools'] ?? ''),
+    version,
+    requires,
+    resources,
+    stageResources,
+  });
+}

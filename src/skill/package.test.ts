@@ -1,0 +1,77 @@
+import { describe, expect, test } from 'bun:test';
+import { join } from 'node:path';
+import { createCardContract, readSourceContract } from '../excerpt/contracts.ts';
+import { bindPackage, diskReader, parsePackage } from './index.ts';
+
+const FIXTURES = join(import.meta.dir, '../../fixtures/skills');
+const TOOLS = [readSourceContract, createCardContract];
+
+function parseFixture(folder: string) {
+  const path = join(FIXTURES, folder);
+  return parsePackage(folder, { kind: 'dir', path }, diskReader(path));
+}
+
+describe('bad packages are refused with a reason that names the field', () => {
+  const cases: readonly [folder: string, errorClass: string, kind: string, field: string][] = [
+    ['name-mismatch', 'invalid_arguments', 'bad_package', '`name`: \'other-name\' must equal the folder name'],
+    ['bad--name', 'invalid_arguments', 'bad_package', '`name`: lowercase letters, digits and single hyphens'],
+    ['missing-description', 'invalid_arguments', 'bad_package', '`description`: is required'],
+    ['long-description', 'invalid_arguments', 'bad_package', '`description`: at most 1024 characters'],
+    ['unknown-stage', 'invalid_arguments', 'bad_package', "`metadata.caplab-stage-publish`: unknown stage 'publish'"],
+    ['unknown-stage-body', 'invalid_arguments', 'bad_package', "`body`: unknown stage 'publish'"],
+    ['missing-stage', 'invalid_arguments', 'bad_package', '`metadata.caplab-stage-finish`: required'],
+    ['hash-mismatch', 'evidence', 'hash_mismatch', '`metadata.caplab-resources`: references/notes.md: bytes hash to'],
+    ['missing-resource', 'invalid_arguments', 'missing_resource', '`metadata.caplab-resources`: references/notes.md: file missing'],
+    ['undeclared-stage-resource', 'invalid_arguments', 'bad_package', "`metadata.caplab-stage-read`: 'references/other.md' is not declared"],
+    ['bad-yaml', 'invalid_arguments', 'bad_package', '`frontmatter`: invalid YAML'],
+    ['metadata-not-string', 'invalid_arguments', 'bad_package', '`metadata.author`: must be a string'],
+  ];
+  for (const [folder, errorClass, kind, field] of cases) {
+    test(folder, () => {
+      const result = parseFixture(folder);
+      expect(result.ok).toBe(false);
+      if (result.ok) return;
+      expect({ class: result.class, kind: result.kind }).toEqual({ class: errorClass as never, kind });
+      expect(result.message).toContain(field);
+      expect(result.message).toContain(`fixtures/skills/${folder}`);
+    });
+  }
+
+  const unbound: readonly [folder: string, kind: string, text: string][] = [
+    ['tool-absent', 'tool_unbound', "delete_card@1.0.0: no tool 'delete_card' is bound"],
+    ['tool-version', 'tool_version', "read_source@2.0.0: 'read_source' is bound at 1.0.0"],
+  ];
+  for (const [folder, kind, text] of unbound) {
+    test(`${folder} parses but does not bind`, () => {
+      const parsed = parseFixture(folder);
+      if (!parsed.ok) throw new Error(parsed.message);
+      const bound = bindPackage(parsed.value, TOOLS);
+      expect(bound.ok).toBe(false);
+      if (bound.ok) return;
+      expect(bound.class).toBe('precondition');
+      expect(bound.kind).toBe(kind);
+      expect(bound.message).toContain('`metadata.caplab-requires`');
+      expect(bound.message).toContain(text);
+    });
+  }
+});
+
+test('the control fixture differs from the hash-mismatch one by one byte and is accepted', () => {
+  const good = parseFixture('valid-minimal');
+  expect(good.ok).toBe(true);
+  const a = diskReader(join(FIXTURES, 'valid-minimal'))('references/notes.md')!;
+  const b = diskReader(join(FIXTURES, 'hash-mismatch'))('references/notes.md')!;
+  expect(a.length).toBe(b.length);
+  expect(a.filter((byte, i) => byte !== b[i]).length).toBe(1);
+});
+
+test('a resource path escaping the package through a symlink reads as absent', async () => {
+  const { mkdtempSync, mkdirSync, symlinkSync, writeFileSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const base = mkdtempSync(join(tmpdir(), 'caplab-skill-'));
+  writeFileSync(join(base, 'secret.md'), 'outside');
+  mkdirSync(join(base, 'pkg/references'), { recursive: true });
+  symlinkSync(join(base, 'secret.md'), join(base, 'pkg/references/notes.md'));
+  expect(diskReader(join(base, 'pkg'))('references/notes.md')).toBeUndefined();
+  expect(diskReader(join(base, 'pkg'))('../secret.md')).toBeUndefined();
+});

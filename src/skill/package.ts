@@ -1,0 +1,110 @@
+import { canonicalHash, fail, ok, sha256Hex, type Outcome } from '../contract/index.ts';
+import { stageInstructions } from './body.ts';
+import { parseFrontmatter, splitSkillMd } from './frontmatter.ts';
+import { STAGES, type Package, type PackageOrigin, type Resource, type Stage } from './types.ts';
+
+/** Reads one file of a package by its path relative to the package folder; undefined if absent. */
+export type PackageReader = (relativePath: string) => Uint8Array | undefined;
+
+/** The format tag inside the package hash; bump it if the definition changes. */
+export const PACKAGE_HASH_FORMAT = 'caplab-skill/1';
+
+/**
+ * The package hash: sha256 of the canonical JSON of
+ * `{ format: "caplab-skill/1", files: [{ path, sha256 }, …] }` where `files`
+ * are SKILL.md and every declared resource, sorted by path, each with the
+ * sha256 of its bytes. SKILL.md carries name, version, requirements, stages
+ * and instructions, so any change to what could be sent changes the hash.
+ */
+export function packageHash(files: readonly { readonly path: string; readonly sha256: string }[]): string {
+  const sorted = [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return canonicalHash({ format: PACKAGE_HASH_FORMAT, files: sorted.map(({ path, sha256 }) => ({ path, sha256 })) });
+}
+
+function freeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const key of Object.keys(value)) freeze((value as Record<string, unknown>)[key]);
+  }
+  return value;
+}
+
+const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+function decode(bytes: Uint8Array): string | undefined {
+  try {
+    return decoder.decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Parses and checks one package folder. Refuses, naming the field, when the
+ * frontmatter is invalid, `name` differs from the folder, a stage is unknown or
+ * missing, a declared resource is missing, not UTF-8, empty, or its bytes do not
+ * hash to the declared sha256 (one edited byte is enough), or when one
+ * resource's text contains another's (presence in a payload would be ambiguous).
+ *
+ * @param folder The package folder name (the last path segment).
+ * @returns A deep-frozen package, or the first reason it is refused.
+ */
+export function parsePackage(folder: string, origin: PackageOrigin, read: PackageReader): Outcome<Package> {
+  const where = origin.kind === 'embedded' ? `embedded package '${folder}'` : `package ${origin.path}`;
+  const refuse = (failure: { class: Parameters<typeof fail>[0]; kind: string; message: string; issues?: readonly string[] }) =>
+    fail(failure.class, failure.kind, `${where}: ${failure.message}`, failure.issues);
+
+  const skillBytes = read('SKILL.md');
+  if (!skillBytes) return refuse({ class: 'invalid_arguments', kind: 'missing_resource', message: 'field `SKILL.md`: file missing' });
+  const skillText = decode(skillBytes);
+  if (skillText === undefined) return refuse({ class: 'invalid_arguments', kind: 'bad_package', message: 'field `SKILL.md`: not valid UTF-8' });
+  const split = splitSkillMd(skillText);
+  if (!split.ok) return refuse(split);
+  const manifest = parseFrontmatter(split.value.yaml);
+  if (!manifest.ok) return refuse(manifest);
+  const m = manifest.value;
+  if (m.name !== folder) {
+    return refuse({ class: 'invalid_arguments', kind: 'bad_package', message: `field \`name\`: '${m.name}' must equal the folder name '${folder}'` });
+  }
+  const instructions = stageInstructions(split.value.body);
+  if (!instructions.ok) return refuse(instructions);
+
+  const resources: Resource[] = [];
+  for (const declared of m.resources) {
+    const field = `field \`metadata.caplab-resources\`: ${declared.path}`;
+    const bytes = read(declared.path);
+    if (!bytes) return refuse({ class: 'invalid_arguments', kind: 'missing_resource', message: `${field}: file missing` });
+    const actual = sha256Hex(bytes);
+    if (actual !== declared.sha256) {
+      return refuse({ class: 'evidence', kind: 'hash_mismatch', message: `${field}: bytes hash to ${actual}, declared ${declared.sha256}` });
+    }
+    const text = decode(bytes);
+    if (text === undefined) return refuse({ class: 'invalid_arguments', kind: 'bad_package', message: `${field}: not valid UTF-8` });
+    if (text.trim().length === 0) return refuse({ class: 'invalid_arguments', kind: 'bad_package', message: `${field}: empty` });
+    resources.push({ path: declared.path, sha256: actual, text });
+  }
+  for (const a of resources) {
+    const other = resources.find((b) => b !== a && b.text.includes(a.text));
+    if (other) {
+      return refuse({ class: 'invalid_arguments', kind: 'bad_package', message: `field \`metadata.caplab-resources\`: ${a.path} is contained in ${other.path}; its presence in a request could not be told apart` });
+    }
+  }
+
+  const skillSha256 = sha256Hex(skillBytes);
+  const stages = {} as Record<Stage, { instructions: string; resources: readonly string[] }>;
+  for (const stage of STAGES) stages[stage] = { instructions: instructions.value[stage], resources: m.stageResources[stage] };
+  return ok(
+    freeze({
+      name: m.name,
+      description: m.description,
+      version: m.version,
+      allowedTools: m.allowedTools,
+      requires: m.requires,
+      resources,
+      stages,
+      hash: packageHash([{ path: 'SKILL.md', sha256: skillSha256 }, ...resources]),
+      skillSha256,
+      origin: structuredClone(origin),
+    }),
+  );
+}
