@@ -1,0 +1,130 @@
+/**
+ * The on-disk format of a run record.
+ *
+ * `ledger.jsonl` holds one event per line: the canonical JSON (sorted keys, no
+ * whitespace — `canonicalJson`) of `{ seq, type, at, prev, ...data }`, then
+ * `\n`. `seq` counts from 0; `prev` is the sha256 of the previous line's bytes
+ * (without its `\n`), or `GENESIS` for the first line. An event's hash is the
+ * sha256 of its own line; the head is the hash of the last line.
+ *
+ * File references — the one rule verify relies on: an event names the files it
+ * vouches for in a top-level `files` array of `{ role, path, sha256, bytes }`
+ * (exactly these keys; `path` relative to the run dir, `/`-separated). Nothing
+ * else in an event is interpreted as a file, however it looks, so a payload that
+ * happens to contain `{ path, sha256 }` is never mistaken for a reference and a
+ * reference can never hide in a nested field. Every file in the run dir other
+ * than the ledger and its seal must be referenced by at least one event.
+ *
+ * `ledger.head` (the seal, written by `close()`) is the canonical JSON of
+ * `{ count, format, head }` and `\n`. It anchors the last line: without it an
+ * edit to the final event, or a deleted final line, would leave a valid chain.
+ */
+import { canonicalJson, fail, ok, type Outcome } from '../contract/index.ts';
+import { checkRelPath } from './rel-path.ts';
+
+/** Format tag written in the seal; bump it when the line or seal shape changes. */
+export const LEDGER_FORMAT = 'caplab.ledger/1';
+
+/** `prev` of the first event. */
+export const GENESIS: string = '0'.repeat(64);
+
+/** Keys the ledger sets on every event; `data` may not supply them. */
+export const ENVELOPE_KEYS: readonly string[] = ['seq', 'type', 'at', 'prev'];
+
+/** A file an event vouches for. */
+export interface FileRef {
+  /** What the file is to the run, e.g. `request_payload`, `card`. */
+  readonly role: string;
+  readonly path: string;
+  readonly sha256: string;
+  readonly bytes: number;
+}
+
+/** An event as read back from the ledger. */
+export interface LedgerEvent {
+  readonly seq: number;
+  readonly type: string;
+  readonly at: string;
+  readonly prev: string;
+  readonly files?: readonly FileRef[];
+  readonly [key: string]: unknown;
+}
+
+/** The seal's content. */
+export interface Seal {
+  readonly count: number;
+  readonly format: string;
+  readonly head: string;
+}
+
+/** An event `type`: lowercase, starting with a letter (`run_start`, `request`, `acceptance.check`). */
+export const EVENT_TYPE: RegExp = /^[a-z][a-z0-9_.]{0,63}$/;
+
+const SHA256 = /^[0-9a-f]{64}$/;
+const ROLE = /^[a-z][a-z0-9_]{0,63}$/;
+const REF_KEYS = 'bytes,path,role,sha256';
+
+/** Whether a string is a lowercase hex sha256. */
+export function isSha256(value: unknown): value is string {
+  return typeof value === 'string' && SHA256.test(value);
+}
+
+/**
+ * Reads the `files` array of an event (absent = no references), checking every
+ * entry's shape and path. Shared by the writer and the verifier so both hold
+ * events to the same rule.
+ */
+export function fileRefsOf(event: Readonly<Record<string, unknown>>): Outcome<readonly FileRef[]> {
+  const files = event['files'];
+  if (files === undefined) return ok([]);
+  if (!Array.isArray(files)) return fail('evidence', 'bad_reference', '`files` must be an array of { role, path, sha256, bytes }');
+  for (const [i, entry] of files.entries()) {
+    const where = `files[${i}]`;
+    if (typeof entry !== 'object' || entry === null || Array.isArray(entry) || Object.keys(entry).sort().join(',') !== REF_KEYS) {
+      return fail('evidence', 'bad_reference', `${where} must have exactly the keys role, path, sha256, bytes`);
+    }
+    const ref = entry as Record<string, unknown>;
+    if (typeof ref['role'] !== 'string' || !ROLE.test(ref['role'])) {
+      return fail('evidence', 'bad_reference', `${where}.role must match ${ROLE.source}`);
+    }
+    if (typeof ref['path'] !== 'string' || !checkRelPath(ref['path']).ok) {
+      return fail('evidence', 'bad_reference', `${where}.path ${JSON.stringify(ref['path'])} is not a run-dir path`);
+    }
+    if (!isSha256(ref['sha256'])) return fail('evidence', 'bad_reference', `${where}.sha256 must be 64 lowercase hex digits`);
+    if (!Number.isSafeInteger(ref['bytes']) || (ref['bytes'] as number) < 0) {
+      return fail('evidence', 'bad_reference', `${where}.bytes must be a non-negative integer`);
+    }
+  }
+  return ok(files as FileRef[]);
+}
+
+/** Encodes the seal file's bytes. */
+export function encodeSeal(seal: Seal): string {
+  return `${canonicalJson(seal)}\n`;
+}
+
+/** Parses the seal; the bytes must be exactly what `encodeSeal` would write. */
+export function parseSeal(text: string): Outcome<Seal> {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return fail('evidence', 'bad_seal', 'ledger.head is not JSON');
+  }
+  const seal = value as Partial<Seal> | null;
+  if (
+    typeof seal !== 'object' ||
+    seal === null ||
+    Object.keys(seal).sort().join(',') !== 'count,format,head' ||
+    !Number.isSafeInteger(seal.count) ||
+    typeof seal.format !== 'string' ||
+    !isSha256(seal.head) ||
+    encodeSeal(seal as Seal) !== text
+  ) {
+    return fail('evidence', 'bad_seal', 'ledger.head is not a canonical { count, format, head } line');
+  }
+  if (seal.format !== LEDGER_FORMAT) {
+    return fail('evidence', 'unsupported_format', `ledger.head declares format ${seal.format}; this verifier reads ${LEDGER_FORMAT}`);
+  }
+  return ok(seal as Seal);
+}

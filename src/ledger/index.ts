@@ -1,0 +1,20 @@
+/**
+ * The run record (SPEC F-LEDGER): a run dir of write-once files and a
+ * hash-chained `ledger.jsonl` that vouches for them, sealed on close, and the
+ * offline verifier that re-checks all of it. A side rail: it depends only on
+ * `contract`. The format and the file-reference rule are documented in `format.ts`.
+ */
+export { clockFromEnv, fixedClock, systemClock } from './clock.ts';
+export type { Clock } from './clock.ts';
+export { EVENT_TYPE, GENESIS, LEDGER_FORMAT } from './format.ts';
+export type { FileRef, LedgerEvent, Seal } from './format.ts';
+export type { RunDirFs } from './fs.ts';
+export { LEDGER_FILE, SEAL_FILE } from './rel-path.ts';
+export { openRunDir, RunDir } from './run-dir.ts';
+export type { OpenRunDirOptions } from './run-dir.ts';
+export type { WrittenFile } from './write-fresh.ts';
+export { verify } from './verify.ts';
+export type { ReadRecorded, Recheck, VerifyOptions } from './verify.ts';
+export type { VerifyFailure, VerifyLocation, VerifyOutcome, VerifyReport } from './report.ts';
+export { failAt } from './report.ts';
+export { renderVerifyText } from './render.ts';

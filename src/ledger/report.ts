@@ -1,0 +1,52 @@
+import { fail, type Failure, type Success } from '../contract/index.ts';
+
+/** Where verification failed: a file of the run dir and, when an event is involved, which one. */
+export interface VerifyLocation {
+  /** Path relative to the run dir (`ledger.jsonl`, `ledger.head`, or a recorded file). */
+  readonly file: string;
+  /** 1-based line of `ledger.jsonl` of the event involved. */
+  readonly line?: number;
+  readonly seq?: number;
+  readonly type?: string;
+}
+
+/** A verification failure: class `evidence`, a kind, a message, and the first place that failed. */
+export interface VerifyFailure extends Failure {
+  readonly at: VerifyLocation;
+}
+
+/** What an intact run dir proved. */
+export interface VerifyReport<R = unknown> {
+  readonly dir: string;
+  /** Hash of the last ledger line (matches the seal). */
+  readonly head: string;
+  readonly events: number;
+  /** Distinct files referenced by events (the ledger and its seal not counted). */
+  readonly files: number;
+  /** Events per type, keys sorted. */
+  readonly types: Readonly<Record<string, number>>;
+  /** Whether a recheck hook ran (and passed); without one the acceptance checks were not re-run. */
+  readonly rechecked: boolean;
+  /** What the recheck hook returned, when one ran. */
+  readonly recheck?: R;
+}
+
+export type VerifyOutcome<R = unknown> = Success<VerifyReport<R>> | VerifyFailure;
+
+/**
+ * Kinds of verification failure, all class `evidence`:
+ * `missing_ledger`, `not_canonical` (bytes, encoding or JSON form of a line), `bad_event`
+ * (envelope fields), `seq_broken`, `chain_broken` (a `prev` that is not the hash of the
+ * line before), `bad_reference`, `missing_file`, `hash_mismatch` (size or sha256 of a
+ * file), `unsealed`, `bad_seal`, `unsupported_format`, `seal_mismatch`, `head_mismatch`
+ * (not the head the caller expected), `unexpected_entry` (symlink, device, …),
+ * `unreferenced_file`, and whatever the recheck hook reports.
+ */
+export function failAt(kind: string, message: string, at: VerifyLocation): VerifyFailure {
+  return { ...fail('evidence', kind, message), at };
+}
+
+/** Re-tags a failure (e.g. from the format parsers) with a location. */
+export function locate(failure: Failure, at: VerifyLocation): VerifyFailure {
+  return { ...failure, at };
+}

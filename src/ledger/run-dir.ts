@@ -1,0 +1,199 @@
+import { join, resolve } from 'node:path';
+import { canonicalJson, fail, ok, sha256Hex, type Failure, type Outcome } from '../contract/index.ts';
+import { isoAt, type Clock } from './clock.ts';
+import { ENVELOPE_KEYS, EVENT_TYPE, encodeSeal, fileRefsOf, GENESIS, LEDGER_FORMAT, type FileRef, type Seal } from './format.ts';
+import { defaultFs, errorCode, syncParent, writeAll, type RunDirFs } from './fs.ts';
+import { LEDGER_FILE, resolveInside, SEAL_FILE } from './rel-path.ts';
+import { writeFresh, type WrittenFile } from './write-fresh.ts';
+
+export interface OpenRunDirOptions {
+  /** Source of every event's `at`; see `clockFromEnv`. */
+  readonly clock: Clock;
+  readonly fs?: RunDirFs;
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * An open run dir: files written once each, and `ledger.jsonl` appended one
+ * fsynced line at a time, so a crash leaves a verifiable prefix (unsealed).
+ * Lifecycle: `openRunDir` → `writeFile` / `append` … → `close` (writes the seal).
+ *
+ * Misuse by the program (appending after close, malformed events, values JSON
+ * cannot hold) throws; conditions of the world (a taken dir, a failed write, a
+ * file that no longer matches) come back as failure values.
+ */
+export class RunDir {
+  /** Absolute path of the run dir. */
+  readonly dir: string;
+  readonly #fs: RunDirFs;
+  readonly #clock: Clock;
+  readonly #written = new Map<string, WrittenFile>();
+  #fd: number | undefined;
+  #seq = 0;
+  #head = GENESIS;
+  #temps = 0;
+  #broken: Failure | undefined;
+  #closed: Outcome<Seal> | undefined;
+
+  private constructor(dir: string, fd: number, fs: RunDirFs, clock: Clock) {
+    this.dir = dir;
+    this.#fd = fd;
+    this.#fs = fs;
+    this.#clock = clock;
+  }
+
+  /** See `openRunDir`. */
+  static open(dir: string, options: OpenRunDirOptions): Outcome<RunDir> {
+    const fs = options.fs ?? defaultFs;
+    const root = resolve(dir);
+    const taken = fail('precondition', 'target_exists', `${root} exists and is not an empty folder; a run never overwrites a previous run`);
+    try {
+      const stat = lstatOrUndefined(fs, root);
+      if (stat && (!stat.isDirectory() || fs.readdirSync(root).length > 0)) return taken;
+      if (!stat) fs.mkdirSync(root, { recursive: true });
+      // Exclusive create: of two runs racing for one empty folder, exactly one gets it.
+      const ledger = join(root, LEDGER_FILE);
+      const fd = fs.openSync(ledger, 'wx', 0o644);
+      syncParent(fs, ledger);
+      return ok(new RunDir(root, fd, fs, options.clock));
+    } catch (error) {
+      return errorCode(error) === 'EEXIST' ? taken : fail('business', 'write_failed', `could not open run dir ${root}: ${String(error)}`);
+    }
+  }
+
+  /** Hash of the last event line; `GENESIS` before the first. */
+  head(): string {
+    return this.#head;
+  }
+
+  /** Number of events appended so far (the next event's `seq`). */
+  count(): number {
+    return this.#seq;
+  }
+
+  /**
+   * Writes a new file inside the run dir, atomically and exactly once.
+   * @param relPath `/`-separated, portable names; `../x`, absolute paths and the ledger's own names are refused.
+   * @returns Path, sha256 and size — spread it into a `FileRef` with a role for the event that vouches for it.
+   */
+  writeFile(relPath: string, bytes: Uint8Array | string): Outcome<WrittenFile> {
+    this.#assertOpen('writeFile');
+    const target = resolveInside(this.dir, relPath);
+    if (!target.ok) return target;
+    const data = typeof bytes === 'string' ? encoder.encode(bytes) : bytes;
+    const written = writeFresh(this.#fs, target.value, relPath, data, `w${this.#temps++}`);
+    if (written.ok) this.#written.set(relPath, written.value);
+    return written;
+  }
+
+  /**
+   * Describes a file that something else wrote into the run dir (the card,
+   * written by create_card), hashed from the bytes on disk now.
+   */
+  fileRef(relPath: string, role: string): Outcome<FileRef> {
+    const target = resolveInside(this.dir, relPath);
+    if (!target.ok) return target;
+    try {
+      const bytes = this.#fs.readFileSync(target.value);
+      return ok({ role, path: relPath, sha256: sha256Hex(bytes), bytes: bytes.byteLength });
+    } catch (error) {
+      return fail('evidence', 'missing_file', `${relPath} cannot be read in the run dir: ${String(error)}`);
+    }
+  }
+
+  /**
+   * Appends one event line `{ seq, type, at, prev, ...data }` and flushes it to disk.
+   * Every `data.files` reference is checked against the run dir first, so the
+   * ledger never vouches for bytes it has not seen.
+   * @returns The new event's hash (the new head).
+   */
+  append(type: string, data: Readonly<Record<string, unknown>> = {}): Outcome<string> {
+    this.#assertOpen('append');
+    if (this.#broken) return this.#broken;
+    if (!EVENT_TYPE.test(type)) throw new TypeError(`ledger: event type ${JSON.stringify(type)} must match ${EVENT_TYPE.source}`);
+    const clash = Object.keys(data).find((key) => ENVELOPE_KEYS.includes(key));
+    if (clash !== undefined) throw new TypeError(`ledger: data may not set the envelope key ${clash}`);
+    const refs = fileRefsOf(data);
+    if (!refs.ok) throw new TypeError(`ledger: ${type} event: ${refs.message}`);
+    for (const ref of refs.value) {
+      const mismatch = this.#checkRef(ref);
+      if (mismatch) return mismatch;
+    }
+    const line = canonicalJson({ ...data, seq: this.#seq, type, at: isoAt(this.#clock), prev: this.#head });
+    try {
+      writeAll(this.#fs, this.#fd!, encoder.encode(`${line}\n`));
+      this.#fs.fsyncSync(this.#fd!);
+    } catch (error) {
+      // The tail may now hold a partial line; appending after it would bury it, so stop here.
+      this.#broken = fail('business', 'write_failed', `ledger write failed at seq ${this.#seq} (${type}); the ledger is closed to further events: ${String(error)}`);
+      return this.#broken;
+    }
+    this.#seq += 1;
+    this.#head = sha256Hex(line);
+    return ok(this.#head);
+  }
+
+  /**
+   * Closes the ledger and writes the seal (`ledger.head`: count and head hash).
+   * A ledger whose write failed is closed unsealed and reports that failure.
+   * Calling it again returns the first answer.
+   */
+  close(): Outcome<Seal> {
+    if (this.#closed) return this.#closed;
+    const seal: Seal = { count: this.#seq, format: LEDGER_FORMAT, head: this.#head };
+    const sealed = this.#broken
+      ? this.#broken
+      : writeFresh(this.#fs, join(this.dir, SEAL_FILE), SEAL_FILE, encoder.encode(encodeSeal(seal)), 'seal');
+    try {
+      this.#fs.closeSync(this.#fd!);
+    } catch {
+      // Every line was already fsynced; a failing close(2) loses nothing.
+    }
+    this.#fd = undefined;
+    this.#closed = sealed.ok ? ok(seal) : sealed;
+    return this.#closed;
+  }
+
+  #checkRef(ref: FileRef): Failure | undefined {
+    const known = this.#written.get(ref.path);
+    if (known && known.sha256 === ref.sha256 && known.bytes === ref.bytes) return undefined;
+    const actual = this.fileRef(ref.path, ref.role);
+    if (!actual.ok) return actual;
+    if (actual.value.sha256 === ref.sha256 && actual.value.bytes === ref.bytes) return undefined;
+    return fail(
+      'evidence',
+      'hash_mismatch',
+      `${ref.path} on disk is ${actual.value.bytes} bytes with sha256 ${actual.value.sha256}, not the ${ref.bytes} bytes / ${ref.sha256} the event names`,
+    );
+  }
+
+  #assertOpen(operation: string): void {
+    if (this.#closed) throw new Error(`ledger: ${operation} after close()`);
+  }
+}
+
+/**
+ * Opens a fresh run dir: creates it, or takes an existing empty folder; refuses
+ * anything else (`precondition` / `target_exists`) so a previous run is never overwritten.
+ *
+ * @example
+ * const run = openRunDir(out, { clock });
+ * if (!run.ok) return run;
+ * const req = run.value.writeFile('requests/1.json', payload);
+ * if (!req.ok) return req;
+ * run.value.append('request', { request_id: 'req-1', files: [{ role: 'request_payload', ...req.value }] });
+ * run.value.close();
+ */
+export function openRunDir(dir: string, options: OpenRunDirOptions): Outcome<RunDir> {
+  return RunDir.open(dir, options);
+}
+
+function lstatOrUndefined(fs: RunDirFs, path: string): ReturnType<RunDirFs['lstatSync']> | undefined {
+  try {
+    return fs.lstatSync(path);
+  } catch (error) {
+    if (errorCode(error) === 'ENOENT') return undefined;
+    throw error;
+  }
+}

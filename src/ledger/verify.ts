@@ -1,0 +1,148 @@
+import { join, resolve } from 'node:path';
+import { fail, ok, sha256Hex, type Outcome } from '../contract/index.ts';
+import { GENESIS, parseSeal, type LedgerEvent } from './format.ts';
+import { defaultFs, errorCode, type RunDirFs } from './fs.ts';
+import { readLedger, type RecordedEvent } from './read-ledger.ts';
+import { LEDGER_FILE, RESERVED_FILES, SEAL_FILE } from './rel-path.ts';
+import { failAt, locate, type VerifyFailure, type VerifyLocation, type VerifyOutcome } from './report.ts';
+
+/** Reads a recorded file's verified bytes (only files some event references). */
+export type ReadRecorded = (relPath: string) => Outcome<Uint8Array>;
+
+/**
+ * Re-runs checks that need the meaning of events (the acceptance checks), from
+ * the recorded bytes alone. It runs only after the chain, the seal and every
+ * file hash are verified; `readFile` serves exactly the bytes that were hashed.
+ * A failure may carry `at` to name the event or file it concerns.
+ */
+export type Recheck<R> = (events: readonly LedgerEvent[], readFile: ReadRecorded) => Outcome<R> | VerifyFailure;
+
+export interface VerifyOptions<R> {
+  readonly recheck?: Recheck<R>;
+  /** A head hash known from elsewhere (printed by the run, kept by CI); anchors the whole record. */
+  readonly expectedHead?: string;
+  readonly fs?: RunDirFs;
+}
+
+/**
+ * Verifies a run dir offline, from its bytes alone, and names the first event
+ * or file that fails: every ledger line canonical, `seq` 0,1,2,…, each `prev`
+ * the sha256 of the line before, every referenced file present with the
+ * recorded size and sha256, the seal matching the last line, no file that no
+ * event vouches for, no symlink or other odd entry; then the recheck hook.
+ *
+ * @example
+ * const report = verify(runDir, { recheck: recheckExcerpt });
+ * console.log(renderVerifyText(report));
+ */
+export function verify<R = never>(dir: string, options: VerifyOptions<R> = {}): VerifyOutcome<R> {
+  const fs = options.fs ?? defaultFs;
+  const root = resolve(dir);
+  const tree = listFiles(fs, root);
+  if (!Array.isArray(tree)) return tree;
+  const present = new Set(tree);
+  if (!present.has(LEDGER_FILE)) return failAt('missing_ledger', `${root} has no ${LEDGER_FILE}`, { file: LEDGER_FILE });
+
+  const read = readLedger(fs.readFileSync(join(root, LEDGER_FILE)));
+  if (!read.ok) return read as VerifyFailure;
+  const recorded = read.value;
+  const verified = new Map<string, Uint8Array>();
+  for (const entry of recorded) {
+    const broken = checkFiles(fs, root, entry, present, verified);
+    if (broken) return broken;
+  }
+
+  const last = recorded[recorded.length - 1];
+  const head = last?.hash ?? GENESIS;
+  const lastAt: VerifyLocation = last ? { file: LEDGER_FILE, line: last.line, seq: last.event.seq, type: last.event.type } : { file: LEDGER_FILE };
+  if (!present.has(SEAL_FILE)) {
+    return failAt('unsealed', `${SEAL_FILE} is missing: the run did not finish (or the seal was removed), so its last event cannot be trusted`, { file: SEAL_FILE });
+  }
+  const seal = parseSeal(new TextDecoder().decode(fs.readFileSync(join(root, SEAL_FILE))));
+  if (!seal.ok) return locate(seal, { file: SEAL_FILE });
+  if (seal.value.count !== recorded.length || seal.value.head !== head) {
+    const lastName = last ? `line ${last.line} (seq ${last.event.seq}, ${last.event.type})` : 'no line';
+    return failAt(
+      'seal_mismatch',
+      `${SEAL_FILE} records ${seal.value.count} events ending in ${seal.value.head}; ${LEDGER_FILE} has ${recorded.length} ending in ${head} — its last line, ${lastName}, or the seal was altered, or lines were removed`,
+      { ...lastAt, file: SEAL_FILE },
+    );
+  }
+  if (options.expectedHead !== undefined && options.expectedHead !== head) {
+    return failAt('head_mismatch', `the ledger ends in ${head}, not the expected head ${options.expectedHead}`, lastAt);
+  }
+
+  const stray = tree.find((path) => !verified.has(path) && !RESERVED_FILES.includes(path));
+  if (stray !== undefined) {
+    return failAt('unreferenced_file', `${stray} is in the run dir but no event references it`, { file: stray });
+  }
+
+  const types: Record<string, number> = {};
+  for (const { event } of [...recorded].sort((a, b) => (a.event.type < b.event.type ? -1 : 1))) {
+    types[event.type] = (types[event.type] ?? 0) + 1;
+  }
+  const base = { dir: root, head, events: recorded.length, files: verified.size, types };
+  if (!options.recheck) return ok({ ...base, rechecked: false });
+  const readFile: ReadRecorded = (path) => {
+    const bytes = verified.get(path);
+    return bytes ? ok(bytes) : fail('evidence', 'missing_file', `${path} is not a file any event references`);
+  };
+  const rechecked = options.recheck(recorded.map((entry) => entry.event), readFile);
+  if (!rechecked.ok) return 'at' in rechecked ? rechecked : locate(rechecked, { file: LEDGER_FILE });
+  return ok({ ...base, rechecked: true, recheck: rechecked.value });
+}
+
+/** Checks one event's file references against the run dir, caching the verified bytes. */
+function checkFiles(
+  fs: RunDirFs,
+  root: string,
+  entry: RecordedEvent,
+  present: ReadonlySet<string>,
+  verified: Map<string, Uint8Array>,
+): VerifyFailure | undefined {
+  const { line, event } = entry;
+  for (const ref of entry.files) {
+    const at = { file: ref.path, line, seq: event.seq, type: event.type };
+    const by = `line ${line} (seq ${event.seq}, ${event.type})`;
+    if (!present.has(ref.path)) return failAt('missing_file', `${ref.path}, referenced by ${by}, is not in the run dir`, at);
+    const bytes = verified.get(ref.path) ?? fs.readFileSync(join(root, ref.path));
+    const sha256 = sha256Hex(bytes);
+    if (bytes.byteLength !== ref.bytes || sha256 !== ref.sha256) {
+      return failAt(
+        'hash_mismatch',
+        `${ref.path} is ${bytes.byteLength} bytes with sha256 ${sha256}; ${by} recorded ${ref.bytes} bytes with ${ref.sha256}`,
+        at,
+      );
+    }
+    verified.set(ref.path, bytes);
+  }
+  return undefined;
+}
+
+/**
+ * Lists the regular files under `root` as sorted `/`-paths. Anything that is
+ * neither a folder nor a regular file (a symlink could point outside the run,
+ * a FIFO could block a reader) fails verification.
+ */
+function listFiles(fs: RunDirFs, root: string): string[] | VerifyFailure {
+  const files: string[] = [];
+  const pending = [''];
+  while (pending.length > 0) {
+    const rel = pending.pop()!;
+    let names: string[];
+    try {
+      names = fs.readdirSync(join(root, rel)).map(String).sort();
+    } catch (error) {
+      const why = errorCode(error) === 'ENOENT' ? 'does not exist' : `cannot be listed: ${String(error)}`;
+      return failAt('missing_ledger', `${join(root, rel)} ${why}`, { file: rel === '' ? LEDGER_FILE : rel });
+    }
+    for (const name of names) {
+      const path = rel === '' ? name : `${rel}/${name}`;
+      const stat = fs.lstatSync(join(root, path));
+      if (stat.isDirectory()) pending.push(path);
+      else if (stat.isFile()) files.push(path);
+      else return failAt('unexpected_entry', `${path} is neither a regular file nor a folder`, { file: path });
+    }
+  }
+  return files.sort();
+}
