@@ -73,6 +73,8 @@ export function parseFrontmatter(yaml: string): Outcome<Manifest> {
   } catch (error) {
     return bad('frontmatter', `invalid YAML: ${error instanceof Error ? error.message : String(error)}`);
   }
+  // Valibot's object schemas accept arrays; a frontmatter must be a mapping.
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) return bad('frontmatter', 'must be a YAML mapping');
   const parsed = v.safeParse(Frontmatter, data);
   if (!parsed.success) {
     const describe = (issue: v.BaseIssue<unknown>): [string, string] => {

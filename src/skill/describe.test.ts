@@ -1,0 +1,38 @@
+import { expect, test } from 'bun:test';
+import { join } from 'node:path';
+import { createCardContract, readSourceContract } from '../excerpt/contracts.ts';
+import { describeSkills, discoverPackages, diskReader, GRANTS_NOTHING, parsePackage, renderSkillsText, type Package } from './index.ts';
+
+function packages(): Package[] {
+  const found = discoverPackages();
+  if (!found.ok) throw new Error(found.message);
+  const folder = join(import.meta.dir, '../../fixtures/skills/tool-version');
+  const extra = parsePackage('tool-version', { kind: 'dir', path: folder }, diskReader(folder));
+  if (!extra.ok) throw new Error(extra.message);
+  return [...found.value, extra.value];
+}
+
+test('describeSkills reports binding status per package and per required tool', () => {
+  const report = describeSkills(packages(), [readSourceContract, createCardContract]);
+  const [card, other] = report.packages;
+  expect(card!.binding).toEqual({ status: 'bound' });
+  expect(card!.requires).toEqual([
+    { tool: 'read_source', version: '1.0.0', bound_versions: ['1.0.0'] },
+    { tool: 'create_card', version: '1.0.0', bound_versions: ['1.0.0'] },
+  ]);
+  expect(card!.stages.read).not.toContain('references/card-layout.md');
+  expect(other!.binding).toMatchObject({ status: 'refused', class: 'precondition', kind: 'tool_version' });
+  expect(report.note).toBe(GRANTS_NOTHING);
+  // JSON-safe: survives a round trip unchanged.
+  expect(JSON.parse(JSON.stringify(report))).toEqual(report);
+});
+
+test('renderSkillsText shows status, reason, requirements, stages and the grants-nothing note', () => {
+  const text = renderSkillsText(describeSkills(packages(), [readSourceContract]));
+  expect(text).toContain('excerpt-card 1.0.0  [refused (precondition/tool_unbound)]  embedded');
+  expect(text).toContain('requires create_card@1.0.0: not bound');
+  expect(text).toContain('requires read_source@2.0.0: bound 1.0.0');
+  expect(text).toContain('stage read: references/source-conventions.md references/error-handling.md');
+  expect(text.trimEnd().endsWith(GRANTS_NOTHING)).toBe(true);
+  expect(renderSkillsText(describeSkills([], []))).toStartWith('no method packages\n');
+});
