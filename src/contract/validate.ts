@@ -23,6 +23,7 @@ function issueKind(issue: v.BaseIssue<unknown>): string {
   // A named kind applies only once the value has the right base type: `null`
   // where a source id belongs is a wrong type, not an unknown source.
   if (named && (issue.kind !== 'schema' || typeof issue.input === 'string')) return named[1]!;
+  if (issue.kind === 'validation') return /length|size|items/.test(issue.type) ? 'length' : 'invalid_value';
   return 'wrong_type';
 }
 

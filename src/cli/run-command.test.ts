@@ -1,0 +1,107 @@
+import { expect, test } from 'bun:test';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { cli } from './cli.ts';
+import { testIo } from './test-io.ts';
+
+const temp = () => mkdtempSync(join(tmpdir(), 'caplab-cli-'));
+
+async function runJson(args: string[], cwd = temp(), env: Record<string, string> = {}) {
+  const io = testIo(cwd, env);
+  const code = await cli(args, io);
+  return { code, doc: JSON.parse(io.out()) as Record<string, any>, io, cwd };
+}
+
+test('demo --transport local --json: accepted, 3 requests, 3 calls, card path and sha256, scripted, synthetic usage', async () => {
+  const { code, doc } = await runJson(['demo', '--transport', 'local', '--json', '--run-id', 'r1']);
+  expect(code).toBe(0);
+  expect(doc.accepted).toBe(true);
+  expect(doc.scripted).toBe(true);
+  expect([doc.requests, doc.tool_calls]).toEqual([3, 3]);
+  expect(doc.usage.synthetic).toBe(true);
+  expect(doc.acceptance.checks.filter((c: any) => c.verdict === 'fail')).toEqual([]);
+  expect(doc.acceptance.checks.find((c: any) => c.id === 'most_representative').verdict).toBe('not_verifiable');
+  const card = readFileSync(doc.card.path);
+  expect(new Bun.CryptoHasher('sha256').update(card).digest('hex')).toBe(doc.card.sha256);
+  expect(doc.request_log.map((r: any) => r.disclosed_sources)).toEqual([[], ['alpha', 'beta'], ['alpha', 'beta']]);
+});
+
+test('human demo output streams the requests, calls, an all-✓ table and the card path', async () => {
+  const io = testIo(temp());
+  const code = await cli(['demo', '--transport', 'local', '--run-id', 'h1'], io);
+  const out = io.out();
+  expect(code).toBe(0);
+  expect(out.match(/^→ req-0\d/gm)?.length).toBe(3);
+  expect(out.match(/toolu_0\d act-0\d/g)?.length).toBe(3);
+  expect(out).not.toContain('✗');
+  expect(out).toContain('ACCEPTED');
+  expect(out).toMatch(/card: +\/.*caplab-runs\/h1\/card\/excerpt-card\.md/);
+  expect(out).not.toContain('\x1b['); // not a TTY: no colour
+});
+
+test('same-batch: both reads run, the create is refused (precondition/sources_not_disclosed), no card, exit 1', async () => {
+  const { code, doc, cwd } = await runJson(['run', '--scenario', 'same-batch', '--transport', 'local', '--json', '--run-id', 'sb']);
+  expect(code).toBe(1);
+  expect(doc.accepted).toBe(false);
+  const [a, b, c] = doc.calls;
+  expect([a.result.ok, b.result.ok, a.handler_entered, b.handler_entered]).toEqual([true, true, true, true]);
+  expect([c.name, c.result.class, c.result.kind, c.handler_entered]).toEqual(['create_card', 'precondition', 'sources_not_disclosed', false]);
+  expect(existsSync(join(cwd, 'caplab-runs/sb/card'))).toBe(false);
+  expect(doc.card).toBeNull();
+});
+
+test.each([
+  ['quote-not-verbatim', 'invalid_arguments', 'quote_not_verbatim'],
+  ['extra-field', 'invalid_arguments', 'extra_field'],
+  ['unknown-tool', 'invalid_arguments', 'unknown_tool'],
+])('%s ends not accepted with %s/%s', async (scenario, errorClass, kind) => {
+  const { code, doc } = await runJson(['run', '--scenario', scenario, '--transport', 'local', '--json']);
+  expect(code).toBe(1);
+  expect(doc.accepted).toBe(false);
+  expect(doc.calls.some((c: any) => c.result.class === errorClass && c.result.kind === kind)).toBe(true);
+  expect(doc.card).toBeNull();
+});
+
+test('finish-without-card: the model says done, acceptance is not granted', async () => {
+  const { code, doc } = await runJson(['run', '--scenario', 'finish-without-card', '--transport', 'local', '--json']);
+  expect(code).toBe(1);
+  expect(doc.acceptance.checks.find((c: any) => c.id === 'card_exists').verdict).toBe('fail');
+});
+
+test('two runs with the same --run-id write byte-identical cards', async () => {
+  const one = await runJson(['demo', '--transport', 'local', '--json', '--run-id', 'same']);
+  const two = await runJson(['demo', '--transport', 'local', '--json', '--run-id', 'same']);
+  expect(one.doc.card.path).not.toBe(two.doc.card.path);
+  expect(readFileSync(one.doc.card.path)).toEqual(readFileSync(two.doc.card.path));
+});
+
+test('with --run-id and SOURCE_DATE_EPOCH two runs give byte-identical run dirs', async () => {
+  const env = { SOURCE_DATE_EPOCH: '1700000000' };
+  const one = await runJson(['demo', '--transport', 'local', '--json', '--run-id', 'det'], temp(), env);
+  const two = await runJson(['demo', '--transport', 'local', '--json', '--run-id', 'det'], temp(), env);
+  const files = (dir: string): string[] =>
+    readdirSync(dir, { recursive: true, withFileTypes: true })
+      .filter((e) => e.isFile())
+      .map((e) => join(e.parentPath, e.name).slice(dir.length))
+      .sort();
+  const a = one.doc.run_dir as string;
+  const b = two.doc.run_dir as string;
+  expect(files(a)).toEqual(files(b));
+  expect(files(a).length).toBeGreaterThan(8);
+  for (const file of files(a)) expect(readFileSync(join(b, file))).toEqual(readFileSync(join(a, file)));
+});
+
+test('usage errors exit 2 with a message; a taken run dir is refused and not touched', async () => {
+  const io = testIo(temp());
+  expect(await cli(['demo', '--transport', 'carrier-pigeon'], io)).toBe(2);
+  expect(io.err()).toContain('--transport must be mcp or local');
+  expect(await cli(['demo', '--bogus'], io)).toBe(2);
+  expect(await cli(['run'], io)).toBe(2);
+  expect(await cli(['run', '--scenario', 'no-such-scenario'], io)).toBe(2);
+  expect(io.err()).toContain('unknown_scenario');
+  const first = await runJson(['demo', '--transport', 'local', '--json', '--run-id', 'taken']);
+  const second = testIo(first.cwd);
+  expect(await cli(['demo', '--transport', 'local', '--run-id', 'taken'], second)).toBe(2);
+  expect(second.err()).toContain('target_exists');
+});

@@ -1,0 +1,166 @@
+import { expect, test } from 'bun:test';
+import * as v from 'valibot';
+import { bind } from '../binding/index.ts';
+import { fail, ok, sha256Hex, type Contract } from '../contract/index.ts';
+import type { Hook } from './hook.ts';
+import { executeCall, type Pipeline } from './run.ts';
+import { attributesOf, type ProducingRequest, type RuntimeTool } from './tool.ts';
+
+const echoContract = {
+  name: 'echo',
+  version: '1.0.0',
+  discovery: 'Echo a word.',
+  description: 'Echoes a word, repeated.',
+  input: v.strictObject({ word: v.pipe(v.string(), v.minLength(1)), times: v.optional(v.number()) }),
+  result: v.strictObject({ echoed: v.string() }),
+  effect: 'read',
+  readOnly: true,
+  destructive: false,
+  idempotent: true,
+  concurrencySafe: true,
+  openWorld: false,
+  identity: 'test',
+  preconditions: [],
+  limits: { timeoutMs: 1000, maxResultBytes: 32 },
+  completionEvidence: 'bytes observed now',
+  errorClasses: ['invalid_arguments'],
+} as const satisfies Contract;
+
+function echoTool(options: { check?: RuntimeTool['check']; handler?: RuntimeTool['handler']; timeoutMs?: number } = {}) {
+  let entered = 0;
+  const inputs: unknown[] = [];
+  const tool: RuntimeTool = {
+    contract: echoContract,
+    binding: bind(echoContract, { implementation: { kind: 'local', version: 'echo/1' } }),
+    attributes: attributesOf(echoContract, options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
+    ...(options.check ? { check: options.check } : {}),
+    handler: async (input, context) => {
+      entered++;
+      inputs.push(input);
+      if (options.handler) return options.handler(input, context);
+      const { word, times } = input as { word: string; times?: number };
+      const echoed = word.repeat(times ?? 1);
+      return ok({ data: { echoed }, text: echoed, evidence: 'bytes observed now' });
+    },
+  };
+  return { tool, entered: () => entered, inputs };
+}
+
+function setup(tool: RuntimeTool, overrides: Partial<Pipeline> = {}) {
+  const kept: { actionId: string; text: string }[] = [];
+  const pipeline: Pipeline = {
+    tools: { echo: tool },
+    hooks: [],
+    matches: (matcher, name) => matcher === '*' || matcher === name,
+    permission: () => ({ decision: 'allow', by: 'default', reason: 'read-only' }),
+    convert: (_b, args) => ok({ converted: args, filled: [] }),
+    keepOutput: (actionId, text) => (kept.push({ actionId, text }), { path: `outputs/${actionId}.txt`, sha256: sha256Hex(text), bytes: text.length }),
+    session: { id: 's', transcriptPath: '/dev/null', cwd: '/' },
+    runDir: '/nonexistent',
+    ...overrides,
+  };
+  const request: ProducingRequest = { id: 'req-01', payload: new Uint8Array(), payloadSha256: sha256Hex(''), disclosedSources: [], bindings: { echo: tool.binding } };
+  return { pipeline, request, kept };
+}
+
+const hook = (event: Hook['event'], result: Omit<Awaited<ReturnType<Hook['run']>>, 'hook'>, seen?: unknown[]): Hook => ({
+  name: `test-${event}`,
+  event,
+  matcher: 'echo',
+  run: async (input) => (seen?.push(input), { hook: `test-${event}`, ...result }),
+});
+
+const classKind = (record: Awaited<ReturnType<typeof executeCall>>) => (record.outcome.ok ? 'ok' : `${record.outcome.class}/${record.outcome.kind}`);
+const lastStage = (record: Awaited<ReturnType<typeof executeCall>>) => record.stages.at(-1);
+
+test('resolve: a tool the request did not offer → unknown_tool, handler not entered', async () => {
+  const echo = echoTool();
+  const { pipeline, request } = setup(echo.tool);
+  const record = await executeCall({ id: 't', name: 'nope', arguments: {} }, request, 'a1', pipeline);
+  expect([classKind(record), lastStage(record)?.stage, echo.entered()]).toEqual(['invalid_arguments/unknown_tool', 'resolve', 0]);
+});
+
+test('resolve: the binding behind the name changed since the request → binding_changed, handler not entered', async () => {
+  const old = echoTool();
+  const current = echoTool();
+  const rebound = { ...current.tool, binding: bind(echoContract, { implementation: { kind: 'local', version: 'echo/2' } }) };
+  const { pipeline, request } = setup(old.tool, { tools: { echo: rebound } });
+  const record = await executeCall({ id: 't', name: 'echo', arguments: { word: 'hi' } }, request, 'a1', pipeline);
+  expect([classKind(record), old.entered(), current.entered()]).toEqual(['precondition/binding_changed', 0, 0]);
+});
+
+test('convert: a failed conversion stops the call before validation', async () => {
+  const echo = echoTool();
+  const { pipeline, request } = setup(echo.tool, { convert: () => fail('invalid_arguments', 'unrepresentable', 'x') });
+  const record = await executeCall({ id: 't', name: 'echo', arguments: { word: 'hi' } }, request, 'a1', pipeline);
+  expect([classKind(record), lastStage(record)?.stage, echo.entered()]).toEqual(['invalid_arguments/unrepresentable', 'convert', 0]);
+});
+
+test('validate: schema first, then the tool-specific check; neither enters the handler', async () => {
+  const echo = echoTool({ check: (input) => ((input as { word: string }).word === 'forbidden' ? fail('precondition', 'nope', 'no') : undefined) });
+  const { pipeline, request } = setup(echo.tool);
+  const bad = await executeCall({ id: 't', name: 'echo', arguments: { word: '' } }, request, 'a1', pipeline);
+  const specific = await executeCall({ id: 't', name: 'echo', arguments: { word: 'forbidden' } }, request, 'a2', pipeline);
+  expect([classKind(bad), lastStage(bad)?.stage]).toEqual(['invalid_arguments/length', 'validate']);
+  expect([classKind(specific), lastStage(specific)?.stage]).toEqual(['precondition/nope', 'validate']);
+  expect(echo.entered()).toBe(0);
+});
+
+test('PreToolUse: a block → permission_denied/hook, handler not entered', async () => {
+  const echo = echoTool();
+  const { pipeline, request } = setup(echo.tool, { hooks: [hook('PreToolUse', { block: 'not today', exitCode: 2 })] });
+  const record = await executeCall({ id: 't', name: 'echo', arguments: { word: 'hi' } }, request, 'a1', pipeline);
+  expect([classKind(record), lastStage(record)?.stage, echo.entered()]).toEqual(['permission_denied/hook', 'pre_hooks', 0]);
+  expect(record.hooks[0]?.block).toBe('not today');
+});
+
+test('PreToolUse: a rewritten input is validated again; both inputs are recorded', async () => {
+  const echo = echoTool();
+  const invalid = setup(echo.tool, { hooks: [hook('PreToolUse', { updatedInput: { word: 'hi', extra: 1 } })] });
+  const refused = await executeCall({ id: 't', name: 'echo', arguments: { word: 'hi' } }, invalid.request, 'a1', invalid.pipeline);
+  expect([classKind(refused), echo.entered()]).toEqual(['invalid_arguments/extra_field', 0]);
+
+  const valid = setup(echo.tool, { hooks: [hook('PreToolUse', { updatedInput: { word: 'ho', times: 2 } })] });
+  const record = await executeCall({ id: 't', name: 'echo', arguments: { word: 'hi' } }, valid.request, 'a2', valid.pipeline);
+  expect(record.outcome.ok && record.outcome.value.text).toBe('hoho');
+  expect(record.arguments.original).toEqual({ word: 'hi' });
+  expect(record.arguments.rewritten).toEqual({ word: 'ho', times: 2 });
+  expect(echo.inputs).toEqual([{ word: 'ho', times: 2 }]);
+});
+
+test('permission: a deny stops the call; the hook decision reaches the policy', async () => {
+  const echo = echoTool();
+  const decisions: unknown[] = [];
+  const { pipeline, request } = setup(echo.tool, {
+    hooks: [hook('PreToolUse', { permissionDecision: 'allow' })],
+    permission: (_tool, hookDecision) => (decisions.push(hookDecision), { decision: 'deny', by: 'rule', rule: 'echo', reason: 'deny rule echo' }),
+  });
+  const record = await executeCall({ id: 't', name: 'echo', arguments: { word: 'hi' } }, request, 'a1', pipeline);
+  expect([classKind(record), lastStage(record)?.stage, echo.entered()]).toEqual(['permission_denied/rule', 'permission', 0]);
+  expect(decisions).toEqual(['allow']);
+});
+
+test('handler: a timeout is an unknown outcome, the handler was entered and saw the abort', async () => {
+  let aborted = false;
+  const echo = echoTool({
+    timeoutMs: 5,
+    handler: (_input, context) =>
+      new Promise((resolve) => context.signal.addEventListener('abort', () => ((aborted = true), resolve(fail('business', 'aborted', 'late'))))),
+  });
+  const { pipeline, request } = setup(echo.tool);
+  const record = await executeCall({ id: 't', name: 'echo', arguments: { word: 'hi' } }, request, 'a1', pipeline);
+  expect([classKind(record), record.handlerEntered, aborted]).toEqual(['timeout/handler_timeout', true, true]);
+});
+
+test('output limit: the model sees a truncated text with a reference; the full output is kept', async () => {
+  const echo = echoTool();
+  const seen: unknown[] = [];
+  const { pipeline, request, kept } = setup(echo.tool, { hooks: [hook('PostToolUse', {}, seen)] });
+  const record = await executeCall({ id: 't', name: 'echo', arguments: { word: '界', times: 20 } }, request, 'a1', pipeline);
+  expect(kept).toEqual([{ actionId: 'a1', text: '界'.repeat(20) }]);
+  expect(record.modelText.startsWith('界'.repeat(10))).toBe(true); // 30 of 32 bytes: no split code point
+  expect(record.modelText).toContain('full output kept at outputs/a1.txt');
+  expect(record.fullOutput?.path).toBe('outputs/a1.txt');
+  expect((seen[0] as { tool_response: unknown }).tool_response).toEqual({ echoed: '界'.repeat(20) });
+  expect(record.stages.map((s) => s.stage)).toEqual(['resolve', 'convert', 'validate', 'pre_hooks', 'permission', 'handler', 'output_limit', 'post_hooks']);
+});
