@@ -1,7 +1,7 @@
-import { canonicalHash, exportContract, type Contract, type JsonSchema } from '../contract/index.ts';
-
-/** How a model-facing schema is shaped (SPEC F-CONTRACT "model-facing conversion"). */
-export type ModelTarget = 'plain' | 'strict' | 'anthropic';
+import { canonicalHash, exportContract, schemaHash, type Contract, type JsonSchema, type Outcome } from '../contract/index.ts';
+import { fail, ok } from '../contract/index.ts';
+import { checkFills, findSchemaDefault } from './fills.ts';
+import { prepareTarget, RESULT_CONVERSION, type ModelTarget } from './targets.ts';
 
 /** Who runs the implementation. */
 export interface Implementation {
@@ -21,7 +21,7 @@ export interface ServerIdentity {
 /**
  * A binding (SPEC F-BIND): the exact contract, model-facing schema,
  * conversions and implementation a model request was shown. Deep-frozen;
- * `id` is the hash of everything else.
+ * `id` is the canonical hash of everything else.
  */
 export interface Binding {
   readonly id: string;
@@ -34,13 +34,29 @@ export interface Binding {
     readonly schemaHash: string;
     readonly resultSchema: JsonSchema;
     readonly resultSchemaHash: string;
+    /** Fields the program fills when missing (`Contract.fills`); `{}` if none. Part of the id. */
+    readonly fills: Readonly<Record<string, unknown>>;
   };
   readonly model: { readonly target: ModelTarget; readonly schema: JsonSchema; readonly schemaHash: string };
+  /** Conversion versions; with the schemas they determine conversion completely. */
   readonly conversion: { readonly arguments: string; readonly result: string };
   readonly implementation: Implementation;
   readonly server?: ServerIdentity;
   /** What the host cannot know (e.g. "remote build unknown"). Stated, never papered over. */
   readonly gaps: readonly string[];
+}
+
+/** A binding without its id: what the id is computed over. */
+export type BindingBody = Omit<Binding, 'id'>;
+
+export interface BindOptions {
+  /** Model-visible name; defaults to the contract name. */
+  readonly tool?: string;
+  /** Model interface; defaults to `plain`. */
+  readonly target?: ModelTarget;
+  readonly implementation: Implementation;
+  readonly server?: ServerIdentity;
+  readonly gaps?: readonly string[];
 }
 
 /** Deep-freezes plain data in place and returns it. */
@@ -52,23 +68,37 @@ export function deepFreeze<T>(value: T): T {
   return value;
 }
 
-export interface BindOptions {
-  readonly tool?: string;
-  readonly implementation: Implementation;
-  readonly server?: ServerIdentity;
-  readonly gaps?: readonly string[];
+/**
+ * The binding id: sha256 of the canonical JSON of the whole body (an `id`
+ * field, if passed, is ignored).
+ */
+export function bindingId(body: BindingBody): string {
+  return canonicalHash({ ...body, id: undefined });
 }
 
-/** Argument/result conversion version for the `plain` target (identity). */
-export const PLAIN_CONVERSION = 'plain/1';
-
 /**
- * Binds a contract to an implementation for the `plain` target.
- * The result is a deep-frozen copy: later changes to the inputs cannot reach it.
+ * Binds a contract for one model target, or says why the target cannot carry
+ * it without changing meaning (`precondition`/`unrepresentable`, naming the
+ * field), or why the contract's defaults are unsafe (`silent_default`,
+ * `invalid_fills`). The contract is only read; the binding is a deep-frozen
+ * copy that later changes to the inputs cannot reach.
+ *
+ * @example
+ * const binding = tryBind(updateNoteContract, { target: 'strict', implementation: { kind: 'local', version: '1' } });
  */
-export function bind(contract: Contract, options: BindOptions): Binding {
+export function tryBind(contract: Contract, options: BindOptions): Outcome<Binding> {
   const exported = exportContract(contract);
-  const body = structuredClone({
+  const defaultAt = findSchemaDefault(exported.inputSchema);
+  if (defaultAt !== undefined) {
+    const reason = 'a schema default is filled silently by validation; declare it in contract.fills instead';
+    return fail('precondition', 'silent_default', `${contract.name}: ${defaultAt}: ${reason}`, [defaultAt, reason]);
+  }
+  const badFills = checkFills(contract, exported.inputSchema);
+  if (badFills) return badFills;
+  const target = options.target ?? 'plain';
+  const prepared = prepareTarget(target, exported.inputSchema);
+  if (!prepared.ok) return fail(prepared.class, prepared.kind, `${contract.name}: ${prepared.message}`, prepared.issues);
+  const body: BindingBody = structuredClone({
     tool: options.tool ?? contract.name,
     contract: {
       name: contract.name,
@@ -77,12 +107,24 @@ export function bind(contract: Contract, options: BindOptions): Binding {
       schemaHash: exported.inputSchemaHash,
       resultSchema: exported.resultSchema,
       resultSchemaHash: exported.resultSchemaHash,
+      fills: contract.fills ?? {},
     },
-    model: { target: 'plain' as const, schema: exported.inputSchema, schemaHash: exported.inputSchemaHash },
-    conversion: { arguments: PLAIN_CONVERSION, result: PLAIN_CONVERSION },
+    model: { target, schema: prepared.value.schema, schemaHash: schemaHash(prepared.value.schema) },
+    conversion: { arguments: prepared.value.version, result: RESULT_CONVERSION },
     implementation: options.implementation,
     ...(options.server ? { server: options.server } : {}),
     gaps: options.gaps ?? [],
   });
-  return deepFreeze({ id: canonicalHash(body), ...body });
+  return ok(deepFreeze({ id: bindingId(body), ...body }));
+}
+
+/**
+ * Binds a contract whose target is known to carry it (e.g. any contract on
+ * `plain`). A refusal here is a programmer error and throws; use `tryBind`
+ * or `bindTable` where a target may refuse.
+ */
+export function bind(contract: Contract, options: BindOptions): Binding {
+  const bound = tryBind(contract, options);
+  if (!bound.ok) throw new TypeError(`bind: ${bound.kind}: ${bound.message}`);
+  return bound.value;
 }
