@@ -87,3 +87,17 @@ test('bytes that are not UTF-8 JSON are refused, not read as "nothing present"',
     if (!result.ok) expect([result.class, result.kind]).toEqual(['invalid_arguments', 'bad_payload']);
   }
 });
+
+test('methodSupport blocks placed in `system` are found by its adoption, for every stage', async () => {
+  const { methodSupport, STAGES } = await import('./index.ts');
+  const b = bound();
+  const support = methodSupport(b);
+  for (const stage of STAGES) {
+    const payload = bytes({ system: [{ type: 'text', text: 'host rules' }, ...support.blocks(stage)], messages: [] });
+    const record = support.adoption(stage, payload);
+    if (!record.ok) throw new Error(record.message);
+    expect(record.value.adopted).toBe(true);
+    // Present resources are listed in package order; compare as sets.
+    expect(paths(record.value.resources_present).sort()).toEqual(paths(load(b, stage).resources).sort());
+  }
+});

@@ -19,3 +19,5 @@ export { callableTools } from './grant.ts';
 export type { CallableTools } from './grant.ts';
 export { describeSkills, GRANTS_NOTHING, renderSkillsText } from './describe.ts';
 export type { SkillDescription, SkillsReport } from './describe.ts';
+export { methodSupport } from './support.ts';
+export type { MethodBlock, MethodSupport } from './support.ts';
