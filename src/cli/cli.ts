@@ -2,6 +2,7 @@ import { CAPLAB_VERSION } from '../version.ts';
 import { HELP } from './help.ts';
 import { EXIT, type Io } from './io.ts';
 import { parseRunFlags, runCommand } from './run-command.ts';
+import { verifyCommand } from './verify-command.ts';
 
 /**
  * The command line: parses argv, runs a command, returns the exit code.
@@ -28,6 +29,8 @@ export async function cli(argv: readonly string[], io: Io): Promise<number> {
       }
       return runCommand(flags, io);
     }
+    case 'verify':
+      return verifyCommand(rest, io);
     default:
       return usage(io, undefined, `unknown command ${JSON.stringify(command)}`);
   }

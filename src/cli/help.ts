@@ -46,6 +46,15 @@ requests, three tool calls — and accepts the card only from evidence.
 ${RUN_FLAGS}
 
 ${EXIT_CODES_HELP}`,
+  verify: `Usage: caplab verify RUN_DIR [--json] [--head HASH]
+
+Re-checks a run dir offline, from its bytes alone: every ledger line canonical and
+chained to the previous one, the seal, every recorded file's sha256 (payloads, responses,
+snapshot, card, kept outputs), no unreferenced file, and every acceptance check
+re-computed from the recorded bytes. Names the first event or file that fails.
+  --head HASH   also require this ledger head (as printed by the run)
+
+Exit codes: 0 verified, 1 does not verify, 2 usage error.`,
   run: `Usage: caplab run --scenario NAME|FILE [options]
 
 Runs a scenario file (built-in names: see \`caplab check\`), with the same options as demo.
