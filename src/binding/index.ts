@@ -25,3 +25,4 @@ export { bindTable, freezeTable } from './table.ts';
 export type { ToolEntry, ToolTable } from './table.ts';
 export { describeTools, renderToolsText } from './describe.ts';
 export type { ToolDescription, ToolsDescription } from './describe.ts';
+export { strictConforms, strictViolations } from './strict-rules.ts';
