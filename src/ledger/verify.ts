@@ -26,10 +26,14 @@ export interface VerifyOptions<R> {
 
 /**
  * Verifies a run dir offline, from its bytes alone, and names the first event
- * or file that fails: every ledger line canonical, `seq` 0,1,2,…, each `prev`
- * the sha256 of the line before, every referenced file present with the
- * recorded size and sha256, the seal matching the last line, no file that no
- * event vouches for, no symlink or other odd entry; then the recheck hook.
+ * or file that fails. Checks run in this order, so "first" is well defined:
+ * 1. no entry other than folders and regular files (a symlink could point out);
+ * 2. every ledger line, top to bottom: canonical, `seq` 0,1,2,…, `prev` the
+ *    sha256 of the line before, envelope and `files` well-formed — the whole
+ *    chain before any file, since a reference is only as good as its line;
+ * 3. every referenced file, in line order: present, recorded size and sha256;
+ * 4. the seal against the last line, then `expectedHead` if given;
+ * 5. no file that no event references; 6. the recheck hook.
  *
  * @example
  * const report = verify(runDir, { recheck: recheckExcerpt });
