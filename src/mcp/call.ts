@@ -1,0 +1,88 @@
+import * as v from 'valibot';
+import { canonicalJson, fail, ok, type Contract, type Outcome } from '../contract/index.ts';
+import type { Reply } from './connection.ts';
+import { describeIssues, type JsonRpcId } from './messages.ts';
+import { CallToolResult, textBlocks } from './results.ts';
+
+/**
+ * Whether the text content of a result says the same as its structured
+ * content. Tools decide what "the same" means; the default is the spec's
+ * suggestion that text carries the serialized JSON.
+ */
+export type TextAgreement = (texts: readonly string[], structured: unknown) => boolean;
+
+export const jsonTextAgrees: TextAgreement = function jsonTextAgrees(texts, structured) {
+  if (texts.length !== 1) return false;
+  try {
+    return canonicalJson(JSON.parse(texts[0]!)) === canonicalJson(structured);
+  } catch {
+    return false;
+  }
+};
+
+/** A tool the fixed profile expects, pinned to its contract. */
+export interface ExpectedTool {
+  readonly contract: Contract;
+  readonly textAgrees?: TextAgreement;
+}
+
+/** A checked tools/call result. */
+export interface CallResult {
+  readonly jsonrpcId: JsonRpcId;
+  readonly requestBytes: number;
+  readonly responseBytes: number;
+  /** structuredContent, validated by the contract's own (valibot) result schema. */
+  readonly structured: unknown;
+  readonly texts: readonly string[];
+}
+
+/** Caps server-provided text that ends up in a failure message. */
+function excerpt(text: string, max = 2000): string {
+  return text.length > max ? `${text.slice(0, max)}… (${text.length} chars)` : text;
+}
+
+/**
+ * Interprets one tools/call reply under the pinned contract.
+ *
+ * - JSON-RPC error → protocol/jsonrpc_error. The host validated the arguments
+ *   against the same pinned schema before sending, so a -32602 here means the
+ *   server disagrees with the pin; calling it invalid_arguments would send the
+ *   model off to rewrite arguments that are valid.
+ * - `isError: true` → business/tool_error (the tool ran and reports failure).
+ * - structuredContent missing or invalid → protocol/output_invalid.
+ * - text disagreeing with structuredContent → evidence/result_conflict: stop,
+ *   never pick the more convenient of the two.
+ */
+export function interpretCall(tool: ExpectedTool, reply: Reply): Outcome<CallResult> {
+  const name = tool.contract.name;
+  if ('error' in reply.answer) {
+    const { code, message } = reply.answer.error;
+    return fail('protocol', 'jsonrpc_error', `${name}: JSON-RPC error ${code}: ${excerpt(message)}`);
+  }
+  const parsed = v.safeParse(CallToolResult, reply.answer.result);
+  if (!parsed.success) {
+    return fail('protocol', 'malformed_result', `${name}: result is not an MCP CallToolResult`, describeIssues(parsed.issues));
+  }
+  const result = parsed.output;
+  const texts = textBlocks(result);
+  if (result.isError === true) {
+    return fail('business', 'tool_error', `${name} reported an error: ${excerpt(texts.join('\n'))}`);
+  }
+  if (result.structuredContent === undefined) {
+    return fail('protocol', 'output_invalid', `${name}: outputSchema declared but structuredContent missing`);
+  }
+  const structured = v.safeParse(tool.contract.result, result.structuredContent);
+  if (!structured.success) {
+    return fail('protocol', 'output_invalid', `${name}: structuredContent violates the pinned result schema`, describeIssues(structured.issues));
+  }
+  if (!(tool.textAgrees ?? jsonTextAgrees)(texts, structured.output)) {
+    return fail('evidence', 'result_conflict', `${name}: text content disagrees with structuredContent`);
+  }
+  return ok({
+    jsonrpcId: reply.id,
+    requestBytes: reply.requestBytes,
+    responseBytes: reply.responseBytes,
+    structured: structured.output,
+    texts,
+  });
+}

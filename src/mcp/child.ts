@@ -1,0 +1,127 @@
+import { fail, ok, type Outcome } from '../contract/index.ts';
+import { livingMembers, signalGroup, waitGroupGone } from './group.ts';
+import type { Launch } from './launch.ts';
+
+/**
+ * The transport seam: a started server process as the connection sees it.
+ * Tests may provide an in-memory one; `spawnChild` provides the real one.
+ */
+export interface ChildProcess {
+  readonly pid: number;
+  readonly stdout: ReadableStream<Uint8Array>;
+  readonly stderr: ReadableStream<Uint8Array>;
+  /** Writes bytes to the server's stdin; a failed write means the pipe is gone. */
+  write(bytes: Uint8Array): Outcome<void>;
+  /** Closes the server's stdin (the polite stop signal of MCP stdio). */
+  endInput(): void;
+  /** Resolves with the exit code, or null when a signal ended it. */
+  readonly exited: Promise<number | null>;
+  readonly hasExited: () => boolean;
+  signal(signal: 'SIGTERM' | 'SIGKILL'): void;
+  /** Living processes of the server's group, leader included. */
+  readonly members: () => number[];
+}
+
+/** How long each close step may take before the next, harsher one. */
+export interface Graces {
+  /** After stdin EOF, before SIGTERM. */
+  readonly exitMs: number;
+  /** After SIGTERM, before SIGKILL. */
+  readonly termMs: number;
+  /** After SIGKILL, before giving up and reporting survivors. */
+  readonly killMs: number;
+}
+
+export type SpawnFn = (launch: Launch) => Outcome<ChildProcess>;
+
+/**
+ * Starts a server in its own session and process group (`detached: true`
+ * calls setsid, so pgid = pid) with an explicit environment — Bun.spawn would
+ * pass all of process.env otherwise — and only fds 0–2.
+ */
+export const spawnChild: SpawnFn = function spawnChild(launch) {
+  let proc: Bun.Subprocess<'pipe', 'pipe', 'pipe'>;
+  try {
+    proc = Bun.spawn([...launch.command], {
+      cwd: launch.cwd,
+      env: { ...launch.env },
+      stdin: 'pipe',
+      stdout: 'pipe',
+      stderr: 'pipe',
+      detached: true,
+    });
+  } catch (error) {
+    return fail('spawn', 'spawn_failed', `cannot start ${launch.command[0] ?? '(empty command)'}: ${(error as Error).message}`);
+  }
+  let exited = false;
+  const exitedPromise = proc.exited.then((code) => {
+    exited = true;
+    return proc.signalCode ? null : code;
+  });
+  const pgid = proc.pid;
+  return ok({
+    pid: proc.pid,
+    stdout: proc.stdout,
+    stderr: proc.stderr,
+    write(bytes) {
+      try {
+        proc.stdin.write(bytes);
+        proc.stdin.flush();
+        return ok(undefined);
+      } catch (error) {
+        return fail('closed', 'connection_lost', `cannot write to server stdin: ${(error as Error).message}`);
+      }
+    },
+    endInput() {
+      try {
+        proc.stdin.end();
+      } catch {
+        // Already closed: the stop signal has been given.
+      }
+    },
+    exited: exitedPromise,
+    hasExited: () => exited,
+    signal: (signal) => signalGroup(pgid, signal),
+    members: () => livingMembers(pgid),
+  });
+};
+
+/** What closing a server took, for the record. */
+export interface CloseReport {
+  readonly exitCode: number | null;
+  readonly steps: readonly ('stdin_end' | 'sigterm' | 'sigkill')[];
+  /** Pids of the group still alive after the last step (should be empty). */
+  readonly survivors: readonly number[];
+}
+
+function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: Timer | undefined;
+  const timeout = new Promise<undefined>((resolve) => {
+    timer = setTimeout(resolve, ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * Stops a server and its whole group: end stdin, grace, SIGTERM to the
+ * group, grace, SIGKILL to the group. Members are checked after the leader
+ * exits too: a grandchild may outlive a well-behaved leader.
+ */
+export async function terminate(child: ChildProcess, graces: Graces): Promise<CloseReport> {
+  const steps: CloseReport['steps'][number][] = ['stdin_end'];
+  child.endInput();
+  await within(child.exited, graces.exitMs);
+  let survivors = child.members();
+  if (survivors.length > 0) {
+    steps.push('sigterm');
+    child.signal('SIGTERM');
+    survivors = await waitGroupGone(child.pid, graces.termMs);
+  }
+  if (survivors.length > 0) {
+    steps.push('sigkill');
+    child.signal('SIGKILL');
+    survivors = await waitGroupGone(child.pid, graces.killMs);
+  }
+  const exitCode = (await within(child.exited, graces.killMs)) ?? null;
+  return { exitCode, steps, survivors };
+}

@@ -1,0 +1,75 @@
+import { describe, expect, test } from 'bun:test';
+import { READ_SOURCE_EXPECTED } from './adapter.ts';
+import { spawnChild, type SpawnFn } from './child.ts';
+import { openStrictClient } from './client.ts';
+import type { Launch } from './launch.ts';
+import { FAST, isRunning, misbehaveLaunch } from './testing/servers.ts';
+
+/** Opens a client and remembers the pid it spawned, so /proc can be checked afterwards. */
+async function open(launch: Launch) {
+  const pids: number[] = [];
+  const spawn: SpawnFn = (l) => {
+    const child = spawnChild(l);
+    if (child.ok) pids.push(child.value.pid);
+    return child;
+  };
+  const client = await openStrictClient({ launch, tools: [READ_SOURCE_EXPECTED], timeouts: FAST, spawn });
+  return { client, pids };
+}
+
+describe('fixed-profile handshake refuses, and leaves no process behind', () => {
+  test.each([
+    ['banner', 'framing'],
+    ['version', 'version_mismatch'],
+    ['cursor', 'pagination_unsupported'],
+    ['extra_tool', 'unexpected_tools'],
+    ['drift', 'tool_drift'],
+  ] as const)('%s → protocol/%s', async (mode, kind) => {
+    const { client, pids } = await open(misbehaveLaunch(mode));
+    expect(client).toMatchObject({ ok: false, class: 'protocol', kind });
+    expect(pids).toHaveLength(1);
+    expect(isRunning(pids[0]!)).toBe(false);
+  });
+
+  test('a well-behaved server passes and reports its identity', async () => {
+    const { client, pids } = await open(misbehaveLaunch('ok'));
+    if (!client.ok) throw new Error(client.message);
+    expect(client.value.identity).toMatchObject({ name: 'misbehave-ok', version: '0.0.1', protocolVersion: '2025-06-18' });
+    expect(client.value.identity.launch).toEqual(misbehaveLaunch('ok').command);
+    const report = await client.value.close();
+    expect(report.steps).toEqual(['stdin_end']);
+    expect(report.exitCode).toBe(0);
+    expect(isRunning(pids[0]!)).toBe(false);
+  });
+
+  test('a command that cannot be started → spawn/spawn_failed', async () => {
+    const { client, pids } = await open({ command: ['/nonexistent/caplab-server'], cwd: '/', env: {} });
+    expect(client).toMatchObject({ ok: false, class: 'spawn', kind: 'spawn_failed' });
+    expect(pids).toHaveLength(0);
+  });
+
+  test('a server that exits before answering → spawn/exited_early, with its stderr kept', async () => {
+    const launch = { command: [process.execPath, '-e', 'console.error("no config"); process.exit(2)'], cwd: '/', env: {} };
+    const { client, pids } = await open(launch);
+    expect(client).toMatchObject({ ok: false, class: 'spawn', kind: 'exited_early' });
+    expect(!client.ok && client.issues?.join('\n')).toContain('no config');
+    expect(isRunning(pids[0]!)).toBe(false);
+  });
+
+  test('a server that never answers initialize → timeout within the configured limit', async () => {
+    const launch = { command: [process.execPath, '-e', 'setInterval(() => {}, 1000)'], cwd: '/', env: {} };
+    const pids: number[] = [];
+    const client = await openStrictClient({
+      launch,
+      tools: [READ_SOURCE_EXPECTED],
+      timeouts: { ...FAST, handshakeMs: 200 },
+      spawn: (l) => {
+        const child = spawnChild(l);
+        if (child.ok) pids.push(child.value.pid);
+        return child;
+      },
+    });
+    expect(client).toMatchObject({ ok: false, class: 'timeout', kind: 'deadline' });
+    expect(isRunning(pids[0]!)).toBe(false);
+  });
+});

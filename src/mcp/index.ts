@@ -1,0 +1,24 @@
+/**
+ * MCP over stdio (SPEC F-MCP): the fixture server (`caplab serve`), the
+ * strict fixed-profile client, and the adapter that makes an MCP tool an
+ * ordinary runtime tool. Test servers live in `testing/` and are never
+ * imported from here.
+ */
+export { serve, createFixtureServer, FIXTURE_SERVER_INFO, readSourceTool } from './server.ts';
+export type { ServeIo } from './server.ts';
+export { openFixtureSession } from './session.ts';
+export type { FixtureSession, FixtureSessionOptions } from './session.ts';
+export { openStrictClient, DEFAULT_TIMEOUTS } from './client.ts';
+export type { CallOptions, ClientOptions, Exchange, StrictClient, Timeouts } from './client.ts';
+export { checkAgainstSnapshot, MCP_ADAPTER_VERSION, MCP_GAPS, mcpReadSource, READ_SOURCE_EXPECTED } from './adapter.ts';
+export type { McpReadSourceOptions } from './adapter.ts';
+export { jsonTextAgrees } from './call.ts';
+export type { CallResult, ExpectedTool, TextAgreement } from './call.ts';
+export { spawnChild, terminate } from './child.ts';
+export type { ChildProcess, CloseReport, Graces, SpawnFn } from './child.ts';
+export { DEFAULT_CONNECTION_LIMITS } from './connection.ts';
+export type { ConnectionLimits } from './connection.ts';
+export { CLIENT_INFO } from './handshake.ts';
+export { buildEnv, DEV_SERVE_ENTRY, envNameAllowed, FIXTURE_ENV_ALLOW, fixtureLaunch, isCompiled, PROBE_ENV_ALLOW } from './launch.ts';
+export type { DefaultLaunchOptions, Launch } from './launch.ts';
+export { PROTOCOL_VERSION } from './results.ts';

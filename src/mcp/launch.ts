@@ -1,0 +1,94 @@
+/**
+ * The launch object: everything that decides what process the host starts.
+ * Fixed data, recorded in the binding; never chosen by the model.
+ */
+export interface Launch {
+  /** argv; `command[0]` is an absolute path, so PATH is never consulted. */
+  readonly command: readonly string[];
+  readonly cwd: string;
+  /** The complete child environment. Nothing else is inherited. */
+  readonly env: Readonly<Record<string, string>>;
+}
+
+/**
+ * Names that look like credentials or that change how a runtime loads code.
+ * Refused even when an allowlist names them: an allowlist typo must not leak a secret.
+ */
+const FORBIDDEN_ENV = /(^|_)(API_?KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIALS?|AUTH)(_|$)|^AWS_|^NODE_OPTIONS$|^LD_|^DYLD_|^BUN_OPTIONS$/i;
+
+/** Whether a variable name may ever be passed to a server. */
+export function envNameAllowed(name: string): boolean {
+  return !FORBIDDEN_ENV.test(name);
+}
+
+/**
+ * The fixture server's allowlist: empty. Its command is absolute, it reads no
+ * files and needs no locale, so any variable would only be a way to leak.
+ */
+export const FIXTURE_ENV_ALLOW: readonly string[] = [];
+
+/**
+ * The probe allowlist: what a typical third-party server needs to find its
+ * interpreter and a temp dir. Credentials are never on it.
+ */
+export const PROBE_ENV_ALLOW: readonly string[] = ['PATH', 'HOME', 'LANG', 'LC_ALL', 'LC_CTYPE', 'TZ', 'TMPDIR'];
+
+/**
+ * Builds a child environment from an allowlist.
+ *
+ * @param allow Variable names to copy from `source` when present.
+ * @param source The environment to copy from (injectable; defaults to `process.env`).
+ * @param fixed Variables the host sets itself.
+ * @returns A fresh object holding only allowed names.
+ */
+export function buildEnv(
+  allow: readonly string[],
+  source: Readonly<Record<string, string | undefined>> = process.env,
+  fixed: Readonly<Record<string, string>> = {},
+): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const name of [...allow, ...Object.keys(fixed)]) {
+    if (!envNameAllowed(name)) throw new Error(`environment variable ${name} looks like a credential or loader hook`);
+  }
+  for (const name of allow) {
+    const value = source[name];
+    if (value !== undefined) env[name] = value;
+  }
+  return Object.assign(env, fixed);
+}
+
+/**
+ * Whether this process is a `bun build --compile` executable: its main module
+ * lives in Bun's embedded filesystem (`/$bunfs/…`, `B:\~BUN\…` on Windows).
+ */
+export function isCompiled(main: string = Bun.main): boolean {
+  return main.startsWith('/$bunfs/') || main.includes('~BUN');
+}
+
+/**
+ * The development entry that serves the fixture: `serve-main.ts` beside this
+ * file. Once `src/main.ts` wires `serve`, `[bun, src/main.ts, 'serve']` is the
+ * equivalent; both run the same `serve()`.
+ */
+export const DEV_SERVE_ENTRY: readonly string[] = [new URL('./serve-main.ts', import.meta.url).pathname];
+
+export interface DefaultLaunchOptions {
+  /** Arguments after the Bun executable in development (default `DEV_SERVE_ENTRY`). */
+  readonly devEntry?: readonly string[];
+  readonly compiled?: boolean;
+  readonly execPath?: string;
+  readonly envSource?: Readonly<Record<string, string | undefined>>;
+}
+
+/**
+ * The fixed launch of the fixture server: this very executable with `serve`
+ * when compiled, Bun with the source entry in development. cwd is `/`: the
+ * server reads nothing from disk, and Bun loads `.env` and `bunfig.toml` from
+ * the cwd — a project directory could inject variables the allowlist removed.
+ */
+export function fixtureLaunch(options: DefaultLaunchOptions = {}): Launch {
+  const execPath = options.execPath ?? process.execPath;
+  const compiled = options.compiled ?? isCompiled();
+  const command = compiled ? [execPath, 'serve'] : [execPath, ...(options.devEntry ?? DEV_SERVE_ENTRY)];
+  return { command, cwd: '/', env: buildEnv(FIXTURE_ENV_ALLOW, options.envSource ?? process.env) };
+}

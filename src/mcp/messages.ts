@@ -1,0 +1,102 @@
+import * as v from 'valibot';
+import { fail, ok, type Outcome } from '../contract/index.ts';
+
+/**
+ * The JSON-RPC 2.0 and MCP 2025-06-18 messages the strict client accepts.
+ * Envelopes are strict (JSON-RPC fixes their members); MCP results are loose
+ * because the spec lets them carry `_meta` and later optional fields.
+ */
+
+/** MCP ids are strings or integers, never null (2025-06-18 basic/index). */
+export const JsonRpcId = v.union([v.string(), v.pipe(v.number(), v.safeInteger())]);
+export type JsonRpcId = v.InferOutput<typeof JsonRpcId>;
+
+const version = v.literal('2.0');
+const params = v.optional(v.record(v.string(), v.unknown()));
+
+export const ResultResponse = v.strictObject({ jsonrpc: version, id: JsonRpcId, result: v.record(v.string(), v.unknown()) });
+export const ErrorObject = v.strictObject({
+  code: v.pipe(v.number(), v.safeInteger()),
+  message: v.string(),
+  data: v.optional(v.unknown()),
+});
+/** `id: null` is legal JSON-RPC for "could not read your request"; it correlates with nothing. */
+export const ErrorResponse = v.strictObject({ jsonrpc: version, id: v.nullable(JsonRpcId), error: ErrorObject });
+export const InboundRequest = v.strictObject({ jsonrpc: version, id: JsonRpcId, method: v.string(), params });
+export const InboundNotification = v.strictObject({ jsonrpc: version, method: v.string(), params });
+
+export type ResultResponse = v.InferOutput<typeof ResultResponse>;
+export type ErrorResponse = v.InferOutput<typeof ErrorResponse>;
+export type ErrorObject = v.InferOutput<typeof ErrorObject>;
+
+/** One decoded inbound message, tagged by what it is. */
+export type InboundMessage =
+  | { readonly type: 'result'; readonly message: ResultResponse }
+  | { readonly type: 'error'; readonly message: ErrorResponse }
+  | { readonly type: 'request'; readonly message: v.InferOutput<typeof InboundRequest> }
+  | { readonly type: 'notification'; readonly message: v.InferOutput<typeof InboundNotification> };
+
+const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+function describeIssues(issues: readonly v.BaseIssue<unknown>[]): string[] {
+  return issues.map((issue) => `${issue.path?.map((item) => String(item.key)).join('.') ?? ''}: ${issue.message}`);
+}
+
+/**
+ * Decodes one line (without its `\n`) into exactly one JSON-RPC message.
+ * Decoding is fatal: invalid UTF-8 is refused, never replaced.
+ *
+ * @returns The message, or protocol/encoding, protocol/framing (not JSON at
+ *   all: a banner, blank line, padding, CR) or protocol/not_jsonrpc.
+ */
+export function decodeLine(line: Uint8Array): Outcome<InboundMessage> {
+  let text: string;
+  try {
+    text = decoder.decode(line);
+  } catch {
+    return fail('protocol', 'encoding', 'inbound line is not valid UTF-8');
+  }
+  // Padding, CR or a BOM means the peer is not writing bare JSON lines.
+  if (text.length === 0 || text !== text.trim()) {
+    return fail('protocol', 'framing', `inbound line is not a bare JSON text: ${JSON.stringify(text.slice(0, 80))}`);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return fail('protocol', 'framing', `non-protocol bytes on stdout: ${JSON.stringify(text.slice(0, 80))}`);
+  }
+  if (Array.isArray(value)) return fail('protocol', 'not_jsonrpc', 'JSON-RPC batches are not part of MCP 2025-06-18');
+  if (value === null || typeof value !== 'object') return fail('protocol', 'not_jsonrpc', 'inbound line is not a JSON object');
+  const record = value as Record<string, unknown>;
+  if ('method' in record) {
+    const parsed = 'id' in record ? v.safeParse(InboundRequest, value) : v.safeParse(InboundNotification, value);
+    if (parsed.success) {
+      return 'id' in record
+        ? ok({ type: 'request', message: parsed.output as v.InferOutput<typeof InboundRequest> })
+        : ok({ type: 'notification', message: parsed.output });
+    }
+    return fail('protocol', 'not_jsonrpc', 'malformed JSON-RPC request or notification', describeIssues(parsed.issues));
+  }
+  if ('error' in record) {
+    const parsed = v.safeParse(ErrorResponse, value);
+    if (parsed.success) return ok({ type: 'error', message: parsed.output });
+    return fail('protocol', 'not_jsonrpc', 'malformed JSON-RPC error response', describeIssues(parsed.issues));
+  }
+  const parsed = v.safeParse(ResultResponse, value);
+  if (parsed.success) return ok({ type: 'result', message: parsed.output });
+  return fail('protocol', 'not_jsonrpc', 'malformed JSON-RPC response', describeIssues(parsed.issues));
+}
+
+/** Encodes one outbound message as a single `\n`-terminated UTF-8 line. */
+export function encodeLine(message: Readonly<Record<string, unknown>>): Uint8Array {
+  // JSON.stringify escapes control characters, so the text never holds a raw newline.
+  return new TextEncoder().encode(`${JSON.stringify(message)}\n`);
+}
+
+/** A correlation key that keeps the JSON type: `1` and `"1"` never match. */
+export function idKey(id: JsonRpcId): string {
+  return JSON.stringify(id);
+}
+
+export { describeIssues };

@@ -1,0 +1,146 @@
+/**
+ * TEST ONLY — a raw MCP stdio server with misbehaviour switches. Run as
+ * `bun misbehave.ts MODE`. It writes bytes itself (no SDK) so it can break
+ * the protocol exactly where a test needs it. Never imported by shipped code.
+ */
+import { readdirSync, readlinkSync, writeSync } from 'node:fs';
+import { exportContract } from '../../contract/index.ts';
+import { readSourceContract } from '../../excerpt/contracts.ts';
+import { sourceById } from '../../excerpt/snapshot.ts';
+import { fixtureSnapshot } from '../../excerpt/sources.ts';
+
+export const MODES = [
+  'ok', 'banner', 'stray', 'version', 'cursor', 'extra_tool', 'drift', 'unknown_id', 'string_id', 'duplicate',
+  'bad_utf8', 'oversize', 'trickle', 'hang', 'crash', 'ignore_term', 'grandchild', 'mismatch', 'lying_hash',
+  'conflict', 'is_error', 'rpc_error', 'no_structured', 'report', 'list_changed',
+] as const;
+export type Mode = (typeof MODES)[number];
+
+const mode = (process.argv[2] ?? 'ok') as Mode;
+if (!MODES.includes(mode)) throw new Error(`unknown mode ${mode}`);
+const snapshot = fixtureSnapshot();
+const exported = exportContract(readSourceContract);
+const encoder = new TextEncoder();
+
+function out(bytes: Uint8Array | string): void {
+  const data = typeof bytes === 'string' ? encoder.encode(bytes) : bytes;
+  for (let offset = 0; offset < data.byteLength; ) offset += writeSync(1, data, offset);
+}
+function send(message: Record<string, unknown>): void {
+  out(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
+}
+
+/** What this process holds, for the fd/env test: fds with their targets, env names. */
+function report(): string {
+  const fds = readdirSync('/proc/self/fd').flatMap((fd) => {
+    try {
+      return [{ fd: Number(fd), target: readlinkSync(`/proc/self/fd/${fd}`) }];
+    } catch {
+      return []; // the directory handle used for this listing, already closed
+    }
+  });
+  return JSON.stringify({ fds, env: Object.keys(process.env).sort(), pid: process.pid });
+}
+
+function toolList(): Record<string, unknown>[] {
+  const inputSchema =
+    mode === 'drift'
+      ? { ...exported.inputSchema, properties: { source_id: { type: 'string', maxLength: 64 } } }
+      : exported.inputSchema;
+  const tools: Record<string, unknown>[] = [{ name: 'read_source', inputSchema, outputSchema: exported.resultSchema }];
+  if (mode === 'extra_tool') tools.push({ name: 'delete_everything', inputSchema: { type: 'object' } });
+  return tools;
+}
+
+function readSource(args: { source_id?: string }): Record<string, unknown> {
+  const source = sourceById(snapshot, args.source_id ?? '');
+  if (!source) return { content: [{ type: 'text', text: 'no such source' }], isError: true };
+  let text = source.text;
+  if (mode === 'mismatch') text = text.replace(/e/g, 'E');
+  const bytes = encoder.encode(text);
+  const sha256 = mode === 'lying_hash' ? 'f'.repeat(64) : new Bun.CryptoHasher('sha256').update(bytes).digest('hex');
+  const structured = { source_id: source.id, text, sha256, bytes: bytes.byteLength, snapshot: snapshot.id };
+  if (mode === 'is_error') return { content: [{ type: 'text', text: 'disk on fire' }], isError: true };
+  if (mode === 'no_structured') return { content: [{ type: 'text', text }] };
+  return { content: [{ type: 'text', text: mode === 'conflict' ? `${text} (abridged)` : text }], structuredContent: structured };
+}
+
+async function trickle(line: string): Promise<void> {
+  // One write per byte, yielding between them, so multi-byte characters arrive split.
+  for (const byte of encoder.encode(line)) {
+    out(Uint8Array.of(byte));
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
+async function onCall(id: number | string, params: { arguments?: { source_id?: string } }): Promise<void> {
+  const result = readSource(params.arguments ?? {});
+  switch (mode) {
+    case 'hang':
+    case 'ignore_term':
+      return;
+    case 'crash':
+      process.exit(3);
+    case 'stray':
+      out('debug: handling tools/call\n');
+      return send({ id, result });
+    case 'unknown_id':
+      return send({ id: Number(id) + 1000, result });
+    case 'string_id':
+      return send({ id: String(id), result });
+    case 'duplicate':
+      send({ id, result });
+      return send({ id, result });
+    case 'bad_utf8': {
+      const [head, tail] = JSON.stringify({ jsonrpc: '2.0', id, result }).split('茶');
+      return out(Buffer.concat([encoder.encode(head ?? ''), Uint8Array.of(0xe8, 0x8c), encoder.encode(`${tail ?? ''}\n`)]));
+    }
+    case 'oversize':
+      return send({ id, result: { ...result, _meta: { padding: 'x'.repeat(200_000) } } });
+    case 'trickle':
+      return trickle(`${JSON.stringify({ jsonrpc: '2.0', id, result })}\n`);
+    case 'rpc_error':
+      return send({ id, error: { code: -32602, message: 'Invalid params: source_id rejected' } });
+    case 'list_changed':
+      return send({ method: 'notifications/tools/list_changed' });
+    default:
+      return send({ id, result });
+  }
+}
+
+if (mode === 'banner') out('Fixture server v0 starting…\n');
+if (mode === 'ignore_term') {
+  process.on('SIGTERM', () => {});
+  setInterval(() => {}, 1_000);
+}
+if (mode === 'grandchild') {
+  // Same process group (not detached), holding our stdout open: it outlives this
+  // server, and keeps the client's stdout pipe from reaching EOF, unless the group is killed.
+  const grandchild = Bun.spawn([process.execPath, '-e', 'setInterval(() => {}, 1000)'], { stdio: ['ignore', 'inherit', 'ignore'], env: {} });
+  process.stderr.write(`grandchild=${grandchild.pid}\n`);
+  grandchild.unref();
+}
+
+for await (const line of console) {
+  if (line === '') continue; // the iterator yields an empty tail after the last newline
+  const message = JSON.parse(line) as { id?: number | string; method?: string; params?: Record<string, unknown> };
+  if (message.id === undefined) continue; // notifications
+  if (message.method === 'initialize') {
+    const protocolVersion = mode === 'version' ? '2025-03-26' : '2025-06-18';
+    send({
+      id: message.id,
+      result: {
+        protocolVersion,
+        capabilities: { tools: {} },
+        serverInfo: { name: `misbehave-${mode}`, version: '0.0.1' },
+        ...(mode === 'report' ? { instructions: report() } : {}),
+      },
+    });
+  } else if (message.method === 'tools/list') {
+    send({ id: message.id, result: { tools: toolList(), ...(mode === 'cursor' ? { nextCursor: 'page-2' } : {}) } });
+  } else if (message.method === 'tools/call') {
+    await onCall(message.id, message.params ?? {});
+  } else {
+    send({ id: message.id, error: { code: -32601, message: 'Method not found' } });
+  }
+}
