@@ -72,7 +72,7 @@ describe.each(examples)('strict/1 on generated %s cases', (_name, contract, seed
     expect(cases.length).toBeGreaterThanOrEqual(1000);
     for (const args of cases) expect(validateArguments(contract.input, args).ok).toBe(true);
     for (const [field, kinds] of Object.entries(expectedCoverage)) {
-      expect([...(coverage.get(field) ?? [])].sort()).toEqual([...kinds].sort());
+      expect([...(coverage.get(field) ?? [])].sort() as string[]).toEqual([...kinds].sort());
     }
     // Every optional field of the contract is in the expectations.
     const optional = [...coverage.keys()].filter((path) => coverage.get(path)?.has('missing'));
