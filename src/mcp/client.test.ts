@@ -65,7 +65,7 @@ describe('tools/call results', () => {
     const result = await client.callTool('read_source', beta, ids);
     if (!result.ok) throw new Error(result.message);
     const expected = fixtureSnapshot().sources.find((source) => source.id === 'beta')!;
-    expect(new TextEncoder().encode((result.value.structured as { text: string }).text)).toEqual(expected.bytes);
+    expect(Buffer.from(new TextEncoder().encode((result.value.structured as { text: string }).text))).toEqual(Buffer.from(expected.bytes));
     expect(result.value.exchange).toMatchObject({ jsonrpcId: 3, toolCallId: 'toolu_1', actionId: 'act-1', isError: false });
   });
 
