@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { join, resolve } from 'node:path';
 import { fixtureSnapshot } from '../excerpt/index.ts';
-import { loadScenario, runReport, runTask, type Scenario } from '../harness/index.ts';
+import { loadScenario, runReport, runTask, type Scenario, type ToolProvider } from '../harness/index.ts';
 import { clockFromEnv } from '../ledger/index.ts';
 import { EXIT, paint, type Io } from './io.ts';
 import { renderEnding, renderStep } from './render.ts';
@@ -60,12 +60,13 @@ export function parseRunFlags(args: readonly string[], command: 'demo' | 'run'):
     noSkill: v['no-skill'] ?? false,
     ...(v.out !== undefined ? { out: v.out } : {}),
     ...(v['run-id'] !== undefined ? { runId: v['run-id'] } : {}),
+    ...(command === 'demo' ? { defaultSkill: 'excerpt-card' } : {}),
     ...(v.settings !== undefined ? { settings: v.settings } : {}),
   };
 }
 
 /** `caplab demo` and `caplab run`: one scenario, streamed or as one JSON document. */
-export async function runCommand(flags: RunFlags, io: Io, scenarioOverride?: Scenario): Promise<number> {
+export async function runCommand(flags: RunFlags, io: Io, mcpTools?: ToolProvider, scenarioOverride?: Scenario): Promise<number> {
   const colours = paint(io);
   const scenario = scenarioOverride ? { ok: true as const, value: scenarioOverride } : loadScenario(flags.scenario);
   if (!scenario.ok) {
@@ -79,7 +80,7 @@ export async function runCommand(flags: RunFlags, io: Io, scenarioOverride?: Sce
   }
   const runId = flags.runId ?? newRunId();
   const runDir = resolve(io.cwd, flags.out ?? join('caplab-runs', runId));
-  const setup = await setupRun(flags, scenario.value, io);
+  const setup = await setupRun(flags, scenario.value, io, mcpTools);
   if (!setup.ok) {
     io.stderr(`caplab: ${setup.class}/${setup.kind}: ${setup.message}\n`);
     return EXIT.usage;
@@ -99,7 +100,6 @@ export async function runCommand(flags: RunFlags, io: Io, scenarioOverride?: Sce
     ...setup.value.run,
     onStep: (step) => {
       if (flags.json) return;
-      if (step.type === 'request' && step.intent.index === 0 && setup.value.serverLine) io.stdout(`${setup.value.serverLine()}\n`);
       const line = renderStep(step, colours);
       if (line) io.stdout(`${line}\n`);
     },

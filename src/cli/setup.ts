@@ -1,7 +1,12 @@
-import { ok, type Outcome } from '../contract/index.ts';
-import type { RunOptions, Scenario } from '../harness/index.ts';
+import { convertArguments } from '../binding/index.ts';
+import { fail, ok, type Outcome } from '../contract/index.ts';
+import { createCardContract, readSourceContract } from '../excerpt/index.ts';
+import type { RunOptions, Scenario, ToolProvider } from '../harness/index.ts';
 import { localTools } from '../harness/index.ts';
 import { matches } from '../pipeline/hooks/index.ts';
+import { parseRules, permissionPolicy } from '../pipeline/permissions/index.ts';
+import { hooksFromSettings, resolveSettings } from '../pipeline/settings/index.ts';
+import { bindPackage, discoverPackages, methodSupport } from '../skill/index.ts';
 import type { Io } from './io.ts';
 
 /** Flags shared by demo and run. */
@@ -16,6 +21,8 @@ export interface RunFlags {
   readonly denyTools: readonly string[];
   readonly skillDirs: readonly string[];
   readonly noSkill: boolean;
+  /** The method package to adopt when the scenario names none (demo: excerpt-card). */
+  readonly defaultSkill?: string;
   readonly out?: string;
   readonly runId?: string;
   readonly settings?: string;
@@ -24,22 +31,70 @@ export interface RunFlags {
 export interface RunSetup {
   readonly run: Pick<RunOptions, 'tools' | 'hooks' | 'matches' | 'permission' | 'convert'> & Partial<Pick<RunOptions, 'method'>>;
   readonly notices: readonly string[];
-  readonly serverLine?: () => string | undefined;
 }
 
-/** Builds a run's tools, hooks, permissions, conversion and method from flags. */
-export async function setupRun(flags: RunFlags, _scenario: Scenario, _io: Io): Promise<Outcome<RunSetup>> {
+/**
+ * The excerpt task's own grant: the user asked for one card, so `create_card`
+ * is allowed by a task rule. It is an ordinary allow rule: any deny rule,
+ * `--deny-tool` or hook deny still wins over it.
+ */
+export const TASK_GRANT: readonly string[] = ['create_card'];
+
+/** The tools a method package may bind to: model-visible name and contract version. */
+const TOOL_VERSIONS = [readSourceContract, createCardContract].map((c) => ({ name: c.name, version: c.version }));
+
+/** Builds a run's tools, hooks, permissions, conversion and method from flags; a bad input is a usage failure. */
+export async function setupRun(flags: RunFlags, scenario: Scenario, io: Io, mcpTools?: ToolProvider): Promise<Outcome<RunSetup>> {
+  const settings = await resolveSettings({ trustProject: flags.trustProject, cwd: io.cwd, ...(flags.settings ? { settingsPath: flags.settings } : {}) });
+  if (!settings.ok) return settings;
+  const allowFlags = parseRules(flags.allowTools, '--allow-tool');
+  if (!allowFlags.ok) return allowFlags;
+  const denyFlags = parseRules(flags.denyTools, '--deny-tool');
+  if (!denyFlags.ok) return denyFlags;
+  const taskGrant = parseRules(TASK_GRANT, 'task grant');
+  if (!taskGrant.ok) return taskGrant;
+  const rules = settings.value.permissions;
+  const policy = permissionPolicy({
+    rules: { ...rules, allow: [...rules.allow, ...taskGrant.value] },
+    allowFlags: allowFlags.value,
+    denyFlags: denyFlags.value,
+    interactive: false,
+    yes: flags.yes,
+  });
+
+  const method = adopt(flags, scenario);
+  if (!method.ok) return method;
+  if (flags.transport === 'mcp' && !mcpTools) return fail('spawn', 'mcp_unavailable', 'the MCP transport is not available in this build');
   return ok({
     run: {
-      tools: localTools,
-      hooks: [],
+      tools: flags.transport === 'mcp' && mcpTools ? mcpTools : localTools,
+      hooks: hooksFromSettings(settings.value, { env: io.env }),
       matches,
-      permission: (tool) =>
-        flags.denyTools.includes(tool.binding.tool)
-          ? { decision: 'deny', by: 'flag', rule: `--deny-tool=${tool.binding.tool}`, reason: 'denied by flag' }
-          : { decision: 'allow', by: 'default', reason: 'interim' },
-      convert: (_binding, args) => ok({ converted: args, filled: [] }),
+      permission: (tool, hook) => policy(tool, hook),
+      convert: (binding, args) => convertArguments(binding, args),
+      ...(method.value ? { method: method.value } : {}),
     },
-    notices: [],
+    notices: settings.value.notices,
+  });
+}
+
+/** The method package the run adopts, bound to the task's tools (or none). */
+function adopt(flags: RunFlags, scenario: Scenario): Outcome<RunOptions['method'] | undefined> {
+  const name = flags.noSkill ? undefined : (scenario.skill ?? flags.defaultSkill);
+  const packages = discoverPackages({ dirs: flags.skillDirs });
+  if (!packages.ok) return packages;
+  if (name === undefined) return ok(undefined);
+  const pkg = packages.value.find((p) => p.name === name);
+  if (!pkg) return fail('invalid_arguments', 'unknown_skill', `no method package named ${JSON.stringify(name)} (have: ${packages.value.map((p) => p.name).join(', ')})`);
+  const bound = bindPackage(pkg, TOOL_VERSIONS);
+  if (!bound.ok) return bound;
+  const support = methodSupport(bound.value);
+  return ok({
+    blocks: support.blocks,
+    adoption: (stage, payload) => {
+      const adopted = support.adoption(stage, payload);
+      return adopted.ok ? adopted.value : { error: { class: adopted.class, kind: adopted.kind, message: adopted.message } };
+    },
+    record: { name: pkg.name, version: pkg.version, hash: pkg.hash, origin: pkg.origin, allowed_tools: pkg.allowedTools, grants: 'nothing: callable tools come from bindings and permissions only' },
   });
 }

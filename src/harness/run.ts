@@ -3,7 +3,7 @@ import type { Outcome } from '../contract/index.ts';
 import { fail, isUnknownOutcome, ok } from '../contract/index.ts';
 import type { Snapshot } from '../excerpt/index.ts';
 import { openRunDir, type Clock } from '../ledger/index.ts';
-import type { Hook, HookResult, PermissionDecision, RuntimeTool } from '../pipeline/index.ts';
+import type { Hook, Pipeline, RuntimeTool } from '../pipeline/index.ts';
 import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { runLoop, type LoopResult, type LoopStep, type MethodSupport } from './loop.ts';
@@ -21,7 +21,7 @@ export interface RunOptions {
   readonly cwd: string;
   readonly hooks: readonly Hook[];
   readonly matches: (matcher: string, toolName: string) => boolean;
-  readonly permission: (tool: RuntimeTool, hookDecision: HookResult['permissionDecision']) => PermissionDecision;
+  readonly permission: Pipeline['permission'];
   readonly convert: Parameters<typeof runLoop>[0]['pipeline']['convert'];
   readonly method?: MethodSupport & { readonly record: unknown };
   /** Lets a test swap the tool table between requests (binding_changed). */

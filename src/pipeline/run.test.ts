@@ -137,7 +137,7 @@ test('permission: a deny stops the call; the hook decision reaches the policy', 
   });
   const record = await executeCall({ id: 't', name: 'echo', arguments: { word: 'hi' } }, request, 'a1', pipeline);
   expect([classKind(record), lastStage(record)?.stage, echo.entered()]).toEqual(['permission_denied/rule', 'permission', 0]);
-  expect(decisions).toEqual(['allow']);
+  expect(decisions).toEqual([{ decision: 'allow', hook: 'test-PreToolUse' }]);
 });
 
 test('handler: a timeout is an unknown outcome, the handler was entered and saw the abort', async () => {

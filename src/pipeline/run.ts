@@ -1,6 +1,7 @@
 import type { Binding } from '../binding/index.ts';
 import { fail, validateArguments, type Failure, type Outcome } from '../contract/index.ts';
 import type { Hook, HookInput, HookResult, PermissionDecision } from './hook.ts';
+import type { HookDecision } from './permissions/index.ts';
 import { truncateUtf8 } from './output-limit.ts';
 import type { CallContext, ProducingRequest, RuntimeTool, ToolCall, ToolOutput } from './tool.ts';
 
@@ -49,7 +50,7 @@ export interface Pipeline {
   readonly tools: Readonly<Record<string, RuntimeTool>>;
   readonly hooks: readonly Hook[];
   readonly matches: (matcher: string, toolName: string) => boolean;
-  readonly permission: (tool: RuntimeTool, hookDecision: HookResult['permissionDecision']) => PermissionDecision;
+  readonly permission: (tool: RuntimeTool, hookDecision: HookDecision | undefined) => PermissionDecision;
   /** Model-facing arguments → contract arguments under the pinned binding. */
   readonly convert: (binding: Binding, args: unknown) => Outcome<{ readonly converted: unknown; readonly filled: readonly string[] }>;
   readonly keepOutput: (actionId: string, text: string) => KeptFile;
@@ -142,7 +143,7 @@ export async function executeCall(call: ToolCall, request: ProducingRequest, act
   const matching = (event: HookInput['hook_event_name']) =>
     pipeline.hooks.filter((hook) => hook.event === event && pipeline.matches(hook.matcher, call.name));
 
-  let hookDecision: HookResult['permissionDecision'];
+  let hookDecision: HookDecision | undefined;
   for (const hook of matching('PreToolUse')) {
     const result = await hook.run(hookInput('PreToolUse', input.value), context.signal);
     hooks.push(result);
@@ -154,7 +155,9 @@ export async function executeCall(call: ToolCall, request: ProducingRequest, act
       input = validate(result.updatedInput);
       if (!input.ok) return failAt('pre_hooks', { ...input, message: `input rewritten by hook ${result.hook} is invalid: ${input.message}` });
     }
-    hookDecision = strongerDecision(hookDecision, result.permissionDecision);
+    if (result.permissionDecision) {
+      hookDecision = strongerDecision(hookDecision, { decision: result.permissionDecision, hook: result.hook, ...(result.reason ? { reason: result.reason } : {}) });
+    }
   }
   stages.push({ stage: 'pre_hooks', status: 'ok', detail: `${hooks.length} hook(s)` });
 
@@ -187,11 +190,9 @@ export async function executeCall(call: ToolCall, request: ProducingRequest, act
 }
 
 /** deny > ask > allow, as Claude Code combines hook decisions. */
-function strongerDecision(a: HookResult['permissionDecision'], b: HookResult['permissionDecision']): HookResult['permissionDecision'] {
+function strongerDecision(a: HookDecision | undefined, b: HookDecision): HookDecision {
   const rank = { allow: 1, ask: 2, deny: 3 } as const;
-  if (!a) return b;
-  if (!b) return a;
-  return rank[b] > rank[a] ? b : a;
+  return !a || rank[b.decision] > rank[a.decision] ? b : a;
 }
 
 /**

@@ -1,0 +1,54 @@
+import { expect, test } from 'bun:test';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { assetText } from '../assets/index.ts';
+import { cli } from './cli.ts';
+import { testIo } from './test-io.ts';
+
+async function run(args: string[]) {
+  const io = testIo(mkdtempSync(join(tmpdir(), 'caplab-method-')));
+  const code = await cli([...args, '--transport', 'local', '--json'], io);
+  return { code, doc: JSON.parse(io.out()) as Record<string, any> };
+}
+
+test('the demo adopts excerpt-card per request, with the stage and the resource hashes found in that payload', async () => {
+  const { code, doc } = await run(['demo']);
+  expect(code).toBe(0);
+  const methods = doc.request_log.map((r: any) => r.method);
+  expect(methods.map((m: any) => [m.name, m.stage, m.instructions_present])).toEqual([
+    ['excerpt-card', 'read', true],
+    ['excerpt-card', 'create', true],
+    ['excerpt-card', 'finish', true],
+  ]);
+  const paths = (m: any) => m.resources_present.map((r: any) => r.path);
+  // The read request does not carry the create stage's layout reference; the create request does.
+  expect(paths(methods[0])).not.toContain('references/card-layout.md');
+  expect(paths(methods[1])).toContain('references/card-layout.md');
+  // Presence is a fact about the recorded bytes: each reported resource hash is found in that payload file.
+  for (const [i, method] of methods.entries()) {
+    const payload = JSON.parse(readFileSync(join(doc.run_dir, doc.request_log[i].payload.path), 'utf8'));
+    const system = payload.system.map((b: any) => b.text).join('\n');
+    expect(method.resources_present.length).toBeGreaterThan(0);
+    for (const r of method.resources_present) {
+      const text = assetText(`skills/excerpt-card/${r.path}`)!;
+      expect(new Bun.CryptoHasher('sha256').update(text).digest('hex')).toBe(r.sha256);
+      expect(system).toContain(text);
+    }
+  }
+});
+
+test('method-same-batch: with the method adopted the create is still refused (sources_not_disclosed)', async () => {
+  const { code, doc } = await run(['run', '--scenario', 'method-same-batch']);
+  expect(code).toBe(1);
+  expect(doc.request_log[0].method.name).toBe('excerpt-card');
+  const create = doc.calls.find((c: any) => c.name === 'create_card');
+  expect([create.result.class, create.result.kind, create.handler_entered]).toEqual(['precondition', 'sources_not_disclosed', false]);
+  expect(existsSync(join(doc.run_dir, 'card'))).toBe(false);
+});
+
+test('--no-skill sends no method material and records no adoption', async () => {
+  const { code, doc } = await run(['demo', '--no-skill']);
+  expect(code).toBe(0);
+  expect(doc.request_log.map((r: any) => r.method)).toEqual([null, null, null]);
+});
