@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from 'bun:test';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -37,6 +37,14 @@ function input(toolName: string, event: HookEvent = 'PreToolUse'): HookInput {
 function run(command: string, toolName = 'create_card', extra: Partial<CommandHookOptions> = {}, timeoutSec = 10) {
   const hook = commandHook({ event: 'PreToolUse', matcher: '*', command, timeoutSec }, { ...options, ...extra });
   return hook.run(input(toolName), new AbortController().signal);
+}
+
+function linkOf(path: string): string | undefined {
+  try {
+    return readlinkSync(path);
+  } catch {
+    return undefined;
+  }
 }
 
 /** A pid is gone when /proc has no entry or only a zombie awaiting its reaper. */
@@ -133,7 +141,7 @@ describe('commandHook with real scripts', () => {
     expect(gone(child)).toBe(true);
   });
 
-  test('abort kills the process group and is recorded', async () => {
+  test('abort kills the process group and is recorded; the hook inherits only fds 0-2', async () => {
     // A FIFO tells the test, without polling, that the script has started its child.
     const fifo = join(scratch, 'abort.fifo');
     expect(Bun.spawnSync(['mkfifo', fifo]).exitCode).toBe(0);
@@ -141,6 +149,14 @@ describe('commandHook with real scripts', () => {
     const hook = commandHook({ event: 'PreToolUse', matcher: '*', command: `sh ./hang.sh ${fifo}`, timeoutSec: 60 }, options);
     const pending = hook.run(input('create_card'), controller.signal);
     const child = Number((await readFile(fifo, 'utf8')).trim());
+    // The host passes only stdin, stdout, stderr. The forked child may still
+    // hold the shell's own script fd until it execs (close-on-exec), so any
+    // other fd must be that script, never something of the host's.
+    const fds = readdirSync(`/proc/${child}/fd`);
+    expect(fds).toEqual(expect.arrayContaining(['0', '1', '2']));
+    const extra = fds.filter((fd) => !['0', '1', '2'].includes(fd)).map((fd) => linkOf(`/proc/${child}/fd/${fd}`));
+    // `undefined`: the fd closed at exec between listing and reading it.
+    expect(extra.every((target) => target === undefined || target === join(FIXTURES, 'hang.sh'))).toBe(true);
     controller.abort();
     const result = await pending;
     expect(result.note).toContain('aborted');
