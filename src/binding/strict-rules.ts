@@ -12,14 +12,15 @@ const ALLOWED = new Set([
   'pattern', 'format', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf', 'minItems', 'maxItems',
 ]);
 
-function walk(node: unknown, path: string, out: string[]): void {
+function walk(node: unknown, at: string, out: string[]): void {
+  const path = at === '' ? '(root)' : at;
   if (!isJsonObject(node)) {
     out.push(`${path}: not a schema object`);
     return;
   }
   for (const key of Object.keys(node)) if (!ALLOWED.has(key)) out.push(`${path}: keyword "${key}" outside the strict subset`);
-  if (Array.isArray(node['anyOf'])) node['anyOf'].forEach((member, i) => walk(member, `${path}/anyOf/${i}`, out));
-  if (node['type'] === 'array') walk(node['items'], `${path}/items`, out);
+  if (Array.isArray(node['anyOf'])) node['anyOf'].forEach((member, i) => walk(member, `${at}/anyOf/${i}`, out));
+  if (node['type'] === 'array') walk(node['items'], `${at}/items`, out);
   if (node['type'] !== 'object') return;
   if (node['additionalProperties'] !== false) out.push(`${path}: object without additionalProperties: false`);
   const properties = isJsonObject(node['properties']) ? node['properties'] : undefined;
@@ -29,9 +30,9 @@ function walk(node: unknown, path: string, out: string[]): void {
   }
   const required = Array.isArray(node['required']) ? node['required'] : [];
   const names = Object.keys(properties);
-  for (const name of names) if (!required.includes(name)) out.push(`${path}/properties/${name}: not required`);
+  for (const name of names) if (!required.includes(name)) out.push(`${at}/properties/${name}: not required`);
   if (required.length !== names.length) out.push(`${path}: required does not list exactly the properties`);
-  for (const name of names) walk(properties[name], `${path}/properties/${name}`, out);
+  for (const name of names) walk(properties[name], `${at}/properties/${name}`, out);
 }
 
 /**

@@ -1,0 +1,139 @@
+import { describe, expect, test } from 'bun:test';
+import * as v from 'valibot';
+import { canonicalJson, exportContract, type Contract } from '../contract/index.ts';
+import { readSourceContract, createCardContract } from '../excerpt/contracts.ts';
+import { createTaskContract, setPropertiesContract, updateNoteContract } from '../../fixtures/contracts/index.ts';
+import { bind, bindingId, MODEL_TARGETS, tryBind, type Binding, type BindOptions, type ServerIdentity } from './index.ts';
+
+const local = { kind: 'local', version: '1.0.0' } as const;
+const server: ServerIdentity = {
+  name: 'caplab-fixture',
+  version: '0.1.0',
+  protocolVersion: '2025-06-18',
+  launch: ['/usr/bin/caplab', 'serve'],
+  instanceId: 'instance-1',
+};
+const mcp: BindOptions = { target: 'strict', implementation: { kind: 'mcp', version: '0.1.0' }, server, gaps: ['remote build unknown'] };
+
+function bound(contract: Contract, options: BindOptions): Binding {
+  const result = tryBind(contract, options);
+  if (!result.ok) throw new Error(result.message);
+  return result.value;
+}
+
+describe('binding ids', () => {
+  test('are identical across binds and across processes for the same inputs', () => {
+    const here = MODEL_TARGETS.map((target) => bound(updateNoteContract, { ...mcp, target }).id);
+    expect(MODEL_TARGETS.map((target) => bound(updateNoteContract, { ...mcp, target }).id)).toEqual(here);
+    const script = `
+      import { tryBind, MODEL_TARGETS } from './src/binding/index.ts';
+      import { updateNoteContract } from './fixtures/contracts/index.ts';
+      const options = ${JSON.stringify(mcp)};
+      console.log(JSON.stringify(MODEL_TARGETS.map((target) => { const b = tryBind(updateNoteContract, { ...options, target }); return b.ok ? b.value.id : b.message; })));`;
+    const run = Bun.spawnSync([process.execPath, '-e', script], { cwd: `${import.meta.dir}/../..`, env: {}, stderr: 'pipe' });
+    expect(run.stderr.toString()).toBe('');
+    expect(JSON.parse(run.stdout.toString())).toEqual(here);
+    expect(new Set(here).size).toBe(3); // the target is part of the id
+  });
+
+  test('change when the contract schema changes (one field, one bound)', () => {
+    const wider = { ...updateNoteContract, input: v.strictObject({ ...updateNoteContract.input.entries, priority: v.optional(v.picklist(['low', 'normal', 'high', 'urgent'])) }) };
+    const a = bound(updateNoteContract, mcp);
+    const b = bound(wider, mcp);
+    expect(b.contract.schemaHash).not.toBe(a.contract.schemaHash);
+    expect(b.model.schemaHash).not.toBe(a.model.schemaHash);
+    expect(b.id).not.toBe(a.id);
+  });
+
+  test('change when the conversion version changes', () => {
+    const { id, ...body } = bound(updateNoteContract, mcp);
+    expect(bindingId(body)).toBe(id);
+    expect(bindingId({ ...body, conversion: { ...body.conversion, arguments: 'strict/2' } })).not.toBe(id);
+    expect(bindingId({ ...body, conversion: { ...body.conversion, result: 'plain/2' } })).not.toBe(id);
+  });
+
+  test('change when the implementation version changes', () => {
+    const a = bound(updateNoteContract, mcp);
+    const b = bound(updateNoteContract, { ...mcp, implementation: { kind: 'mcp', version: '0.1.1' } });
+    expect(b.id).not.toBe(a.id);
+  });
+
+  test('change when the server identity changes (restart, protocol, launch)', () => {
+    const a = bound(updateNoteContract, mcp).id;
+    const restarted = bound(updateNoteContract, { ...mcp, server: { ...server, instanceId: 'instance-2' } }).id;
+    const protocol = bound(updateNoteContract, { ...mcp, server: { ...server, protocolVersion: '2025-03-26' } }).id;
+    const launch = bound(updateNoteContract, { ...mcp, server: { ...server, launch: ['/opt/caplab', 'serve'] } }).id;
+    expect(new Set([a, restarted, protocol, launch]).size).toBe(4);
+  });
+
+  test('change when gaps, fills or the tool name change', () => {
+    const a = bound(createTaskContract, mcp).id;
+    const gaps = bound(createTaskContract, { ...mcp, gaps: [] }).id;
+    const fills = bound({ ...createTaskContract, fills: { priority: 'low' } }, mcp).id;
+    const name = bound(createTaskContract, { ...mcp, tool: 'mcp__fixture__create_task' }).id;
+    expect(new Set([a, gaps, fills, name]).size).toBe(4);
+  });
+});
+
+describe('bind', () => {
+  test('returns deep-frozen data and leaves the contract untouched', () => {
+    const before = canonicalJson(exportContract(updateNoteContract));
+    const binding = bound(updateNoteContract, mcp);
+    expect(canonicalJson(exportContract(updateNoteContract))).toBe(before);
+    expect(Object.isFrozen(updateNoteContract)).toBe(false);
+    expect(Object.isFrozen(binding.model.schema)).toBe(true);
+    expect(() => {
+      (binding.contract.fills as Record<string, unknown>)['x'] = 1;
+    }).toThrow();
+    expect(() => {
+      (binding.gaps as string[]).push('x');
+    }).toThrow();
+  });
+
+  test('defaults to the plain target, whose model schema is the contract schema', () => {
+    const binding = bind(readSourceContract, { implementation: local });
+    expect(binding.model.target).toBe('plain');
+    expect(binding.model.schemaHash).toBe(binding.contract.schemaHash);
+    expect(binding.conversion).toEqual({ arguments: 'plain/1', result: 'plain/1' });
+  });
+
+  test('the excerpt contracts bind to every target without optional fields to encode', () => {
+    for (const contract of [readSourceContract, createCardContract]) {
+      for (const target of MODEL_TARGETS) expect(tryBind(contract, { target, implementation: local }).ok).toBe(true);
+    }
+  });
+
+  test('refuses the unrepresentable example for strict, naming the field and why; bind throws for it', () => {
+    const refused = tryBind(setPropertiesContract, { target: 'strict', implementation: local });
+    expect(refused).toMatchObject({ ok: false, class: 'precondition', kind: 'unrepresentable' });
+    if (refused.ok) return;
+    expect(refused.issues?.[0]).toBe('properties');
+    expect(refused.message).toContain('set_properties: strict: properties: open key set');
+    expect(refused.message).toContain('additionalProperties: false');
+    expect(() => bind(setPropertiesContract, { target: 'strict', implementation: local })).toThrow(TypeError);
+    expect(tryBind(setPropertiesContract, { target: 'anthropic', implementation: local }).ok).toBe(true);
+  });
+
+  test('refuses a valibot default on every target: validation would fill it silently', () => {
+    const contract = { ...updateNoteContract, input: v.strictObject({ id: v.string(), title: v.optional(v.string(), 'untitled') }) };
+    for (const target of MODEL_TARGETS) {
+      const refused = tryBind(contract, { target, implementation: local });
+      expect(refused).toMatchObject({ ok: false, class: 'precondition', kind: 'silent_default' });
+      if (!refused.ok) expect(refused.issues?.[0]).toBe('/properties/title');
+    }
+  });
+
+  test('refuses fills that name a required or unknown field, or an invalid value', () => {
+    const cases: [Readonly<Record<string, unknown>>, string][] = [
+      [{ title: 'x' }, 'is required'],
+      [{ owner: 'me' }, 'is not a field'],
+      [{ priority: 'urgent' }, 'is not a valid value'],
+    ];
+    for (const [fills, reason] of cases) {
+      const input = v.strictObject({ title: v.string(), priority: v.optional(v.picklist(['low', 'normal'])) });
+      const refused = tryBind({ ...createTaskContract, input, fills }, { implementation: local });
+      expect(refused).toMatchObject({ ok: false, class: 'precondition', kind: 'invalid_fills' });
+      if (!refused.ok) expect(refused.message).toContain(reason);
+    }
+  });
+});
