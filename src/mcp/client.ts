@@ -53,6 +53,8 @@ export interface StrictClient {
   readonly identity: ServerIdentity;
   readonly serverInfo: Implementation;
   readonly tools: readonly ListedTool[];
+  /** The server's free-form `instructions` from initialize (never shown to the model by this client). */
+  readonly instructions: string | undefined;
   /** The connection's pid (also the process group id). */
   readonly pid: number;
   callTool(name: string, args: unknown, options: CallOptions): Promise<Outcome<CallResult & { readonly exchange: Exchange }>>;
@@ -109,6 +111,7 @@ export async function openStrictClient(options: ClientOptions): Promise<Outcome<
     identity,
     serverInfo,
     tools: shaken.value.tools,
+    instructions: shaken.value.initialize.instructions,
     pid: connection.pid,
     async callTool(name, args, call) {
       const tool = expected.get(name);

@@ -1,0 +1,72 @@
+import { afterEach, describe, expect, test } from 'bun:test';
+import { sha256Hex } from '../contract/index.ts';
+import { fixtureSnapshot } from '../excerpt/sources.ts';
+import { checkAgainstSnapshot, MCP_ADAPTER_VERSION, MCP_GAPS, mcpReadSource, READ_SOURCE_EXPECTED } from './adapter.ts';
+import { openStrictClient, type StrictClient } from './client.ts';
+import { callContext } from './testing/context.ts';
+import type { Mode } from './testing/misbehave.ts';
+import { FAST, isRunning, misbehaveLaunch } from './testing/servers.ts';
+
+const snapshot = fixtureSnapshot();
+const alpha = snapshot.sources[0]!;
+const opened: StrictClient[] = [];
+afterEach(async () => {
+  for (const client of opened.splice(0)) {
+    await client.close();
+    expect(isRunning(client.pid)).toBe(false);
+  }
+});
+
+async function toolOver(mode: Mode) {
+  const client = await openStrictClient({ launch: misbehaveLaunch(mode), tools: [READ_SOURCE_EXPECTED], timeouts: FAST, instanceId: 'inst-1' });
+  if (!client.ok) throw new Error(client.message);
+  opened.push(client.value);
+  return mcpReadSource(client.value, snapshot);
+}
+
+describe('checkAgainstSnapshot (host evidence, pure)', () => {
+  const honest = { source_id: 'alpha' as const, text: alpha.text, sha256: alpha.sha256, bytes: alpha.byteLength, snapshot: snapshot.id };
+
+  test('accepts the snapshot bytes with host-computed hash', () => {
+    expect(checkAgainstSnapshot(snapshot, 'alpha', honest)).toBeUndefined();
+  });
+
+  test('another source than asked → source_mismatch', () => {
+    const beta = snapshot.sources[1]!;
+    const answer = { ...honest, source_id: 'beta' as const, text: beta.text, sha256: beta.sha256, bytes: beta.byteLength };
+    expect(checkAgainstSnapshot(snapshot, 'alpha', answer)).toMatchObject({ class: 'evidence', kind: 'source_mismatch' });
+  });
+
+  test('a consistent but different text → source_mismatch; a wrong claimed hash or length → hash_mismatch', () => {
+    const text = `${alpha.text} `;
+    const altered = { ...honest, text, sha256: sha256Hex(text), bytes: alpha.byteLength + 1 };
+    expect(checkAgainstSnapshot(snapshot, 'alpha', altered)).toMatchObject({ kind: 'source_mismatch' });
+    expect(checkAgainstSnapshot(snapshot, 'alpha', { ...honest, sha256: '0'.repeat(64) })).toMatchObject({ kind: 'hash_mismatch' });
+    expect(checkAgainstSnapshot(snapshot, 'alpha', { ...honest, bytes: 1 })).toMatchObject({ kind: 'hash_mismatch' });
+  });
+
+  test('another snapshot id → source_mismatch', () => {
+    expect(checkAgainstSnapshot(snapshot, 'alpha', { ...honest, snapshot: 'snap-other' })).toMatchObject({ kind: 'source_mismatch' });
+  });
+});
+
+describe('mcpReadSource over misbehaving servers', () => {
+  test('binding carries the server identity, the adapter version and the gaps', async () => {
+    const tool = await toolOver('ok');
+    expect(tool.binding.implementation).toEqual({ kind: 'mcp', version: MCP_ADAPTER_VERSION });
+    expect(tool.binding.server).toMatchObject({ name: 'misbehave-ok', protocolVersion: '2025-06-18', instanceId: 'inst-1' });
+    expect(tool.binding.gaps).toEqual(MCP_GAPS);
+    expect(tool.attributes.fromMcp).toBe(true);
+    expect(Object.isFrozen(tool.binding.server)).toBe(true);
+  });
+
+  test.each([
+    ['mismatch', 'evidence', 'source_mismatch'],
+    ['lying_hash', 'evidence', 'hash_mismatch'],
+    ['is_error', 'business', 'tool_error'],
+  ] as const)('%s → %s/%s', async (mode, errorClass, kind) => {
+    const tool = await toolOver(mode);
+    const result = await tool.handler({ source_id: 'alpha' }, callContext('toolu_a', 'act-a'));
+    expect(result).toMatchObject({ ok: false, class: errorClass, kind });
+  });
+});

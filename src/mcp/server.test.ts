@@ -1,0 +1,130 @@
+import { describe, expect, test } from 'bun:test';
+import { PassThrough } from 'node:stream';
+import { fixtureSnapshot } from '../excerpt/sources.ts';
+import { READ_SOURCE_EXPECTED } from './adapter.ts';
+import { spawnChild } from './child.ts';
+import { openStrictClient } from './client.ts';
+import { Connection, DEFAULT_CONNECTION_LIMITS } from './connection.ts';
+import { handshake } from './handshake.ts';
+import { fixtureLaunch } from './launch.ts';
+import { LineSplitter } from './framing.ts';
+import { decodeLine } from './messages.ts';
+import { serve } from './server.ts';
+import { openFixtureSession } from './session.ts';
+import { callContext } from './testing/context.ts';
+import { FAST, isRunning } from './testing/servers.ts';
+
+const snapshot = fixtureSnapshot();
+
+describe('the real fixture server (bun src/mcp/serve-main.ts) through the strict client', () => {
+  test('handshake, list, and read_source for both sources byte-exact', async () => {
+    const session = await openFixtureSession({ snapshot, timeouts: FAST, instanceId: 'fixture-1' });
+    if (!session.ok) throw new Error(`${session.class}/${session.kind}: ${session.message}`);
+    const { identity, tools, client } = session.value;
+    try {
+      expect(identity).toEqual({
+        name: 'caplab-fixture',
+        version: '1.0.0',
+        protocolVersion: '2025-06-18',
+        launch: fixtureLaunch().command,
+        instanceId: 'fixture-1',
+      });
+      const [readSource] = tools;
+      for (const [index, source] of snapshot.sources.entries()) {
+        const output = await readSource!.handler({ source_id: source.id }, callContext(`toolu_${index}`, `act-${index}`));
+        if (!output.ok) throw new Error(output.message);
+        expect(Buffer.from(new TextEncoder().encode(output.value.text))).toEqual(Buffer.from(source.bytes));
+        expect(output.value).toMatchObject({ evidence: 'bytes observed now', objectVersion: source.sha256 });
+        expect(output.value.protocol).toMatchObject({ transport: 'mcp-stdio', server: 'caplab-fixture', method: 'tools/call', isError: false });
+      }
+      expect(session.value.exchanges().map((e) => [e.jsonrpcId, e.toolCallId, e.actionId])).toEqual([
+        [3, 'toolu_0', 'act-0'],
+        [4, 'toolu_1', 'act-1'],
+      ]);
+      // Bypass host validation to prove the server's own: bad arguments are a tool error.
+      expect(await client.callTool('read_source', { source_id: 'gamma' }, { toolCallId: 't', actionId: 'a' })).toMatchObject({
+        ok: false,
+        class: 'business',
+        kind: 'tool_error',
+      });
+      expect(client.stderr()).toContain('ready (MCP 2025-06-18, stdio)');
+    } finally {
+      const report = await session.value.close();
+      expect(report).toMatchObject({ steps: ['stdin_end'], exitCode: 0, survivors: [] });
+      expect(isRunning(client.pid)).toBe(false);
+    }
+  });
+
+  test('an unknown tool is JSON-RPC error -32602, not a tool result', async () => {
+    const child = spawnChild(fixtureLaunch());
+    if (!child.ok) throw new Error(child.message);
+    const connection = new Connection(child.value, DEFAULT_CONNECTION_LIMITS, { exitMs: 1_000, termMs: 300, killMs: 1_000 });
+    try {
+      expect((await handshake(connection, [READ_SOURCE_EXPECTED.contract], 5_000)).ok).toBe(true);
+      const reply = await connection.send('tools/call', { name: 'write_source', arguments: {} }, { timeoutMs: 5_000 }).reply;
+      expect(reply.ok && reply.value.answer).toMatchObject({ error: { code: -32602 } });
+    } finally {
+      await connection.close();
+    }
+  });
+
+  test('a client asking another version still gets 2025-06-18 (the only revision served)', async () => {
+    const child = spawnChild(fixtureLaunch());
+    if (!child.ok) throw new Error(child.message);
+    const connection = new Connection(child.value, DEFAULT_CONNECTION_LIMITS, { exitMs: 1_000, termMs: 300, killMs: 1_000 });
+    try {
+      const params = { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 't', version: '0' } };
+      const reply = await connection.send('initialize', params, { timeoutMs: 5_000 }).reply;
+      expect(reply.ok && reply.value.answer).toMatchObject({ result: { protocolVersion: '2025-06-18' } });
+    } finally {
+      await connection.close();
+    }
+  });
+});
+
+describe('serve() in-process', () => {
+  test('answers on stdout only, logs on stderr, returns 0 at stdin EOF', async () => {
+    const stdin = new PassThrough();
+    const stdout = new PassThrough();
+    const stderr = new PassThrough();
+    const chunks: Buffer[] = [];
+    const logs: Buffer[] = [];
+    const answered = new Promise<void>((resolve) =>
+      stdout.on('data', (chunk: Buffer) => {
+        chunks.push(chunk);
+        if (Buffer.concat(chunks).toString().split('\n').length > 2) resolve();
+      }),
+    );
+    stderr.on('data', (chunk: Buffer) => logs.push(chunk));
+    const exit = serve({ stdin, stdout, stderr, snapshot });
+    const init = { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '0' } };
+    stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: init })}\n`);
+    stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
+    stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' })}\n`);
+    await answered;
+    stdin.end();
+    expect(await exit).toBe(0);
+    const splitter = new LineSplitter(1 << 20);
+    const lines = splitter.push(Buffer.concat(chunks));
+    if (!lines.ok) throw new Error(lines.message);
+    // Every stdout byte is part of a JSON-RPC line.
+    expect(splitter.pendingBytes).toBe(0);
+    expect(lines.value.map((line) => decodeLine(line).ok)).toEqual([true, true]);
+    expect(Buffer.concat(logs).toString()).toContain('stdin closed, exiting');
+  });
+
+  test('the default dev launch is absolute, cwd /, with an empty environment', () => {
+    const launch = fixtureLaunch({ envSource: { PATH: '/usr/bin', X_API_KEY: 'sk-test' }, compiled: false });
+    expect(launch.command[0]).toBe(process.execPath);
+    expect(launch.command[1]).toEndWith('/src/mcp/serve-main.ts');
+    expect(launch).toMatchObject({ cwd: '/', env: {} });
+    expect(fixtureLaunch({ compiled: true, execPath: '/opt/caplab' }).command).toEqual(['/opt/caplab', 'serve']);
+  });
+});
+
+test('openStrictClient with the fixture server lists exactly read_source with the pinned hashes', async () => {
+  const client = await openStrictClient({ launch: fixtureLaunch(), tools: [READ_SOURCE_EXPECTED], timeouts: FAST });
+  if (!client.ok) throw new Error(client.message);
+  expect(client.value.tools.map((tool) => tool.name)).toEqual(['read_source']);
+  await client.value.close();
+});
