@@ -3,6 +3,7 @@ import { HELP } from './help.ts';
 import { EXIT, type Io } from './io.ts';
 import { parseRunFlags, runCommand } from './run-command.ts';
 import { verifyCommand } from './verify-command.ts';
+import { skillsCommand, toolsCommand } from './info-commands.ts';
 
 /**
  * The command line: parses argv, runs a command, returns the exit code.
@@ -29,6 +30,10 @@ export async function cli(argv: readonly string[], io: Io): Promise<number> {
       }
       return runCommand(flags, io);
     }
+    case 'tools':
+      return toolsCommand(rest, io);
+    case 'skills':
+      return skillsCommand(rest, io);
     case 'verify':
       return verifyCommand(rest, io);
     default:

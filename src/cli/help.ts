@@ -55,6 +55,21 @@ re-computed from the recorded bytes. Names the first event or file that fails.
   --head HASH   also require this ledger head (as printed by the run)
 
 Exit codes: 0 verified, 1 does not verify, 2 usage error.`,
+  tools: `Usage: caplab tools [--model plain|strict|anthropic] [--json]
+
+Lists every bound tool — the excerpt task's read_source and create_card, and the library's
+example contracts — with its contract schema, the model-facing schema for the target, both
+hashes, the argument/result conversion versions and the binding id. A contract the target
+cannot represent without changing its meaning is listed as refused, with the field and why.
+
+Exit codes: 0 listed, 2 usage error.`,
+  skills: `Usage: caplab skills [--skills DIR] [--json]
+
+Lists method packages (embedded, plus DIR): name and description, version, hash, the tools
+each requires and whether they bind. A package grants nothing: callable tools come from
+bindings and permissions only.
+
+Exit codes: 0 listed, 2 usage error (a bad package or folder).`,
   run: `Usage: caplab run --scenario NAME|FILE [options]
 
 Runs a scenario file (built-in names: see \`caplab check\`), with the same options as demo.

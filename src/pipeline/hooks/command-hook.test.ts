@@ -90,8 +90,8 @@ describe('commandHook with real scripts', () => {
     const result = await run('sh ./rewrite-input.sh');
     expect(result.updatedInput).toEqual({
       excerpts: [
-        { source_id: 'alpha', quote: 'A claim that cannot be checked against the casks is only a story.' },
-        { source_id: 'beta', quote: '记下发生了什么，而不是希望发生了什么。' },
+        { source_id: 'alpha', quote: 'They cared that the light turned' },
+        { source_id: 'beta', quote: 'A tally records what happened, not what was hoped.' },
       ],
     });
     const sources = ['alpha', 'beta'].map((id) => readFileSync(resolve(FIXTURES, `../sources/${id}.md`), 'utf8'));

@@ -1,0 +1,63 @@
+import { parseArgs } from 'node:util';
+import { createTaskContract, setPropertiesContract, updateNoteContract } from '../../fixtures/contracts/index.ts';
+import { bindTable, describeTools, MODEL_TARGETS, renderToolsText, type ModelTarget, type ToolEntry } from '../binding/index.ts';
+import { createCardContract, CREATE_CARD_VERSION, LOCAL_READ_SOURCE_VERSION, readSourceContract } from '../excerpt/index.ts';
+import { describeSkills, discoverPackages, renderSkillsText } from '../skill/index.ts';
+import { HELP } from './help.ts';
+import { EXIT, type Io } from './io.ts';
+
+/**
+ * The tools `caplab tools` shows: the excerpt task's two, then the library's
+ * example contracts (update semantics the excerpt tools must not be widened to show).
+ */
+export const TOOL_ENTRIES: readonly ToolEntry[] = [
+  { contract: readSourceContract, implementation: { kind: 'local', version: LOCAL_READ_SOURCE_VERSION } },
+  { contract: createCardContract, implementation: { kind: 'local', version: CREATE_CARD_VERSION } },
+  { contract: updateNoteContract, implementation: { kind: 'local', version: 'example/1' } },
+  { contract: createTaskContract, implementation: { kind: 'local', version: 'example/1' } },
+  { contract: setPropertiesContract, implementation: { kind: 'local', version: 'example/1' } },
+];
+
+interface InfoFlags {
+  readonly values: { readonly json?: boolean; readonly help?: boolean; readonly model?: string; readonly skills?: string };
+}
+
+function parse(args: readonly string[], io: Io, command: string, extra: Record<string, { type: 'string' }> = {}): InfoFlags | undefined {
+  try {
+    return parseArgs({ args: [...args], options: { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' }, ...extra }, strict: true, allowPositionals: false }) as InfoFlags;
+  } catch (error) {
+    io.stderr(`caplab ${command}: ${(error as Error).message}\n`);
+    return undefined;
+  }
+}
+
+/** `caplab tools [--model plain|strict|anthropic] [--json]`. */
+export function toolsCommand(args: readonly string[], io: Io): number {
+  const parsed = parse(args, io, 'tools', { model: { type: 'string' } });
+  if (!parsed) return EXIT.usage;
+  if (parsed.values.help) return io.stdout(`${HELP['tools']}\n`), EXIT.ok;
+  const target = (parsed.values.model ?? 'plain') as ModelTarget;
+  if (!MODEL_TARGETS.includes(target)) {
+    io.stderr(`caplab tools: --model must be one of ${MODEL_TARGETS.join(', ')}\n`);
+    return EXIT.usage;
+  }
+  const description = describeTools(bindTable(TOOL_ENTRIES, target));
+  io.stdout(parsed.values.json ? `${JSON.stringify(description, null, 2)}\n` : `${renderToolsText(description)}\n`);
+  return EXIT.ok;
+}
+
+/** `caplab skills [--skills DIR] [--json]`. */
+export function skillsCommand(args: readonly string[], io: Io): number {
+  const parsed = parse(args, io, 'skills', { skills: { type: 'string' } });
+  if (!parsed) return EXIT.usage;
+  if (parsed.values.help) return io.stdout(`${HELP['skills']}\n`), EXIT.ok;
+  const packages = discoverPackages({ dirs: parsed.values.skills ? [parsed.values.skills] : [] });
+  if (!packages.ok) {
+    io.stderr(`caplab skills: ${packages.class}/${packages.kind}: ${packages.message}\n`);
+    return EXIT.usage;
+  }
+  const tools = [readSourceContract, createCardContract].map((c) => ({ name: c.name, version: c.version }));
+  const report = describeSkills(packages.value, tools);
+  io.stdout(parsed.values.json ? `${JSON.stringify(report, null, 2)}\n` : `${renderSkillsText(report)}\n`);
+  return EXIT.ok;
+}
