@@ -92,6 +92,20 @@ describe('unknown outcomes and shutdown', () => {
     expect(client.failure()).toBeUndefined();
   });
 
+  test('a late answer to a timed-out request is ignored once (cancelled), and the session goes on', async () => {
+    const client = await open('slow', {}, 100);
+    expect(await client.callTool('read_source', beta, ids)).toMatchObject({ ok: false, class: 'timeout', kind: 'deadline' });
+    // The server answers #3 late, then #4: the late answer must neither fail the session nor satisfy #4.
+    const second = await client.callTool('read_source', beta, { ...ids, timeoutMs: 5_000 });
+    expect(second.ok && second.value.jsonrpcId).toBe(4);
+    expect(client.failure()).toBeUndefined();
+  });
+
+  test('a server ping is answered, and the call then completes', async () => {
+    const client = await open('ping');
+    expect((await client.callTool('read_source', beta, ids)).ok).toBe(true);
+  });
+
   test('abort by the caller → timeout/aborted (unknown outcome)', async () => {
     const client = await open('hang');
     const controller = new AbortController();

@@ -12,7 +12,7 @@ import { fixtureSnapshot } from '../../excerpt/sources.ts';
 export const MODES = [
   'ok', 'banner', 'stray', 'version', 'cursor', 'extra_tool', 'drift', 'unknown_id', 'string_id', 'duplicate',
   'bad_utf8', 'oversize', 'trickle', 'hang', 'crash', 'ignore_term', 'grandchild', 'mismatch', 'lying_hash',
-  'conflict', 'is_error', 'rpc_error', 'no_structured', 'report', 'list_changed',
+  'conflict', 'is_error', 'rpc_error', 'no_structured', 'report', 'list_changed', 'slow', 'ping',
 ] as const;
 export type Mode = (typeof MODES)[number];
 
@@ -101,6 +101,14 @@ async function onCall(id: number | string, params: { arguments?: { source_id?: s
       return trickle(`${JSON.stringify({ jsonrpc: '2.0', id, result })}\n`);
     case 'rpc_error':
       return send({ id, error: { code: -32602, message: 'Invalid params: source_id rejected' } });
+    case 'slow':
+      // Answer after the client's (short) deadline; this loop reads nothing meanwhile.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      return send({ id, result });
+    case 'ping':
+      // Ask the client something first; answer the call once it has replied.
+      pendingCall = { id, result };
+      return send({ id: 'srv-ping-1', method: 'ping' });
     case 'list_changed':
       return send({ method: 'notifications/tools/list_changed' });
     default:
@@ -121,10 +129,17 @@ if (mode === 'grandchild') {
   grandchild.unref();
 }
 
+let pendingCall: { id: number | string; result: Record<string, unknown> } | undefined;
+
 for await (const line of console) {
   if (line === '') continue; // the iterator yields an empty tail after the last newline
   const message = JSON.parse(line) as { id?: number | string; method?: string; params?: Record<string, unknown> };
   if (message.id === undefined) continue; // notifications
+  if (message.id === 'srv-ping-1' && pendingCall) {
+    send(pendingCall);
+    pendingCall = undefined;
+    continue;
+  }
   if (message.method === 'initialize') {
     const protocolVersion = mode === 'version' ? '2025-03-26' : '2025-06-18';
     send({
