@@ -28,25 +28,29 @@ export interface ToolTable {
 }
 
 /**
- * Freezes bindings (and refusals) made elsewhere into a table. Duplicate
- * names or a binding for another target are programmer errors and throw.
+ * Freezes bindings (and refusals) made elsewhere into a table, listed in
+ * `order` (default: bindings, then refusals). Duplicate names or a binding
+ * for another target are programmer errors and throw.
  */
 export function freezeTable(
   target: ModelTarget,
   bindings: readonly Binding[],
   refused: Readonly<Record<string, Failure>> = {},
+  order: readonly string[] = [...bindings.map((binding) => binding.tool), ...Object.keys(refused)],
 ): ToolTable {
   const bound: Record<string, Binding> = {};
-  const tools: string[] = [];
   for (const binding of bindings) {
     if (binding.model.target !== target) throw new TypeError(`freezeTable: ${binding.tool} is bound for ${binding.model.target}, not ${target}`);
     if (Object.hasOwn(bound, binding.tool)) throw new TypeError(`freezeTable: duplicate tool name ${binding.tool}`);
     bound[binding.tool] = binding;
-    tools.push(binding.tool);
   }
   for (const name of Object.keys(refused)) {
-    if (tools.includes(name)) throw new TypeError(`freezeTable: ${name} is both bound and refused`);
-    tools.push(name);
+    if (Object.hasOwn(bound, name)) throw new TypeError(`freezeTable: ${name} is both bound and refused`);
+  }
+  const tools = [...order];
+  const listed = new Set(tools);
+  if (listed.size !== tools.length || listed.size !== bindings.length + Object.keys(refused).length || ![...Object.keys(bound), ...Object.keys(refused)].every((name) => listed.has(name))) {
+    throw new TypeError('freezeTable: order must list every bound and refused tool exactly once');
   }
   const ids = Object.fromEntries(bindings.map((binding) => [binding.tool, binding.id]));
   const reasons = Object.fromEntries(Object.entries(refused).map(([name, failure]) => [name, `${failure.kind}: ${failure.message}`]));
@@ -65,6 +69,7 @@ export function freezeTable(
 export function bindTable(entries: readonly ToolEntry[], target: ModelTarget): ToolTable {
   const bindings: Binding[] = [];
   const refused: Record<string, Failure> = {};
+  const order: string[] = [];
   for (const entry of entries) {
     const bound = tryBind(entry.contract, {
       target,
@@ -74,9 +79,10 @@ export function bindTable(entries: readonly ToolEntry[], target: ModelTarget): T
       ...(entry.gaps !== undefined ? { gaps: entry.gaps } : {}),
     });
     const name = entry.tool ?? entry.contract.name;
+    order.push(name);
     if (bound.ok) bindings.push(bound.value);
     else if (Object.hasOwn(refused, name)) throw new TypeError(`bindTable: duplicate tool name ${name}`);
     else refused[name] = bound;
   }
-  return freezeTable(target, bindings, refused);
+  return freezeTable(target, bindings, refused, order);
 }
