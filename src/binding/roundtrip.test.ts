@@ -94,6 +94,17 @@ describe.each(examples)('strict/1 on generated %s cases', (_name, contract, seed
     }
   });
 
+  test('plain/1 and anthropic/1 round-trip the same cases unchanged', () => {
+    for (const target of ['plain', 'anthropic'] as const) {
+      const other = tryBind(contract, { target, implementation });
+      if (!other.ok) throw new Error(other.message);
+      for (const args of cases) {
+        const model = checkRoundTrip(other.value, args);
+        expect(model.ok && canonicalJson(model.value)).toBe(canonicalJson(args));
+      }
+    }
+  });
+
   test('args.get-style conversion (missing treated as null) loses clear-vs-keep on the same cases', () => {
     const schema = binding.contract.schema;
     let lost = 0;

@@ -108,6 +108,13 @@ function envelope(field: FieldPlan): JsonSchema {
   };
 }
 
+/**
+ * Compiles an object node. An object without `additionalProperties` (valibot
+ * `object`, which strips unknown keys) is closed for the model: forbidding keys
+ * the contract would drop loses nothing. A valibot `looseObject` exports the
+ * same JSON, so its pass-through of unknown keys is narrowed away here; an
+ * explicit open key set (`record`, `additionalProperties: {…}`) is refused.
+ */
 function compileObject(node: Record<string, unknown>, path: string, note: string): Step {
   const properties = node['properties'] ?? {};
   const required = node['required'] ?? [];
