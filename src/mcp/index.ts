@@ -22,3 +22,5 @@ export { CLIENT_INFO } from './handshake.ts';
 export { buildEnv, DEV_SERVE_ENTRY, envNameAllowed, FIXTURE_ENV_ALLOW, fixtureLaunch, isCompiled, PROBE_ENV_ALLOW } from './launch.ts';
 export type { DefaultLaunchOptions, Launch } from './launch.ts';
 export { PROTOCOL_VERSION } from './results.ts';
+export { probe, PROBE_VERSIONS } from './probe.ts';
+export type { ProbedTool, ProbeOptions, ProbeReport } from './probe.ts';

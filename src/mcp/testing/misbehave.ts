@@ -12,7 +12,7 @@ import { fixtureSnapshot } from '../../excerpt/sources.ts';
 export const MODES = [
   'ok', 'banner', 'stray', 'version', 'cursor', 'extra_tool', 'drift', 'unknown_id', 'string_id', 'duplicate',
   'bad_utf8', 'oversize', 'trickle', 'hang', 'crash', 'ignore_term', 'grandchild', 'mismatch', 'lying_hash',
-  'conflict', 'is_error', 'rpc_error', 'no_structured', 'report', 'list_changed', 'slow', 'ping',
+  'conflict', 'is_error', 'rpc_error', 'no_structured', 'report', 'list_changed', 'slow', 'ping', 'pages', 'endless',
 ] as const;
 export type Mode = (typeof MODES)[number];
 
@@ -50,6 +50,16 @@ function toolList(): Record<string, unknown>[] {
   const tools: Record<string, unknown>[] = [{ name: 'read_source', inputSchema, outputSchema: exported.resultSchema }];
   if (mode === 'extra_tool') tools.push({ name: 'delete_everything', inputSchema: { type: 'object' } });
   return tools;
+}
+
+/** One tools/list page: `pages` paginates properly, `endless` never ends, `cursor` repeats its cursor. */
+function listPage(cursor: unknown): Record<string, unknown> {
+  const page = typeof cursor === 'string' ? Number(cursor.slice(1)) : 1;
+  if (mode === 'cursor') return { tools: toolList(), nextCursor: 'page-2' };
+  if (mode === 'endless') return { tools: [], nextCursor: `p${page + 1}` };
+  if (mode !== 'pages' || page === 1) return { tools: toolList(), ...(mode === 'pages' ? { nextCursor: 'p2' } : {}) };
+  const extra = { name: `extra_${page}`, inputSchema: { type: 'object' } };
+  return { tools: [extra], ...(page < 3 ? { nextCursor: `p${page + 1}` } : {}) };
 }
 
 function readSource(args: { source_id?: string }): Record<string, unknown> {
@@ -152,7 +162,7 @@ for await (const line of console) {
       },
     });
   } else if (message.method === 'tools/list') {
-    send({ id: message.id, result: { tools: toolList(), ...(mode === 'cursor' ? { nextCursor: 'page-2' } : {}) } });
+    send({ id: message.id, result: listPage(message.params?.['cursor']) });
   } else if (message.method === 'tools/call') {
     await onCall(message.id, message.params ?? {});
   } else {
