@@ -5,10 +5,11 @@
 import { cli } from './cli/index.ts';
 
 const code = await cli(process.argv.slice(2), {
-  stdout: (text) => process.stdout.write(text),
-  stderr: (text) => process.stderr.write(text),
+  stdout: (text) => void process.stdout.write(text),
+  stderr: (text) => void process.stderr.write(text),
   env: process.env,
   cwd: process.cwd(),
   isTTY: process.stdout.isTTY === true,
+  streams: { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr },
 });
 process.exitCode = code;

@@ -1,8 +1,11 @@
+import { mcpTools } from '../harness/index.ts';
+import { serve } from '../mcp/index.ts';
 import { CAPLAB_VERSION } from '../version.ts';
 import { HELP } from './help.ts';
 import { EXIT, type Io } from './io.ts';
 import { parseRunFlags, runCommand } from './run-command.ts';
 import { verifyCommand } from './verify-command.ts';
+import { checkCommand } from './check-command.ts';
 import { skillsCommand, toolsCommand } from './info-commands.ts';
 
 /**
@@ -28,12 +31,19 @@ export async function cli(argv: readonly string[], io: Io): Promise<number> {
         io.stdout(`${HELP[command]}\n`);
         return EXIT.ok;
       }
-      return runCommand(flags, io);
+      return runCommand(flags, io, mcpTools({ envSource: io.env }));
     }
+    case 'check':
+      return checkCommand(rest, io, mcpTools({ envSource: io.env }));
     case 'tools':
       return toolsCommand(rest, io);
     case 'skills':
       return skillsCommand(rest, io);
+    case 'serve':
+      if (rest.includes('--help') || rest.includes('-h')) return io.stdout(`${HELP['serve']}\n`), EXIT.ok;
+      if (rest.length > 0) return usage(io, 'serve', `unexpected argument ${JSON.stringify(rest[0])}`);
+      if (!io.streams) return usage(io, 'serve', 'no process streams to serve on');
+      return serve(io.streams);
     case 'verify':
       return verifyCommand(rest, io);
     default:

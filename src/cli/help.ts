@@ -70,6 +70,24 @@ each requires and whether they bind. A package grants nothing: callable tools co
 bindings and permissions only.
 
 Exit codes: 0 listed, 2 usage error (a bad package or folder).`,
+  serve: `Usage: caplab serve
+
+The fixture MCP server on stdio (newline-delimited JSON-RPC, protocol 2025-06-18). Tool
+read_source with inputSchema and outputSchema from the same contract the host validates with;
+results carry text content and structuredContent. Logs go to stderr only; exits on stdin EOF.
+caplab demo spawns it itself (this same program with \`serve\`), with a cleaned environment.
+
+Exit codes: 0 stdin closed, 2 usage error.`,
+  check: `Usage: caplab check [--json] [--junit FILE] [--out DIR] [--run-id ID]
+
+The smoke test for CI: the demo over MCP and over the local path, and every built-in negative
+scenario (same-batch also over MCP), each with its expected ending; every run dir is then
+verified offline. Prints a table scenario / expected / observed / ✓.
+  --json         one JSON document on stdout
+  --junit FILE   JUnit XML: one testcase per scenario, failures with the observed class/kind
+  --out DIR      where the run dirs go (default ./caplab-runs/<check-id>/)
+
+Exit codes: 0 every scenario ended as expected, 1 some did not, 2 usage error.`,
   run: `Usage: caplab run --scenario NAME|FILE [options]
 
 Runs a scenario file (built-in names: see \`caplab check\`), with the same options as demo.

@@ -1,3 +1,5 @@
+import type { ServeIo } from '../mcp/index.ts';
+
 /**
  * The CLI's only window on the process: streams, environment, cwd. `main.ts`
  * supplies the real ones; tests pass their own and read what was written.
@@ -9,6 +11,8 @@ export interface Io {
   readonly cwd: string;
   /** Whether stdout is a terminal (colour is used only then, and never with NO_COLOR). */
   readonly isTTY: boolean;
+  /** The raw process streams, for `caplab serve` only (it speaks MCP on stdin/stdout). */
+  readonly streams?: ServeIo;
 }
 
 /** Exit codes (SPEC F-CLI), documented in `--help` and README. */

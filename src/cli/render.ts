@@ -57,6 +57,10 @@ export function renderEnding(outcome: RunOutcome, paint: Paint): string {
   const verdict = outcome.loop.accepted ? paint.ok('ACCEPTED') : paint.bad('NOT ACCEPTED');
   lines.push(`${verdict} — ${outcome.ending} (exit ${outcome.exitCode})`);
   lines.push(`requests ${outcome.loop.requests.length}, tool calls ${outcome.loop.calls.length}; model: scripted (usage synthetic)`);
+  if (outcome.server) {
+    const s = outcome.server;
+    lines.push(`server: ${s.serverInfo.name} ${s.serverInfo.version}, MCP ${s.protocolVersion}, instance ${s.instanceId} (${s.gaps.join('; ')})`);
+  }
   if (outcome.loop.receipt) lines.push(`card:   ${outcome.runDir}/${outcome.loop.receipt.path} sha256 ${outcome.loop.receipt.sha256}`);
   lines.push(`ledger: ${outcome.runDir}/ledger.jsonl head ${outcome.head} (${outcome.events} events)`);
   return lines.join('\n');

@@ -1,7 +1,8 @@
 import { parseArgs } from 'node:util';
 import { join, resolve } from 'node:path';
 import { fixtureSnapshot } from '../excerpt/index.ts';
-import { loadScenario, runReport, runTask, type Scenario, type ToolProvider } from '../harness/index.ts';
+import type { Failure } from '../contract/index.ts';
+import { loadScenario, runReport, runTask, type LoopStep, type RunOutcome, type Scenario, type ToolProvider } from '../harness/index.ts';
 import { clockFromEnv } from '../ledger/index.ts';
 import { EXIT, paint, type Io } from './io.ts';
 import { renderEnding, renderStep } from './render.ts';
@@ -65,52 +66,60 @@ export function parseRunFlags(args: readonly string[], command: 'demo' | 'run'):
   };
 }
 
-/** `caplab demo` and `caplab run`: one scenario, streamed or as one JSON document. */
-export async function runCommand(flags: RunFlags, io: Io, mcpTools?: ToolProvider, scenarioOverride?: Scenario): Promise<number> {
-  const colours = paint(io);
-  const scenario = scenarioOverride ? { ok: true as const, value: scenarioOverride } : loadScenario(flags.scenario);
-  if (!scenario.ok) {
-    io.stderr(`caplab: ${scenario.class}/${scenario.kind}: ${scenario.message}\n`);
-    return EXIT.usage;
-  }
+/** A run's result, or why it could not run (with the exit code that says so). */
+export type Executed = { readonly ok: true; readonly outcome: RunOutcome } | { readonly ok: false; readonly code: number; readonly failure: Failure };
+
+/**
+ * Sets up and runs one scenario: clock, run id and dir, tools, hooks,
+ * permissions, method. Shared by demo, run and check.
+ */
+export async function execute(flags: RunFlags, scenario: Scenario, io: Io, mcpTools: ToolProvider | undefined, onStep?: (step: LoopStep) => void): Promise<Executed> {
   const clock = clockFromEnv(io.env);
-  if (!clock.ok) {
-    io.stderr(`caplab: ${clock.message}\n`);
-    return EXIT.usage;
-  }
+  if (!clock.ok) return { ok: false, code: EXIT.usage, failure: clock };
   const runId = flags.runId ?? newRunId();
   const runDir = resolve(io.cwd, flags.out ?? join('caplab-runs', runId));
-  const setup = await setupRun(flags, scenario.value, io, mcpTools);
-  if (!setup.ok) {
-    io.stderr(`caplab: ${setup.class}/${setup.kind}: ${setup.message}\n`);
-    return EXIT.usage;
-  }
+  const setup = await setupRun(flags, scenario, io, mcpTools);
+  if (!setup.ok) return { ok: false, code: EXIT.usage, failure: setup };
   for (const notice of setup.value.notices) io.stderr(`caplab: ${notice}\n`);
-  if (!flags.json) {
-    io.stdout(`caplab ${flags.transport === 'mcp' ? 'over MCP (stdio, 2025-06-18)' : 'with local tools'} — scenario ${scenario.value.name}, run ${runId}\n`);
-    io.stdout(`${colours.dim('model: scripted (replayed responses; usage is synthetic)')}\n`);
-  }
   const outcome = await runTask({
-    scenario: scenario.value,
+    scenario,
     snapshot: fixtureSnapshot(),
     runId,
     runDir,
     clock: clock.value,
     cwd: io.cwd,
     ...setup.value.run,
-    onStep: (step) => {
-      if (flags.json) return;
-      const line = renderStep(step, colours);
-      if (line) io.stdout(`${line}\n`);
-    },
+    ...(onStep ? { onStep } : {}),
   });
-  if (!outcome.ok) {
-    const code = outcome.class === 'spawn' || outcome.class === 'protocol' ? EXIT.protocol : outcome.kind === 'target_exists' ? EXIT.usage : EXIT.failed;
-    if (flags.json) io.stdout(`${JSON.stringify({ accepted: false, scripted: true, error: { class: outcome.class, kind: outcome.kind, message: outcome.message }, exit_code: code }, null, 2)}\n`);
-    io.stderr(`caplab: ${outcome.class}/${outcome.kind}: ${outcome.message}\n`);
+  if (outcome.ok) return { ok: true, outcome: outcome.value };
+  const code = outcome.class === 'spawn' || outcome.class === 'protocol' ? EXIT.protocol : outcome.kind === 'target_exists' ? EXIT.usage : EXIT.failed;
+  return { ok: false, code, failure: outcome };
+}
+
+/** `caplab demo` and `caplab run`: one scenario, streamed or as one JSON document. */
+export async function runCommand(flags: RunFlags, io: Io, mcpTools?: ToolProvider): Promise<number> {
+  const colours = paint(io);
+  const scenario = loadScenario(flags.scenario);
+  if (!scenario.ok) {
+    io.stderr(`caplab: ${scenario.class}/${scenario.kind}: ${scenario.message}\n`);
+    return EXIT.usage;
+  }
+  if (!flags.json) {
+    io.stdout(`caplab ${flags.transport === 'mcp' ? 'over MCP (stdio, 2025-06-18)' : 'with local tools'} — scenario ${scenario.value.name}\n`);
+    io.stdout(`${colours.dim('model: scripted (replayed responses; usage is synthetic)')}\n`);
+  }
+  const executed = await execute(flags, scenario.value, io, mcpTools, (step) => {
+    if (flags.json) return;
+    const line = renderStep(step, colours);
+    if (line) io.stdout(`${line}\n`);
+  });
+  if (!executed.ok) {
+    const { failure, code } = executed;
+    if (flags.json) io.stdout(`${JSON.stringify({ accepted: false, scripted: true, error: { class: failure.class, kind: failure.kind, message: failure.message }, exit_code: code }, null, 2)}\n`);
+    io.stderr(`caplab: ${failure.class}/${failure.kind}: ${failure.message}\n`);
     return code;
   }
-  if (flags.json) io.stdout(`${JSON.stringify(runReport(outcome.value, scenario.value.name), null, 2)}\n`);
-  else io.stdout(`\n${renderEnding(outcome.value, colours)}\n`);
-  return outcome.value.exitCode;
+  if (flags.json) io.stdout(`${JSON.stringify(runReport(executed.outcome, scenario.value.name), null, 2)}\n`);
+  else io.stdout(`\n${renderEnding(executed.outcome, colours)}\n`);
+  return executed.outcome.exitCode;
 }

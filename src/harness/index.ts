@@ -18,3 +18,4 @@ export { freezeTable, localTools } from './tools.ts';
 export type { ServerReport, ToolProvider, ToolSet } from './tools.ts';
 export { recheckAcceptance } from './recheck.ts';
 export type { RecheckReport } from './recheck.ts';
+export { mcpTools } from './mcp-tools.ts';

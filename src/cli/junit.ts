@@ -1,0 +1,30 @@
+import type { CheckResult } from './check.ts';
+
+const escape = (text: string) =>
+  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c]!)
+    // XML 1.0 cannot carry most control characters, even escaped.
+    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '\uFFFD');
+
+/**
+ * JUnit XML for `caplab check --junit FILE`: one testcase per scenario; a
+ * failure carries the observed class and kind. Times are omitted on purpose:
+ * the report is deterministic and performance is measured elsewhere.
+ */
+export function junitXml(results: readonly CheckResult[]): string {
+  const failures = results.filter((r) => !r.passed).length;
+  const cases = results.map((r) => {
+    const open = `    <testcase classname="caplab.check.${escape(r.transport)}" name="${escape(r.id)}">`;
+    if (r.passed) return `${open}\n      <system-out>${escape(`expected: ${r.expected}; observed: ${r.observed}`)}</system-out>\n    </testcase>`;
+    const type = r.failure ? `${r.failure.class}/${r.failure.kind}` : 'expectation';
+    return `${open}\n      <failure message="${escape(`expected ${r.expected}; observed ${r.observed}`)}" type="${escape(type)}">${escape(r.failure?.message ?? r.observed)}</failure>\n    </testcase>`;
+  });
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="caplab check" tests="${results.length}" failures="${failures}">`,
+    `  <testsuite name="caplab.check" tests="${results.length}" failures="${failures}" errors="0" skipped="0">`,
+    ...cases,
+    '  </testsuite>',
+    '</testsuites>',
+    '',
+  ].join('\n');
+}
