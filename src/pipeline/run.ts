@@ -1,4 +1,4 @@
-import type { Binding } from '../binding/index.ts';
+import { resolvePinned, type Binding } from '../binding/index.ts';
 import { fail, validateArguments, type Failure, type Outcome } from '../contract/index.ts';
 import type { Hook, HookInput, HookResult, PermissionDecision } from './hook.ts';
 import type { HookDecision } from './permissions/index.ts';
@@ -63,13 +63,10 @@ export interface Pipeline {
  * Never looks the name up "fresh": a changed binding is refused.
  */
 export function resolveCall(call: ToolCall, request: ProducingRequest, tools: Pipeline['tools']): Outcome<{ tool: RuntimeTool; binding: Binding }> {
-  const pinned = Object.hasOwn(request.bindings, call.name) ? request.bindings[call.name] : undefined;
-  if (!pinned) return fail('invalid_arguments', 'unknown_tool', `tool ${JSON.stringify(call.name)} was not offered in request ${request.id}`);
-  const tool = Object.hasOwn(tools, call.name) ? tools[call.name] : undefined;
-  if (!tool || tool.binding.id !== pinned.id) {
-    return fail('precondition', 'binding_changed', `${call.name} is no longer bound as in request ${request.id} (binding ${pinned.id.slice(0, 12)})`);
-  }
-  return { ok: true, value: { tool, binding: pinned } };
+  const current = Object.fromEntries(Object.entries(tools).map(([name, tool]) => [name, tool.binding]));
+  const pinned = resolvePinned(request.bindings, current, call.name);
+  if (!pinned.ok) return pinned;
+  return { ok: true, value: { tool: tools[call.name]!, binding: pinned.value } };
 }
 
 /** Error text the model sees: the class and kind are always present. */

@@ -1,0 +1,48 @@
+/**
+ * Builds dist/caplab: one executable that embeds the fixtures, scenarios,
+ * skill packages and the MCP server (the binary serves MCP itself with `serve`).
+ *
+ * `.env` and `bunfig.toml` autoload are turned off: a compiled binary would
+ * otherwise read them from whatever directory it is started in.
+ *
+ * Usage: bun scripts/build.ts [--outfile PATH]
+ */
+import { renderManifest } from './embed.ts';
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+const root = join(import.meta.dir, '..');
+
+/** The `bun build` argument list for the binary. */
+export function buildArgs(outfile: string): string[] {
+  return [
+    'build',
+    '--compile',
+    '--minify',
+    '--sourcemap',
+    '--no-compile-autoload-dotenv',
+    '--no-compile-autoload-bunfig',
+    join(root, 'src/main.ts'),
+    '--outfile',
+    outfile,
+  ];
+}
+
+/** Builds the binary with the Bun running this script; returns bun's exit code. */
+export async function build(outfile: string = join(root, 'dist/caplab')): Promise<{ code: number; output: string }> {
+  if (readFileSync(join(root, 'src/assets/manifest.gen.ts'), 'utf8') !== renderManifest()) {
+    return { code: 1, output: 'src/assets/manifest.gen.ts is stale: run `bun scripts/embed.ts` first' };
+  }
+  const child = Bun.spawn([process.execPath, ...buildArgs(outfile)], { cwd: root, env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin' }, stdout: 'pipe', stderr: 'pipe' });
+  const [out, err, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+  return { code, output: `${out}${err}` };
+}
+
+if (import.meta.main) {
+  const i = process.argv.indexOf('--outfile');
+  const outfile = resolve(i > 0 && process.argv[i + 1] ? process.argv[i + 1]! : join(root, 'dist/caplab'));
+  const { code, output } = await build(outfile);
+  process.stderr.write(output);
+  if (code === 0) process.stderr.write(`built ${outfile}\n`);
+  process.exitCode = code;
+}

@@ -1,0 +1,65 @@
+import { expect, test } from 'bun:test';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { cli } from './cli.ts';
+import { testIo } from './test-io.ts';
+
+async function demoRunDir(): Promise<string> {
+  const io = testIo(mkdtempSync(join(tmpdir(), 'caplab-verify-')));
+  expect(await cli(['demo', '--transport', 'local', '--json', '--run-id', 'v'], io)).toBe(0);
+  return JSON.parse(io.out()).run_dir;
+}
+
+const filesOf = (dir: string) =>
+  readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => relative(dir, join(e.parentPath, e.name)))
+    .sort();
+
+async function verifyJson(dir: string) {
+  const io = testIo('/');
+  const code = await cli(['verify', dir, '--json'], io);
+  return { code, doc: JSON.parse(io.out()) };
+}
+
+test('an untouched demo run dir verifies, with acceptance re-computed from the recorded bytes', async () => {
+  const dir = await demoRunDir();
+  const { code, doc } = await verifyJson(dir);
+  expect(code).toBe(0);
+  expect(doc.verified).toBe(true);
+  expect(doc.rechecked).toBe(true);
+  expect(doc.recheck.accepted).toBe(true);
+});
+
+test('flipping one byte of any file of a real run dir fails verify and names that file or its event', async () => {
+  const dir = await demoRunDir();
+  const files = filesOf(dir);
+  expect(files).toEqual(expect.arrayContaining(['ledger.jsonl', 'ledger.head', 'card/excerpt-card.md', 'requests/02-request.json', 'snapshot/beta.md']));
+  let trials = 0;
+  for (const file of files) {
+    const size = readFileSync(join(dir, file)).byteLength;
+    for (const at of new Set([0, Math.floor(size / 2), size - 2, size - 1])) {
+      const copy = join(mkdtempSync(join(tmpdir(), 'caplab-flip-')), 'run');
+      cpSync(dir, copy, { recursive: true });
+      const bytes = readFileSync(join(copy, file));
+      bytes[at] = bytes[at]! ^ 0x01;
+      writeFileSync(join(copy, file), bytes);
+      const { code, doc } = await verifyJson(copy);
+      expect(code).toBe(1);
+      expect(doc.verified).toBe(false);
+      // A recorded file is named directly; a ledger edit is named by its line (or the seal by its file).
+      const named = doc.error.at.file === file || (file === 'ledger.jsonl' && doc.error.at.file === 'ledger.head') || doc.error.message.includes(file);
+      expect({ file, at, named }).toEqual({ file, at, named: true });
+      trials++;
+    }
+  }
+  expect(trials).toBeGreaterThan(files.length * 3);
+});
+
+test('verify: usage errors exit 2; a missing dir exits 1', async () => {
+  const io = testIo('/');
+  expect(await cli(['verify'], io)).toBe(2);
+  expect(await cli(['verify', 'a', 'b'], io)).toBe(2);
+  expect(await cli(['verify', '/nonexistent/run'], io)).toBe(1);
+});
