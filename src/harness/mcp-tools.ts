@@ -29,7 +29,8 @@ export function mcpTools(options: { readonly envSource: Readonly<Record<string, 
           instanceId: identity.instanceId,
           gaps: MCP_GAPS,
         },
-        close: () => session.value.close(),
+        // The server's stderr is diagnostics, never parsed; it is recorded with the close report.
+        close: async () => ({ ...(await session.value.close()), server_stderr: session.value.client.stderr().slice(-4096) }),
       },
     };
   };

@@ -66,11 +66,10 @@ export function isCompiled(main: string = Bun.main): boolean {
 }
 
 /**
- * The development entry that serves the fixture: `serve-main.ts` beside this
- * file. Once `src/main.ts` wires `serve`, `[bun, src/main.ts, 'serve']` is the
- * equivalent; both run the same `serve()`.
+ * The development entry that serves the fixture: `src/main.ts serve`, the
+ * same entry and the same `serve()` the compiled binary runs with `serve`.
  */
-export const DEV_SERVE_ENTRY: readonly string[] = [new URL('./serve-main.ts', import.meta.url).pathname];
+export const DEV_SERVE_ENTRY: readonly string[] = [new URL('../main.ts', import.meta.url).pathname, 'serve'];
 
 export interface DefaultLaunchOptions {
   /** Arguments after the Bun executable in development (default `DEV_SERVE_ENTRY`). */

@@ -16,7 +16,7 @@ import { FAST, isRunning } from './testing/servers.ts';
 
 const snapshot = fixtureSnapshot();
 
-describe('the real fixture server (bun src/mcp/serve-main.ts) through the strict client', () => {
+describe('the real fixture server (bun src/main.ts serve) through the strict client', () => {
   test('handshake, list, and read_source for both sources byte-exact', async () => {
     const session = await openFixtureSession({ snapshot, timeouts: FAST, instanceId: 'fixture-1' });
     if (!session.ok) throw new Error(`${session.class}/${session.kind}: ${session.message}`);
@@ -47,7 +47,8 @@ describe('the real fixture server (bun src/mcp/serve-main.ts) through the strict
         class: 'business',
         kind: 'tool_error',
       });
-      expect(client.stderr()).toContain('ready (MCP 2025-06-18, stdio)');
+      expect(client.stderr()).toContain('ready (MCP 2025-06-18, stdio; ');
+      expect(client.stderr()).toContain('inherited fds 0,1,2; other descriptors: none');
     } finally {
       const report = await session.value.close();
       expect(report).toMatchObject({ steps: ['stdin_end'], exitCode: 0, survivors: [] });
@@ -116,7 +117,7 @@ describe('serve() in-process', () => {
   test('the default dev launch is absolute, cwd /, with an empty environment', () => {
     const launch = fixtureLaunch({ envSource: { PATH: '/usr/bin', X_API_KEY: 'sk-test' }, compiled: false });
     expect(launch.command[0]).toBe(process.execPath);
-    expect(launch.command[1]).toEndWith('/src/mcp/serve-main.ts');
+    expect(launch.command.slice(1)).toEqual([expect.stringMatching(/\/src\/main\.ts$/), 'serve']);
     expect(launch).toMatchObject({ cwd: '/', env: {} });
     expect(fixtureLaunch({ compiled: true, execPath: '/opt/caplab' }).command).toEqual(['/opt/caplab', 'serve']);
   });

@@ -1,3 +1,4 @@
+import { readdirSync, readlinkSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
@@ -99,9 +100,37 @@ export async function serve(io: ServeIo = { stdin: process.stdin, stdout: proces
   });
   await server.connect(transport);
   server.onerror = (error) => io.stderr.write(`caplab serve: ${error.message}\n`);
-  io.stderr.write(`caplab serve: ${FIXTURE_SERVER_INFO.name} ${FIXTURE_SERVER_INFO.version} ready (MCP ${PROTOCOL_VERSION}, stdio)\n`);
+  io.stderr.write(`caplab serve: ${FIXTURE_SERVER_INFO.name} ${FIXTURE_SERVER_INFO.version} ready (MCP ${PROTOCOL_VERSION}, stdio; pid ${process.pid}; inherited fds ${inheritedFds()})\n`);
   await ended;
   await server.close();
   io.stderr.write('caplab serve: stdin closed, exiting\n');
   return 0;
+}
+
+/**
+ * The descriptors this process holds beyond stdio: every fd that is neither
+ * 0–2, a runtime duplicate of them (Bun dups stdout/stderr for its writers),
+ * nor Bun's own anon inodes (event loop). Diagnostic only — written to stderr
+ * so a run record shows the child held just 0, 1, 2 and nothing else.
+ */
+function inheritedFds(): string {
+  const target = (fd: number) => {
+    try {
+      return readlinkSync(`/proc/self/fd/${fd}`, { encoding: 'utf8' });
+    } catch {
+      return undefined; // the descriptor readdir itself used, already closed
+    }
+  };
+  try {
+    const stdio = new Set([0, 1, 2].map(target));
+    const extra = readdirSync('/proc/self/fd')
+      .map(Number)
+      .filter((fd) => fd > 2)
+      .map((fd) => [fd, target(fd)] as const)
+      .filter(([, t]) => t !== undefined && !t.startsWith('anon_inode:') && !stdio.has(t))
+      .map(([fd, t]) => `${fd}=${t}`);
+    return `0,1,2; other descriptors: ${extra.length > 0 ? extra.join(',') : 'none'}`;
+  } catch {
+    return 'unknown (no /proc)';
+  }
 }
