@@ -6,6 +6,7 @@ import { EXIT, type Io } from './io.ts';
 import { parseRunFlags, runCommand } from './run-command.ts';
 import { verifyCommand } from './verify-command.ts';
 import { checkCommand } from './check-command.ts';
+import { probeCommand } from './probe-command.ts';
 import { skillsCommand, toolsCommand } from './info-commands.ts';
 
 /**
@@ -44,6 +45,8 @@ export async function cli(argv: readonly string[], io: Io): Promise<number> {
       if (rest.length > 0) return usage(io, 'serve', `unexpected argument ${JSON.stringify(rest[0])}`);
       if (!io.streams) return usage(io, 'serve', 'no process streams to serve on');
       return serve(io.streams);
+    case 'probe':
+      return probeCommand(rest, io);
     case 'verify':
       return verifyCommand(rest, io);
     default:

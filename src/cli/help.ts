@@ -88,6 +88,15 @@ verified offline. Prints a table scenario / expected / observed / ✓.
   --out DIR      where the run dirs go (default ./caplab-runs/<check-id>/)
 
 Exit codes: 0 every scenario ended as expected, 1 some did not, 2 usage error.`,
+  probe: `Usage: caplab probe [--json] -- CMD ARGS…
+
+Connects to any stdio MCP server with the general profile: initialize (2025-06-18 or
+2025-03-26), tools/list following pagination within bounds (page limit, repeated-cursor
+detection), then a clean close of the server's process group. Reports the server, each
+tool's schema hashes, and findings — everything the strict profile would refuse. Calls no
+tool. The server gets an allowlisted environment (PATH, HOME, LANG, LC_*, TZ, TMPDIR).
+
+Exit codes: 0 no findings, 1 findings, 2 usage error, 3 no handshake.`,
   run: `Usage: caplab run --scenario NAME|FILE [options]
 
 Runs a scenario file (built-in names: see \`caplab check\`), with the same options as demo.

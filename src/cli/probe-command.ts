@@ -1,0 +1,33 @@
+import { probe, type ProbeReport } from '../mcp/index.ts';
+import { HELP } from './help.ts';
+import { EXIT, type Io } from './io.ts';
+
+/** Renders a probe report for people. */
+export function renderProbeText(report: ProbeReport): string {
+  const lines = [`probe: ${report.launch.command.join(' ')}`];
+  lines.push(report.serverInfo ? `  server    ${report.serverInfo.name} ${report.serverInfo.version}, MCP ${report.protocolVersion ?? '?'}` : '  server    no handshake');
+  lines.push(`  tools     ${report.tools.length} on ${report.pages} page(s)${report.complete ? '' : ' (list incomplete)'}`);
+  for (const tool of report.tools) lines.push(`    ${tool.name}  input ${tool.inputSchemaHash.slice(0, 12)}${tool.outputSchemaHash ? `  output ${tool.outputSchemaHash.slice(0, 12)}` : ''}`);
+  for (const f of report.findings) lines.push(`  finding   ${f.class}/${f.kind}: ${f.message}`);
+  if (report.close) lines.push(`  closed    ${report.close.steps.join(' → ')}${report.close.survivors.length > 0 ? `, survivors ${report.close.survivors.join(',')}` : ', no survivors'}`);
+  return `${lines.join('\n')}\n`;
+}
+
+/**
+ * `caplab probe [--json] -- CMD ARGS…`: connects to any stdio MCP server with
+ * the general profile (bounded pagination, any supported version) and reports
+ * what it found, including what the strict profile would refuse. Calls no tool.
+ */
+export async function probeCommand(args: readonly string[], io: Io): Promise<number> {
+  const dash = args.indexOf('--');
+  const flags = dash < 0 ? args : args.slice(0, dash);
+  const command = dash < 0 ? [] : args.slice(dash + 1);
+  if (flags.includes('--help') || flags.includes('-h')) return io.stdout(`${HELP['probe']}\n`), EXIT.ok;
+  const unknown = flags.find((f) => f !== '--json');
+  if (unknown !== undefined) return io.stderr(`caplab probe: unknown option ${unknown}\nSee \`caplab probe --help\`.\n`), EXIT.usage;
+  if (command.length === 0) return io.stderr('caplab probe: needs a server command after --\n'), EXIT.usage;
+  const report = await probe(command, { cwd: io.cwd, envSource: io.env });
+  io.stdout(flags.includes('--json') ? `${JSON.stringify(report, null, 2)}\n` : renderProbeText(report));
+  if (!report.serverInfo) return EXIT.protocol;
+  return report.findings.length > 0 ? EXIT.failed : EXIT.ok;
+}

@@ -1,0 +1,78 @@
+/**
+ * The compiled binary, as a reviewer and a CI job use it: built once, run
+ * from an empty directory with an empty environment, and offline.
+ */
+import { beforeAll, expect, test } from 'bun:test';
+import { chmodSync, copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { build } from '../scripts/build.ts';
+
+const bin = join(mkdtempSync(join(tmpdir(), 'caplab-bin-')), 'caplab');
+
+beforeAll(async () => {
+  const built = await build(bin);
+  if (built.code !== 0) throw new Error(`build failed: ${built.output}`);
+}, 120_000);
+
+async function run(argv: string[], cwd: string, env: Record<string, string> = {}) {
+  const child = Bun.spawn(argv, { cwd, env, stdout: 'pipe', stderr: 'pipe', stdin: 'ignore' });
+  const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+  return { stdout, stderr, code };
+}
+
+test('env -i caplab demo --json from an empty dir: accepted over MCP, the child is the binary itself with serve, holding fds 0-2 only', async () => {
+  const cwd = mkdtempSync(join(tmpdir(), 'caplab-empty-'));
+  const { stdout, code, stderr } = await run(['env', '-i', bin, 'demo', '--json'], cwd);
+  expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+  const doc = JSON.parse(stdout);
+  expect([doc.accepted, doc.transport, doc.scripted, doc.requests, doc.tool_calls, doc.mcp_calls]).toEqual([true, 'mcp', true, 3, 3, 2]);
+  expect(doc.server.protocolVersion).toBe('2025-06-18');
+  expect(doc.server.launch).toEqual([bin, 'serve']);
+  for (const call of doc.calls.filter((c: any) => c.via === 'mcp')) expect([typeof call.jsonrpc_id, call.tool_call_id, call.action_id]).toEqual(['number', expect.stringMatching(/^toolu_/), expect.stringMatching(/^act-/)]);
+  const events = readFileSync(join(doc.run_dir, 'ledger.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  const close = events.find((e) => e.type === 'run_end').transport_close;
+  expect(close.survivors).toEqual([]);
+  expect(close.server_stderr).toContain('inherited fds 0,1,2; other descriptors: none');
+  expect(doc.run_dir.startsWith(cwd)).toBe(true);
+});
+
+test('unshare -n caplab check: every scenario as expected with no network; the JUnit file parses and has one testcase per scenario', async () => {
+  const cwd = mkdtempSync(join(tmpdir(), 'caplab-offline-'));
+  const probe = await run(['unshare', '-n', 'true'], cwd, { PATH: '/usr/bin:/bin' });
+  const prefix = probe.code === 0 ? ['unshare', '-n'] : [];
+  if (probe.code !== 0) console.log(`unshare -n is not permitted here (${probe.stderr.trim() || `exit ${probe.code}`}); running check without a network namespace`);
+  const { stdout, code } = await run([...prefix, bin, 'check', '--json', '--junit', 'report.xml'], cwd, { PATH: '/usr/bin:/bin' });
+  const doc = JSON.parse(stdout);
+  expect(doc.results.filter((r: any) => !r.passed)).toEqual([]);
+  expect(code).toBe(0);
+  expect(doc.results.map((r: any) => r.id)).toEqual(expect.arrayContaining(['demo-mcp', 'demo-local', 'same-batch-mcp', 'same-batch-local']));
+  // A real XML parser (python3's ElementTree), not a regex, reads the report.
+  const parsed = await run(['python3', '-c', 'import sys,xml.etree.ElementTree as E; r=E.parse(sys.argv[1]).getroot(); print(len(r.findall(".//testcase")), len(r.findall(".//failure")))', join(cwd, 'report.xml')], cwd, { PATH: '/usr/bin:/bin' });
+  expect(parsed.stdout.trim()).toBe(`${doc.results.length} 0`);
+});
+
+test('the binary ignores .env and bunfig.toml in the directory it runs from', async () => {
+  const cwd = mkdtempSync(join(tmpdir(), 'caplab-autoload-'));
+  writeFileSync(join(cwd, 'evil.ts'), `require('node:fs').writeFileSync(${JSON.stringify(join(cwd, 'PRELOADED'))}, 'x');`);
+  writeFileSync(join(cwd, 'bunfig.toml'), 'preload = ["./evil.ts"]\n');
+  writeFileSync(join(cwd, '.env'), 'SOURCE_DATE_EPOCH=not-a-number\n');
+  const { code, stdout } = await run([bin, 'demo', '--transport', 'local', '--json'], cwd);
+  expect(code).toBe(0); // a loaded .env would make SOURCE_DATE_EPOCH a usage error
+  expect(JSON.parse(stdout).accepted).toBe(true);
+  expect(existsSync(join(cwd, 'PRELOADED'))).toBe(false);
+});
+
+test('alone in a folder (no sourcemap, nothing beside it) it still runs the demo; --version and --help work', async () => {
+  const alone = join(mkdtempSync(join(tmpdir(), 'caplab-alone-')), 'caplab');
+  copyFileSync(bin, alone);
+  chmodSync(alone, 0o755);
+  expect(readdirSync(join(alone, '..'))).toEqual(['caplab']);
+  const cwd = mkdtempSync(join(tmpdir(), 'caplab-help-'));
+  const version = await run([alone, '--version'], cwd);
+  const help = await run([alone, 'demo', '--help'], cwd);
+  const demo = await run([alone, 'demo', '--json'], cwd);
+  expect(version.stdout).toMatch(/^caplab \d+\.\d+\.\d+\n$/);
+  expect(help.stdout).toContain('Exit codes:');
+  expect([demo.code, JSON.parse(demo.stdout).accepted]).toEqual([0, true]);
+});
