@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { bind } from '../binding/index.ts';
 import { fail, ok, sha256Hex, type Failure } from '../contract/index.ts';
-import { attributesOf, type CallContext, type RuntimeTool } from '../pipeline/tool.ts';
+import { attributesOf, type CallContext, type RuntimeTool } from '../pipeline/index.ts';
 import { CARD_PATH, renderCard } from './card.ts';
 import { createCardContract, type CardReceipt, type CreateCardInput } from './contracts.ts';
 import { SOURCE_IDS } from './sources.ts';

@@ -1,6 +1,6 @@
 import { bind } from '../binding/index.ts';
 import { fail, ok } from '../contract/index.ts';
-import { attributesOf, type RuntimeTool } from '../pipeline/tool.ts';
+import { attributesOf, type RuntimeTool } from '../pipeline/index.ts';
 import { readSourceContract, type ReadSourceResult } from './contracts.ts';
 import { sourceById, type Snapshot } from './snapshot.ts';
 

@@ -1,8 +1,8 @@
 import { bind } from '../binding/index.ts';
 import { fail, ok, sha256Hex, type Failure, type Outcome } from '../contract/index.ts';
-import { readSourceContract, type ReadSourceResult } from '../excerpt/contracts.ts';
-import { sourceById, type Snapshot } from '../excerpt/snapshot.ts';
-import { attributesOf, type CallContext, type RuntimeTool, type ToolOutput } from '../pipeline/tool.ts';
+import { readSourceContract, type ReadSourceResult } from '../excerpt/index.ts';
+import { sourceById, type Snapshot } from '../excerpt/index.ts';
+import { attributesOf, type CallContext, type RuntimeTool, type ToolOutput } from '../pipeline/index.ts';
 import type { ExpectedTool, TextAgreement } from './call.ts';
 import type { StrictClient } from './client.ts';
 import { CLIENT_INFO } from './handshake.ts';

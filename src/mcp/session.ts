@@ -1,7 +1,7 @@
 import type { ServerIdentity } from '../binding/index.ts';
 import { ok, type Outcome } from '../contract/index.ts';
-import type { Snapshot } from '../excerpt/snapshot.ts';
-import type { RuntimeTool } from '../pipeline/tool.ts';
+import type { Snapshot } from '../excerpt/index.ts';
+import type { RuntimeTool } from '../pipeline/index.ts';
 import { mcpReadSource, READ_SOURCE_EXPECTED, type McpReadSourceOptions } from './adapter.ts';
 import type { SpawnFn } from './child.ts';
 import { openStrictClient, type Exchange, type StrictClient, type Timeouts } from './client.ts';

@@ -1,0 +1,54 @@
+/**
+ * Keeps the data flow honest: contract → binding → pipeline → excerpt → mcp →
+ * harness → cli, with skill and ledger as side rails, and cross-folder imports
+ * only through a folder's index.ts. Scans the shipped (non-test) sources.
+ */
+import { expect, test } from 'bun:test';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+
+/** What each folder may import. Anything not listed is a wrong-way dependency. */
+const ALLOWED: Record<string, readonly string[]> = {
+  assets: [],
+  contract: [],
+  binding: ['contract'],
+  pipeline: ['contract', 'binding'],
+  excerpt: ['contract', 'binding', 'pipeline', 'assets'],
+  mcp: ['contract', 'binding', 'pipeline', 'excerpt'],
+  skill: ['contract', 'assets'],
+  ledger: ['contract'],
+  harness: ['contract', 'binding', 'pipeline', 'excerpt', 'mcp', 'ledger', 'assets', 'version.ts'],
+  cli: ['contract', 'binding', 'pipeline', 'excerpt', 'mcp', 'harness', 'skill', 'ledger', 'assets', 'version.ts'],
+};
+
+const src = import.meta.dir;
+const shipped = readdirSync(src, { recursive: true, withFileTypes: true })
+  .filter((e) => e.isFile() && e.name.endsWith('.ts') && !e.name.endsWith('.test.ts') && !e.name.endsWith('.d.ts'))
+  .map((e) => relative(src, join(e.parentPath, e.name)))
+  .filter((path) => path.includes('/') && !path.includes('/testing/') && !path.endsWith('test-kit.ts') && !path.endsWith('test-io.ts'));
+
+test('every folder imports only the folders upstream of it, through their index.ts', () => {
+  const violations: string[] = [];
+  for (const path of shipped) {
+    const folder = path.split('/')[0]!;
+    const allowed = ALLOWED[folder];
+    if (!allowed) {
+      violations.push(`${path}: folder ${folder} has no entry in ALLOWED`);
+      continue;
+    }
+    for (const [, spec] of readFileSync(join(src, path), 'utf8').matchAll(/from '(\.[^']+)'/g)) {
+      const target = relative(src, join(src, path, '..', spec!));
+      if (target.startsWith('..')) {
+        // Embedded files (assets) and the library's example contracts (cli tools) live outside src.
+        if (!/^\.\.\/(fixtures|skills)\//.test(target)) violations.push(`${path} imports ${spec} outside src`);
+        continue;
+      }
+      const [top, ...rest] = target.split('/');
+      if (top === folder) continue;
+      if (!allowed.includes(top!)) violations.push(`${path} imports ${top} (${folder} may import: ${allowed.join(', ') || 'nothing'})`);
+      else if (rest.length > 0 && !rest.at(-1)!.endsWith('index.ts')) violations.push(`${path} reaches into ${target} instead of ${top}/index.ts`);
+    }
+  }
+  expect(violations).toEqual([]);
+  expect(shipped.length).toBeGreaterThan(50);
+});
