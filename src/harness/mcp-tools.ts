@@ -30,7 +30,12 @@ export function mcpTools(options: { readonly envSource: Readonly<Record<string, 
           gaps: MCP_GAPS,
         },
         // The server's stderr is diagnostics, never parsed; it is recorded with the close report.
-        close: async () => ({ ...(await session.value.close()), server_stderr: session.value.client.stderr().slice(-4096) }),
+        // Every tools/call exchange (failed ones too) keeps its three correlated ids in the record.
+        close: async () => ({
+          ...(await session.value.close()),
+          exchanges: session.value.exchanges(),
+          server_stderr: session.value.client.stderr().slice(-4096),
+        }),
       },
     };
   };
