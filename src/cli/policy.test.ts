@@ -24,7 +24,9 @@ test('a command hook that exits 2 for create_card: permission_denied/hook in the
   expect([call.result.class, call.result.kind, call.handler_entered]).toEqual(['permission_denied', 'hook', false]);
   expect(call.hooks[0].exitCode).toBe(2);
   expect(doc.card).toBeNull();
-  expect(doc.acceptance.checks.find((c: any) => c.id === 'card_exists').verdict).toBe('fail');
+  const cardExists = doc.acceptance.checks.find((c: any) => c.id === 'card_exists');
+  expect(cardExists.verdict).toBe('fail');
+  expect(cardExists.evidence).toContain('toolu_03: permission_denied/hook');
   expect(existsSync(join(doc.run_dir, 'card'))).toBe(false);
 });
 

@@ -27,6 +27,8 @@ export interface AcceptanceEvidence {
   readonly producingPayload?: Uint8Array;
   /** How many create_card calls succeeded in the run (fresh target ⇒ exactly one). */
   readonly successfulCreates: number;
+  /** Refused or failed create_card calls, as "tool_call_id: class/kind", so the table says why there is no card. */
+  readonly refusedCreates?: readonly string[];
 }
 
 const short = (hash: string) => hash.slice(0, 12);
@@ -42,7 +44,7 @@ export function acceptanceChecks(evidence: AcceptanceEvidence): AcceptanceCheck[
     checks.push({ id, object, condition, evidence: proof, verdict: pass ? 'pass' : 'fail' });
 
   const cardObject = receipt ? receipt.path : 'card (no create_card receipt)';
-  add('card_exists', cardObject, 'a card was created and is on disk', !!receipt && !!card, receipt ? (card ? `${card.byteLength} bytes on disk` : 'receipt names a file that is absent') : 'no successful create_card');
+  add('card_exists', cardObject, 'a card was created and is on disk', !!receipt && !!card, receipt ? (card ? `${card.byteLength} bytes on disk` : 'receipt names a file that is absent') : `no successful create_card${refused(evidence)}`);
   const actual = card ? sha256Hex(card) : undefined;
   add('card_hash', cardObject, 'sha256 of the card bytes equals the receipt', !!receipt && actual === receipt.sha256, receipt ? `receipt ${short(receipt.sha256)}, disk ${actual ? short(actual) : 'absent'}` : 'no receipt');
 
@@ -79,6 +81,10 @@ export function acceptanceChecks(evidence: AcceptanceEvidence): AcceptanceCheck[
 /** Accepted iff every automatically verifiable check passed. */
 export function isAccepted(checks: readonly AcceptanceCheck[]): boolean {
   return checks.every((check) => check.verdict !== 'fail');
+}
+
+function refused(evidence: AcceptanceEvidence): string {
+  return evidence.refusedCreates && evidence.refusedCreates.length > 0 ? ` (refused: ${evidence.refusedCreates.join('; ')})` : '';
 }
 
 function decode(bytes: Uint8Array): string | undefined {

@@ -145,6 +145,7 @@ export async function runLoop(options: LoopOptions): Promise<LoopResult> {
     })(),
     ...(producingId && producers.get(producingId) ? { producingPayload: producers.get(producingId)!.payload } : {}),
     successfulCreates: creates.length,
+    refusedCreates: calls.flatMap((c) => (c.name === 'create_card' && !c.outcome.ok ? [`${c.toolCallId}: ${c.outcome.class}/${c.outcome.kind}`] : [])),
   });
   const accepted = isAccepted(checks);
   const cardRef = receipt ? recorder.fileRef(receipt.path, 'card') : undefined;

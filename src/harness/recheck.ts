@@ -44,12 +44,17 @@ export const recheckAcceptance: Recheck<RecheckReport> = (events, readFile) => {
     (e) => e.type === 'call' && e['name'] === 'create_card' && (e['outcome'] as { ok?: boolean } | undefined)?.ok === true,
   ).length;
 
+  const refusedCreates = events.flatMap((e) => {
+    const outcome = e['outcome'] as { ok?: boolean; class?: string; kind?: string } | undefined;
+    return e.type === 'call' && e['name'] === 'create_card' && outcome?.ok === false ? [`${String(e['tool_call_id'])}: ${outcome.class}/${outcome.kind}`] : [];
+  });
   const checks = acceptanceChecks({
     snapshot,
     ...(receipt ? { receipt } : {}),
     ...(card ? { card } : {}),
     ...(payload?.ok ? { producingPayload: payload.value } : {}),
     successfulCreates,
+    refusedCreates,
   });
   const recorded = acceptance['checks'] as readonly AcceptanceCheck[];
   const accepted = isAccepted(checks);
