@@ -105,3 +105,15 @@ test('usage errors exit 2 with a message; a taken run dir is refused and not tou
   expect(await cli(['demo', '--transport', 'local', '--run-id', 'taken'], second)).toBe(2);
   expect(second.err()).toContain('target_exists');
 });
+
+test('over MCP (dev launch): the demo is accepted with 2 of 3 calls over MCP and three correlated ids each; same-batch is still refused', async () => {
+  const env = { PATH: process.env['PATH'] ?? '/usr/bin:/bin' };
+  const demo = await runJson(['demo', '--json', '--run-id', 'mcp-demo'], temp(), env);
+  expect([demo.code, demo.doc.accepted, demo.doc.transport, demo.doc.server.protocolVersion, demo.doc.mcp_calls]).toEqual([0, true, 'mcp', '2025-06-18', 2]);
+  expect(demo.doc.server.serverInfo.name).toBe('caplab-fixture');
+  const ids = demo.doc.calls.filter((c: any) => c.via === 'mcp').map((c: any) => [c.tool_call_id, c.action_id, c.jsonrpc_id]);
+  expect(ids).toEqual([['toolu_01', 'act-01', expect.any(Number)], ['toolu_02', 'act-02', expect.any(Number)]]);
+  const batch = await runJson(['run', '--scenario', 'same-batch', '--json'], temp(), env);
+  const create = batch.doc.calls.find((c: any) => c.name === 'create_card');
+  expect([batch.code, batch.doc.transport, create.result.kind, create.handler_entered]).toEqual([1, 'mcp', 'sources_not_disclosed', false]);
+});
