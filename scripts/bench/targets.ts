@@ -1,0 +1,123 @@
+/**
+ * The things bench.ts times: the raw pipe echo, the SDK client against the SDK
+ * baseline server, and caplab's strict client against its fixture server.
+ * Each target does one read_source-sized round trip per `call(i)`.
+ */
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { readSourceContract } from '../../src/excerpt/contracts.ts';
+import { fixtureSnapshot } from '../../src/excerpt/sources.ts';
+import { validateArguments } from '../../src/contract/index.ts';
+import { fixtureLaunch, openFixtureSession, type FixtureSession, type Launch } from '../../src/mcp/index.ts';
+import type { CallContext } from '../../src/pipeline/index.ts';
+
+export const SOURCES = ['alpha', 'beta'] as const;
+const source = (i: number) => SOURCES[i % SOURCES.length]!;
+
+export interface Target {
+  readonly name: string;
+  readonly pid: number;
+  call(i: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Spawns the echo child; payloads[i % len] + '\n' goes out and must come back. */
+export function openEcho(payloadSizes: readonly number[]): Target {
+  const proc = Bun.spawn([process.execPath, join(import.meta.dir, 'echo.ts')], { stdin: 'pipe', stdout: 'pipe', stderr: 'inherit' });
+  const payloads = payloadSizes.map((size) => new TextEncoder().encode(`${'x'.repeat(size)}\n`));
+  const reader = proc.stdout.getReader();
+  let lines = 0; // newlines received but not yet consumed by a call
+  return {
+    name: 'raw pipe echo',
+    pid: proc.pid,
+    async call(i) {
+      proc.stdin.write(payloads[i % payloads.length]!);
+      proc.stdin.flush();
+      while (lines === 0) {
+        const { value, done } = await reader.read();
+        if (done) throw new Error('echo child closed its stdout');
+        for (let at = value.indexOf(10); at !== -1; at = value.indexOf(10, at + 1)) lines++;
+      }
+      lines--;
+    },
+    async close() {
+      proc.stdin.end();
+      await proc.exited;
+    },
+  };
+}
+
+/** The SDK as a user would use it: Client + StdioClientTransport, listTools, then callTool. */
+export async function openSdk(): Promise<Target> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [join(import.meta.dir, 'sdk-server.ts')],
+    stderr: 'ignore',
+  });
+  const client = new Client({ name: 'bench-sdk-client', version: '1.0.0' });
+  await client.connect(transport);
+  // listTools also primes the SDK client's outputSchema validator for callTool.
+  await client.listTools();
+  return {
+    name: 'SDK client+server',
+    pid: transport.pid ?? -1,
+    async call(i) {
+      const result = await client.callTool({ name: 'read_source', arguments: { source_id: source(i) } });
+      if (result.isError || result.structuredContent === undefined) throw new Error('SDK read_source failed');
+    },
+    close: () => client.close(),
+  };
+}
+
+const snapshot = fixtureSnapshot();
+
+export async function openCaplab(launch?: Launch): Promise<FixtureSession> {
+  const session = await openFixtureSession({ snapshot, instanceId: 'bench', ...(launch ? { launch } : {}) });
+  if (!session.ok) throw new Error(`caplab session: ${session.class}/${session.kind}: ${session.message}`);
+  return session.value;
+}
+
+/** The compiled binary's own launch (`dist/caplab serve`), as the binary would start it. */
+export const binaryLaunch = (binary: string): Launch => fixtureLaunch({ compiled: true, execPath: binary });
+
+/** caplab's strict client alone: request, framing, result schema and text agreement. */
+export function caplabClient(session: FixtureSession): Target {
+  return {
+    name: 'caplab client.callTool',
+    pid: session.client.pid,
+    async call(i) {
+      const called = await session.client.callTool('read_source', { source_id: source(i) }, { toolCallId: `t${i}`, actionId: `a${i}` });
+      if (!called.ok) throw new Error(`caplab callTool: ${called.message}`);
+    },
+    close: async () => void (await session.close()),
+  };
+}
+
+/**
+ * The runtime tool's path as the pipeline drives it: argument validation
+ * against the pinned contract, then the adapter handler (strict client +
+ * snapshot hash/byte comparison). Hooks, permissions and the ledger are not
+ * included: they are not part of the transport cost being compared.
+ */
+export function caplabTool(session: FixtureSession): Target {
+  const tool = session.tools[0]!;
+  const context = (i: number): CallContext => ({
+    runDir: '/nonexistent-bench',
+    actionId: `a${i}`,
+    toolCallId: `t${i}`,
+    request: { id: 'bench', payload: new Uint8Array(), payloadSha256: '', disclosedSources: [], bindings: {} },
+    signal: new AbortController().signal,
+  });
+  return {
+    name: 'caplab tool (validate+handler)',
+    pid: session.client.pid,
+    async call(i) {
+      const input = validateArguments(readSourceContract.input, { source_id: source(i) });
+      if (!input.ok) throw new Error(input.message);
+      const out = await tool.handler(input.value, context(i));
+      if (!out.ok) throw new Error(`caplab handler: ${out.class}/${out.kind}: ${out.message}`);
+    },
+    close: async () => void (await session.close()),
+  };
+}
