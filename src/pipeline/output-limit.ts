@@ -13,7 +13,7 @@ export function truncateUtf8(text: string, maxBytes: number): LimitedOutput {
   const bytes = new TextEncoder().encode(text);
   if (bytes.byteLength <= maxBytes) return { text, truncated: false, fullBytes: bytes.byteLength };
   let end = maxBytes;
-  // Step back over UTF-8 continuation bytes (10xxxxxx) to a code point boundary.
+  // Step back over UTF-8 continuation bytes (top bits 0b10) to a code point boundary.
   while (end > 0 && (bytes[end]! & 0xc0) === 0x80) end--;
   return { text: new TextDecoder().decode(bytes.subarray(0, end)), truncated: true, fullBytes: bytes.byteLength };
 }
