@@ -14,7 +14,7 @@ export { runReport } from './report.ts';
 export { endingOf, runTask } from './run.ts';
 export type { RunOptions, RunOutcome } from './run.ts';
 export { builtinScenarioNames, loadScenario, parseScenario, Scenario, scriptedModel } from './scenario.ts';
-export { freezeTable, localTools } from './tools.ts';
+export { runtimeTable, localTools } from './tools.ts';
 export type { ServerReport, ToolProvider, ToolSet } from './tools.ts';
 export { recheckAcceptance } from './recheck.ts';
 export type { RecheckReport } from './recheck.ts';

@@ -1,13 +1,12 @@
-/**
- * What the loop needs from the run record: write a file, append an event.
- * The ledger implements it; tests may use `memoryRecorder`.
- */
-export interface FileRef {
-  readonly path: string;
-  readonly sha256: string;
-  readonly bytes: number;
-}
+import type { WrittenFile } from '../ledger/index.ts';
 
+/** A file in the run dir: path, sha256, size — the ledger's own shape. */
+export type FileRef = WrittenFile;
+
+/**
+ * What the loop needs from the run record: write a file, reference a file,
+ * append an event. `runTask` adapts the ledger's RunDir to it.
+ */
 export interface RunRecorder {
   /** Writes a file inside the run dir atomically and returns its reference. */
   writeFile(relPath: string, bytes: Uint8Array): FileRef;

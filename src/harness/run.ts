@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { runLoop, type LoopResult, type LoopStep, type MethodSupport } from './loop.ts';
 import type { FileRef, RunRecorder } from './recorder.ts';
 import { scriptedModel, type Scenario } from './scenario.ts';
-import { freezeTable, type ServerReport, type ToolProvider } from './tools.ts';
+import { runtimeTable, type ServerReport, type ToolProvider } from './tools.ts';
 
 export interface RunOptions {
   readonly scenario: Scenario;
@@ -80,7 +80,7 @@ export async function runTask(options: RunOptions): Promise<Outcome<RunOutcome>>
       return toolSet;
     }
     toolsClose = () => toolSet.value.close();
-    const table = freezeTable(toolSet.value.tools);
+    const table = runtimeTable(toolSet.value.tools);
     recorder.append('run_start', {
       caplab: CAPLAB_VERSION,
       run_id: options.runId,

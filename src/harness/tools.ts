@@ -30,6 +30,6 @@ export const localTools: ToolProvider = async (snapshot, runId) => ({
 });
 
 /** Freezes a tool table once per run, keyed by model-visible name. */
-export function freezeTable(tools: readonly RuntimeTool[]): Readonly<Record<string, RuntimeTool>> {
+export function runtimeTable(tools: readonly RuntimeTool[]): Readonly<Record<string, RuntimeTool>> {
   return Object.freeze(Object.fromEntries(tools.map((tool) => [tool.binding.tool, Object.freeze({ ...tool })])));
 }
