@@ -11,6 +11,8 @@ const server: ServerIdentity = {
   version: '0.1.0',
   protocolVersion: '2025-06-18',
   launch: ['/usr/bin/caplab', 'serve'],
+  cwd: '/',
+  envNames: ['LANG', 'PATH'],
   instanceId: 'instance-1',
 };
 const mcp: BindOptions = { target: 'strict', implementation: { kind: 'mcp', version: '0.1.0' }, server, gaps: ['remote build unknown'] };
@@ -64,6 +66,69 @@ describe('binding ids', () => {
     const protocol = bound(updateNoteContract, { ...mcp, server: { ...server, protocolVersion: '2025-03-26' } }).id;
     const launch = bound(updateNoteContract, { ...mcp, server: { ...server, launch: ['/opt/caplab', 'serve'] } }).id;
     expect(new Set([a, restarted, protocol, launch]).size).toBe(4);
+  });
+
+  // One row per contract field a caller relies on: each changes the id at the same name and version.
+  const contractRows: [string, (c: Contract) => Contract][] = [
+    ['effect', (c) => ({ ...c, effect: 'external' })],
+    ['identity', (c) => ({ ...c, identity: 'service account notes-admin' })],
+    ['readOnly', (c) => ({ ...c, readOnly: !c.readOnly })],
+    ['destructive', (c) => ({ ...c, destructive: !c.destructive })],
+    ['idempotent', (c) => ({ ...c, idempotent: !c.idempotent })],
+    ['concurrencySafe', (c) => ({ ...c, concurrencySafe: !c.concurrencySafe })],
+    ['openWorld', (c) => ({ ...c, openWorld: !c.openWorld })],
+    ['limits.timeoutMs', (c) => ({ ...c, limits: { ...c.limits, timeoutMs: c.limits.timeoutMs + 1 } })],
+    ['limits.maxResultBytes', (c) => ({ ...c, limits: { ...c.limits, maxResultBytes: c.limits.maxResultBytes + 1 } })],
+    ['description', (c) => ({ ...c, description: `${c.description} Also deletes the note.` })],
+    ['discovery', (c) => ({ ...c, discovery: `${c.discovery} (now faster)` })],
+    ['preconditions', (c) => ({ ...c, preconditions: [...c.preconditions, 'note_unlocked'] })],
+    ['completionEvidence', (c) => ({ ...c, completionEvidence: 'none: trust the server' })],
+    ['errorClasses', (c) => ({ ...c, errorClasses: c.errorClasses.filter((e) => e !== 'timeout') })],
+    ['result schema', (c) => ({ ...c, result: v.strictObject({ id: v.string() }) })],
+  ];
+  test.each(contractRows)('change when the contract %s changes at the same name and version', (field, change) => {
+    const changed = change(updateNoteContract);
+    expect([changed.name, changed.version]).toEqual([updateNoteContract.name, updateNoteContract.version]);
+    // Schemas unchanged (except in the row about them): the id must move for the field itself.
+    if (field !== 'result schema') expect(exportContract(changed)).toEqual(exportContract(updateNoteContract));
+    for (const options of [{ implementation: local }, mcp]) {
+      const a = bound(updateNoteContract, options);
+      const b = bound(changed, options);
+      expect(b.id).not.toBe(a.id);
+      expect(canonicalJson(b.contract)).not.toBe(canonicalJson(a.contract)); // recorded in the body, not only hashed
+    }
+  });
+
+  test('the body records every field of the contract a caller relies on', () => {
+    const { contract } = bound(updateNoteContract, { implementation: local });
+    const c = updateNoteContract;
+    expect(contract).toMatchObject({
+      name: c.name,
+      version: c.version,
+      description: c.description,
+      discovery: c.discovery,
+      effect: c.effect,
+      identity: c.identity,
+      attributes: { readOnly: c.readOnly, destructive: c.destructive, idempotent: c.idempotent, concurrencySafe: c.concurrencySafe, openWorld: c.openWorld },
+      limits: c.limits,
+      preconditions: c.preconditions,
+      completionEvidence: c.completionEvidence,
+      errorClasses: c.errorClasses,
+      resultSchemaHash: exportContract(c).resultSchemaHash,
+    });
+  });
+
+  const serverRows: [string, Partial<ServerIdentity>][] = [
+    ['command', { launch: ['/opt/caplab', 'serve'] }],
+    ['args', { launch: ['/usr/bin/caplab', 'serve', '--verbose'] }],
+    ['cwd', { cwd: '/srv/project' }],
+    ['env names', { envNames: ['LANG', 'PATH', 'TZ'] }],
+  ];
+  test.each(serverRows)('change when the MCP server launch %s changes', (_field, change) => {
+    const a = bound(updateNoteContract, mcp);
+    const b = bound(updateNoteContract, { ...mcp, server: { ...server, ...change } });
+    expect(b.id).not.toBe(a.id);
+    expect(b.server).toMatchObject(change);
   });
 
   test('change when gaps, fills or the tool name change', () => {

@@ -1,4 +1,4 @@
-import { canonicalHash, exportContract, schemaHash, type Contract, type JsonSchema, type Outcome } from '../contract/index.ts';
+import { canonicalHash, exportContract, schemaHash, type Contract, type Effect, type ErrorClass, type JsonSchema, type Outcome } from '../contract/index.ts';
 import { fail, ok } from '../contract/index.ts';
 import { checkFills, findSchemaDefault } from './fills.ts';
 import { prepareTarget, RESULT_CONVERSION, type ModelTarget } from './targets.ts';
@@ -14,8 +14,43 @@ export interface ServerIdentity {
   readonly name: string;
   readonly version: string;
   readonly protocolVersion: string;
+  /** The launch argv: command and arguments. */
   readonly launch: readonly string[];
+  /** The directory the server was started in. */
+  readonly cwd: string;
+  /** Names of the variables in the server's environment, sorted; values are never recorded. */
+  readonly envNames: readonly string[];
   readonly instanceId: string;
+}
+
+/** Everything a caller relies on in a contract, as plain data (SPEC F-CONTRACT); part of the binding id. */
+export interface BoundContract {
+  readonly name: string;
+  readonly version: string;
+  /** Full description: what the model is shown with the call schema. */
+  readonly description: string;
+  /** Short discovery text. */
+  readonly discovery: string;
+  readonly effect: Effect;
+  /** Who executes, with which credential. */
+  readonly identity: string;
+  readonly attributes: {
+    readonly readOnly: boolean;
+    readonly destructive: boolean;
+    readonly idempotent: boolean;
+    readonly concurrencySafe: boolean;
+    readonly openWorld: boolean;
+  };
+  readonly limits: { readonly timeoutMs: number; readonly maxResultBytes: number };
+  readonly preconditions: readonly string[];
+  readonly completionEvidence: string;
+  readonly errorClasses: readonly ErrorClass[];
+  readonly schema: JsonSchema;
+  readonly schemaHash: string;
+  readonly resultSchema: JsonSchema;
+  readonly resultSchemaHash: string;
+  /** Fields the program fills when missing (`Contract.fills`); `{}` if none. */
+  readonly fills: Readonly<Record<string, unknown>>;
 }
 
 /**
@@ -27,16 +62,7 @@ export interface Binding {
   readonly id: string;
   /** The model-visible tool name. */
   readonly tool: string;
-  readonly contract: {
-    readonly name: string;
-    readonly version: string;
-    readonly schema: JsonSchema;
-    readonly schemaHash: string;
-    readonly resultSchema: JsonSchema;
-    readonly resultSchemaHash: string;
-    /** Fields the program fills when missing (`Contract.fills`); `{}` if none. Part of the id. */
-    readonly fills: Readonly<Record<string, unknown>>;
-  };
+  readonly contract: BoundContract;
   readonly model: { readonly target: ModelTarget; readonly schema: JsonSchema; readonly schemaHash: string };
   /** Conversion versions; with the schemas they determine conversion completely. */
   readonly conversion: { readonly arguments: string; readonly result: string };
@@ -103,6 +129,21 @@ export function tryBind(contract: Contract, options: BindOptions): Outcome<Bindi
     contract: {
       name: contract.name,
       version: contract.version,
+      description: contract.description,
+      discovery: contract.discovery,
+      effect: contract.effect,
+      identity: contract.identity,
+      attributes: {
+        readOnly: contract.readOnly,
+        destructive: contract.destructive,
+        idempotent: contract.idempotent,
+        concurrencySafe: contract.concurrencySafe,
+        openWorld: contract.openWorld,
+      },
+      limits: { timeoutMs: contract.limits.timeoutMs, maxResultBytes: contract.limits.maxResultBytes },
+      preconditions: contract.preconditions,
+      completionEvidence: contract.completionEvidence,
+      errorClasses: contract.errorClasses,
       schema: exported.inputSchema,
       schemaHash: exported.inputSchemaHash,
       resultSchema: exported.resultSchema,

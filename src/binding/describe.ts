@@ -65,6 +65,17 @@ function short(hash: string): string {
   return hash.slice(0, 16);
 }
 
+/** The contract's attributes as words: what a caller may assume about the effect. */
+function attributeWords(attributes: Binding['contract']['attributes']): string {
+  return [
+    attributes.readOnly ? 'read-only' : 'writes',
+    ...(attributes.destructive ? ['destructive'] : []),
+    attributes.idempotent ? 'idempotent' : 'not idempotent',
+    attributes.concurrencySafe ? 'concurrency-safe' : 'serial',
+    attributes.openWorld ? 'open world' : 'closed world',
+  ].join(', ');
+}
+
 function fieldCount(schema: JsonSchema): number {
   const properties = schema['properties'];
   return properties !== null && typeof properties === 'object' ? Object.keys(properties).length : 0;
@@ -88,9 +99,15 @@ export function renderToolsText(description: ToolsDescription): string {
     const fills = Object.keys(tool.contract.fills);
     lines.push(`✓ ${tool.tool}  binding ${short(tool.bindingId)}`);
     lines.push(`    contract    ${tool.contract.name}@${tool.contract.version}  schema ${short(tool.contract.schemaHash)}  ${fieldCount(tool.contract.schema)} fields`);
+    lines.push(`    effect      ${tool.contract.effect} (${attributeWords(tool.contract.attributes)})  as ${tool.contract.identity}`);
+    lines.push(`    limits      ${tool.contract.limits.timeoutMs} ms, ${tool.contract.limits.maxResultBytes} result bytes  result schema ${short(tool.contract.resultSchemaHash)}`);
     lines.push(`    model       ${tool.model.target}  schema ${short(tool.model.schemaHash)}`);
     lines.push(`    conversion  arguments ${tool.conversion.arguments}  results ${tool.conversion.result}`);
     lines.push(`    implements  ${tool.implementation.kind} ${tool.implementation.version}${server}`);
+    if (tool.server) {
+      const names = tool.server.envNames.length > 0 ? tool.server.envNames.join(', ') : 'none';
+      lines.push(`    launch      ${tool.server.launch.join(' ')}  cwd ${tool.server.cwd}  env names ${names}`);
+    }
     if (fills.length > 0) lines.push(`    fills       ${fills.join(', ')} (filled only when missing; recorded)`);
     for (const gap of tool.gaps) lines.push(`    gap         ${gap}`);
   }

@@ -5,7 +5,7 @@
  * a value.
  */
 export { bind, bindingId, deepFreeze, tryBind } from './binding.ts';
-export type { Binding, BindingBody, BindOptions, Implementation, ServerIdentity } from './binding.ts';
+export type { Binding, BindingBody, BindOptions, BoundContract, Implementation, ServerIdentity } from './binding.ts';
 export {
   ANTHROPIC_CONVERSION,
   MODEL_TARGETS,

@@ -77,7 +77,7 @@ export async function runLoop(options: LoopOptions): Promise<LoopResult> {
       model: options.model.name,
       max_tokens: 1024,
       system: [{ type: 'text', text: SYSTEM_PROMPT }, ...(options.method?.blocks(stage) ?? [])],
-      tools: Object.values(registry).map((t) => toolSpec(t.binding, t.contract.description)),
+      tools: Object.values(registry).map((t) => toolSpec(t.binding)),
       messages: structuredClone(messages),
     };
     const bytes = encodePayload(payload);

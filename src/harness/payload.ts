@@ -26,9 +26,9 @@ export interface RequestPayload {
   readonly messages: readonly Message[];
 }
 
-/** The model-visible spec of a bound tool: its full description and model-facing schema. */
-export function toolSpec(binding: Binding, description: string): ToolSpec {
-  return { name: binding.tool, description, input_schema: binding.model.schema };
+/** The model-visible spec of a bound tool: its pinned full description and model-facing schema. */
+export function toolSpec(binding: Binding): ToolSpec {
+  return { name: binding.tool, description: binding.contract.description, input_schema: binding.model.schema };
 }
 
 /** Serialises a payload. These bytes are what is hashed, recorded, and checked. */

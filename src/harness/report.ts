@@ -43,6 +43,8 @@ export function runReport(outcome: RunOutcome, scenario: string): Record<string,
           serverInfo: outcome.server.serverInfo,
           protocolVersion: outcome.server.protocolVersion,
           launch: outcome.server.launch,
+          cwd: outcome.server.cwd,
+          env_names: outcome.server.envNames,
           instance_id: outcome.server.instanceId,
           gaps: outcome.server.gaps,
         }

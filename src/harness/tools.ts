@@ -7,6 +7,9 @@ export interface ServerReport {
   readonly serverInfo: { readonly name: string; readonly version: string };
   readonly protocolVersion: string;
   readonly launch: readonly string[];
+  readonly cwd: string;
+  /** Names only: values never leave the launch. */
+  readonly envNames: readonly string[];
   readonly instanceId: string;
   readonly gaps: readonly string[];
 }

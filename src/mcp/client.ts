@@ -4,7 +4,7 @@ import { interpretCall, type CallResult, type ExpectedTool } from './call.ts';
 import { spawnChild, type CloseReport, type Graces, type SpawnFn } from './child.ts';
 import { Connection, DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from './connection.ts';
 import { handshake } from './handshake.ts';
-import type { Launch } from './launch.ts';
+import { launchIdentity, type Launch } from './launch.ts';
 import type { JsonRpcId } from './messages.ts';
 import type { Implementation, ListedTool } from './results.ts';
 
@@ -101,7 +101,7 @@ export async function openStrictClient(options: ClientOptions): Promise<Outcome<
     name: serverInfo.name,
     version: serverInfo.version,
     protocolVersion,
-    launch: [...options.launch.command],
+    ...launchIdentity(options.launch),
     instanceId: options.instanceId ?? crypto.randomUUID(),
   };
   const expected = new Map(options.tools.map((tool) => [tool.contract.name, tool]));

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'bun:test';
 import { READ_SOURCE_EXPECTED } from './adapter.ts';
 import { openStrictClient } from './client.ts';
 import { procStat } from './group.ts';
-import { buildEnv, envNameAllowed, FIXTURE_ENV_ALLOW, isCompiled, PROBE_ENV_ALLOW } from './launch.ts';
+import { buildEnv, envNameAllowed, FIXTURE_ENV_ALLOW, isCompiled, launchIdentity, PROBE_ENV_ALLOW } from './launch.ts';
 import { FAST, isRunning, misbehaveLaunch } from './testing/servers.ts';
 
 /** A parent environment full of things that must never reach a server. Injected, not put in process.env. */
@@ -37,6 +37,14 @@ describe('buildEnv', () => {
   });
 });
 
+test('launchIdentity keeps argv, cwd and sorted env names, never a value', () => {
+  const launch = { command: ['/usr/bin/srv', '--port', '0'], cwd: '/srv', env: { TZ: 'UTC', LANG: 'C.UTF-8', PATH: '/opt/secret-path-value' } };
+  const identity = launchIdentity(launch);
+  expect(identity).toEqual({ launch: ['/usr/bin/srv', '--port', '0'], cwd: '/srv', envNames: ['LANG', 'PATH', 'TZ'] });
+  expect(JSON.stringify(identity)).not.toContain('secret-path-value');
+  expect(launchIdentity({ ...launch, env: { ...launch.env, PATH: '/other' } })).toEqual(identity);
+});
+
 test('isCompiled tells a --compile executable from a source run', () => {
   expect(isCompiled('/$bunfs/root/caplab')).toBe(true);
   expect(isCompiled('B:\\~BUN\\root\\caplab.exe')).toBe(true);
@@ -63,6 +71,8 @@ describe('the spawned server (reporting test server)', () => {
 
       for (const name of SECRET_NAMES) expect(report.env).not.toContain(name);
       expect(report.env).toEqual(Object.keys(launch.env).sort());
+      // The binding's server identity names exactly these variables, and the launch's cwd.
+      expect(client.value.identity).toMatchObject({ launch: launch.command, cwd: '/', envNames: report.env });
     } finally {
       await client.value.close();
       expect(isRunning(client.value.pid)).toBe(false);

@@ -11,6 +11,15 @@ export interface Launch {
 }
 
 /**
+ * What a binding records of a launch: argv, cwd and the environment's
+ * variable names (sorted). Values stay out: they may be secrets, and a
+ * record is shared.
+ */
+export function launchIdentity(launch: Launch): { readonly launch: readonly string[]; readonly cwd: string; readonly envNames: readonly string[] } {
+  return { launch: [...launch.command], cwd: launch.cwd, envNames: Object.keys(launch.env).sort() };
+}
+
+/**
  * Names that look like credentials or that change how a runtime loads code.
  * Refused even when an allowlist names them: an allowlist typo must not leak a secret.
  */

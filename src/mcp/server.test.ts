@@ -27,6 +27,8 @@ describe('the real fixture server (bun src/main.ts serve) through the strict cli
         version: '1.0.0',
         protocolVersion: '2025-06-18',
         launch: fixtureLaunch().command,
+        cwd: '/',
+        envNames: [],
         instanceId: 'fixture-1',
       });
       const [readSource] = tools;
