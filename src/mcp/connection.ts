@@ -33,6 +33,9 @@ export interface RequestOptions {
   readonly signal?: AbortSignal;
 }
 
+/** MCP 2025-06-18: "The `initialize` request MUST NOT be cancelled by clients." Giving up on it ends the session. */
+const NEVER_CANCELLED: ReadonlySet<string> = new Set(['initialize']);
+
 /** Decides about a server notification; a failure ends the session. */
 export type NotificationPolicy = (method: string) => Failure | undefined;
 
@@ -54,6 +57,8 @@ export class Connection {
   readonly #splitter: LineSplitter;
   readonly #stderr: StderrTail;
   readonly #onNotification: NotificationPolicy;
+  /** Settles when the server's stderr reached EOF (or broke). */
+  readonly #stderrDrained: Promise<void>;
   readonly #pending = new Map<string, Pending>();
   /** Ids we stopped waiting for (timeout/abort): one late answer is expected and ignored. */
   readonly #abandoned = new Set<string>();
@@ -69,7 +74,7 @@ export class Connection {
     this.#splitter = new LineSplitter(limits.maxLineBytes);
     this.#stderr = new StderrTail(limits.stderrBytes);
     this.#onNotification = onNotification;
-    void this.#stderr.drain(child.stderr);
+    this.#stderrDrained = this.#stderr.drain(child.stderr);
     void this.#readStdout();
     void child.exited.then((code) => this.#onExit(code));
   }
@@ -97,7 +102,10 @@ export class Connection {
     if (this.#failure) return { id, requestBytes, reply: Promise.resolve(this.#failure) };
     const reply = new Promise<Outcome<Reply>>((resolve) => {
       const stopWaiting = (failure: Failure): void => {
-        if (!this.#pending.delete(key)) return;
+        if (!this.#pending.has(key)) return;
+        // Never cancelled: the session ends, settling this request (and any other) with the failure.
+        if (NEVER_CANCELLED.has(method)) return this.#fail({ ...failure, message: `${failure.message}; session closed (${method} is never cancelled)` });
+        this.#pending.delete(key);
         this.#abandoned.add(key);
         // Tell the server; a late answer to this id is then expected and ignored.
         this.notify('notifications/cancelled', { requestId: id, reason: failure.kind });
@@ -133,13 +141,20 @@ export class Connection {
 
   /**
    * Ends the session: settles pending requests as closed (outcome unknown)
-   * and stops the server's whole process group. Idempotent.
+   * and stops the server's whole process group. Idempotent. Resolves once
+   * the server's stderr is read to its end too (at most `drainMs` after the
+   * group is gone), so the kept tail does not depend on scheduling.
    */
   close(): Promise<CloseReport> {
     if (!this.#closing) {
       this.#settleAll(fail('closed', 'session_closed', 'session closed while a request was pending; outcome unknown'));
       this.#failure ??= fail('closed', 'session_closed', 'session closed');
-      this.#closing = terminate(this.#child, this.#graces);
+      this.#closing = terminate(this.#child, this.#graces).then(async (report) => {
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        await Promise.race([this.#stderrDrained, new Promise<void>((resolve) => (timer = setTimeout(resolve, this.#limits.drainMs)))]);
+        clearTimeout(timer);
+        return report;
+      });
     }
     return this.#closing;
   }

@@ -72,4 +72,26 @@ describe('fixed-profile handshake refuses, and leaves no process behind', () => 
     expect(client).toMatchObject({ ok: false, class: 'timeout', kind: 'deadline' });
     expect(isRunning(pids[0]!)).toBe(false);
   });
+
+  test('initialize is never cancelled: a timeout closes the session instead of sending notifications/cancelled', async () => {
+    const pids: number[] = [];
+    const client = await openStrictClient({
+      launch: misbehaveLaunch('silent_init'),
+      tools: [READ_SOURCE_EXPECTED],
+      timeouts: { ...FAST, handshakeMs: 300 },
+      spawn: (l) => {
+        const child = spawnChild(l);
+        if (child.ok) pids.push(child.value.pid);
+        return child;
+      },
+    });
+    expect(client).toMatchObject({ ok: false, class: 'timeout', kind: 'deadline' });
+    if (client.ok) return;
+    expect(client.message).toContain('session closed (initialize is never cancelled)');
+    // The server logs every line it received; close() returns after its stderr ended.
+    const received = (client.issues ?? []).join('\n');
+    expect(received).toContain('"method":"initialize"');
+    expect(received).not.toContain('notifications/cancelled');
+    expect(isRunning(pids[0]!)).toBe(false);
+  });
 });

@@ -13,6 +13,7 @@ export const MODES = [
   'ok', 'banner', 'stray', 'version', 'cursor', 'extra_tool', 'drift', 'unknown_id', 'string_id', 'duplicate',
   'bad_utf8', 'oversize', 'trickle', 'hang', 'crash', 'ignore_term', 'grandchild', 'mismatch', 'lying_hash',
   'conflict', 'is_error', 'rpc_error', 'no_structured', 'report', 'list_changed', 'slow', 'ping', 'pages', 'endless',
+  'silent_init',
 ] as const;
 export type Mode = (typeof MODES)[number];
 
@@ -143,6 +144,11 @@ let pendingCall: { id: number | string; result: Record<string, unknown> } | unde
 
 for await (const line of console) {
   if (line === '') continue; // the iterator yields an empty tail after the last newline
+  // silent_init: log every line received (notifications included) and never answer.
+  if (mode === 'silent_init') {
+    process.stderr.write(`received ${line}\n`);
+    continue;
+  }
   const message = JSON.parse(line) as { id?: number | string; method?: string; params?: Record<string, unknown> };
   if (message.id === undefined) continue; // notifications
   if (message.id === 'srv-ping-1' && pendingCall) {
