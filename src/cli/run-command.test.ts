@@ -1,5 +1,5 @@
 import { expect, test } from 'bun:test';
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cli } from './cli.ts';
@@ -76,20 +76,29 @@ test('two runs with the same --run-id write byte-identical cards', async () => {
   expect(readFileSync(one.doc.card.path)).toEqual(readFileSync(two.doc.card.path));
 });
 
-test('with --run-id and SOURCE_DATE_EPOCH two runs give byte-identical run dirs', async () => {
-  const env = { SOURCE_DATE_EPOCH: '1700000000' };
-  const one = await runJson(['demo', '--transport', 'local', '--json', '--run-id', 'det'], temp(), env);
-  const two = await runJson(['demo', '--transport', 'local', '--json', '--run-id', 'det'], temp(), env);
-  const files = (dir: string): string[] =>
-    readdirSync(dir, { recursive: true, withFileTypes: true })
-      .filter((e) => e.isFile())
-      .map((e) => join(e.parentPath, e.name).slice(dir.length))
-      .sort();
-  const a = one.doc.run_dir as string;
-  const b = two.doc.run_dir as string;
-  expect(files(a)).toEqual(files(b));
-  expect(files(a).length).toBeGreaterThan(8);
-  for (const file of files(a)) expect(readFileSync(join(b, file))).toEqual(readFileSync(join(a, file)));
+test.each(['local', 'mcp'])('with --run-id and SOURCE_DATE_EPOCH two runs (%s) give byte-identical run dirs', async (transport) => {
+  const env = { SOURCE_DATE_EPOCH: '1700000000', PATH: process.env['PATH'] ?? '/usr/bin:/bin' };
+  const cwds = [temp(), temp()];
+  try {
+    const one = await runJson(['demo', '--transport', transport, '--json', '--run-id', 'det'], cwds[0], env);
+    const two = await runJson(['demo', '--transport', transport, '--json', '--run-id', 'det'], cwds[1], env);
+    expect([one.code, two.code, one.doc.transport, two.doc.transport]).toEqual([0, 0, transport, transport]);
+    const files = (dir: string): string[] =>
+      readdirSync(dir, { recursive: true, withFileTypes: true })
+        .filter((e) => e.isFile())
+        .map((e) => join(e.parentPath, e.name).slice(dir.length))
+        .sort();
+    const a = one.doc.run_dir as string;
+    const b = two.doc.run_dir as string;
+    expect(files(a)).toEqual(files(b));
+    expect(files(a)).toContain('/ledger.jsonl');
+    expect(files(a).length).toBeGreaterThan(8);
+    for (const file of files(a)) expect(readFileSync(join(b, file))).toEqual(readFileSync(join(a, file)));
+    // Over MCP the server's stderr is recorded, with its pid replaced.
+    if (transport === 'mcp') expect(readFileSync(join(a, 'ledger.jsonl'), 'utf8')).toContain('pid <pid>');
+  } finally {
+    for (const cwd of cwds) rmSync(cwd, { recursive: true, force: true });
+  }
 });
 
 test('usage errors exit 2 with a message; a taken run dir is refused and not touched', async () => {

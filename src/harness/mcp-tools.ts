@@ -2,12 +2,29 @@ import { localCreateCard } from '../excerpt/index.ts';
 import { MCP_GAPS, fixtureLaunch, openFixtureSession, type FixtureSessionOptions } from '../mcp/index.ts';
 import type { ToolProvider } from './tools.ts';
 
+/** Stands in for a process id in records that must not depend on which process ran. */
+export const PID_PLACEHOLDER = '<pid>';
+
+/**
+ * Replaces the number in every `pid N` / `pid=N` / `pid: N` of a log text
+ * with the placeholder, whatever its value. Matching the label rather than
+ * the server's own pid keeps short pids from rewriting unrelated numbers
+ * (a pid of 18 inside "2025-06-18") differently from run to run.
+ */
+export function withoutPids(text: string): string {
+  return text.replace(/\b(pid)(\s*[=:]?\s*)\d+\b/gi, `$1$2${PID_PLACEHOLDER}`);
+}
+
 /**
  * read_source over the fixture MCP server (spawned from this program with a
  * cleaned environment), create_card local: the demo's default. The instance
- * id derives from the run id so that same-id runs bind identically.
+ * id derives from the run id so that same-id runs bind identically. With
+ * SOURCE_DATE_EPOCH set in `envSource` the run is meant to be reproducible,
+ * so process ids are kept out of the close record (the server's stderr,
+ * surviving members).
  */
 export function mcpTools(options: { readonly envSource: Readonly<Record<string, string | undefined>> } & Partial<FixtureSessionOptions>): ToolProvider {
+  const reproducible = (options.envSource['SOURCE_DATE_EPOCH'] ?? '') !== '';
   return async (snapshot, runId) => {
     const session = await openFixtureSession({
       launch: fixtureLaunch({ envSource: options.envSource }),
@@ -33,11 +50,16 @@ export function mcpTools(options: { readonly envSource: Readonly<Record<string, 
         },
         // The server's stderr is diagnostics, never parsed; it is recorded with the close report.
         // Every tools/call exchange (failed ones too) keeps its three correlated ids in the record.
-        close: async () => ({
-          ...(await session.value.close()),
-          exchanges: session.value.exchanges(),
-          server_stderr: session.value.client.stderr().slice(-4096),
-        }),
+        close: async () => {
+          const report = await session.value.close();
+          const stderr = session.value.client.stderr();
+          return {
+            ...report,
+            ...(reproducible ? { survivors: report.survivors.map(() => PID_PLACEHOLDER) } : {}),
+            exchanges: session.value.exchanges(),
+            server_stderr: (reproducible ? withoutPids(stderr) : stderr).slice(-4096),
+          };
+        },
       },
     };
   };
