@@ -1,12 +1,11 @@
-import type { CallRecord } from '../pipeline/index.ts';
 import type { AcceptanceCheck } from '../excerpt/index.ts';
-import type { LoopStep, RunOutcome } from '../harness/index.ts';
+import type { LoopStep, RecordedCall, RunOutcome } from '../harness/index.ts';
 import type { Paint } from './io.ts';
 
 const short = (hash: string) => hash.slice(0, 12);
 
-function describeCall(record: CallRecord, paint: Paint): string {
-  const protocol = record.outcome.ok ? record.outcome.value.protocol : undefined;
+function describeCall(record: RecordedCall, paint: Paint): string {
+  const { protocol } = record;
   const via = protocol ? `mcp jsonrpc#${protocol.jsonrpcId}` : record.handlerEntered ? 'local' : 'not executed';
   const args = JSON.stringify(record.arguments.rewritten ?? record.arguments.original);
   const shown = args.length > 90 ? `${args.slice(0, 87)}...` : args;

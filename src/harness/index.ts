@@ -19,3 +19,5 @@ export type { ServerReport, ToolProvider, ToolSet } from './tools.ts';
 export { recheckAcceptance } from './recheck.ts';
 export type { RecheckReport } from './recheck.ts';
 export { mcpTools } from './mcp-tools.ts';
+export { recordedCall, viaOf } from './recorded-call.ts';
+export type { RecordedCall } from './recorded-call.ts';

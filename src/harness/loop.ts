@@ -1,11 +1,12 @@
 import type { Binding } from '../binding/index.ts';
 import { sha256Hex } from '../contract/index.ts';
 import { acceptanceChecks, CARD_PATH, disclosedSources, isAccepted, type AcceptanceCheck, type CardReceipt, type Snapshot } from '../excerpt/index.ts';
-import { executeCall, runBatches, type CallRecord, type Pipeline, type ProducingRequest, type RuntimeTool, type ToolCall } from '../pipeline/index.ts';
+import { executeCall, runBatches, type CallRecord, type Pipeline, type ProducingRequest, type ProtocolExchange, type RuntimeTool, type ToolCall } from '../pipeline/index.ts';
 import { intentTools, mappingTag, type Intent } from './intent.ts';
 import type { Message, Model, ModelResponse, TextBlock, ToolResultBlock, ToolUseBlock } from './model.ts';
 import { encodePayload, SYSTEM_PROMPT, TASK_PROMPT, toolSpec, type RequestPayload } from './payload.ts';
 import type { FileRef, RunRecorder } from './recorder.ts';
+import { recordedCall, viaOf, type RecordedCall } from './recorded-call.ts';
 
 /** The method stage a request belongs to, decided by the host from what has happened. */
 export type Stage = 'read' | 'create' | 'finish';
@@ -20,7 +21,7 @@ export interface MethodSupport {
 export type LoopStep =
   | { readonly type: 'request'; readonly intent: Intent }
   | { readonly type: 'response'; readonly requestId: string; readonly response: ModelResponse }
-  | { readonly type: 'call'; readonly record: CallRecord }
+  | { readonly type: 'call'; readonly record: RecordedCall }
   | { readonly type: 'acceptance'; readonly checks: readonly AcceptanceCheck[]; readonly accepted: boolean };
 
 export interface LoopOptions {
@@ -34,6 +35,8 @@ export interface LoopOptions {
   /** Reads a file of the run dir (for acceptance), undefined if absent. */
   readonly readRunFile: (relPath: string) => Uint8Array | undefined;
   readonly method?: MethodSupport;
+  /** The protocol exchange behind an action (MCP), failed calls included; absent for local tools. */
+  readonly protocolOf?: (actionId: string) => ProtocolExchange | undefined;
   readonly maxRequests?: number;
   readonly onStep?: (step: LoopStep) => void;
 }
@@ -46,7 +49,7 @@ export interface RequestRecord {
 
 export interface LoopResult {
   readonly requests: readonly RequestRecord[];
-  readonly calls: readonly CallRecord[];
+  readonly calls: readonly RecordedCall[];
   readonly checks: readonly AcceptanceCheck[];
   readonly accepted: boolean;
   readonly receipt?: CardReceipt;
@@ -64,7 +67,7 @@ export async function runLoop(options: LoopOptions): Promise<LoopResult> {
   const { recorder, snapshot } = options;
   const messages: Message[] = [{ role: 'user', content: TASK_PROMPT }];
   const requests: RequestRecord[] = [];
-  const calls: CallRecord[] = [];
+  const calls: RecordedCall[] = [];
   const producers = new Map<string, ProducingRequest>();
   let stop: LoopResult['stop'] = 'max_requests';
   let actions = 0;
@@ -122,8 +125,9 @@ export async function runLoop(options: LoopOptions): Promise<LoopResult> {
       toolCalls,
       (call) => Object.hasOwn(registry, call.name) && registry[call.name]!.attributes.concurrencySafe,
       (call) => executeCall(call, producing, `act-${pad(++actions)}`, { ...pipeline, tools: options.registry() }),
-      (record) => {
+      (executed) => {
         // Context changes are applied after the batch, in call order.
+        const record = recordedCall(executed, options.protocolOf);
         calls.push(record);
         results.push({ type: 'tool_result', tool_use_id: record.toolCallId, is_error: !record.outcome.ok, content: [{ type: 'text', text: record.modelText }] });
         recorder.append('call', { request_id: id, ...callEvent(record) });
@@ -172,12 +176,15 @@ function requestOf(requests: readonly RequestRecord[], record: CallRecord): stri
   return requests.find((r) => r.response?.content.some((b) => b.type === 'tool_use' && b.id === record.toolCallId))?.intent.request_id;
 }
 
-/** The ledger's view of a call: ids, arguments at each step, decisions, outcome. */
-export function callEvent(record: CallRecord): Record<string, unknown> {
+/** The ledger's view of a call: ids, transport and exchange, arguments at each step, decisions, outcome. */
+export function callEvent(record: RecordedCall): Record<string, unknown> {
   const outcome = record.outcome;
   return {
     tool_call_id: record.toolCallId,
     action_id: record.actionId,
+    jsonrpc_id: record.protocol?.jsonrpcId ?? null,
+    via: viaOf(record),
+    protocol: record.protocol ?? null,
     name: record.name,
     binding_id: record.bindingId ?? null,
     arguments: record.arguments,
@@ -191,7 +198,6 @@ export function callEvent(record: CallRecord): Record<string, unknown> {
           evidence: outcome.value.evidence,
           object_version: outcome.value.objectVersion ?? null,
           data_sha256: sha256Hex(JSON.stringify(outcome.value.data)),
-          protocol: outcome.value.protocol ?? null,
         }
       : { ok: false, class: outcome.class, kind: outcome.kind, message: outcome.message },
     model_text_sha256: sha256Hex(record.modelText),

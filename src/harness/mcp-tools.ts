@@ -39,6 +39,7 @@ export function mcpTools(options: { readonly envSource: Readonly<Record<string, 
       value: {
         transport: 'mcp',
         tools: [...session.value.tools, localCreateCard(snapshot, runId)],
+        protocolOf: session.value.protocolOf,
         server: {
           serverInfo: { name: identity.name, version: identity.version },
           protocolVersion: identity.protocolVersion,

@@ -1,4 +1,5 @@
 import { CAPLAB_VERSION } from '../version.ts';
+import { viaOf } from './recorded-call.ts';
 import type { RunOutcome } from './run.ts';
 
 /**
@@ -13,13 +14,13 @@ export function runReport(outcome: RunOutcome, scenario: string): Record<string,
     output_tokens: r.response?.usage.output_tokens ?? 0,
   }));
   const calls = loop.calls.map((c) => {
-    const protocol = c.outcome.ok ? c.outcome.value.protocol : undefined;
     return {
       tool_call_id: c.toolCallId,
       action_id: c.actionId,
-      jsonrpc_id: protocol?.jsonrpcId ?? null,
+      jsonrpc_id: c.protocol?.jsonrpcId ?? null,
       name: c.name,
-      via: protocol ? 'mcp' : c.handlerEntered ? 'local' : 'not_executed',
+      via: viaOf(c),
+      protocol: c.protocol ?? null,
       binding_id: c.bindingId ?? null,
       handler_entered: c.handlerEntered,
       arguments: c.arguments,

@@ -118,6 +118,7 @@ export async function runTask(options: RunOptions): Promise<Outcome<RunOutcome>>
         }
       },
       ...(options.method ? { method: options.method } : {}),
+      ...(toolSet.value.protocolOf ? { protocolOf: toolSet.value.protocolOf } : {}),
       onStep: (step) => {
         if (step.type === 'response') requestIndex++;
         options.onStep?.(step);

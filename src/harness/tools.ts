@@ -1,6 +1,6 @@
 import type { Outcome } from '../contract/index.ts';
 import { localCreateCard, localReadSource, type Snapshot } from '../excerpt/index.ts';
-import type { RuntimeTool } from '../pipeline/index.ts';
+import type { ProtocolExchange, RuntimeTool } from '../pipeline/index.ts';
 
 /** What the run reports about the server behind MCP tools. */
 export interface ServerReport {
@@ -19,6 +19,8 @@ export interface ToolSet {
   readonly transport: 'local' | 'mcp';
   readonly tools: readonly RuntimeTool[];
   readonly server?: ServerReport;
+  /** The exchange behind an action, failed calls included (MCP tools); undefined for a local action. */
+  readonly protocolOf?: (actionId: string) => ProtocolExchange | undefined;
   /** Releases what the tools hold (the MCP child); reports what happened on close. */
   close(): Promise<unknown>;
 }

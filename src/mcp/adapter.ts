@@ -2,9 +2,9 @@ import { bind } from '../binding/index.ts';
 import { fail, ok, sha256Hex, type Failure, type Outcome } from '../contract/index.ts';
 import { readSourceContract, type ReadSourceResult } from '../excerpt/index.ts';
 import { sourceById, type Snapshot } from '../excerpt/index.ts';
-import { attributesOf, type CallContext, type RuntimeTool, type ToolOutput } from '../pipeline/index.ts';
+import { attributesOf, type CallContext, type ProtocolExchange, type RuntimeTool, type ToolOutput } from '../pipeline/index.ts';
 import type { ExpectedTool, TextAgreement } from './call.ts';
-import type { StrictClient } from './client.ts';
+import type { Exchange, StrictClient } from './client.ts';
 import { CLIENT_INFO } from './handshake.ts';
 
 /** The adapter's version, bound as the MCP implementation version. */
@@ -53,6 +53,19 @@ export function checkAgainstSnapshot(snapshot: Snapshot, requested: string, data
   return undefined;
 }
 
+/** One logged tools/call as the pipeline and the record summarise it: transport, server, correlated id, sizes. */
+export function protocolExchange(client: Pick<StrictClient, 'identity'>, exchange: Exchange): ProtocolExchange {
+  return {
+    transport: 'mcp-stdio',
+    server: client.identity.name,
+    method: exchange.method,
+    jsonrpcId: exchange.jsonrpcId,
+    requestBytes: exchange.requestBytes,
+    responseBytes: exchange.responseBytes,
+    isError: exchange.isError,
+  };
+}
+
 export interface McpReadSourceOptions {
   /** Model-visible name (default `read_source`; `mcp__<server>__read_source` where a namespace is needed). */
   readonly toolName?: string;
@@ -84,21 +97,12 @@ export function mcpReadSource(client: StrictClient, snapshot: Snapshot, options:
       const data = called.value.structured as ReadSourceResult;
       const mismatch = checkAgainstSnapshot(snapshot, requested, data);
       if (mismatch) return mismatch;
-      const { exchange } = called.value;
       return ok({
         data,
         text: data.text,
         evidence: 'bytes observed now',
         objectVersion: sha256Hex(new TextEncoder().encode(data.text)),
-        protocol: {
-          transport: 'mcp-stdio',
-          server: client.identity.name,
-          method: exchange.method,
-          jsonrpcId: exchange.jsonrpcId,
-          requestBytes: exchange.requestBytes,
-          responseBytes: exchange.responseBytes,
-          isError: exchange.isError,
-        },
+        protocol: protocolExchange(client, called.value.exchange),
       });
     },
   };

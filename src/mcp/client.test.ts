@@ -110,8 +110,11 @@ describe('unknown outcomes and shutdown', () => {
     const client = await open('hang');
     const controller = new AbortController();
     const call = client.callTool('read_source', beta, { ...ids, signal: controller.signal });
+    // Logged when sent: a caller that stops waiting can still name the request it gave up on.
+    expect(client.exchanges()).toEqual([expect.objectContaining({ ...ids, jsonrpcId: 3, outcome: 'pending', responseBytes: 0 })]);
     controller.abort();
     expect(await call).toMatchObject({ ok: false, class: 'timeout', kind: 'aborted' });
+    expect(client.exchanges()).toEqual([expect.objectContaining({ ...ids, jsonrpcId: 3, outcome: 'timeout/aborted' })]);
   });
 
   test('crash mid-call → closed/connection_lost (unknown outcome)', async () => {

@@ -37,7 +37,7 @@ export interface Exchange {
   readonly requestBytes: number;
   readonly responseBytes: number;
   readonly isError: boolean;
-  /** `ok` or the failure's class/kind. */
+  /** `ok`, the failure's class/kind, or `pending` while no answer has settled the request. */
   readonly outcome: string;
 }
 
@@ -58,7 +58,7 @@ export interface StrictClient {
   /** The connection's pid (also the process group id). */
   readonly pid: number;
   callTool(name: string, args: unknown, options: CallOptions): Promise<Outcome<CallResult & { readonly exchange: Exchange }>>;
-  /** Every tools/call so far, in send order. */
+  /** Every tools/call so far, in send order; each is logged when sent, so a call given up on is still there. */
   exchanges(): readonly Exchange[];
   /** The failure that ended the session, if any. */
   failure(): Failure | undefined;
@@ -120,20 +120,28 @@ export async function openStrictClient(options: ClientOptions): Promise<Outcome<
         timeoutMs: call.timeoutMs ?? timeouts.callMs,
         ...(call.signal ? { signal: call.signal } : {}),
       });
-      const reply = await sent.reply;
-      const result = reply.ok ? interpretCall(tool, reply.value) : reply;
-      const exchange: Exchange = {
+      const logged: Exchange = {
         method: 'tools/call',
         tool: name,
         jsonrpcId: sent.id,
         toolCallId: call.toolCallId,
         actionId: call.actionId,
         requestBytes: sent.requestBytes,
+        responseBytes: 0,
+        isError: false,
+        outcome: 'pending',
+      };
+      // Logged before the answer: a caller that stops waiting (a pipeline timeout) can still name the request.
+      const index = exchanges.push(logged) - 1;
+      const reply = await sent.reply;
+      const result = reply.ok ? interpretCall(tool, reply.value) : reply;
+      const exchange: Exchange = {
+        ...logged,
         responseBytes: reply.ok ? reply.value.responseBytes : 0,
         isError: !result.ok && result.class === 'business' && result.kind === 'tool_error',
         outcome: result.ok ? 'ok' : `${result.class}/${result.kind}`,
       };
-      exchanges.push(exchange);
+      exchanges[index] = exchange;
       if (!result.ok) return result.class === 'closed' ? withStderr(result, connection.stderr()) : result;
       return ok({ ...result.value, exchange });
     },

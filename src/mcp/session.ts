@@ -1,8 +1,8 @@
 import type { ServerIdentity } from '../binding/index.ts';
 import { ok, type Outcome } from '../contract/index.ts';
 import type { Snapshot } from '../excerpt/index.ts';
-import type { RuntimeTool } from '../pipeline/index.ts';
-import { mcpReadSource, READ_SOURCE_EXPECTED, type McpReadSourceOptions } from './adapter.ts';
+import type { ProtocolExchange, RuntimeTool } from '../pipeline/index.ts';
+import { mcpReadSource, protocolExchange, READ_SOURCE_EXPECTED, type McpReadSourceOptions } from './adapter.ts';
 import type { SpawnFn } from './child.ts';
 import { openStrictClient, type Exchange, type StrictClient, type Timeouts } from './client.ts';
 import type { CloseReport } from './child.ts';
@@ -27,6 +27,11 @@ export interface FixtureSession {
   readonly client: StrictClient;
   /** Every tools/call with its three correlated ids. */
   exchanges(): readonly Exchange[];
+  /**
+   * The exchange behind an action, failed or not, summarised for the record;
+   * undefined if that action sent nothing to the server.
+   */
+  protocolOf(actionId: string): ProtocolExchange | undefined;
   close(): Promise<CloseReport>;
 }
 
@@ -54,6 +59,10 @@ export async function openFixtureSession(options: FixtureSessionOptions): Promis
     identity: client.value.identity,
     client: client.value,
     exchanges: () => client.value.exchanges(),
+    protocolOf: (actionId) => {
+      const exchange = client.value.exchanges().find((e) => e.actionId === actionId);
+      return exchange ? protocolExchange(client.value, exchange) : undefined;
+    },
     close: () => client.value.close(),
   });
 }

@@ -1,0 +1,62 @@
+import { expect, test } from 'bun:test';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ok } from '../contract/index.ts';
+import { mcpTools, type ToolProvider } from '../harness/index.ts';
+import type { Mode } from '../mcp/testing/misbehave.ts';
+import { FAST, misbehaveLaunch } from '../mcp/testing/servers.ts';
+import { parseRunFlags, runCommand } from './run-command.ts';
+import { testIo } from './test-io.ts';
+
+/** The demo's tools with read_source over a misbehaving server. */
+const over = (mode: Mode): ToolProvider => mcpTools({ envSource: {}, launch: misbehaveLaunch(mode), timeouts: { ...FAST, callMs: 300 } });
+
+/** The same, with the pipeline's own deadline for read_source (not the client's) ending the call. */
+const pipelineDeadline = (mode: Mode): ToolProvider => async (snapshot, runId) => {
+  const set = await mcpTools({ envSource: {}, launch: misbehaveLaunch(mode), timeouts: FAST })(snapshot, runId);
+  if (!set.ok) return set;
+  const tools = set.value.tools.map((t) => (t.contract.name === 'read_source' ? { ...t, attributes: { ...t.attributes, timeoutMs: 300 } } : t));
+  return ok({ ...set.value, tools });
+};
+
+async function demo(provider: ToolProvider, json: boolean) {
+  const cwd = mkdtempSync(join(tmpdir(), 'caplab-mcpfail-'));
+  try {
+    const io = testIo(cwd);
+    const flags = parseRunFlags([...(json ? ['--json'] : []), '--run-id', 'f'], 'demo');
+    if ('usage' in flags) throw new Error(flags.usage);
+    const code = await runCommand(flags, io, provider);
+    const ledger = readFileSync(join(cwd, 'caplab-runs/f/ledger.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+    return { code, out: io.out(), calls: ledger.filter((e) => e.type === 'call') };
+  } finally {
+    rmSync(cwd, { recursive: true, force: true });
+  }
+}
+
+test.each([
+  ['is_error', over('is_error'), 'business/tool_error', true],
+  ['mismatch', over('mismatch'), 'evidence/source_mismatch', false],
+  ['hang (client deadline)', over('hang'), 'timeout/deadline', false],
+  ['hang (pipeline deadline)', pipelineDeadline('hang'), 'timeout/handler_timeout', false],
+] as const)('a failed MCP call (%s) keeps transport, JSON-RPC id and exchange in --json, the ledger and the human report', async (_name, provider, failure, isError) => {
+  const { code, out, calls } = await demo(provider, true);
+  expect(code).not.toBe(0);
+  const doc = JSON.parse(out);
+  const call = doc.calls[0];
+  expect(`${call.result.class}/${call.result.kind}`).toBe(failure);
+  expect(call.via).toBe('mcp');
+  expect(call.jsonrpc_id).toEqual(expect.any(Number));
+  const exchange = { transport: 'mcp-stdio', server: expect.stringMatching(/^misbehave-/), method: 'tools/call', jsonrpcId: call.jsonrpc_id, requestBytes: expect.any(Number), isError };
+  expect(call.protocol).toMatchObject(exchange);
+  expect(doc.mcp_calls).toBeGreaterThanOrEqual(1);
+
+  const event = calls[0];
+  expect(`${event.outcome.class}/${event.outcome.kind}`).toBe(failure);
+  expect([event.tool_call_id, event.action_id, event.jsonrpc_id, event.via]).toEqual([call.tool_call_id, call.action_id, call.jsonrpc_id, 'mcp']);
+  expect(event.protocol).toEqual(call.protocol);
+
+  const human = await demo(provider, false);
+  expect(human.out).toMatch(new RegExp(`${call.tool_call_id} ${call.action_id} read_source .*\\(mcp jsonrpc#${call.jsonrpc_id}\\)`));
+  expect(human.out).not.toMatch(/read_source .*\(local\)/);
+});
