@@ -25,14 +25,17 @@ export async function captureBounded(
   const kept = new Uint8Array(limit);
   let used = 0;
   let truncated = false;
-  const stopped = stop.then(() => 'stopped' as const);
+  let stopped = false;
+  // One listener on `stop`, not a Promise.race per chunk: every race leaves a
+  // reaction on the never-settling `stop` that holds its chunk, so a flood
+  // would stay in memory however little of it is kept. Cancelling ends the
+  // pending read with `done`.
+  void stop.then(() => {
+    stopped = true;
+    return reader.cancel().catch(() => undefined);
+  });
   for (;;) {
-    const next = await Promise.race([reader.read(), stopped]);
-    if (next === 'stopped') {
-      truncated = true;
-      await reader.cancel().catch(() => undefined);
-      break;
-    }
+    const next = await reader.read().catch(() => ({ done: true as const, value: undefined }));
     if (next.done) break;
     const room = limit - used;
     if (next.value.byteLength > room) truncated = true;
@@ -40,6 +43,7 @@ export async function captureBounded(
     kept.set(next.value.subarray(0, take), used);
     used += take;
   }
+  if (stopped) truncated = true;
   reader.releaseLock();
   // Cut at a character boundary is not needed: `fatal: false` replaces a split sequence.
   const text = new TextDecoder('utf-8', { fatal: false }).decode(kept.subarray(0, used));
