@@ -26,13 +26,15 @@ export async function captureBounded(
   let used = 0;
   let truncated = false;
   let stopped = false;
-  // One listener on `stop`, not a Promise.race per chunk: every race leaves a
-  // reaction on the never-settling `stop` that holds its chunk, so a flood
+  let finished = false;
+  // One listener on `stop`, not a Promise.race per chunk: each race leaves a
+  // reaction on the still-pending `stop` that holds its chunk, so a flood
   // would stay in memory however little of it is kept. Cancelling ends the
   // pending read with `done`.
   void stop.then(() => {
+    if (finished) return;
     stopped = true;
-    return reader.cancel().catch(() => undefined);
+    void reader.cancel().catch(() => undefined);
   });
   for (;;) {
     const next = await reader.read().catch(() => ({ done: true as const, value: undefined }));
@@ -43,6 +45,7 @@ export async function captureBounded(
     kept.set(next.value.subarray(0, take), used);
     used += take;
   }
+  finished = true;
   if (stopped) truncated = true;
   reader.releaseLock();
   // Cut at a character boundary is not needed: `fatal: false` replaces a split sequence.
