@@ -57,6 +57,20 @@ function gone(pid: number): boolean {
   }
 }
 
+/**
+ * Whether `pid` is gone within 5 s. The kernel closes a killed process's pipes
+ * before it turns zombie, so the hook's result can arrive a moment before
+ * /proc shows the end: poll, never look once.
+ */
+async function goneSoon(pid: number): Promise<boolean> {
+  const deadline = Date.now() + 5000;
+  while (!gone(pid)) {
+    if (Date.now() > deadline) return false;
+    await Bun.sleep(5);
+  }
+  return true;
+}
+
 describe('commandHook with real scripts', () => {
   test('deny-create.sh: exit 2 blocks create_card with stderr as the reason', async () => {
     const result = await run('sh ./deny-create.sh');
@@ -138,7 +152,7 @@ describe('commandHook with real scripts', () => {
     expect(result.note).toContain('timed out');
     const child = Number(readFileSync(pidFile, 'utf8').trim());
     expect(child).toBeGreaterThan(0);
-    expect(gone(child)).toBe(true);
+    expect(await goneSoon(child)).toBe(true);
   });
 
   test('abort kills the process group and is recorded; the hook inherits only fds 0-2', async () => {
@@ -161,7 +175,7 @@ describe('commandHook with real scripts', () => {
     const result = await pending;
     expect(result.note).toContain('aborted');
     expect(result.timedOut).toBeUndefined();
-    expect(gone(child)).toBe(true);
+    expect(await goneSoon(child)).toBe(true);
   });
 
   test('environment is allowlisted: no secrets, PATH/HOME/CLAUDE_PROJECT_DIR present', async () => {
