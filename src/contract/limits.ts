@@ -145,7 +145,7 @@ export function parseJsonBounded(text: string, bounds: JsonBounds): Outcome<unkn
   try {
     value = JSON.parse(text) as unknown;
   } catch (error) {
-    return fail('invalid_arguments', 'not_json', `not JSON: ${error instanceof Error ? error.message : String(error)}`);
+    return fail('invalid_arguments', 'not_json', `not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
   }
   return checkJson(value, bounds);
 }
