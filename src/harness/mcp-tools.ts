@@ -1,6 +1,17 @@
+import { LIMITS } from '../contract/index.ts';
 import { localCreateCard } from '../excerpt/index.ts';
 import { MCP_GAPS, fixtureLaunch, openFixtureSession, type FixtureSessionOptions } from '../mcp/index.ts';
 import type { ToolProvider } from './tools.ts';
+
+/** The last `maxBytes` bytes of `text` as UTF-8, starting on a code point boundary. */
+export function tailUtf8(text: string, maxBytes: number): string {
+  const bytes = new TextEncoder().encode(text);
+  if (bytes.byteLength <= maxBytes) return text;
+  let start = bytes.byteLength - maxBytes;
+  // Step forward over UTF-8 continuation bytes (top bits 0b10) to a code point start.
+  while (start < bytes.byteLength && (bytes[start]! & 0xc0) === 0x80) start++;
+  return new TextDecoder().decode(bytes.subarray(start));
+}
 
 /**
  * read_source over the fixture MCP server (spawned from this program with a
@@ -34,7 +45,7 @@ export function mcpTools(options: { readonly envSource: Readonly<Record<string, 
         close: async () => ({
           ...(await session.value.close()),
           exchanges: session.value.exchanges(),
-          server_stderr: session.value.client.stderr().slice(-4096),
+          server_stderr: tailUtf8(session.value.client.stderr(), LIMITS.serverStderrBytes),
         }),
       },
     };

@@ -3,6 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'no
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { LIMITS } from '../../contract/index.ts';
 import type { HookEvent, HookInput } from '../hook.ts';
 import { commandHook, type CommandHookOptions } from './command-hook.ts';
 
@@ -197,6 +198,16 @@ describe('commandHook with real scripts', () => {
     expect(result.stdout?.endsWith('…[truncated]')).toBe(true);
     expect(new TextEncoder().encode(result.stdout).byteLength).toBe(1024 + new TextEncoder().encode('…[truncated]').byteLength);
   });
+
+  test('a hook printing 50 MB keeps LIMITS.hookOutputBytes of each stream, marked, and still exits 0', async () => {
+    const flood = 'cat >/dev/null; head -c 50000000 /dev/zero | tr "\\0" o; head -c 1000000 /dev/zero | tr "\\0" e >&2';
+    const result = await run(flood);
+    expect(result.exitCode).toBe(0);
+    const mark = '…[truncated]';
+    expect(result.stdout).toBe('o'.repeat(LIMITS.hookOutputBytes) + mark);
+    expect(result.stderr).toBe('e'.repeat(LIMITS.hookOutputBytes) + mark);
+    // A generous budget for a shared machine, not a speed claim.
+  }, 30_000);
 
   test('a hook that cannot start is recorded, non-blocking', async () => {
     const result = await run('true', 'create_card', { cwd: join(scratch, 'missing-dir') });
