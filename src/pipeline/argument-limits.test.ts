@@ -1,6 +1,6 @@
 import { expect, test } from 'bun:test';
 import * as v from 'valibot';
-import { bind } from '../binding/index.ts';
+import { bind, convertArguments } from '../binding/index.ts';
 import { LIMITS, ok, sha256Hex, type Contract } from '../contract/index.ts';
 import type { Hook } from './hook.ts';
 import { executeCall, type CallRecord, type Pipeline } from './run.ts';
@@ -27,7 +27,7 @@ const echoContract = {
 } as const satisfies Contract;
 
 /** One echo tool behind a pipeline; `entered` counts handler entries. */
-function setup(hooks: readonly Hook[] = []) {
+function setup(hooks: readonly Hook[] = [], convert: Pipeline['convert'] = (_binding, args) => ok({ converted: args, filled: [] })) {
   let entered = 0;
   const tool: RuntimeTool = {
     contract: echoContract,
@@ -40,7 +40,7 @@ function setup(hooks: readonly Hook[] = []) {
     hooks,
     matches: () => true,
     permission: () => ({ decision: 'allow', by: 'default', reason: 'read-only' }),
-    convert: (_binding, args) => ok({ converted: args, filled: [] }),
+    convert,
     keepOutput: (actionId, text) => ({ path: `outputs/${actionId}.txt`, sha256: sha256Hex(text), bytes: text.length }),
     session: { id: 's', transcriptPath: '/dev/null', cwd: '/' },
     runDir: '/nonexistent',
@@ -62,6 +62,7 @@ test('a non-finite number in the model’s arguments (1e400) is refused before c
   const { call, entered } = setup();
   const record = await call(JSON.parse('{"word":"a","times":1e400}'));
   expect(summary(record)).toEqual(['invalid_arguments/non_finite_number', 'validate', false]);
+  expect(record.stages.map((stage) => stage.stage)).toEqual(['resolve', 'validate']);
   expect(record.outcome.ok ? '' : record.outcome.message).toContain('$.times');
   expect(entered()).toBe(0);
 });
@@ -91,4 +92,12 @@ test('a hook’s updatedInput holding a non-finite number or deep nesting is ref
     expect(summary(record)).toEqual([kind, 'pre_hooks', false]);
     expect(entered()).toBe(0);
   }
+});
+
+test('the model’s arguments are checked before conversion: nesting that would overflow the converter’s stack is refused first', async () => {
+  const { call, entered } = setup([], convertArguments);
+  const record = await call({ word: 'a', extra: nest(200_000) });
+  expect(summary(record)).toEqual(['invalid_arguments/too_deep', 'validate', false]);
+  expect(record.stages.map((stage) => stage.stage)).toEqual(['resolve', 'validate']);
+  expect(entered()).toBe(0);
 });
