@@ -54,7 +54,8 @@ test('recordable: JSON values pass through; others become a stand-in that names 
 });
 
 test('parseJsonBounded: depth is refused from the text, before parsing; strings do not count', () => {
-  const deep = parseJsonBounded(`${'['.repeat(5_000_000)}${']'.repeat(5_000_000)}`, FILE_JSON_BOUNDS);
+  // Never closed: a parser would call it a syntax error; the depth scan refuses it first.
+  const deep = parseJsonBounded('['.repeat(1_000_000), FILE_JSON_BOUNDS);
   expect(deep.ok ? 'ok' : `${deep.class}/${deep.kind}`).toBe('invalid_arguments/too_deep');
   const quoted = parseJsonBounded(`{"a":"${'['.repeat(500)}\\"{{{"}`, FILE_JSON_BOUNDS);
   expect(quoted.ok).toBe(true);
