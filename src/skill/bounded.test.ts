@@ -34,13 +34,19 @@ test('a SKILL.md past LIMITS.skillMdBytes is refused as too_large (a 100 MB body
   expect(parsed.ok ? '' : parsed.message).toContain('SKILL.md');
 });
 
-test('a reference past LIMITS.skillReferenceBytes is refused as too_large, even with its hash declared', () => {
-  const folder = copy('big-reference');
-  const big = 'y'.repeat(LIMITS.skillReferenceBytes + 1);
-  writeFileSync(join(folder, 'references/notes.md'), big);
+/** A copy whose reference holds `bytes` bytes, its hash declared. */
+function withReference(name: string, bytes: number): string {
+  const folder = copy(name);
+  const text = 'y'.repeat(bytes);
+  writeFileSync(join(folder, 'references/notes.md'), text);
   const skill = join(folder, 'SKILL.md');
-  writeFileSync(skill, readFileSync(skill, 'utf8').replace(/notes\.md@[0-9a-f]{64}/, `notes.md@${sha256Hex(big)}`));
-  const parsed = parse(folder);
+  writeFileSync(skill, readFileSync(skill, 'utf8').replace(/notes\.md@[0-9a-f]{64}/, `notes.md@${sha256Hex(text)}`));
+  return folder;
+}
+
+test('a reference of LIMITS.skillReferenceBytes is read; one byte more is too_large, even with its hash declared', () => {
+  expect(kindOf(parse(withReference('reference-at-limit', LIMITS.skillReferenceBytes)))).toBe('ok');
+  const parsed = parse(withReference('reference-past-limit', LIMITS.skillReferenceBytes + 1));
   expect(kindOf(parsed)).toBe('precondition/too_large');
   expect(parsed.ok ? '' : parsed.message).toContain('references/notes.md');
 });
