@@ -18,8 +18,6 @@ export interface ResolveOptions {
   readonly trustProject: boolean;
   readonly cwd: string;
   readonly readText?: ReadText;
-  /** Whether anything is at a path (lstat); injected for tests. */
-  readonly present?: (path: string) => boolean;
 }
 
 /** The settings in effect, merged, with where each part came from. */
@@ -82,7 +80,7 @@ export async function resolveSettings(options: ResolveOptions): Promise<Outcome<
   const sources: LoadedSettings[] = [];
   const notices: string[] = [];
   if (explicitPath !== projectPath) {
-    const present = (options.present ?? lstatPresent)(projectPath);
+    const present = lstatPresent(projectPath);
     if (present && options.trustProject) {
       const project = await loadSettings(projectPath, readText, resolve(options.cwd));
       if (!project.ok) return project;
