@@ -25,7 +25,9 @@ export const LIMITS = {
   argumentsBytes: 256 * KiB,
   /** Bytes kept of each of a command hook's stdout and stderr; the rest is read and dropped. */
   hookOutputBytes: 64 * KiB,
-  /** Bytes of an MCP server's stderr recorded with a failed launch (the tail). */
+  /** Bytes of one inbound MCP stdio line (one JSON-RPC message). */
+  mcpLineBytes: 1 * MiB,
+  /** Bytes of an MCP server's stderr recorded in the run's close report (the tail). */
   serverStderrBytes: 4 * KiB,
 } as const;
 
