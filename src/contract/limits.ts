@@ -47,8 +47,21 @@ function stringBytes(text: string): number {
   return utf8.encode(JSON.stringify(text)).byteLength;
 }
 
-function where(path: readonly (string | number)[]): string {
-  return path.length === 0 ? '$' : `$${path.map((key) => (typeof key === 'number' ? `[${key}]` : `.${key}`)).join('')}`;
+/** One value on the walk; the path is kept as parent links so a deep value costs linear work. */
+interface Visit {
+  readonly value: unknown;
+  readonly depth: number;
+  readonly key?: string | number;
+  readonly parent?: Visit;
+}
+
+/** `$.a[2]` for a visit, built only when a breach is reported; a long path keeps its ends. */
+function where(visit: Visit): string {
+  const keys: (string | number)[] = [];
+  for (let at: Visit | undefined = visit; at?.key !== undefined; at = at.parent) keys.push(at.key);
+  const steps = keys.reverse().map((key) => (typeof key === 'number' ? `[${key}]` : `.${key}`));
+  const shown = steps.length > 20 ? [...steps.slice(0, 10), `…(${steps.length - 20} more)…`, ...steps.slice(-10)] : steps;
+  return `$${shown.join('')}`;
 }
 
 /**
@@ -62,22 +75,23 @@ function where(path: readonly (string | number)[]): string {
  * checkJson(JSON.parse('{"n":1e400}'), { maxDepth: 32 }); // fails: invalid_arguments/non_finite_number at $.n
  */
 export function checkJson(value: unknown, bounds: JsonBounds): Outcome<unknown> {
-  const stack: { readonly value: unknown; readonly path: readonly (string | number)[] }[] = [{ value, path: [] }];
+  const stack: Visit[] = [{ value, depth: 0 }];
   let bytes = 0;
   const tooLarge = (): Failure =>
     fail('invalid_arguments', 'too_large', `more than ${bounds.maxBytes} bytes as canonical JSON (limit ${bounds.maxBytes})`);
   while (stack.length > 0) {
-    const { value: item, path } = stack.pop()!;
+    const visit = stack.pop()!;
+    const item = visit.value;
     if (typeof item === 'number') {
-      if (!Number.isFinite(item)) return fail('invalid_arguments', 'non_finite_number', `non-finite number at ${where(path)} (JSON cannot carry ${item})`);
+      if (!Number.isFinite(item)) return fail('invalid_arguments', 'non_finite_number', `non-finite number at ${where(visit)} (JSON cannot carry ${item})`);
       bytes += String(item).length;
     } else if (typeof item === 'string') {
       bytes += stringBytes(item);
     } else if (item === null || typeof item === 'boolean') {
       bytes += item === false ? 5 : 4;
     } else if (typeof item === 'object') {
-      if (path.length + 1 > bounds.maxDepth) {
-        return fail('invalid_arguments', 'too_deep', `nesting deeper than ${bounds.maxDepth} at ${where(path)} (limit ${bounds.maxDepth})`);
+      if (visit.depth + 1 > bounds.maxDepth) {
+        return fail('invalid_arguments', 'too_deep', `nesting deeper than ${bounds.maxDepth} at ${where(visit)} (limit ${bounds.maxDepth})`);
       }
       const entries = Array.isArray(item)
         ? item.map((child, index) => [index, child] as const)
@@ -86,10 +100,10 @@ export function checkJson(value: unknown, bounds: JsonBounds): Outcome<unknown> 
       bytes += 2 + Math.max(0, entries.length - 1);
       for (const [key, child] of entries) {
         if (typeof key === 'string') bytes += stringBytes(key) + 1;
-        stack.push({ value: child, path: [...path, key] });
+        stack.push({ value: child, depth: visit.depth + 1, key, parent: visit });
       }
     } else {
-      return fail('invalid_arguments', 'not_json', `a ${typeof item} at ${where(path)} is not a JSON value`);
+      return fail('invalid_arguments', 'not_json', `a ${typeof item} at ${where(visit)} is not a JSON value`);
     }
     if (bounds.maxBytes !== undefined && bytes > bounds.maxBytes) return tooLarge();
   }
