@@ -8,8 +8,8 @@
  *
  * Throws on values JSON cannot represent faithfully (undefined inside arrays,
  * functions, non-finite numbers, bigint) — a hash over a silently dropped value
- * would prove nothing. Input from outside is checked first (`checkJson`), so
- * such a throw is a bug, not bad input.
+ * would prove nothing. Scenario and settings files and every tool call's
+ * arguments are checked with `checkJson` first and never bring such a value here.
  */
 export function canonicalJson(value: unknown): string {
   const out: string[] = [];

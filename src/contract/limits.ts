@@ -6,7 +6,9 @@ const MiB = 1024 * KiB;
 /**
  * Every bound caplab puts on an input that crosses a boundary (SPEC F-LIMITS).
  * README's "Limits" table states the same values; a test keeps them equal.
- * A breach is a failure value with a named class/kind, never a crash.
+ * A breach is refused as a failure value with a named class/kind (output
+ * that is only kept — hook output, server stderr — is cut instead), never a
+ * crash or a hang.
  */
 export const LIMITS = {
   /** Nesting of arrays and objects in a JSON file caplab reads (scenario, settings). */
@@ -30,8 +32,6 @@ export const LIMITS = {
   /** Bytes of an MCP server's stderr recorded in the run's close report (the tail). */
   serverStderrBytes: 4 * KiB,
 } as const;
-
-export type LimitName = keyof typeof LIMITS;
 
 /** The bounds `checkJson` applies. */
 export interface JsonBounds {
