@@ -1,5 +1,5 @@
 import type { Binding } from '../binding/index.ts';
-import { sha256Hex } from '../contract/index.ts';
+import { recordable, sha256Hex } from '../contract/index.ts';
 import { acceptanceChecks, CARD_PATH, disclosedSources, isAccepted, type AcceptanceCheck, type CardReceipt, type Snapshot } from '../excerpt/index.ts';
 import { executeCall, runBatches, type CallRecord, type Pipeline, type ProducingRequest, type ProtocolExchange, type RuntimeTool, type ToolCall } from '../pipeline/index.ts';
 import { intentTools, mappingTag, type Intent } from './intent.ts';
@@ -187,9 +187,10 @@ export function callEvent(record: RecordedCall): Record<string, unknown> {
     protocol: record.protocol ?? null,
     name: record.name,
     binding_id: record.bindingId ?? null,
-    arguments: record.arguments,
+    // A refused input JSON cannot carry (1e400) is recorded as a stand-in saying so.
+    arguments: Object.fromEntries(Object.entries(record.arguments).map(([key, value]) => [key, recordable(value)])),
     stages: record.stages,
-    hooks: record.hooks,
+    hooks: record.hooks.map((hook) => (hook.updatedInput === undefined ? hook : { ...hook, updatedInput: recordable(hook.updatedInput) })),
     permission: record.permission ?? null,
     handler_entered: record.handlerEntered,
     outcome: outcome.ok

@@ -1,9 +1,25 @@
 import { expect, test } from 'bun:test';
-import { PID_PLACEHOLDER, withoutPids } from './mcp-tools.ts';
+import { LIMITS } from '../contract/index.ts';
+import { PID_PLACEHOLDER, tailUtf8, withoutPids } from './mcp-tools.ts';
 
 test('withoutPids replaces the number of every labelled pid, whatever its value, and nothing else', () => {
   const line = (pid: number) => `caplab serve: caplab-fixture 1.0.0 ready (MCP 2025-06-18, stdio; pid ${pid}; inherited fds 0,1,2)\nchild pid=${pid + 1} PID: 7\n`;
   const expected = `caplab serve: caplab-fixture 1.0.0 ready (MCP 2025-06-18, stdio; pid ${PID_PLACEHOLDER}; inherited fds 0,1,2)\nchild pid=${PID_PLACEHOLDER} PID: ${PID_PLACEHOLDER}\n`;
   for (const pid of [18, 2025, 7064, 4194303]) expect(withoutPids(line(pid))).toBe(expected);
   expect(withoutPids('rapid 12; pidfile 3')).toBe('rapid 12; pidfile 3');
+});
+
+const bytesOf = (text: string) => new TextEncoder().encode(text).byteLength;
+
+test('recorded server stderr is the tail of at most LIMITS.serverStderrBytes bytes, cut on a code point', () => {
+  const ascii = `${'head '.repeat(2000)}THE END`;
+  const tail = tailUtf8(ascii, LIMITS.serverStderrBytes);
+  expect(bytesOf(tail)).toBe(LIMITS.serverStderrBytes);
+  expect(tail.endsWith('THE END')).toBe(true);
+  // Three bytes a character: a byte count cannot land on a boundary every time, and no half character is kept.
+  const wide = '語'.repeat(LIMITS.serverStderrBytes);
+  const cut = tailUtf8(wide, LIMITS.serverStderrBytes);
+  expect(bytesOf(cut)).toBeLessThanOrEqual(LIMITS.serverStderrBytes);
+  expect(cut).toBe('語'.repeat(Math.floor(LIMITS.serverStderrBytes / 3)));
+  expect(tailUtf8('short', LIMITS.serverStderrBytes)).toBe('short');
 });

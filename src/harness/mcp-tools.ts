@@ -1,3 +1,4 @@
+import { LIMITS } from '../contract/index.ts';
 import { localCreateCard } from '../excerpt/index.ts';
 import { MCP_GAPS, fixtureLaunch, openFixtureSession, type FixtureSessionOptions } from '../mcp/index.ts';
 import type { ToolProvider } from './tools.ts';
@@ -13,6 +14,16 @@ export const PID_PLACEHOLDER = '<pid>';
  */
 export function withoutPids(text: string): string {
   return text.replace(/\b(pid)(\s*[=:]?\s*)\d+\b/gi, `$1$2${PID_PLACEHOLDER}`);
+}
+
+/** The last `maxBytes` bytes of `text` as UTF-8, starting on a code point boundary. */
+export function tailUtf8(text: string, maxBytes: number): string {
+  const bytes = new TextEncoder().encode(text);
+  if (bytes.byteLength <= maxBytes) return text;
+  let start = bytes.byteLength - maxBytes;
+  // Step forward over UTF-8 continuation bytes (top bits 0b10) to a code point start.
+  while (start < bytes.byteLength && (bytes[start]! & 0xc0) === 0x80) start++;
+  return new TextDecoder().decode(bytes.subarray(start));
 }
 
 /**
@@ -58,7 +69,7 @@ export function mcpTools(options: { readonly envSource: Readonly<Record<string, 
             ...report,
             ...(reproducible ? { survivors: report.survivors.map(() => PID_PLACEHOLDER) } : {}),
             exchanges: session.value.exchanges(),
-            server_stderr: (reproducible ? withoutPids(stderr) : stderr).slice(-4096),
+            server_stderr: tailUtf8(reproducible ? withoutPids(stderr) : stderr, LIMITS.serverStderrBytes),
           };
         },
       },

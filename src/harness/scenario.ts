@@ -1,7 +1,6 @@
-import { readFileSync } from 'node:fs';
 import * as v from 'valibot';
 import { assetPaths, assetText } from '../assets/index.ts';
-import { ERROR_CLASSES, fail, ok, validateArguments, type Outcome } from '../contract/index.ts';
+import { ERROR_CLASSES, fail, FILE_JSON_BOUNDS, LIMITS, ok, parseJsonBounded, readBoundedText, validateArguments, type Outcome } from '../contract/index.ts';
 import type { Model, ModelResponse } from './model.ts';
 
 const Usage = v.strictObject({
@@ -33,15 +32,20 @@ export const Scenario = v.strictObject({
 });
 export type Scenario = v.InferOutput<typeof Scenario>;
 
-/** Parses scenario JSON text; a bad file is `invalid_arguments` naming the field. */
+/**
+ * Parses scenario JSON text; a bad file is `invalid_arguments` naming the
+ * field. Nesting past `LIMITS.fileJsonDepth` is `too_deep` and a number JSON
+ * cannot carry (`1e400`) is `non_finite_number`, both naming where; a call's
+ * arguments nested within the file's limit but past the arguments' limit are
+ * left for the pipeline to refuse, so a scenario can script that refusal.
+ */
 export function parseScenario(text: string, origin: string): Outcome<Scenario> {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    return fail('invalid_arguments', 'bad_scenario', `${origin}: not JSON: ${String(error)}`);
+  const json = parseJsonBounded(text, FILE_JSON_BOUNDS);
+  if (!json.ok) {
+    const kind = json.kind === 'not_json' ? 'bad_scenario' : json.kind;
+    return fail('invalid_arguments', kind, `${origin}: ${json.message}`);
   }
-  const parsed = validateArguments(Scenario, json);
+  const parsed = validateArguments(Scenario, json.value);
   return parsed.ok ? parsed : fail('invalid_arguments', 'bad_scenario', `${origin}: ${parsed.message}`, parsed.issues);
 }
 
@@ -52,18 +56,24 @@ export function builtinScenarioNames(): readonly string[] {
     .map((path) => path.slice('fixtures/scenarios/'.length, -'.json'.length));
 }
 
-/** Loads a scenario by built-in name or by file path. */
-export function loadScenario(nameOrFile: string, readFile: (path: string) => string = (p) => readFileSync(p, 'utf8')): Outcome<Scenario> {
+/** Reads a scenario file as text, or says why not. */
+export type ReadScenarioFile = (path: string) => Outcome<string>;
+
+/**
+ * Loads a scenario by built-in name or by file path. A file is read with a
+ * stat first and at most `LIMITS.scenarioBytes` (a FIFO, a device such as
+ * /dev/zero, or a directory is refused by kind, never read).
+ */
+export function loadScenario(nameOrFile: string, readFile: ReadScenarioFile = (p) => readBoundedText(p, LIMITS.scenarioBytes)): Outcome<Scenario> {
   const embedded = /^[a-z0-9-]+$/.test(nameOrFile) ? assetText(`fixtures/scenarios/${nameOrFile}.json`) : undefined;
   if (embedded !== undefined) return parseScenario(embedded, nameOrFile);
-  let text: string;
-  try {
-    text = readFile(nameOrFile);
-  } catch {
+  const text = readFile(nameOrFile);
+  if (!text.ok && text.kind === 'not_found') {
     const known = builtinScenarioNames().join(', ');
     return fail('invalid_arguments', 'unknown_scenario', `no built-in scenario or file ${JSON.stringify(nameOrFile)} (built-in: ${known})`);
   }
-  return parseScenario(text, nameOrFile);
+  if (!text.ok) return fail(text.class, text.kind, `--scenario ${text.message}`);
+  return parseScenario(text.value, nameOrFile);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { fail, ok, type Failure, type Outcome } from '../contract/index.ts';
+import { fail, LIMITS, ok, type Failure, type Outcome } from '../contract/index.ts';
 import { terminate, type ChildProcess, type CloseReport, type Graces } from './child.ts';
 import { LineSplitter } from './framing.ts';
 import { decodeLine, encodeLine, idKey, type ErrorObject, type InboundMessage, type JsonRpcId } from './messages.ts';
@@ -11,7 +11,7 @@ export interface ConnectionLimits {
   readonly drainMs: number;
 }
 
-export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = { maxLineBytes: 1024 * 1024, stderrBytes: 64 * 1024, drainMs: 250 };
+export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = { maxLineBytes: LIMITS.mcpLineBytes, stderrBytes: 64 * 1024, drainMs: 250 };
 
 /** A correlated answer to one request. */
 export interface Reply {

@@ -1,5 +1,6 @@
 import { resolvePinned, type Binding } from '../binding/index.ts';
 import { fail, validateArguments, type Failure, type Outcome } from '../contract/index.ts';
+import { checkArgumentLimits } from './argument-limits.ts';
 import type { Hook, HookInput, HookResult, PermissionDecision } from './hook.ts';
 import type { HookDecision } from './permissions/index.ts';
 import { truncateUtf8 } from './output-limit.ts';
@@ -111,6 +112,8 @@ export async function executeCall(call: ToolCall, request: ProducingRequest, act
   stages.push({ stage: 'resolve', status: 'ok', detail: binding.id });
 
   const context: CallContext = { runDir: pipeline.runDir, actionId, toolCallId: call.id, request, signal: new AbortController().signal };
+  const bounded = checkArgumentLimits(call.arguments);
+  if (!bounded.ok) return failAt('validate', bounded);
   const converted = pipeline.convert(binding, call.arguments);
   if (!converted.ok) return failAt('convert', converted);
   args.converted = converted.value.converted;
@@ -118,6 +121,8 @@ export async function executeCall(call: ToolCall, request: ProducingRequest, act
   stages.push({ stage: 'convert', status: 'ok', detail: binding.conversion.arguments });
 
   const validate = (input: unknown): Outcome<unknown> => {
+    const bounded = checkArgumentLimits(input);
+    if (!bounded.ok) return bounded;
     const checked = validateArguments(tool.contract.input, input);
     if (!checked.ok) return checked;
     const specific = tool.check?.(checked.value, context);

@@ -1,7 +1,7 @@
-import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
 import { assetBytes, assetPaths } from '../assets/index.ts';
-import { fail, ok, type Outcome } from '../contract/index.ts';
+import { fail, LIMITS, ok, readBounded, type Outcome } from '../contract/index.ts';
 import { parsePackage, type PackageReader } from './package.ts';
 import type { Package } from './types.ts';
 
@@ -27,18 +27,35 @@ export function embeddedPackages(): Outcome<readonly Package[]> {
 
 /**
  * Reads files of one package folder on disk. A path that resolves (through
- * symlinks too) outside the folder reads as absent: a package cannot pull in
- * bytes it does not contain.
+ * symlinks too) outside the folder, or does not resolve (dangling, a loop),
+ * reads as absent: a package cannot pull in bytes it does not contain. A file
+ * is read with a stat first and at most its limit (`LIMITS.skillMdBytes` for
+ * SKILL.md, `LIMITS.skillReferenceBytes` for a reference); anything but a
+ * regular file, or a larger one, is a failure by kind.
  */
 export function diskReader(folder: string): PackageReader {
   const root = realpathSync(folder);
   return (rel) => {
-    const path = join(root, rel);
-    if (!existsSync(path)) return undefined;
-    const real = realpathSync(path);
-    if (!real.startsWith(root + sep) || !statSync(real).isFile()) return undefined;
-    return new Uint8Array(readFileSync(real));
+    let real: string;
+    try {
+      real = realpathSync(join(root, rel));
+    } catch {
+      return undefined;
+    }
+    if (!real.startsWith(root + sep)) return undefined;
+    const read = readBounded(real, rel === 'SKILL.md' ? LIMITS.skillMdBytes : LIMITS.skillReferenceBytes);
+    if (read.ok) return read.value;
+    return read.kind === 'not_found' ? undefined : read;
   };
+}
+
+/** Whether `path` is a directory (through symlinks); undefined when it cannot be resolved. */
+function isDirectory(path: string): boolean | undefined {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -47,16 +64,20 @@ export function diskReader(folder: string): PackageReader {
  */
 export function packagesInDir(dir: string): Outcome<readonly Package[]> {
   const abs = resolve(dir);
-  if (!existsSync(abs) || !statSync(abs).isDirectory()) {
+  if (!isDirectory(abs)) {
     return fail('invalid_arguments', 'bad_skills_dir', `--skills ${dir}: not a directory`);
   }
   if (existsSync(join(abs, 'SKILL.md'))) {
     return fail('invalid_arguments', 'bad_skills_dir', `--skills ${dir}: this is a package itself; pass the folder that contains package folders`);
   }
   const packages: Package[] = [];
-  const folders = readdirSync(abs)
-    .filter((name) => !name.startsWith('.') && statSync(join(abs, name)).isDirectory())
-    .sort();
+  const entries = readdirSync(abs).filter((name) => !name.startsWith('.')).sort();
+  // A dangling symlink or a loop may have been meant as a package: refused, not skipped.
+  const unresolved = entries.find((name) => isDirectory(join(abs, name)) === undefined);
+  if (unresolved !== undefined) {
+    return fail('invalid_arguments', 'bad_skills_dir', `--skills ${dir}: entry '${unresolved}' cannot be resolved (a dangling symlink or a loop)`);
+  }
+  const folders = entries.filter((name) => isDirectory(join(abs, name)));
   for (const folder of folders) {
     const path = join(abs, folder);
     const parsed = parsePackage(folder, { kind: 'dir', path }, diskReader(path));

@@ -7,7 +7,7 @@ import { SOURCE_IDS } from '../excerpt/sources.ts';
 import { bindPackage, catalog, discoverPackages, load, parsePackage, STAGES, type BoundPackage, type PackageReader } from './index.ts';
 
 const PREFIX = 'skills/excerpt-card';
-const embeddedReader: PackageReader = (rel) => assetBytes(`${PREFIX}/${rel}`);
+const embeddedReader = (rel: string): Uint8Array | undefined => assetBytes(`${PREFIX}/${rel}`);
 
 function bound(): BoundPackage {
   const found = discoverPackages();

@@ -59,19 +59,23 @@ describe('bad packages are refused with a reason that names the field', () => {
 test('the control fixture differs from the hash-mismatch one by one byte and is accepted', () => {
   const good = parseFixture('valid-minimal');
   expect(good.ok).toBe(true);
-  const a = diskReader(join(FIXTURES, 'valid-minimal'))('references/notes.md')!;
-  const b = diskReader(join(FIXTURES, 'hash-mismatch'))('references/notes.md')!;
+  const a = diskReader(join(FIXTURES, 'valid-minimal'))('references/notes.md') as Uint8Array;
+  const b = diskReader(join(FIXTURES, 'hash-mismatch'))('references/notes.md') as Uint8Array;
   expect(a.length).toBe(b.length);
   expect(a.filter((byte, i) => byte !== b[i]).length).toBe(1);
 });
 
 test('a resource path escaping the package through a symlink reads as absent', async () => {
-  const { mkdtempSync, mkdirSync, symlinkSync, writeFileSync } = await import('node:fs');
+  const { mkdtempSync, mkdirSync, rmSync, symlinkSync, writeFileSync } = await import('node:fs');
   const { tmpdir } = await import('node:os');
   const base = mkdtempSync(join(tmpdir(), 'caplab-skill-'));
-  writeFileSync(join(base, 'secret.md'), 'outside');
-  mkdirSync(join(base, 'pkg/references'), { recursive: true });
-  symlinkSync(join(base, 'secret.md'), join(base, 'pkg/references/notes.md'));
-  expect(diskReader(join(base, 'pkg'))('references/notes.md')).toBeUndefined();
-  expect(diskReader(join(base, 'pkg'))('../secret.md')).toBeUndefined();
+  try {
+    writeFileSync(join(base, 'secret.md'), 'outside');
+    mkdirSync(join(base, 'pkg/references'), { recursive: true });
+    symlinkSync(join(base, 'secret.md'), join(base, 'pkg/references/notes.md'));
+    expect(diskReader(join(base, 'pkg'))('references/notes.md')).toBeUndefined();
+    expect(diskReader(join(base, 'pkg'))('../secret.md')).toBeUndefined();
+  } finally {
+    rmSync(base, { recursive: true, force: true });
+  }
 });

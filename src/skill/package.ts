@@ -1,10 +1,18 @@
-import { canonicalHash, fail, ok, sha256Hex, type Outcome } from '../contract/index.ts';
+import { canonicalHash, fail, LIMITS, ok, sha256Hex, type Failure, type Outcome } from '../contract/index.ts';
 import { stageInstructions } from './body.ts';
 import { parseFrontmatter, splitSkillMd } from './frontmatter.ts';
 import { STAGES, type Package, type PackageOrigin, type Resource, type Stage } from './types.ts';
 
-/** Reads one file of a package by its path relative to the package folder; undefined if absent. */
-export type PackageReader = (relativePath: string) => Uint8Array | undefined;
+/**
+ * Reads one file of a package by its path relative to the package folder:
+ * its bytes, undefined if absent, or a failure saying why it was not read
+ * (not a regular file, past its size limit).
+ */
+export type PackageReader = (relativePath: string) => Uint8Array | undefined | Failure;
+
+function isFailure(read: Uint8Array | Failure): read is Failure {
+  return !(read instanceof Uint8Array);
+}
 
 /** The format tag inside the package hash; bump it if the definition changes. */
 export const PACKAGE_HASH_FORMAT = 'caplab-skill/1';
@@ -54,8 +62,13 @@ export function parsePackage(folder: string, origin: PackageOrigin, read: Packag
   const refuse = (failure: { class: Parameters<typeof fail>[0]; kind: string; message: string; issues?: readonly string[] }) =>
     fail(failure.class, failure.kind, `${where}: ${failure.message}`, failure.issues);
 
+  const tooLarge = (field: string, bytes: number, limit: number) =>
+    refuse({ class: 'precondition', kind: 'too_large', message: `${field}: ${bytes} bytes, more than ${limit} (limit ${limit})` });
+
   const skillBytes = read('SKILL.md');
   if (!skillBytes) return refuse({ class: 'invalid_arguments', kind: 'missing_resource', message: 'field `SKILL.md`: file missing' });
+  if (isFailure(skillBytes)) return refuse({ ...skillBytes, message: `field \`SKILL.md\`: ${skillBytes.message}` });
+  if (skillBytes.byteLength > LIMITS.skillMdBytes) return tooLarge('field `SKILL.md`', skillBytes.byteLength, LIMITS.skillMdBytes);
   const skillText = decode(skillBytes);
   if (skillText === undefined) return refuse({ class: 'invalid_arguments', kind: 'bad_package', message: 'field `SKILL.md`: not valid UTF-8' });
   const split = splitSkillMd(skillText);
@@ -74,6 +87,8 @@ export function parsePackage(folder: string, origin: PackageOrigin, read: Packag
     const field = `field \`metadata.caplab-resources\`: ${declared.path}`;
     const bytes = read(declared.path);
     if (!bytes) return refuse({ class: 'invalid_arguments', kind: 'missing_resource', message: `${field}: file missing` });
+    if (isFailure(bytes)) return refuse({ ...bytes, message: `${field}: ${bytes.message}` });
+    if (bytes.byteLength > LIMITS.skillReferenceBytes) return tooLarge(field, bytes.byteLength, LIMITS.skillReferenceBytes);
     const actual = sha256Hex(bytes);
     if (actual !== declared.sha256) {
       return refuse({ class: 'evidence', kind: 'hash_mismatch', message: `${field}: bytes hash to ${actual}, declared ${declared.sha256}` });

@@ -25,14 +25,19 @@ export async function captureBounded(
   const kept = new Uint8Array(limit);
   let used = 0;
   let truncated = false;
-  const stopped = stop.then(() => 'stopped' as const);
+  let stopped = false;
+  let finished = false;
+  // One listener on `stop`, not a Promise.race per chunk: each race leaves a
+  // reaction on the still-pending `stop` that holds its chunk, so a flood
+  // would stay in memory however little of it is kept. Cancelling ends the
+  // pending read with `done`.
+  void stop.then(() => {
+    if (finished) return;
+    stopped = true;
+    void reader.cancel().catch(() => undefined);
+  });
   for (;;) {
-    const next = await Promise.race([reader.read(), stopped]);
-    if (next === 'stopped') {
-      truncated = true;
-      await reader.cancel().catch(() => undefined);
-      break;
-    }
+    const next = await reader.read().catch(() => ({ done: true as const, value: undefined }));
     if (next.done) break;
     const room = limit - used;
     if (next.value.byteLength > room) truncated = true;
@@ -40,6 +45,8 @@ export async function captureBounded(
     kept.set(next.value.subarray(0, take), used);
     used += take;
   }
+  finished = true;
+  if (stopped) truncated = true;
   reader.releaseLock();
   // Cut at a character boundary is not needed: `fatal: false` replaces a split sequence.
   const text = new TextDecoder('utf-8', { fatal: false }).decode(kept.subarray(0, used));

@@ -3,6 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'no
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { LIMITS } from '../../contract/index.ts';
 import type { HookEvent, HookInput } from '../hook.ts';
 import { commandHook, type CommandHookOptions } from './command-hook.ts';
 
@@ -55,6 +56,20 @@ function gone(pid: number): boolean {
   } catch {
     return true;
   }
+}
+
+/**
+ * Whether `pid` is gone within 5 s. The kernel closes a killed process's pipes
+ * before it turns zombie, so the hook's result can arrive a moment before
+ * /proc shows the end: poll, never look once.
+ */
+async function goneSoon(pid: number): Promise<boolean> {
+  const deadline = Date.now() + 5000;
+  while (!gone(pid)) {
+    if (Date.now() > deadline) return false;
+    await Bun.sleep(5);
+  }
+  return true;
 }
 
 describe('commandHook with real scripts', () => {
@@ -138,7 +153,7 @@ describe('commandHook with real scripts', () => {
     expect(result.note).toContain('timed out');
     const child = Number(readFileSync(pidFile, 'utf8').trim());
     expect(child).toBeGreaterThan(0);
-    expect(gone(child)).toBe(true);
+    expect(await goneSoon(child)).toBe(true);
   });
 
   test('abort kills the process group and is recorded; the hook inherits only fds 0-2', async () => {
@@ -161,7 +176,7 @@ describe('commandHook with real scripts', () => {
     const result = await pending;
     expect(result.note).toContain('aborted');
     expect(result.timedOut).toBeUndefined();
-    expect(gone(child)).toBe(true);
+    expect(await goneSoon(child)).toBe(true);
   });
 
   test('environment is allowlisted: no secrets, PATH/HOME/CLAUDE_PROJECT_DIR present', async () => {
@@ -183,6 +198,16 @@ describe('commandHook with real scripts', () => {
     expect(result.stdout?.endsWith('…[truncated]')).toBe(true);
     expect(new TextEncoder().encode(result.stdout).byteLength).toBe(1024 + new TextEncoder().encode('…[truncated]').byteLength);
   });
+
+  test('a hook printing 50 MB keeps LIMITS.hookOutputBytes of each stream, marked, and still exits 0', async () => {
+    const flood = 'cat >/dev/null; head -c 50000000 /dev/zero | tr "\\0" o; head -c 1000000 /dev/zero | tr "\\0" e >&2';
+    const result = await run(flood);
+    expect(result.exitCode).toBe(0);
+    const mark = '…[truncated]';
+    expect(result.stdout).toBe('o'.repeat(LIMITS.hookOutputBytes) + mark);
+    expect(result.stderr).toBe('e'.repeat(LIMITS.hookOutputBytes) + mark);
+    // A generous budget for a shared machine, not a speed claim.
+  }, 30_000);
 
   test('a hook that cannot start is recorded, non-blocking', async () => {
     const result = await run('true', 'create_card', { cwd: join(scratch, 'missing-dir') });

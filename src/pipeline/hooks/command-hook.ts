@@ -1,3 +1,4 @@
+import { LIMITS } from '../../contract/index.ts';
 import type { Hook, HookEvent, HookInput, HookResult } from '../hook.ts';
 import { captureBounded } from './capture.ts';
 import { hookEnv, type EnvSource } from './env.ts';
@@ -33,14 +34,13 @@ export interface CommandHookOptions {
   /** Where allowlisted variables are read from; defaults to `process.env`. Never passed whole. */
   readonly env?: EnvSource;
   readonly spawn?: SpawnHook;
-  /** Bytes kept of each of stdout and stderr; default 64 KiB. */
+  /** Bytes kept of each of stdout and stderr; default `LIMITS.hookOutputBytes`. The rest is read and dropped. */
   readonly captureLimit?: number;
   /** How long to keep reading pipes after the hook ended (an escaped survivor holding them); default 1000 ms. */
   readonly drainGraceMs?: number;
 }
 
 export const DEFAULT_HOOK_TIMEOUT_SEC = 60;
-const DEFAULT_CAPTURE = 64 * 1024;
 
 /** Spawns with Bun: `detached` gives the hook its own session and process group. */
 export const bunSpawnHook: SpawnHook = function bunSpawnHook(argv, options) {
@@ -113,7 +113,7 @@ async function runCommand(spec: CommandHookSpec, options: CommandHookOptions, in
     return code;
   });
   const grace = graceAfter(exited, options.drainGraceMs ?? 1000);
-  const limit = options.captureLimit ?? DEFAULT_CAPTURE;
+  const limit = options.captureLimit ?? LIMITS.hookOutputBytes;
   void feed(child, input);
   const [code, stdout, stderr] = await Promise.all([
     exited,

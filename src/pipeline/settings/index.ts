@@ -2,7 +2,7 @@
  * Settings files (`--settings FILE`, `--trust-project`): the hooks and
  * permissions parts of Claude Code's settings.json, validated strictly.
  */
-export { bunReadText, loadSettings } from './load.ts';
+export { loadSettings, readSettingsFile } from './load.ts';
 export type { LoadedSettings, ReadText, SettingsHook } from './load.ts';
 export { NO_SETTINGS, PROJECT_SETTINGS, resolveSettings } from './resolve.ts';
 export type { EffectiveSettings, ResolveOptions } from './resolve.ts';

@@ -1,18 +1,26 @@
 import { dirname, resolve } from 'node:path';
 import * as v from 'valibot';
-import { fail, ok, sha256Hex, type Failure, type Outcome } from '../../contract/index.ts';
+import { fail, FILE_JSON_BOUNDS, LIMITS, ok, parseJsonBounded, readBoundedText, sha256Hex, type Failure, type Outcome } from '../../contract/index.ts';
 import type { HookEvent } from '../hook.ts';
 import { DEFAULT_HOOK_TIMEOUT_SEC } from '../hooks/index.ts';
 import { parseRule, type PermissionRules, type Rule } from '../permissions/index.ts';
 import { describeIssue, SettingsSchema } from './schema.ts';
 
-/** Reads a text file; `undefined` when it does not exist. May throw for other I/O errors. */
-export type ReadText = (path: string) => Promise<string | undefined>;
+/**
+ * Reads a text file: its text, `undefined` when it does not exist, or a
+ * failure saying why it was not read. May throw for other I/O errors.
+ */
+export type ReadText = (path: string) => Promise<string | undefined | Failure>;
 
-/** Reads with Bun; a missing file is `undefined`. */
-export const bunReadText: ReadText = async function bunReadText(path) {
-  const file = Bun.file(path);
-  return (await file.exists()) ? await file.text() : undefined;
+/**
+ * Reads a settings file with a stat first and at most `LIMITS.settingsBytes`:
+ * a FIFO, device or directory is `precondition/not_regular_file`, a larger
+ * file `precondition/too_large`; a missing file is `undefined`.
+ */
+export const readSettingsFile: ReadText = async function readSettingsFile(path) {
+  const read = readBoundedText(path, LIMITS.settingsBytes);
+  if (read.ok) return read.value;
+  return read.kind === 'not_found' ? undefined : read;
 };
 
 /** One command hook from a settings file, with where it runs. */
@@ -55,29 +63,30 @@ function rulesOf(texts: readonly string[]): readonly Rule[] {
 }
 
 /**
- * Loads and validates a settings file. Every failure is `invalid_arguments` /
- * `bad_settings` and names the file and the field.
+ * Loads and validates a settings file. A file that breaks the schema is
+ * `invalid_arguments` / `bad_settings`; one past a named limit (size, JSON
+ * depth, a non-finite number) or not a regular file fails by that kind. Every
+ * failure names the file (and the field, where there is one).
  *
  * @param path The file (relative paths resolve against the process cwd).
- * @param readText Injected for tests; reads with Bun by default.
+ * @param readText Injected for tests; a bounded read by default.
  * @param baseDir Where its hooks run; default: the file's folder.
  */
-export async function loadSettings(path: string, readText: ReadText = bunReadText, baseDir?: string): Promise<Outcome<LoadedSettings>> {
+export async function loadSettings(path: string, readText: ReadText = readSettingsFile, baseDir?: string): Promise<Outcome<LoadedSettings>> {
   const absolute = resolve(path);
-  let text: string | undefined;
+  let text: string | undefined | Failure;
   try {
     text = await readText(absolute);
   } catch (error) {
     return badSettings(absolute, `cannot read: ${error instanceof Error ? error.message : String(error)}`);
   }
   if (text === undefined) return badSettings(absolute, 'file not found');
-  let json: unknown;
-  try {
-    json = JSON.parse(text) as unknown;
-  } catch (error) {
-    return badSettings(absolute, `not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
+  if (typeof text !== 'string') return fail(text.class, text.kind, `settings ${text.message}`);
+  const json = parseJsonBounded(text, FILE_JSON_BOUNDS);
+  if (!json.ok) {
+    return json.kind === 'not_json' ? badSettings(absolute, json.message) : fail(json.class, json.kind, `settings ${absolute}: ${json.message}`);
   }
-  const parsed = v.safeParse(SettingsSchema, json);
+  const parsed = v.safeParse(SettingsSchema, json.value);
   if (!parsed.success) {
     const issues = parsed.issues.map(describeIssue);
     return badSettings(absolute, issues[0] ?? 'invalid', issues);

@@ -1,7 +1,8 @@
+import { lstatSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ok, type Outcome } from '../../contract/index.ts';
 import type { PermissionRules } from '../permissions/index.ts';
-import { bunReadText, loadSettings, type LoadedSettings, type ReadText, type SettingsHook } from './load.ts';
+import { loadSettings, readSettingsFile, type LoadedSettings, type ReadText, type SettingsHook } from './load.ts';
 
 /**
  * The project settings file, relative to the working directory. caplab's own
@@ -46,12 +47,19 @@ function merge(sources: readonly LoadedSettings[], notices: readonly string[]): 
   };
 }
 
-async function exists(path: string, readText: ReadText): Promise<boolean> {
+/**
+ * Whether anything is at `path`: a file, a FIFO, a directory, a dangling
+ * symlink. Only an lstat: an untrusted file is never opened or read, so
+ * the notice costs nothing whatever is there.
+ */
+function lstatPresent(path: string): boolean {
   try {
-    return (await readText(path)) !== undefined;
-  } catch {
-    // Unreadable still counts as present: the notice must not be skipped.
+    lstatSync(path);
     return true;
+  } catch (error) {
+    // Only "nothing there" is absent; anything else still gets the notice.
+    const code = typeof error === 'object' && error !== null && 'code' in error ? error.code : undefined;
+    return code !== 'ENOENT' && code !== 'ENOTDIR';
   }
 }
 
@@ -66,13 +74,13 @@ async function exists(path: string, readText: ReadText): Promise<boolean> {
  * `$CLAUDE_PROJECT_DIR`.
  */
 export async function resolveSettings(options: ResolveOptions): Promise<Outcome<EffectiveSettings>> {
-  const readText = options.readText ?? bunReadText;
+  const readText = options.readText ?? readSettingsFile;
   const projectPath = resolve(options.cwd, PROJECT_SETTINGS);
   const explicitPath = options.settingsPath !== undefined ? resolve(options.cwd, options.settingsPath) : undefined;
   const sources: LoadedSettings[] = [];
   const notices: string[] = [];
   if (explicitPath !== projectPath) {
-    const present = await exists(projectPath, readText);
+    const present = lstatPresent(projectPath);
     if (present && options.trustProject) {
       const project = await loadSettings(projectPath, readText, resolve(options.cwd));
       if (!project.ok) return project;

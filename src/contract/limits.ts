@@ -1,0 +1,167 @@
+import { fail, ok, type Failure, type Outcome } from './failure.ts';
+
+const KiB = 1024;
+const MiB = 1024 * KiB;
+
+/**
+ * Every bound caplab puts on an input that crosses a boundary (SPEC F-LIMITS).
+ * README's "Limits" table states the same values; a test keeps them equal.
+ * A breach is refused as a failure value with a named class/kind (output
+ * that is only kept — hook output, server stderr — is cut instead), never a
+ * crash or a hang.
+ */
+export const LIMITS = {
+  /** Nesting of arrays and objects in a JSON file caplab reads (scenario, settings). */
+  fileJsonDepth: 64,
+  /** Bytes of a scenario file. */
+  scenarioBytes: 4 * MiB,
+  /** Bytes of a settings file. */
+  settingsBytes: 1 * MiB,
+  /** Bytes of a package's SKILL.md. */
+  skillMdBytes: 256 * KiB,
+  /** Bytes of each reference a package declares. */
+  skillReferenceBytes: 1 * MiB,
+  /** Nesting of arrays and objects in one tool call's arguments. */
+  argumentsDepth: 32,
+  /** Bytes of one tool call's arguments as canonical JSON. */
+  argumentsBytes: 256 * KiB,
+  /** Bytes kept of each of a command hook's stdout and stderr; the rest is read and dropped. */
+  hookOutputBytes: 64 * KiB,
+  /** Bytes of one inbound MCP stdio line (one JSON-RPC message). */
+  mcpLineBytes: 1 * MiB,
+  /** Bytes of an MCP server's stderr recorded in the run's close report (the tail). */
+  serverStderrBytes: 4 * KiB,
+} as const;
+
+/** The bounds `checkJson` applies. */
+export interface JsonBounds {
+  readonly maxDepth: number;
+  /** Bytes of the value's canonical JSON; omit for no size bound. */
+  readonly maxBytes?: number;
+}
+
+const utf8 = new TextEncoder();
+
+/** Bytes of a string as a JSON string literal (quotes and escapes included). */
+function stringBytes(text: string): number {
+  return utf8.encode(JSON.stringify(text)).byteLength;
+}
+
+/** One value on the walk; the path is kept as parent links so a deep value costs linear work. */
+interface Visit {
+  readonly value: unknown;
+  readonly depth: number;
+  readonly key?: string | number;
+  readonly parent?: Visit;
+}
+
+/** `$.a[2]` for a visit, built only when a breach is reported; a long path keeps its ends. */
+function where(visit: Visit): string {
+  const keys: (string | number)[] = [];
+  for (let at: Visit | undefined = visit; at?.key !== undefined; at = at.parent) keys.push(at.key);
+  const steps = keys.reverse().map((key) => (typeof key === 'number' ? `[${key}]` : `.${key}`));
+  const shown = steps.length > 20 ? [...steps.slice(0, 10), `…(${steps.length - 20} more)…`, ...steps.slice(-10)] : steps;
+  return `$${shown.join('')}`;
+}
+
+/**
+ * Checks a parsed JSON value without recursion: nesting depth, non-finite
+ * numbers (JSON.parse turns `1e400` into Infinity, which no JSON encoder can
+ * write back), and the size of its canonical JSON. Stops at the first breach.
+ *
+ * @returns The value itself, or `invalid_arguments` / `too_deep` |
+ *   `non_finite_number` | `too_large` naming where (`$.a[2]`).
+ * @example
+ * checkJson(JSON.parse('{"n":1e400}'), { maxDepth: 32 }); // fails: invalid_arguments/non_finite_number at $.n
+ */
+export function checkJson(value: unknown, bounds: JsonBounds): Outcome<unknown> {
+  const stack: Visit[] = [{ value, depth: 0 }];
+  let bytes = 0;
+  const tooLarge = (): Failure =>
+    fail('invalid_arguments', 'too_large', `more than ${bounds.maxBytes} bytes as canonical JSON (limit ${bounds.maxBytes})`);
+  while (stack.length > 0) {
+    const visit = stack.pop()!;
+    const item = visit.value;
+    if (typeof item === 'number') {
+      if (!Number.isFinite(item)) return fail('invalid_arguments', 'non_finite_number', `non-finite number at ${where(visit)} (JSON cannot carry ${item})`);
+      bytes += String(item).length;
+    } else if (typeof item === 'string') {
+      bytes += stringBytes(item);
+    } else if (item === null || typeof item === 'boolean') {
+      bytes += item === false ? 5 : 4;
+    } else if (typeof item === 'object') {
+      if (visit.depth + 1 > bounds.maxDepth) {
+        return fail('invalid_arguments', 'too_deep', `nesting deeper than ${bounds.maxDepth} at ${where(visit)} (limit ${bounds.maxDepth})`);
+      }
+      const entries = Array.isArray(item)
+        ? item.map((child, index) => [index, child] as const)
+        : Object.entries(item as Record<string, unknown>).filter(([, child]) => child !== undefined);
+      // Brackets plus separators; object keys add `"key":`.
+      bytes += 2 + Math.max(0, entries.length - 1);
+      for (const [key, child] of entries) {
+        if (typeof key === 'string') bytes += stringBytes(key) + 1;
+        stack.push({ value: child, depth: visit.depth + 1, key, parent: visit });
+      }
+    } else {
+      return fail('invalid_arguments', 'not_json', `a ${typeof item} at ${where(visit)} is not a JSON value`);
+    }
+    if (bounds.maxBytes !== undefined && bytes > bounds.maxBytes) return tooLarge();
+  }
+  return ok(value);
+}
+
+/** The bounds of one tool call's arguments. */
+export const ARGUMENT_BOUNDS: JsonBounds = { maxDepth: LIMITS.argumentsDepth, maxBytes: LIMITS.argumentsBytes };
+
+/** The bounds of a JSON file caplab reads (size is bounded by the read itself). */
+export const FILE_JSON_BOUNDS: JsonBounds = { maxDepth: LIMITS.fileJsonDepth };
+
+/**
+ * A value as the run record may hold it: the value itself when JSON can carry
+ * it, otherwise a stand-in object that says why it is not there (a call whose
+ * arguments hold `1e400` is refused, and the record must still be writable).
+ *
+ * @example
+ * recordable({ n: Infinity }); // { unrecordable: 'invalid_arguments/non_finite_number: non-finite number at $.n …' }
+ */
+export function recordable(value: unknown): unknown {
+  const checked = checkJson(value, { maxDepth: Number.POSITIVE_INFINITY });
+  return checked.ok ? value : { unrecordable: `${checked.class}/${checked.kind}: ${checked.message}` };
+}
+
+/** Deepest nesting of `[`/`{` in JSON text, strings skipped; stops counting past `stopAt`. */
+function textDepth(text: string, stopAt: number): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      deepest = Math.max(deepest, ++depth);
+      if (deepest > stopAt) return deepest;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return deepest;
+}
+
+/**
+ * Parses JSON text within bounds: depth is checked on the text before
+ * parsing (so the parser never recurses past it), then the value is checked
+ * for non-finite numbers and size. A syntax error is `invalid_arguments`/`not_json`.
+ */
+export function parseJsonBounded(text: string, bounds: JsonBounds): Outcome<unknown> {
+  if (textDepth(text, bounds.maxDepth) > bounds.maxDepth) {
+    return fail('invalid_arguments', 'too_deep', `nesting deeper than ${bounds.maxDepth} (limit ${bounds.maxDepth})`);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text) as unknown;
+  } catch (error) {
+    return fail('invalid_arguments', 'not_json', `not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  return checkJson(value, bounds);
+}

@@ -1,0 +1,89 @@
+import { afterAll, expect, test } from 'bun:test';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { convertArguments } from '../binding/index.ts';
+import { LIMITS } from '../contract/index.ts';
+import { fixtureSnapshot } from '../excerpt/index.ts';
+import { fixedClock, verify } from '../ledger/index.ts';
+import type { Hook } from '../pipeline/index.ts';
+import { recheckAcceptance } from './recheck.ts';
+import { runTask } from './run.ts';
+import { loadScenario, type Scenario } from './scenario.ts';
+import { localTools } from './tools.ts';
+
+const scratch = mkdtempSync(join(tmpdir(), 'caplab-run-limits-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+function happy(): Scenario {
+  const loaded = loadScenario('happy');
+  if (!loaded.ok) throw new Error(loaded.message);
+  return structuredClone(loaded.value);
+}
+
+/** `happy` with the first call's arguments replaced: what a model sending them looks like to the host. */
+function happyWithFirstArguments(args: unknown): Scenario {
+  const scenario = happy();
+  const step = scenario.responses[0]!;
+  if (!('tool_calls' in step)) throw new Error('happy starts with tool calls');
+  step.tool_calls[0]!.arguments = args;
+  return scenario;
+}
+
+async function run(name: string, scenario: Scenario, hooks: readonly Hook[] = []) {
+  const outcome = await runTask({
+    scenario,
+    snapshot: fixtureSnapshot(),
+    tools: localTools,
+    runId: name,
+    runDir: join(scratch, name),
+    clock: fixedClock(0),
+    cwd: '/',
+    hooks,
+    matches: () => true,
+    permission: () => ({ decision: 'allow', by: 'default', reason: 'test' }),
+    convert: convertArguments,
+  });
+  if (!outcome.ok) throw new Error(`${outcome.class}/${outcome.kind}: ${outcome.message}`);
+  return outcome.value;
+}
+
+/** The first refused call's class/kind (later ones follow from it: alpha was never read). */
+const firstFailure = (calls: readonly { outcome: { ok: boolean; class?: string; kind?: string } }[]) =>
+  calls.flatMap((c) => (c.outcome.ok ? [] : [`${c.outcome.class}/${c.outcome.kind}`]))[0];
+
+test('a non-finite number in a call’s arguments fails that call by kind; the run ends normally and verifies', async () => {
+  // Before: an uncaught TypeError from canonicalJson while recording the call, after the run dir existed.
+  const result = await run('nonfinite', happyWithFirstArguments({ source_id: 'alpha', n: Number.POSITIVE_INFINITY }));
+  expect(firstFailure(result.loop.calls)).toBe('invalid_arguments/non_finite_number');
+  expect(result.loop.stop).toBe('final_answer');
+  const ledger = readFileSync(join(result.runDir, 'ledger.jsonl'), 'utf8');
+  expect(ledger).toContain('"type":"run_end"');
+  expect(ledger).toContain('"unrecordable":"invalid_arguments/non_finite_number');
+  const verified = verify(result.runDir, { recheck: recheckAcceptance, expectedHead: result.head });
+  expect(verified.ok ? 'verifies' : verified.message).toBe('verifies');
+});
+
+test('a hook rewriting input to a non-finite number fails the call at pre_hooks by kind; the run ends normally', async () => {
+  const rewrite: Hook = {
+    name: 'rewrite-to-infinity',
+    event: 'PreToolUse',
+    matcher: 'read_source',
+    run: async () => ({ hook: 'rewrite-to-infinity', updatedInput: { source_id: 'alpha', n: Number.POSITIVE_INFINITY } }),
+  };
+  const result = await run('hook-nonfinite', happy(), [rewrite]);
+  expect(firstFailure(result.loop.calls)).toBe('invalid_arguments/non_finite_number');
+  expect(result.loop.calls.find((c) => !c.outcome.ok)?.stages.at(-1)?.stage).toBe('pre_hooks');
+  expect(verify(result.runDir, { recheck: recheckAcceptance }).ok).toBe(true);
+});
+
+test('arguments nested past the arguments limit fail that call as too_deep; the recorded response stays small', async () => {
+  let deep: unknown = [];
+  for (let i = 1; i < LIMITS.argumentsDepth + 8; i++) deep = [deep];
+  const result = await run('deep', happyWithFirstArguments({ source_id: 'alpha', x: deep }));
+  expect(firstFailure(result.loop.calls)).toBe('invalid_arguments/too_deep');
+  const response = join(result.runDir, 'requests/01-response.json');
+  expect(existsSync(response)).toBe(true);
+  expect(statSync(response).size).toBeLessThan(64 * 1024);
+  expect(verify(result.runDir, { recheck: recheckAcceptance }).ok).toBe(true);
+});

@@ -1,0 +1,61 @@
+import { afterAll, expect, test } from 'bun:test';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { assetText } from '../assets/index.ts';
+import { LIMITS } from '../contract/index.ts';
+import { loadScenario } from './scenario.ts';
+
+const scratch = mkdtempSync(join(tmpdir(), 'caplab-scenario-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+const kindOf = (outcome: { ok: boolean; class?: string; kind?: string }) => (outcome.ok ? 'ok' : `${outcome.class}/${outcome.kind}`);
+
+/** The built-in `happy` scenario with the first call's arguments replaced by `args` (JSON text). */
+function happyWith(args: string): string {
+  const text = assetText('fixtures/scenarios/happy.json')!;
+  const scenario = JSON.parse(text) as { responses: { tool_calls: { arguments: unknown }[] }[] };
+  scenario.responses[0]!.tool_calls[0]!.arguments = '@ARGS@';
+  return JSON.stringify(scenario).replace('"@ARGS@"', args);
+}
+
+function write(name: string, text: string): string {
+  const path = join(scratch, name);
+  writeFileSync(path, text);
+  return path;
+}
+
+test('a number JSON cannot carry (1e400) is refused at load, naming where', () => {
+  const loaded = loadScenario(write('nonfinite.json', happyWith('{"source_id":"alpha","n":1e400}')));
+  expect(kindOf(loaded)).toBe('invalid_arguments/non_finite_number');
+  expect(loaded.ok ? '' : loaded.message).toContain('$.responses[0].tool_calls[0].arguments.n');
+});
+
+test('nesting past the file limit is refused at load (a 10 KB file once became a 50 MB response file)', () => {
+  const deep = `{"source_id":"alpha","x":${'['.repeat(5000)}${']'.repeat(5000)}}`;
+  expect(kindOf(loadScenario(write('deep.json', happyWith(deep))))).toBe('invalid_arguments/too_deep');
+});
+
+test('arguments nested past the arguments limit but within the file limit load: the pipeline refuses the call', () => {
+  const depth = LIMITS.argumentsDepth + 4;
+  const args = `{"source_id":"alpha","x":${'['.repeat(depth)}${']'.repeat(depth)}}`;
+  expect(kindOf(loadScenario(write('args-deep.json', happyWith(args))))).toBe('ok');
+});
+
+test('a device, a FIFO or a directory is refused by kind, never read (/dev/zero once read without end)', () => {
+  expect(kindOf(loadScenario('/dev/zero'))).toBe('precondition/not_regular_file');
+  const fifo = join(scratch, 'scenario.fifo');
+  expect(Bun.spawnSync(['mkfifo', fifo]).exitCode).toBe(0);
+  expect(kindOf(loadScenario(fifo))).toBe('precondition/not_regular_file');
+  const dir = join(scratch, 'a-dir');
+  mkdirSync(dir);
+  expect(kindOf(loadScenario(dir))).toBe('precondition/not_regular_file');
+});
+
+test('a file past LIMITS.scenarioBytes is refused as too_large; a missing one is still unknown_scenario', () => {
+  const big = write('big.json', happyWith(`{"source_id":"alpha","pad":"${'x'.repeat(LIMITS.scenarioBytes)}"}`));
+  const loaded = loadScenario(big);
+  expect(kindOf(loaded)).toBe('precondition/too_large');
+  expect(loaded.ok ? '' : loaded.message).toContain(big);
+  expect(kindOf(loadScenario(join(scratch, 'missing.json')))).toBe('invalid_arguments/unknown_scenario');
+});
