@@ -25,7 +25,7 @@ const src = import.meta.dir;
 const shipped = readdirSync(src, { recursive: true, withFileTypes: true })
   .filter((e) => e.isFile() && e.name.endsWith('.ts') && !e.name.endsWith('.test.ts') && !e.name.endsWith('.d.ts'))
   .map((e) => relative(src, join(e.parentPath, e.name)))
-  .filter((path) => path.includes('/') && !path.includes('/testing/') && !path.endsWith('test-kit.ts') && !path.endsWith('test-io.ts'));
+  .filter((path) => path.includes('/') && !path.includes('/testing/') && !path.endsWith('test-kit.ts') && !path.endsWith('test-io.ts') && !path.endsWith('sample-run.ts'));
 
 test('every folder imports only the folders upstream of it, through their index.ts', () => {
   const violations: string[] = [];
