@@ -1,5 +1,4 @@
 import { expect, test } from 'bun:test';
-import { join } from 'node:path';
 import { fail, ok } from '../contract/index.ts';
 import { localTools, mcpTools, type ToolProvider } from '../harness/index.ts';
 import { EXIT } from './io.ts';

@@ -8,7 +8,7 @@ import { EXIT, paint, type Io } from './io.ts';
 import { renderEnding, renderStep } from './render.ts';
 import { setupRun, type RunFlags } from './setup.ts';
 
-export const RUN_OPTIONS = {
+const RUN_OPTIONS = {
   transport: { type: 'string' },
   out: { type: 'string' },
   'run-id': { type: 'string' },

@@ -38,7 +38,7 @@ export interface RunSetup {
  * is allowed by a task rule. It is an ordinary allow rule: any deny rule,
  * `--deny-tool` or hook deny still wins over it.
  */
-export const TASK_GRANT: readonly string[] = ['create_card'];
+const TASK_GRANT: readonly string[] = ['create_card'];
 
 /** The tools a method package may bind to: model-visible name and contract version. */
 const TOOL_VERSIONS = [readSourceContract, createCardContract].map((c) => ({ name: c.name, version: c.version }));

@@ -173,7 +173,7 @@ function requestOf(requests: readonly RequestRecord[], record: CallRecord): stri
 }
 
 /** The ledger's view of a call: ids, arguments at each step, decisions, outcome. */
-export function callEvent(record: CallRecord): Record<string, unknown> {
+function callEvent(record: CallRecord): Record<string, unknown> {
   const outcome = record.outcome;
   return {
     tool_call_id: record.toolCallId,

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import * as v from 'valibot';
 import { assetPaths, assetText } from '../assets/index.ts';
-import { ERROR_CLASSES, fail, ok, validateArguments, type Outcome } from '../contract/index.ts';
+import { ERROR_CLASSES, fail, validateArguments, type Outcome } from '../contract/index.ts';
 import type { Model, ModelResponse } from './model.ts';
 
 const Usage = v.strictObject({
@@ -34,7 +34,7 @@ export const Scenario = v.strictObject({
 export type Scenario = v.InferOutput<typeof Scenario>;
 
 /** Parses scenario JSON text; a bad file is `invalid_arguments` naming the field. */
-export function parseScenario(text: string, origin: string): Outcome<Scenario> {
+function parseScenario(text: string, origin: string): Outcome<Scenario> {
   let json: unknown;
   try {
     json = JSON.parse(text);

@@ -20,10 +20,10 @@ import { fixtureSnapshot } from '../excerpt/index.ts';
 import { PROTOCOL_VERSION } from './results.ts';
 
 /** serverInfo of the fixture server. */
-export const FIXTURE_SERVER_INFO = { name: 'caplab-fixture', version: '1.0.0' } as const;
+const FIXTURE_SERVER_INFO = { name: 'caplab-fixture', version: '1.0.0' } as const;
 
 /** read_source as listed: schemas exported from the same valibot contract the host pins. */
-export function readSourceTool(): Tool {
+function readSourceTool(): Tool {
   const exported = exportContract(readSourceContract);
   return {
     name: readSourceContract.name,
@@ -40,7 +40,7 @@ export function readSourceTool(): Tool {
 }
 
 /** Answers one read_source call: invalid arguments are a tool error, not a protocol error. */
-export function callReadSource(snapshot: Snapshot, args: unknown): CallToolResult {
+function callReadSource(snapshot: Snapshot, args: unknown): CallToolResult {
   const input = validateArguments<{ source_id: string }>(readSourceContract.input, args ?? {});
   if (!input.ok) return { content: [{ type: 'text', text: `${input.class}/${input.kind}: ${input.message}` }], isError: true };
   const source = sourceById(snapshot, input.value.source_id);
@@ -56,7 +56,7 @@ export function callReadSource(snapshot: Snapshot, args: unknown): CallToolResul
 }
 
 /** Creates the fixture server (not yet connected). */
-export function createFixtureServer(snapshot: Snapshot): Server {
+function createFixtureServer(snapshot: Snapshot): Server {
   const server = new Server(FIXTURE_SERVER_INFO, { capabilities: { tools: {} } });
   // Speak only 2025-06-18: the SDK would echo any version it knows, but these
   // handlers implement that revision's tool semantics and nothing else.
