@@ -11,7 +11,6 @@ import type { Io } from './io.ts';
 
 /** Flags shared by demo and run. */
 export interface RunFlags {
-  readonly help: boolean;
   readonly transport: 'mcp' | 'local';
   readonly scenario: string;
   readonly json: boolean;

@@ -12,11 +12,7 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { exportContract, validateArguments } from '../contract/index.ts';
-// Direct files, not the excerpt index: the server needs only the contract and
-// the snapshot, not the host-side tools (bindings, pipeline) the index pulls in.
-import { readSourceContract, type ReadSourceResult } from '../excerpt/index.ts';
-import { sourceById, type Snapshot } from '../excerpt/index.ts';
-import { fixtureSnapshot } from '../excerpt/index.ts';
+import { fixtureSnapshot, readSourceContract, sourceById, type ReadSourceResult, type Snapshot } from '../excerpt/index.ts';
 import { PROTOCOL_VERSION } from './results.ts';
 
 /** serverInfo of the fixture server. */
