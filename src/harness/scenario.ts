@@ -25,8 +25,6 @@ const Expect = v.strictObject({
 export const Scenario = v.strictObject({
   name: v.pipe(v.string(), v.regex(/^[a-z0-9-]+$/)),
   description: v.string(),
-  /** Whether `caplab check` runs it (negative scenarios that need special settings are excluded). */
-  builtin_check: v.optional(v.boolean()),
   skill: v.optional(v.string()),
   expect: Expect,
   responses: v.pipe(v.array(Step), v.minLength(1)),
