@@ -5,9 +5,10 @@
  * time neither trip the check nor hide a leak.
  *
  * Setting TMPDIR here reaches os.tmpdir() in every test and the children
- * spawned with an env built from process.env (or node:child_process). Bun.spawn
- * without an `env` passes the environment Bun started with, so such a child
- * would still use the outer temp folder; the code base always passes `env`.
+ * spawned with an env built from process.env (or by node:child_process).
+ * Bun.spawn without `env` passes the environment Bun started with, so such a
+ * child would use the outer temp folder, unseen by this check; to see those
+ * too, start the suite with its own TMPDIR and check that it stays empty.
  */
 import { afterAll } from 'bun:test';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
