@@ -21,11 +21,20 @@ const ALLOWED: Record<string, readonly string[]> = {
   cli: ['contract', 'binding', 'pipeline', 'excerpt', 'mcp', 'harness', 'skill', 'ledger', 'assets', 'version.ts'],
 };
 
+/**
+ * Relative module specifiers a file loads: `import … from`, `export … from`,
+ * bare `import '…'` and dynamic `import('…')`, in either quote style.
+ */
+function relativeImports(text: string): string[] {
+  const pattern = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)(['"])(\.[^'"]*)\1/g;
+  return [...text.matchAll(pattern)].map((m) => m[2]!);
+}
+
 const src = import.meta.dir;
 const shipped = readdirSync(src, { recursive: true, withFileTypes: true })
   .filter((e) => e.isFile() && e.name.endsWith('.ts') && !e.name.endsWith('.test.ts') && !e.name.endsWith('.d.ts'))
   .map((e) => relative(src, join(e.parentPath, e.name)))
-  .filter((path) => path.includes('/') && !path.includes('/testing/') && !path.endsWith('test-kit.ts') && !path.endsWith('test-io.ts'));
+  .filter((path) => path.includes('/') && !path.includes('/testing/') && !path.endsWith('test-kit.ts') && !path.endsWith('test-io.ts') && !path.endsWith('sample-run.ts'));
 
 test('every folder imports only the folders upstream of it, through their index.ts', () => {
   const violations: string[] = [];
@@ -36,8 +45,8 @@ test('every folder imports only the folders upstream of it, through their index.
       violations.push(`${path}: folder ${folder} has no entry in ALLOWED`);
       continue;
     }
-    for (const [, spec] of readFileSync(join(src, path), 'utf8').matchAll(/from '(\.[^']+)'/g)) {
-      const target = relative(src, join(src, path, '..', spec!));
+    for (const spec of relativeImports(readFileSync(join(src, path), 'utf8'))) {
+      const target = relative(src, join(src, path, '..', spec));
       if (target.startsWith('..')) {
         // Embedded files (assets) and the library's example contracts (cli tools) live outside src.
         if (!/^\.\.\/(fixtures|skills)\//.test(target)) violations.push(`${path} imports ${spec} outside src`);
@@ -51,4 +60,29 @@ test('every folder imports only the folders upstream of it, through their index.
   }
   expect(violations).toEqual([]);
   expect(shipped.length).toBeGreaterThan(50);
+});
+
+test('the scan sees every way a file loads a module', () => {
+  const text = [
+    `import { a } from './static.ts';`,
+    `import type { B } from "../double/index.ts";`,
+    `import {\n  c,\n  d,\n} from '../multi/index.ts';`,
+    `export { e } from './reexport.ts';`,
+    `export * from "../star/index.ts";`,
+    `import './side-effect.ts';`,
+    `const m = await import('../dynamic/x.ts');`,
+    `const n = await import( "../dynamic-double/y.ts" );`,
+    `import { join } from 'node:path';`,
+    `const word = 'imported from elsewhere';`,
+  ].join('\n');
+  expect(relativeImports(text)).toEqual([
+    './static.ts',
+    '../double/index.ts',
+    '../multi/index.ts',
+    './reexport.ts',
+    '../star/index.ts',
+    './side-effect.ts',
+    '../dynamic/x.ts',
+    '../dynamic-double/y.ts',
+  ]);
 });

@@ -3,12 +3,12 @@
  * from an empty directory with an empty environment, and offline.
  */
 import { beforeAll, expect, test } from 'bun:test';
-import { chmodSync, copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, copyFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from '../scripts/build.ts';
+import { scratchDir } from './scratch.ts';
 
-const bin = join(mkdtempSync(join(tmpdir(), 'caplab-bin-')), 'caplab');
+const bin = join(scratchDir('caplab-bin-'), 'caplab');
 
 beforeAll(async () => {
   const built = await build(bin);
@@ -22,7 +22,7 @@ async function run(argv: string[], cwd: string, env: Record<string, string> = {}
 }
 
 test('env -i caplab demo --json from an empty dir: accepted over MCP, the child is the binary itself with serve, holding fds 0-2 only', async () => {
-  const cwd = mkdtempSync(join(tmpdir(), 'caplab-empty-'));
+  const cwd = scratchDir('caplab-empty-');
   const { stdout, code, stderr } = await run(['env', '-i', bin, 'demo', '--json'], cwd);
   expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
   const doc = JSON.parse(stdout);
@@ -38,7 +38,7 @@ test('env -i caplab demo --json from an empty dir: accepted over MCP, the child 
 });
 
 test('unshare -n caplab check: every scenario as expected with no network; the JUnit file parses and has one testcase per scenario', async () => {
-  const cwd = mkdtempSync(join(tmpdir(), 'caplab-offline-'));
+  const cwd = scratchDir('caplab-offline-');
   const probe = await run(['unshare', '-n', 'true'], cwd, { PATH: '/usr/bin:/bin' });
   const prefix = probe.code === 0 ? ['unshare', '-n'] : [];
   if (probe.code !== 0) console.log(`unshare -n is not permitted here (${probe.stderr.trim() || `exit ${probe.code}`}); running check without a network namespace`);
@@ -53,7 +53,7 @@ test('unshare -n caplab check: every scenario as expected with no network; the J
 });
 
 test('the binary ignores .env and bunfig.toml in the directory it runs from', async () => {
-  const cwd = mkdtempSync(join(tmpdir(), 'caplab-autoload-'));
+  const cwd = scratchDir('caplab-autoload-');
   writeFileSync(join(cwd, 'evil.ts'), `require('node:fs').writeFileSync(${JSON.stringify(join(cwd, 'PRELOADED'))}, 'x');`);
   writeFileSync(join(cwd, 'bunfig.toml'), 'preload = ["./evil.ts"]\n');
   writeFileSync(join(cwd, '.env'), 'SOURCE_DATE_EPOCH=not-a-number\n');
@@ -64,11 +64,11 @@ test('the binary ignores .env and bunfig.toml in the directory it runs from', as
 });
 
 test('alone in a folder (no sourcemap, nothing beside it) it still runs the demo; --version and --help work', async () => {
-  const alone = join(mkdtempSync(join(tmpdir(), 'caplab-alone-')), 'caplab');
+  const alone = join(scratchDir('caplab-alone-'), 'caplab');
   copyFileSync(bin, alone);
   chmodSync(alone, 0o755);
   expect(readdirSync(join(alone, '..'))).toEqual(['caplab']);
-  const cwd = mkdtempSync(join(tmpdir(), 'caplab-help-'));
+  const cwd = scratchDir('caplab-help-');
   const version = await run([alone, '--version'], cwd);
   const help = await run([alone, 'demo', '--help'], cwd);
   const demo = await run([alone, 'demo', '--json'], cwd);

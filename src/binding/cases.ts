@@ -1,6 +1,6 @@
 import type { JsonSchema } from '../contract/index.ts';
 import { codePointLength } from '../contract/index.ts';
-import { isJsonObject, MISSING, setOwn } from './missing.ts';
+import { MISSING, setOwn } from './missing.ts';
 
 /**
  * Seeded generation of contract arguments for property tests (test support;
@@ -9,7 +9,7 @@ import { isJsonObject, MISSING, setOwn } from './missing.ts';
  */
 
 /** mulberry32: a small 32-bit PRNG; the same seed gives the same sequence everywhere. */
-export function mulberry32(seed: number): () => number {
+function mulberry32(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;

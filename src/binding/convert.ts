@@ -65,8 +65,8 @@ export function convertArguments(binding: Binding, modelArgs: unknown): Outcome<
 }
 
 /**
- * Converts contract arguments into the binding's model-facing form (the
- * inverse direction, used by the round-trip check and by tests).
+ * Converts contract arguments into the binding's model-facing form: the
+ * inverse direction, through the same codec `checkRoundTrip` uses.
  */
 export function toModelArguments(binding: Binding, contractArgs: unknown): Outcome<unknown> {
   const codec = codecOf(binding);

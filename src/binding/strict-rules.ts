@@ -3,9 +3,9 @@ import { isJsonObject } from './missing.ts';
 
 /**
  * The strict structured-output subset of JSON Schema, as an independent
- * checker: tests and `caplab tools --model strict` use it to prove generated
- * schemas follow the rules, and that encoded arguments are what such a schema
- * admits. It does not share code with the compiler it checks.
+ * checker: the tests use it to prove generated schemas follow the rules, and
+ * that encoded arguments are what such a schema admits. It does not share
+ * code with the compiler it checks.
  */
 const ALLOWED = new Set([
   'type', 'properties', 'required', 'additionalProperties', 'items', 'anyOf', 'enum', 'const', 'description',

@@ -54,7 +54,7 @@ function isNullSchema(node: unknown): boolean {
 }
 
 /** Wraps a schema so it also admits `null`, flattening an existing anyOf. */
-export function nullableSchema(schema: JsonSchema): JsonSchema {
+function nullableSchema(schema: JsonSchema): JsonSchema {
   const members = Array.isArray(schema['anyOf']) && Object.keys(schema).length === 1 ? (schema['anyOf'] as unknown[]) : [schema];
   return { anyOf: [...members, { type: 'null' }] };
 }

@@ -38,7 +38,6 @@ export async function checkCommand(args: readonly string[], io: Io, mcpTools: To
   const width = Math.max(...cases.map((c) => c.id.length));
   for (const item of cases) {
     const flags: RunFlags = {
-      help: false,
       transport: item.transport,
       scenario: item.scenario.name,
       json: true,

@@ -23,15 +23,16 @@ export async function cli(argv: readonly string[], io: Io): Promise<number> {
     io.stdout(`caplab ${CAPLAB_VERSION}\n`);
     return EXIT.ok;
   }
+  // Help wins over every other flag, before any command validates its own.
+  if (command !== 'main' && Object.hasOwn(HELP, command) && asksForHelp(rest)) {
+    io.stdout(`${HELP[command]}\n`);
+    return EXIT.ok;
+  }
   switch (command) {
     case 'demo':
     case 'run': {
       const flags = parseRunFlags(rest, command);
       if ('usage' in flags) return usage(io, command, flags.usage);
-      if (flags.help) {
-        io.stdout(`${HELP[command]}\n`);
-        return EXIT.ok;
-      }
       return runCommand(flags, io, mcpTools({ envSource: io.env }));
     }
     case 'check':
@@ -41,7 +42,6 @@ export async function cli(argv: readonly string[], io: Io): Promise<number> {
     case 'skills':
       return skillsCommand(rest, io);
     case 'serve':
-      if (rest.includes('--help') || rest.includes('-h')) return io.stdout(`${HELP['serve']}\n`), EXIT.ok;
       if (rest.length > 0) return usage(io, 'serve', `unexpected argument ${JSON.stringify(rest[0])}`);
       if (!io.streams) return usage(io, 'serve', 'no process streams to serve on');
       return serve(io.streams);
@@ -52,6 +52,12 @@ export async function cli(argv: readonly string[], io: Io): Promise<number> {
     default:
       return usage(io, undefined, `unknown command ${JSON.stringify(command)}`);
   }
+}
+
+/** `--help` or `-h` among a command's own arguments; after `--` they belong to the server `probe` starts. */
+function asksForHelp(args: readonly string[]): boolean {
+  const end = args.indexOf('--');
+  return (end === -1 ? args : args.slice(0, end)).some((arg) => arg === '--help' || arg === '-h');
 }
 
 function usage(io: Io, command: string | undefined, message: string): number {

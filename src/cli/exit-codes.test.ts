@@ -1,12 +1,10 @@
 import { expect, test } from 'bun:test';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fail, ok } from '../contract/index.ts';
 import { localTools, mcpTools, type ToolProvider } from '../harness/index.ts';
 import { EXIT } from './io.ts';
 import { parseRunFlags, runCommand } from './run-command.ts';
 import { testIo } from './test-io.ts';
+import { scratchDir } from '../../test/scratch.ts';
 
 const flags = (args: string[]) => {
   const parsed = parseRunFlags(['--json', ...args], 'demo');
@@ -22,16 +20,16 @@ const failingReads = (failure: ReturnType<typeof fail>): ToolProvider => async (
 };
 
 test('a server that cannot be spawned: exit 3 (transport), one JSON document naming spawn', async () => {
-  const io = testIo(mkdtempSync(join(tmpdir(), 'caplab-exit-')));
+  const io = testIo(scratchDir('caplab-exit-'));
   const provider = mcpTools({ envSource: {}, launch: { command: ['/nonexistent/caplab-server'], cwd: '/', env: {} } });
   expect(await runCommand(flags([]), io, provider)).toBe(EXIT.protocol);
   expect(JSON.parse(io.out()).error.class).toBe('spawn');
 });
 
 test('a protocol failure in a call: exit 3; an unknown outcome (timeout/closed): exit 4, reported as unknown, not "not executed"', async () => {
-  const protocol = testIo(mkdtempSync(join(tmpdir(), 'caplab-exit-')));
+  const protocol = testIo(scratchDir('caplab-exit-'));
   expect(await runCommand(flags(['--transport', 'mcp']), protocol, failingReads(fail('protocol', 'framing', 'stray byte')))).toBe(EXIT.protocol);
-  const unknown = testIo(mkdtempSync(join(tmpdir(), 'caplab-exit-')));
+  const unknown = testIo(scratchDir('caplab-exit-'));
   expect(await runCommand(flags(['--transport', 'mcp']), unknown, failingReads(fail('timeout', 'deadline', 'no answer')))).toBe(EXIT.unknown);
   const doc = JSON.parse(unknown.out());
   expect(doc.ending).toContain('outcome unknown');

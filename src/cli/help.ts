@@ -1,6 +1,6 @@
 import { CAPLAB_VERSION } from '../version.ts';
 
-export const EXIT_CODES_HELP = `Exit codes:
+const EXIT_CODES_HELP = `Exit codes:
   0  accepted / every scenario ended as expected / verified
   1  acceptance or expectation failed (or verification failed)
   2  usage error (bad flag, argument or file)

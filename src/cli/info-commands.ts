@@ -10,7 +10,7 @@ import { EXIT, type Io } from './io.ts';
  * The tools `caplab tools` shows: the excerpt task's two, then the library's
  * example contracts (update semantics the excerpt tools must not be widened to show).
  */
-export const TOOL_ENTRIES: readonly ToolEntry[] = [
+const TOOL_ENTRIES: readonly ToolEntry[] = [
   { contract: readSourceContract, implementation: { kind: 'local', version: LOCAL_READ_SOURCE_VERSION } },
   { contract: createCardContract, implementation: { kind: 'local', version: CREATE_CARD_VERSION } },
   { contract: updateNoteContract, implementation: { kind: 'local', version: 'example/1' } },

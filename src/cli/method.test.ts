@@ -1,13 +1,13 @@
 import { expect, test } from 'bun:test';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { assetText } from '../assets/index.ts';
 import { cli } from './cli.ts';
 import { testIo } from './test-io.ts';
+import { scratchDir } from '../../test/scratch.ts';
 
 async function run(args: string[]) {
-  const io = testIo(mkdtempSync(join(tmpdir(), 'caplab-method-')));
+  const io = testIo(scratchDir('caplab-method-'));
   const code = await cli([...args, '--transport', 'local', '--json'], io);
   return { code, doc: JSON.parse(io.out()) as Record<string, any> };
 }

@@ -1,15 +1,15 @@
 import { expect, test } from 'bun:test';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cli } from './cli.ts';
 import { testIo } from './test-io.ts';
+import { scratchDir } from '../../test/scratch.ts';
 
 const hooks = join(import.meta.dir, '../../fixtures/hooks');
 const env = { PATH: process.env['PATH'] ?? '/usr/bin:/bin' };
 
 async function demo(args: string[]) {
-  const cwd = mkdtempSync(join(tmpdir(), 'caplab-policy-'));
+  const cwd = scratchDir('caplab-policy-');
   const io = testIo(cwd, env);
   const code = await cli(['demo', '--transport', 'local', '--json', ...args], io);
   return { code, doc: JSON.parse(io.out()) as Record<string, any>, cwd, err: io.err() };
@@ -61,7 +61,7 @@ test('a hook that returns updatedInput changes the call; the record and the ledg
 });
 
 test('settings in the working directory are not applied unless trusted', async () => {
-  const cwd = mkdtempSync(join(tmpdir(), 'caplab-trust-'));
+  const cwd = scratchDir('caplab-trust-');
   await Bun.write(join(cwd, '.caplab/settings.json'), JSON.stringify({ permissions: { deny: ['create_card'] } }));
   const untrusted = testIo(cwd, env);
   expect(await cli(['demo', '--transport', 'local', '--json', '--run-id', 'u'], untrusted)).toBe(0);

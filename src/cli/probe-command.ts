@@ -3,7 +3,7 @@ import { HELP } from './help.ts';
 import { EXIT, type Io } from './io.ts';
 
 /** Renders a probe report for people. */
-export function renderProbeText(report: ProbeReport): string {
+function renderProbeText(report: ProbeReport): string {
   const lines = [`probe: ${report.launch.command.join(' ')}`];
   lines.push(report.serverInfo ? `  server    ${report.serverInfo.name} ${report.serverInfo.version}, MCP ${report.protocolVersion ?? '?'}` : '  server    no handshake');
   lines.push(`  tools     ${report.tools.length} on ${report.pages} page(s)${report.complete ? '' : ' (list incomplete)'}`);

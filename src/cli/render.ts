@@ -40,7 +40,7 @@ export function renderStep(step: LoopStep, paint: Paint): string {
 }
 
 /** The acceptance table: ✓ pass, ✗ fail, – not automatically verifiable. */
-export function renderChecks(checks: readonly AcceptanceCheck[], paint: Paint): string {
+function renderChecks(checks: readonly AcceptanceCheck[], paint: Paint): string {
   const width = Math.max(...checks.map((c) => c.id.length));
   const mark = (c: AcceptanceCheck) => (c.verdict === 'pass' ? paint.ok('✓') : c.verdict === 'fail' ? paint.bad('✗') : paint.dim('–'));
   const rows = checks.map((c) => {

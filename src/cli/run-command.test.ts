@@ -1,11 +1,11 @@
 import { expect, test } from 'bun:test';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { cli } from './cli.ts';
 import { testIo } from './test-io.ts';
+import { scratchDir } from '../../test/scratch.ts';
 
-const temp = () => mkdtempSync(join(tmpdir(), 'caplab-cli-'));
+const temp = () => scratchDir('caplab-cli-');
 
 async function runJson(args: string[], cwd = temp(), env: Record<string, string> = {}) {
   const io = testIo(cwd, env);

@@ -8,7 +8,7 @@ import { EXIT, paint, type Io } from './io.ts';
 import { renderEnding, renderStep } from './render.ts';
 import { setupRun, type RunFlags } from './setup.ts';
 
-export const RUN_OPTIONS = {
+const RUN_OPTIONS = {
   transport: { type: 'string' },
   out: { type: 'string' },
   'run-id': { type: 'string' },
@@ -21,7 +21,7 @@ export const RUN_OPTIONS = {
   skills: { type: 'string', multiple: true },
   'no-skill': { type: 'boolean' },
   scenario: { type: 'string' },
-  help: { type: 'boolean', short: 'h' },
+  help: { type: 'boolean', short: 'h' }, // answered by cli() before these flags are parsed
 } as const;
 
 const RUN_ID = /^[A-Za-z0-9._-]{1,64}$/;
@@ -49,7 +49,6 @@ export function parseRunFlags(args: readonly string[], command: 'demo' | 'run'):
   if (command === 'run' && v.scenario === undefined) return { usage: 'run needs --scenario NAME|FILE' };
   if (command === 'demo' && v.scenario !== undefined) return { usage: 'demo runs the happy scenario; use `caplab run --scenario` for others' };
   return {
-    help: v.help ?? false,
     transport,
     scenario: v.scenario ?? 'happy',
     json: v.json ?? false,

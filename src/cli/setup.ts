@@ -11,7 +11,6 @@ import type { Io } from './io.ts';
 
 /** Flags shared by demo and run. */
 export interface RunFlags {
-  readonly help: boolean;
   readonly transport: 'mcp' | 'local';
   readonly scenario: string;
   readonly json: boolean;
@@ -38,7 +37,7 @@ export interface RunSetup {
  * is allowed by a task rule. It is an ordinary allow rule: any deny rule,
  * `--deny-tool` or hook deny still wins over it.
  */
-export const TASK_GRANT: readonly string[] = ['create_card'];
+const TASK_GRANT: readonly string[] = ['create_card'];
 
 /** The tools a method package may bind to: model-visible name and contract version. */
 const TOOL_VERSIONS = [readSourceContract, createCardContract].map((c) => ({ name: c.name, version: c.version }));

@@ -9,7 +9,7 @@ export const QUOTE_MAX = 160;
 const sourceId = v.picklist(SOURCE_IDS, `unknown_source: must be one of ${SOURCE_IDS.join(', ')}`);
 const sha256 = v.pipe(v.string(), v.regex(/^[0-9a-f]{64}$/));
 
-export const ReadSourceInput = v.strictObject({ source_id: sourceId });
+const ReadSourceInput = v.strictObject({ source_id: sourceId });
 export const ReadSourceResult = v.strictObject({
   source_id: sourceId,
   text: v.string(),

@@ -17,7 +17,7 @@ export const CREATE_CARD_VERSION = 'create-card/1';
  * then the preconditions (sources disclosed in the producing request, fresh
  * target). Evidence is the snapshot and the recorded request payload.
  */
-export function checkCreateCard(snapshot: Snapshot, input: CreateCardInput, context: CallContext): Failure | undefined {
+function checkCreateCard(snapshot: Snapshot, input: CreateCardInput, context: CallContext): Failure | undefined {
   for (const [i, excerpt] of input.excerpts.entries()) {
     if (excerpt.source_id !== SOURCE_IDS[i]) {
       return fail('invalid_arguments', 'source_order', `excerpts[${i}] must quote ${SOURCE_IDS[i]}, got ${excerpt.source_id}`);

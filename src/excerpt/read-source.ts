@@ -8,7 +8,7 @@ import { sourceById, type Snapshot } from './snapshot.ts';
 export const LOCAL_READ_SOURCE_VERSION = 'local-read-source/1';
 
 /** The read_source result for one snapshot source, as both transports must return it. */
-export function readSourceResult(snapshot: Snapshot, id: string): ReadSourceResult | undefined {
+function readSourceResult(snapshot: Snapshot, id: string): ReadSourceResult | undefined {
   const source = sourceById(snapshot, id);
   if (!source) return undefined;
   return { source_id: id as ReadSourceResult['source_id'], text: source.text, sha256: source.sha256, bytes: source.byteLength, snapshot: snapshot.id };

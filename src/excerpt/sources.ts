@@ -3,7 +3,6 @@ import { takeSnapshot, type Snapshot } from './snapshot.ts';
 
 /** The fixed source ids, in the fixed order quotes must follow. */
 export const SOURCE_IDS = ['alpha', 'beta'] as const;
-export type SourceId = (typeof SOURCE_IDS)[number];
 
 /** Reads the embedded fixture sources once into a startup snapshot. */
 export function fixtureSnapshot(): Snapshot {

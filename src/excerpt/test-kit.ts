@@ -3,9 +3,8 @@
  * producing request built from real payload bytes, and a handler counter.
  * Test code only; shipped code never imports it.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { scratchDir } from '../../test/scratch.ts';
 import { ok, sha256Hex } from '../contract/index.ts';
 import type { Pipeline, ProducingRequest, RuntimeTool } from '../pipeline/index.ts';
 import { disclosedSources } from './disclosure.ts';
@@ -38,9 +37,9 @@ export function requestWith(snapshot: Snapshot, tools: readonly RuntimeTool[], s
   };
 }
 
-/** A pipeline that allows everything and converts nothing, writing under a fresh temp dir. */
+/** A pipeline that allows everything and converts nothing, writing under a temp dir removed when the test ends. */
 export function testPipeline(tools: readonly RuntimeTool[], overrides: Partial<Pipeline> = {}): Pipeline {
-  const runDir = mkdtempSync(join(tmpdir(), 'caplab-test-'));
+  const runDir = scratchDir('caplab-test-');
   return {
     tools: Object.fromEntries(tools.map((t) => [t.binding.tool, t])),
     hooks: [],

@@ -5,15 +5,15 @@
 export type { ContentBlock, Message, Model, ModelResponse, TextBlock, ToolResultBlock, ToolUseBlock, Usage } from './model.ts';
 export { intentTools, mappingTag } from './intent.ts';
 export type { Intent, IntentTool } from './intent.ts';
-export { callEvent, runLoop } from './loop.ts';
+export { runLoop } from './loop.ts';
 export type { LoopOptions, LoopResult, LoopStep, MethodSupport, RequestRecord, Stage } from './loop.ts';
 export { encodePayload, SYSTEM_PROMPT, TASK_PROMPT, toolSpec } from './payload.ts';
 export type { RequestPayload, ToolSpec } from './payload.ts';
 export type { FileRef, RunRecorder } from './recorder.ts';
 export { runReport } from './report.ts';
-export { endingOf, runTask } from './run.ts';
+export { runTask } from './run.ts';
 export type { RunOptions, RunOutcome } from './run.ts';
-export { builtinScenarioNames, loadScenario, parseScenario, Scenario, scriptedModel } from './scenario.ts';
+export { builtinScenarioNames, loadScenario, Scenario, scriptedModel } from './scenario.ts';
 export { runtimeTable, localTools } from './tools.ts';
 export type { ServerReport, ToolProvider, ToolSet } from './tools.ts';
 export { recheckAcceptance } from './recheck.ts';

@@ -177,7 +177,7 @@ function requestOf(requests: readonly RequestRecord[], record: CallRecord): stri
 }
 
 /** The ledger's view of a call: ids, transport and exchange, arguments at each step, decisions, outcome. */
-export function callEvent(record: RecordedCall): Record<string, unknown> {
+function callEvent(record: RecordedCall): Record<string, unknown> {
   const outcome = record.outcome;
   return {
     tool_call_id: record.toolCallId,

@@ -1,6 +1,5 @@
 import { expect, test } from 'bun:test';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as v from 'valibot';
 import { bind, convertArguments } from '../binding/index.ts';
@@ -11,6 +10,7 @@ import type { RuntimeTool } from '../pipeline/index.ts';
 import { runTask } from './run.ts';
 import { loadScenario } from './scenario.ts';
 import { localTools } from './tools.ts';
+import { scratchDir } from '../../test/scratch.ts';
 
 const snapshot = fixtureSnapshot();
 
@@ -37,7 +37,7 @@ test('a binding swapped between request and call is refused (binding_changed); n
       return ok({ ...set.value, tools });
     },
     runId: 'swap',
-    runDir: join(mkdtempSync(join(tmpdir(), 'caplab-swap-')), 'run'),
+    runDir: join(scratchDir('caplab-swap-'), 'run'),
     clock: fixedClock(0),
     cwd: '/',
     hooks: [],

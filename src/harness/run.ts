@@ -164,7 +164,7 @@ export async function runTask(options: RunOptions): Promise<Outcome<RunOutcome>>
  * The exit code (SPEC F-CLI): 4 when any outcome is unknown, 3 for a protocol
  * or transport failure, 0 when accepted, 1 otherwise.
  */
-export function endingOf(loop: LoopResult): { exitCode: 0 | 1 | 3 | 4; ending: string } {
+function endingOf(loop: LoopResult): { exitCode: 0 | 1 | 3 | 4; ending: string } {
   const failures = loop.calls.flatMap((c) => (c.outcome.ok ? [] : [c.outcome]));
   const unknown = failures.find(isUnknownOutcome);
   if (unknown) return { exitCode: 4, ending: `outcome unknown: ${unknown.class}/${unknown.kind}` };

@@ -1,13 +1,12 @@
-import { afterAll, expect, test } from 'bun:test';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { expect, test } from 'bun:test';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { scratchDir } from '../../test/scratch.ts';
 import { assetText } from '../assets/index.ts';
 import { LIMITS } from '../contract/index.ts';
 import { loadScenario } from './scenario.ts';
 
-const scratch = mkdtempSync(join(tmpdir(), 'caplab-scenario-'));
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+const scratch = scratchDir('caplab-scenario-');
 
 const kindOf = (outcome: { ok: boolean; class?: string; kind?: string }) => (outcome.ok ? 'ok' : `${outcome.class}/${outcome.kind}`);
 
@@ -58,4 +57,14 @@ test('a file past LIMITS.scenarioBytes is refused as too_large; a missing one is
   expect(kindOf(loaded)).toBe('precondition/too_large');
   expect(loaded.ok ? '' : loaded.message).toContain(big);
   expect(kindOf(loadScenario(join(scratch, 'missing.json')))).toBe('invalid_arguments/unknown_scenario');
+});
+
+const happy = JSON.parse(assetText('fixtures/scenarios/happy.json')!);
+const fromText = (doc: unknown) => loadScenario('/scenarios/x.json', () => ({ ok: true, value: JSON.stringify(doc) }));
+
+test('a scenario file loads; a field the schema does not know (such as the retired builtin_check) is refused by name', () => {
+  expect(fromText(happy).ok).toBe(true);
+  const refused = fromText({ ...happy, builtin_check: true });
+  expect(refused.ok ? 'ok' : `${refused.class}/${refused.kind}`).toBe('invalid_arguments/bad_scenario');
+  if (!refused.ok) expect(refused.message).toContain('builtin_check');
 });

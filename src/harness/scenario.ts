@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { assetPaths, assetText } from '../assets/index.ts';
-import { ERROR_CLASSES, fail, FILE_JSON_BOUNDS, LIMITS, ok, parseJsonBounded, readBoundedText, validateArguments, type Outcome } from '../contract/index.ts';
+import { ERROR_CLASSES, fail, FILE_JSON_BOUNDS, LIMITS, parseJsonBounded, readBoundedText, validateArguments, type Outcome } from '../contract/index.ts';
 import type { Model, ModelResponse } from './model.ts';
 
 const Usage = v.strictObject({
@@ -24,8 +24,6 @@ const Expect = v.strictObject({
 export const Scenario = v.strictObject({
   name: v.pipe(v.string(), v.regex(/^[a-z0-9-]+$/)),
   description: v.string(),
-  /** Whether `caplab check` runs it (negative scenarios that need special settings are excluded). */
-  builtin_check: v.optional(v.boolean()),
   skill: v.optional(v.string()),
   expect: Expect,
   responses: v.pipe(v.array(Step), v.minLength(1)),
@@ -39,7 +37,7 @@ export type Scenario = v.InferOutput<typeof Scenario>;
  * arguments nested within the file's limit but past the arguments' limit are
  * left for the pipeline to refuse, so a scenario can script that refusal.
  */
-export function parseScenario(text: string, origin: string): Outcome<Scenario> {
+function parseScenario(text: string, origin: string): Outcome<Scenario> {
   const json = parseJsonBounded(text, FILE_JSON_BOUNDS);
   if (!json.ok) {
     const kind = json.kind === 'not_json' ? 'bad_scenario' : json.kind;

@@ -4,17 +4,17 @@
  * "someone else" (as create_card does) and referenced from disk, and events
  * that vouch for all of them. Not exported from the folder.
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { scratchDir } from '../../test/scratch.ts';
 import { fixedClock, type Clock } from './clock.ts';
 import type { Seal } from './format.ts';
 import type { RunDirFs } from './fs.ts';
 import { openRunDir } from './run-dir.ts';
 
-/** A fresh temp folder for one test. */
+/** A fresh temp folder, removed when the test (or, at top level, the file) that asked for it ends. */
 export function tempDir(prefix = 'caplab-ledger-'): string {
-  return mkdtempSync(join(tmpdir(), prefix));
+  return scratchDir(prefix);
 }
 
 export interface SampleRun {

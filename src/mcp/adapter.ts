@@ -18,7 +18,7 @@ export const MCP_GAPS: readonly string[] = [
 ];
 
 /** read_source's text content is the source text itself; it must equal structuredContent.text. */
-export const readSourceTextAgrees: TextAgreement = function readSourceTextAgrees(texts, structured) {
+const readSourceTextAgrees: TextAgreement = function readSourceTextAgrees(texts, structured) {
   return texts.length === 1 && texts[0] === (structured as ReadSourceResult).text;
 };
 

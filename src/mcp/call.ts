@@ -11,7 +11,7 @@ import { CallToolResult, textBlocks } from './results.ts';
  */
 export type TextAgreement = (texts: readonly string[], structured: unknown) => boolean;
 
-export const jsonTextAgrees: TextAgreement = function jsonTextAgrees(texts, structured) {
+const jsonTextAgrees: TextAgreement = function jsonTextAgrees(texts, structured) {
   if (texts.length !== 1) return false;
   try {
     return canonicalJson(JSON.parse(texts[0]!)) === canonicalJson(structured);

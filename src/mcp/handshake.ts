@@ -37,7 +37,7 @@ export async function expectResult<T>(
 }
 
 /** Checks one listed tool against its pinned contract: name, input and output schema hashes. */
-export function checkPinned(listed: ListedTool, contract: Contract): string | undefined {
+function checkPinned(listed: ListedTool, contract: Contract): string | undefined {
   const pinned = exportContract(contract);
   const inputHash = schemaHash(listed.inputSchema);
   if (inputHash !== pinned.inputSchemaHash) {

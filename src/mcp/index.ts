@@ -4,7 +4,7 @@
  * ordinary runtime tool. Test servers live in `testing/` and are never
  * imported from here.
  */
-export { serve, createFixtureServer, FIXTURE_SERVER_INFO, readSourceTool } from './server.ts';
+export { serve } from './server.ts';
 export type { ServeIo } from './server.ts';
 export { openFixtureSession } from './session.ts';
 export type { FixtureSession, FixtureSessionOptions } from './session.ts';
@@ -12,7 +12,6 @@ export { openStrictClient, DEFAULT_TIMEOUTS } from './client.ts';
 export type { CallOptions, ClientOptions, Exchange, StrictClient, Timeouts } from './client.ts';
 export { checkAgainstSnapshot, MCP_ADAPTER_VERSION, MCP_GAPS, mcpReadSource, READ_SOURCE_EXPECTED } from './adapter.ts';
 export type { McpReadSourceOptions } from './adapter.ts';
-export { jsonTextAgrees } from './call.ts';
 export type { CallResult, ExpectedTool, TextAgreement } from './call.ts';
 export { spawnChild, terminate } from './child.ts';
 export type { ChildProcess, CloseReport, Graces, SpawnFn } from './child.ts';

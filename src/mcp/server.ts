@@ -12,18 +12,14 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { exportContract, validateArguments } from '../contract/index.ts';
-// Direct files, not the excerpt index: the server needs only the contract and
-// the snapshot, not the host-side tools (bindings, pipeline) the index pulls in.
-import { readSourceContract, type ReadSourceResult } from '../excerpt/index.ts';
-import { sourceById, type Snapshot } from '../excerpt/index.ts';
-import { fixtureSnapshot } from '../excerpt/index.ts';
+import { fixtureSnapshot, readSourceContract, sourceById, type ReadSourceResult, type Snapshot } from '../excerpt/index.ts';
 import { PROTOCOL_VERSION } from './results.ts';
 
 /** serverInfo of the fixture server. */
-export const FIXTURE_SERVER_INFO = { name: 'caplab-fixture', version: '1.0.0' } as const;
+const FIXTURE_SERVER_INFO = { name: 'caplab-fixture', version: '1.0.0' } as const;
 
 /** read_source as listed: schemas exported from the same valibot contract the host pins. */
-export function readSourceTool(): Tool {
+function readSourceTool(): Tool {
   const exported = exportContract(readSourceContract);
   return {
     name: readSourceContract.name,
@@ -40,7 +36,7 @@ export function readSourceTool(): Tool {
 }
 
 /** Answers one read_source call: invalid arguments are a tool error, not a protocol error. */
-export function callReadSource(snapshot: Snapshot, args: unknown): CallToolResult {
+function callReadSource(snapshot: Snapshot, args: unknown): CallToolResult {
   const input = validateArguments<{ source_id: string }>(readSourceContract.input, args ?? {});
   if (!input.ok) return { content: [{ type: 'text', text: `${input.class}/${input.kind}: ${input.message}` }], isError: true };
   const source = sourceById(snapshot, input.value.source_id);
@@ -56,7 +52,7 @@ export function callReadSource(snapshot: Snapshot, args: unknown): CallToolResul
 }
 
 /** Creates the fixture server (not yet connected). */
-export function createFixtureServer(snapshot: Snapshot): Server {
+function createFixtureServer(snapshot: Snapshot): Server {
   const server = new Server(FIXTURE_SERVER_INFO, { capabilities: { tools: {} } });
   // Speak only 2025-06-18: the SDK would echo any version it knows, but these
   // handlers implement that revision's tool semantics and nothing else.

@@ -1,13 +1,13 @@
 import { expect, test } from 'bun:test';
-import { cpSync, mkdirSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { discoverPackages, packagesInDir } from './index.ts';
+import { scratchDir } from '../../test/scratch.ts';
 
 const ROOT = join(import.meta.dir, '../..');
 
 function tempDir(): string {
-  return mkdtempSync(join(tmpdir(), 'caplab-skills-'));
+  return scratchDir('caplab-skills-');
 }
 
 test('embedded packages are found without touching the disk layout', () => {

@@ -15,9 +15,9 @@ export interface CallableTools {
 /**
  * Computes the callable tool set from bindings and permissions only.
  *
- * The package parameter exists so the harness can pass what it adopted and
- * the ledger can show what the package asked for; it never enters the
- * computation of `callable`, so no package text can widen (or narrow) it.
+ * The package parameter only feeds `notGranted` (what the package asked for
+ * in vain); it never enters the computation of `callable`, so no package
+ * text can widen (or narrow) it.
  *
  * @param bound Model-visible names of the tools bound for this request.
  * @param permits The permission decision (rules deny > ask > allow, flags, policy) for a tool name.

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'bun:test';
 import { join } from 'node:path';
+import { scratchDir } from '../../test/scratch.ts';
 import { createCardContract, readSourceContract } from '../excerpt/contracts.ts';
 import { bindPackage, diskReader, parsePackage } from './index.ts';
 
@@ -66,16 +67,11 @@ test('the control fixture differs from the hash-mismatch one by one byte and is 
 });
 
 test('a resource path escaping the package through a symlink reads as absent', async () => {
-  const { mkdtempSync, mkdirSync, rmSync, symlinkSync, writeFileSync } = await import('node:fs');
-  const { tmpdir } = await import('node:os');
-  const base = mkdtempSync(join(tmpdir(), 'caplab-skill-'));
-  try {
-    writeFileSync(join(base, 'secret.md'), 'outside');
-    mkdirSync(join(base, 'pkg/references'), { recursive: true });
-    symlinkSync(join(base, 'secret.md'), join(base, 'pkg/references/notes.md'));
-    expect(diskReader(join(base, 'pkg'))('references/notes.md')).toBeUndefined();
-    expect(diskReader(join(base, 'pkg'))('../secret.md')).toBeUndefined();
-  } finally {
-    rmSync(base, { recursive: true, force: true });
-  }
+  const { mkdirSync, symlinkSync, writeFileSync } = await import('node:fs');
+  const base = scratchDir('caplab-skill-');
+  writeFileSync(join(base, 'secret.md'), 'outside');
+  mkdirSync(join(base, 'pkg/references'), { recursive: true });
+  symlinkSync(join(base, 'secret.md'), join(base, 'pkg/references/notes.md'));
+  expect(diskReader(join(base, 'pkg'))('references/notes.md')).toBeUndefined();
+  expect(diskReader(join(base, 'pkg'))('../secret.md')).toBeUndefined();
 });

@@ -26,7 +26,7 @@ export type PackageOrigin = { readonly kind: 'embedded' } | { readonly kind: 'di
 
 /**
  * A parsed, hash-checked package. Only `parsePackage` makes one.
- * `hash` is defined in `package-hash.ts`.
+ * `hash` is `packageHash` (package.ts).
  */
 export interface Package {
   readonly name: string;

@@ -24,7 +24,7 @@ export interface PolicyOptions {
   readonly yes: boolean;
 }
 
-/** What the PreToolUse hooks decided (see `combineHookResults`), if anything. */
+/** What the PreToolUse hooks decided, folded into one (the strongest: deny > ask > allow) by the pipeline; absent when no hook decided. */
 export interface HookDecision {
   readonly decision: 'allow' | 'deny' | 'ask';
   readonly hook?: string;
