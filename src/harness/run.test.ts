@@ -41,7 +41,6 @@ test('a binding swapped between request and call is refused (binding_changed); n
     clock: fixedClock(0),
     cwd: '/',
     hooks: [],
-    matches: () => true,
     permission: () => ({ decision: 'allow', by: 'default', reason: 'test' }),
     convert: convertArguments,
     // After the first response, the table holds the restarted server's tool.

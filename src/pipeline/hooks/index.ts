@@ -13,7 +13,7 @@ export { FALLBACK_PATH, HOOK_ENV_ALLOWLIST, hookEnv } from './env.ts';
 export type { EnvSource } from './env.ts';
 export { inProcessHook } from './in-process.ts';
 export type { InProcessAnswer } from './in-process.ts';
-export { combineHookResults, runHooks, selectHooks } from './run.ts';
+export { runHookEvent } from './run.ts';
 export type { HookVerdict } from './run.ts';
 export { captureBounded, TRUNCATION_MARK } from './capture.ts';
 export type { Captured } from './capture.ts';

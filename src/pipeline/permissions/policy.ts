@@ -1,7 +1,8 @@
 import { fail, type Failure } from '../../contract/index.ts';
 import type { PermissionDecision } from '../hook.ts';
 import type { RuntimeTool } from '../tool.ts';
-import { ruleMatches, toolNames, type Rule } from './rule.ts';
+import { toolNames } from '../names.ts';
+import { ruleMatches, type Rule } from './rule.ts';
 
 /** Rules from settings files, by list. */
 export interface PermissionRules {
