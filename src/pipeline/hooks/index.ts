@@ -1,7 +1,7 @@
 /**
  * Hooks: in-process functions and command hooks speaking Claude Code's hook
- * protocol, selected by Claude Code matchers. See matcher.ts and protocol.ts
- * for the exact rules.
+ * protocol, selected by Claude Code matchers and run by one engine
+ * (`runHookEvent`). See matcher.ts, protocol.ts and run.ts for the exact rules.
  */
 export { compileMatcher, matches } from './matcher.ts';
 export type { ToolNameTest } from './matcher.ts';

@@ -25,7 +25,7 @@ export interface PolicyOptions {
   readonly yes: boolean;
 }
 
-/** What the PreToolUse hooks decided (see `combineHookResults`), if anything. */
+/** What the PreToolUse hooks decided (the engine's verdict, `runHookEvent`), if anything. */
 export interface HookDecision {
   readonly decision: 'allow' | 'deny' | 'ask';
   readonly hook?: string;
