@@ -41,7 +41,7 @@ describe('runHookEvent', () => {
     const second = gate();
     const hooks = [
       // If the engine ran hooks one after another, this one would wait until its timeout.
-      inProcessHook('PreToolUse', '*', 'first', async () => (await second.promise, { permissionDecision: 'allow' }), { timeoutMs: 10_000 }),
+      inProcessHook('PreToolUse', '*', 'first', async () => (await second.promise, { permissionDecision: 'allow' }), { timeoutMs: 2_000 }),
       inProcessHook('PreToolUse', '*', 'second', () => (second.open(), {})),
     ];
     const { results } = await runHookEvent(hooks, 'PreToolUse', ['create_card'], input, signal);
