@@ -3,8 +3,9 @@ import { fail, ok, type Outcome } from '../contract/index.ts';
 import { createCardContract, readSourceContract } from '../excerpt/index.ts';
 import type { RunOptions, Scenario, ToolProvider } from '../harness/index.ts';
 import { localTools } from '../harness/index.ts';
-import { matches } from '../pipeline/hooks/index.ts';
-import { parseRules, permissionPolicy } from '../pipeline/permissions/index.ts';
+import { FIXTURE_SERVER_INFO } from '../mcp/index.ts';
+import type { Nameable } from '../pipeline/index.ts';
+import { checkNames, parseRules, permissionPolicy, type Rule } from '../pipeline/permissions/index.ts';
 import { hooksFromSettings, resolveSettings } from '../pipeline/settings/index.ts';
 import { bindPackage, discoverPackages, methodSupport } from '../skill/index.ts';
 import type { Io } from './io.ts';
@@ -28,7 +29,7 @@ export interface RunFlags {
 }
 
 export interface RunSetup {
-  readonly run: Pick<RunOptions, 'tools' | 'hooks' | 'matches' | 'permission' | 'convert'> & Partial<Pick<RunOptions, 'method'>>;
+  readonly run: Pick<RunOptions, 'tools' | 'hooks' | 'permission' | 'convert'> & Partial<Pick<RunOptions, 'method'>>;
   readonly notices: readonly string[];
 }
 
@@ -42,6 +43,19 @@ const TASK_GRANT: readonly string[] = ['create_card'];
 /** The tools a method package may bind to: model-visible name and contract version. */
 const TOOL_VERSIONS = [readSourceContract, createCardContract].map((c) => ({ name: c.name, version: c.version }));
 
+/**
+ * The tools each transport offers, known before anything is spawned: over
+ * MCP, read_source is listed by the fixture server (mcp/server.ts) and
+ * create_card stays local. A test compares this with what a run binds.
+ */
+export function offeredTools(transport: RunFlags['transport']): readonly Nameable[] {
+  const local = (name: string): Nameable => ({ binding: { tool: name }, contract: { name } });
+  // The fixture server lists read_source under its contract's name (mcp/server.ts).
+  const listed = readSourceContract.name;
+  const read: Nameable = transport === 'mcp' ? { binding: { tool: listed, server: { name: FIXTURE_SERVER_INFO.name } }, contract: { name: listed } } : local(readSourceContract.name);
+  return [read, local(createCardContract.name)];
+}
+
 /** Builds a run's tools, hooks, permissions, conversion and method from flags; a bad input is a usage failure. */
 export async function setupRun(flags: RunFlags, scenario: Scenario, io: Io, mcpTools?: ToolProvider): Promise<Outcome<RunSetup>> {
   const settings = await resolveSettings({ trustProject: flags.trustProject, cwd: io.cwd, ...(flags.settings ? { settingsPath: flags.settings } : {}) });
@@ -53,6 +67,16 @@ export async function setupRun(flags: RunFlags, scenario: Scenario, io: Io, mcpT
   const taskGrant = parseRules(TASK_GRANT, 'task grant');
   if (!taskGrant.ok) return taskGrant;
   const rules = settings.value.permissions;
+  const labelled = (list: readonly Rule[], where: (rule: Rule) => string) => list.map((rule) => ({ where: where(rule), rule }));
+  const known = checkNames(offeredTools(flags.transport), {
+    rules: [
+      ...(['allow', 'ask', 'deny'] as const).flatMap((kind) => labelled(rules[kind], (rule) => `permissions.${kind} rule ${JSON.stringify(rule.text)}`)),
+      ...labelled(allowFlags.value, (rule) => `--allow-tool=${rule.text}`),
+      ...labelled(denyFlags.value, (rule) => `--deny-tool=${rule.text}`),
+    ],
+    matchers: settings.value.hooks.map((hook) => ({ where: `${hook.event} hook matcher ${JSON.stringify(hook.matcher)} (${hook.source})`, matcher: hook.matcher })),
+  });
+  if (!known.ok) return { ...known, message: `${known.message} [transport ${flags.transport}]` };
   const policy = permissionPolicy({
     rules: { ...rules, allow: [...rules.allow, ...taskGrant.value] },
     allowFlags: allowFlags.value,
@@ -68,12 +92,11 @@ export async function setupRun(flags: RunFlags, scenario: Scenario, io: Io, mcpT
     run: {
       tools: flags.transport === 'mcp' && mcpTools ? mcpTools : localTools,
       hooks: hooksFromSettings(settings.value, { env: io.env }),
-      matches,
       permission: (tool, hook) => policy(tool, hook),
       convert: (binding, args) => convertArguments(binding, args),
       ...(method.value ? { method: method.value } : {}),
     },
-    notices: settings.value.notices,
+    notices: [...settings.value.notices, ...known.value],
   });
 }
 

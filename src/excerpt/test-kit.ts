@@ -43,7 +43,6 @@ export function testPipeline(tools: readonly RuntimeTool[], overrides: Partial<P
   return {
     tools: Object.fromEntries(tools.map((t) => [t.binding.tool, t])),
     hooks: [],
-    matches: (matcher, name) => matcher === '*' || matcher === '' || matcher.split('|').includes(name),
     permission: () => ({ decision: 'allow', by: 'default', reason: 'test' }),
     convert: (_binding, args) => ok({ converted: args, filled: [] }),
     keepOutput: (actionId, text) => ({ path: `outputs/${actionId}.txt`, sha256: sha256Hex(text), bytes: new TextEncoder().encode(text).byteLength }),

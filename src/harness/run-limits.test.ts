@@ -40,7 +40,6 @@ async function run(name: string, scenario: Scenario, hooks: readonly Hook[] = []
     clock: fixedClock(0),
     cwd: '/',
     hooks,
-    matches: () => true,
     permission: () => ({ decision: 'allow', by: 'default', reason: 'test' }),
     convert: convertArguments,
   });

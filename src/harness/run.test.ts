@@ -1,9 +1,10 @@
 import { expect, test } from 'bun:test';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as v from 'valibot';
 import { bind, convertArguments } from '../binding/index.ts';
-import { ok } from '../contract/index.ts';
+import { canonicalHash, ok } from '../contract/index.ts';
 import { fixtureSnapshot, readSourceContract } from '../excerpt/index.ts';
 import { fixedClock } from '../ledger/index.ts';
 import type { RuntimeTool } from '../pipeline/index.ts';
@@ -41,7 +42,6 @@ test('a binding swapped between request and call is refused (binding_changed); n
     clock: fixedClock(0),
     cwd: '/',
     hooks: [],
-    matches: () => true,
     permission: () => ({ decision: 'allow', by: 'default', reason: 'test' }),
     convert: convertArguments,
     // After the first response, the table holds the restarted server's tool.
@@ -58,4 +58,41 @@ test('a binding swapped between request and call is refused (binding_changed); n
   expect(outcome.value.loop.accepted).toBe(false);
   const ledger = readFileSync(join(outcome.value.runDir, 'ledger.jsonl'), 'utf8');
   expect(ledger).toContain('binding_changed');
+});
+
+test('a local result that breaks its contract is refused (business/result_invalid); the ledger keeps the raw result hash', async () => {
+  const scenario = loadScenario('happy');
+  if (!scenario.ok) throw new Error(scenario.message);
+  const raw = { totally: 'wrong' };
+  const dir = mkdtempSync(join(tmpdir(), 'caplab-result-'));
+  try {
+    const outcome = await runTask({
+      scenario: scenario.value,
+      snapshot,
+      tools: async (s, id) => {
+        const set = await localTools(s, id);
+        if (!set.ok) return set;
+        const tools = set.value.tools.map((t) => (t.contract.name === 'read_source' ? { ...t, handler: async () => ok({ data: raw, text: 'fine', evidence: 'bytes observed now' }) } : t));
+        return ok({ ...set.value, tools });
+      },
+      runId: 'wrong-result',
+      runDir: join(dir, 'run'),
+      clock: fixedClock(0),
+      cwd: '/',
+      hooks: [],
+      permission: () => ({ decision: 'allow', by: 'default', reason: 'test' }),
+      convert: convertArguments,
+    });
+    if (!outcome.ok) throw new Error(outcome.message);
+    expect(outcome.value.loop.accepted).toBe(false);
+    const events = readFileSync(join(outcome.value.runDir, 'ledger.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+    const reads = events.filter((e) => e.type === 'call' && e.name === 'read_source');
+    expect(reads.length).toBeGreaterThan(0);
+    for (const read of reads) {
+      expect([read.outcome.ok, read.outcome.class, read.outcome.kind, read.handler_entered]).toEqual([false, 'business', 'result_invalid', true]);
+      expect(read.outcome.raw_result_sha256).toBe(canonicalHash(raw));
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

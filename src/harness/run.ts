@@ -20,7 +20,6 @@ export interface RunOptions {
   readonly clock: Clock;
   readonly cwd: string;
   readonly hooks: readonly Hook[];
-  readonly matches: (matcher: string, toolName: string) => boolean;
   readonly permission: Pipeline['permission'];
   readonly convert: Parameters<typeof runLoop>[0]['pipeline']['convert'];
   readonly method?: MethodSupport & { readonly record: unknown };
@@ -102,7 +101,6 @@ export async function runTask(options: RunOptions): Promise<Outcome<RunOutcome>>
       registry: () => (options.registry ? options.registry(table, requestIndex) : table),
       pipeline: {
         hooks: options.hooks,
-        matches: options.matches,
         permission: options.permission,
         convert: options.convert,
         keepOutput: (actionId, text) => recorder.writeFile(`outputs/${actionId}.txt`, new TextEncoder().encode(text)),

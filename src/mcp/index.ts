@@ -5,6 +5,7 @@
  * imported from here.
  */
 export { serve } from './server.ts';
+export { FIXTURE_SERVER_INFO } from './fixture-info.ts';
 export type { ServeIo } from './server.ts';
 export { openFixtureSession } from './session.ts';
 export type { FixtureSession, FixtureSessionOptions } from './session.ts';

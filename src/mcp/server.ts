@@ -13,10 +13,9 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { exportContract, validateArguments } from '../contract/index.ts';
 import { fixtureSnapshot, readSourceContract, sourceById, type ReadSourceResult, type Snapshot } from '../excerpt/index.ts';
+import { FIXTURE_SERVER_INFO } from './fixture-info.ts';
 import { PROTOCOL_VERSION } from './results.ts';
 
-/** serverInfo of the fixture server. */
-const FIXTURE_SERVER_INFO = { name: 'caplab-fixture', version: '1.0.0' } as const;
 
 /** read_source as listed: schemas exported from the same valibot contract the host pins. */
 function readSourceTool(): Tool {

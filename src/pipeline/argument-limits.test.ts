@@ -38,7 +38,6 @@ function setup(hooks: readonly Hook[] = [], convert: Pipeline['convert'] = (_bin
   const pipeline: Pipeline = {
     tools: { echo: tool },
     hooks,
-    matches: () => true,
     permission: () => ({ decision: 'allow', by: 'default', reason: 'read-only' }),
     convert,
     keepOutput: (actionId, text) => ({ path: `outputs/${actionId}.txt`, sha256: sha256Hex(text), bytes: text.length }),

@@ -41,6 +41,12 @@ export interface Hook {
   readonly name: string;
   readonly event: HookEvent;
   readonly matcher: string;
+  /**
+   * A deadline the hook engine enforces (the hook's signal is aborted; the
+   * hook is recorded as timed out, non-blocking). Unset for command hooks:
+   * they kill their own process group at their own timeout.
+   */
+  readonly timeoutMs?: number;
   readonly run: (input: HookInput, signal: AbortSignal) => Promise<HookResult>;
 }
 

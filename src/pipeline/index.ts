@@ -1,10 +1,12 @@
 /**
  * The execution pipeline (SPEC F-PIPE): the single path every tool call takes,
  * local or MCP — resolve → convert → validate → PreToolUse hooks → permission
- * → handler → output limit → PostToolUse hooks → result.
+ * → handler → result validation → output limit → PostToolUse hooks → result.
  */
 export { partition, runBatches } from './batch.ts';
 export type { Hook, HookEvent, HookInput, HookResult, PermissionDecision } from './hook.ts';
+export { toolNames } from './names.ts';
+export type { Nameable } from './names.ts';
 export { truncateUtf8 } from './output-limit.ts';
 export { errorText, executeCall, resolveCall } from './run.ts';
 export type { CallRecord, KeptFile, Pipeline, StageName, StageRecord } from './run.ts';

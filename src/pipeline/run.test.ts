@@ -1,8 +1,9 @@
 import { expect, test } from 'bun:test';
 import * as v from 'valibot';
 import { bind } from '../binding/index.ts';
-import { fail, ok, sha256Hex, type Contract } from '../contract/index.ts';
+import { canonicalHash, fail, ok, sha256Hex, type Contract } from '../contract/index.ts';
 import type { Hook } from './hook.ts';
+import { inProcessHook } from './hooks/index.ts';
 import { executeCall, type Pipeline } from './run.ts';
 import { attributesOf, type ProducingRequest, type RuntimeTool } from './tool.ts';
 
@@ -26,13 +27,15 @@ const echoContract = {
   errorClasses: ['invalid_arguments'],
 } as const satisfies Contract;
 
-function echoTool(options: { check?: RuntimeTool['check']; handler?: RuntimeTool['handler']; timeoutMs?: number } = {}) {
+function echoTool(options: { check?: RuntimeTool['check']; handler?: RuntimeTool['handler']; timeoutMs?: number; mcp?: boolean } = {}) {
   let entered = 0;
   const inputs: unknown[] = [];
   const tool: RuntimeTool = {
     contract: echoContract,
-    binding: bind(echoContract, { implementation: { kind: 'local', version: 'echo/1' } }),
-    attributes: attributesOf(echoContract, options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
+    binding: options.mcp
+      ? bind(echoContract, { implementation: { kind: 'mcp', version: 'echo/1' }, server: { name: 'srv', version: '1', protocolVersion: '2025-06-18', launch: ['srv'], cwd: '/', envNames: [], instanceId: 'i' } })
+      : bind(echoContract, { implementation: { kind: 'local', version: 'echo/1' } }),
+    attributes: attributesOf(echoContract, { ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}), fromMcp: options.mcp ?? false }),
     ...(options.check ? { check: options.check } : {}),
     handler: async (input, context) => {
       entered++;
@@ -51,7 +54,6 @@ function setup(tool: RuntimeTool, overrides: Partial<Pipeline> = {}) {
   const pipeline: Pipeline = {
     tools: { echo: tool },
     hooks: [],
-    matches: (matcher, name) => matcher === '*' || matcher === name,
     permission: () => ({ decision: 'allow', by: 'default', reason: 'read-only' }),
     convert: (_b, args) => ok({ converted: args, filled: [] }),
     keepOutput: (actionId, text) => (kept.push({ actionId, text }), { path: `outputs/${actionId}.txt`, sha256: sha256Hex(text), bytes: text.length }),
@@ -162,5 +164,88 @@ test('output limit: the model sees a truncated text with a reference; the full o
   expect(record.modelText).toContain('full output kept at outputs/a1.txt');
   expect(record.fullOutput?.path).toBe('outputs/a1.txt');
   expect((seen[0] as { tool_response: unknown }).tool_response).toEqual({ echoed: '界'.repeat(20) });
-  expect(record.stages.map((s) => s.stage)).toEqual(['resolve', 'convert', 'validate', 'pre_hooks', 'permission', 'handler', 'output_limit', 'post_hooks']);
+  expect(record.stages.map((s) => s.stage)).toEqual(['resolve', 'convert', 'validate', 'pre_hooks', 'permission', 'handler', 'result_validate', 'output_limit', 'post_hooks']);
+});
+
+test('resolve: the object that runs is the one registered under the pinned binding id, not the table key', async () => {
+  const pinned = echoTool();
+  const impostor = echoTool();
+  const other = { ...impostor.tool, binding: bind(echoContract, { tool: 'other', implementation: { kind: 'local', version: 'echo/2' } }) };
+  // The key 'echo' holds a tool bound as 'other'; the pinned tool sits under another key.
+  const { pipeline, request } = setup(pinned.tool, { tools: { echo: other, elsewhere: pinned.tool } });
+  const record = await executeCall({ id: 't', name: 'echo', arguments: { word: 'hi' } }, request, 'a1', pipeline);
+  expect([classKind(record), record.bindingId, pinned.entered(), impostor.entered()]).toEqual(['ok', pinned.tool.binding.id, 1, 0]);
+});
+
+test('result_validate: a local handler returning the wrong shape → business/result_invalid; raw hash kept; the model sees an error', async () => {
+  const raw = { totally: 'wrong' };
+  const seen: unknown[] = [];
+  const echo = echoTool({ handler: async () => ok({ data: raw, text: 'looks fine', evidence: 'bytes observed now' }) });
+  const { pipeline, request } = setup(echo.tool, { hooks: [hook('PostToolUse', {}, seen)] });
+  const record = await executeCall({ id: 't', name: 'echo', arguments: { word: 'hi' } }, request, 'a1', pipeline);
+  expect([classKind(record), lastStage(record)?.stage, lastStage(record)?.status, record.handlerEntered]).toEqual(['business/result_invalid', 'result_validate', 'failed', true]);
+  expect(record.rawResultSha256).toBe(canonicalHash(raw));
+  expect(JSON.parse(record.modelText).error.kind).toBe('result_invalid');
+  expect(record.modelText).not.toContain('looks fine');
+  expect(seen).toEqual([]);
+});
+
+test('result_validate: the same mismatch from an MCP tool → protocol/output_invalid', async () => {
+  const echo = echoTool({ mcp: true, handler: async () => ok({ data: { echoed: 3 }, text: '3', evidence: 'bytes observed now' }) });
+  const { pipeline, request } = setup(echo.tool);
+  const record = await executeCall({ id: 't', name: 'echo', arguments: { word: 'hi' } }, request, 'a1', pipeline);
+  expect([classKind(record), lastStage(record)?.stage]).toEqual(['protocol/output_invalid', 'result_validate']);
+});
+
+test('PreToolUse: a hook that throws is recorded, the call goes on', async () => {
+  const echo = echoTool();
+  const boom = inProcessHook('PreToolUse', 'echo', 'boom', () => {
+    throw new Error('bug in hook');
+  });
+  const { pipeline, request } = setup(echo.tool, { hooks: [boom] });
+  const record = await executeCall({ id: 't', name: 'echo', arguments: { word: 'hi' } }, request, 'a1', pipeline);
+  expect([classKind(record), echo.entered()]).toEqual(['ok', 1]);
+  expect(record.hooks).toEqual([{ hook: 'boom', note: 'hook threw: bug in hook; non-blocking' }]);
+});
+
+test('PreToolUse: two hooks rewriting differently → permission_denied/hook_conflict, neither rewrite applied, handler not entered', async () => {
+  const echo = echoTool();
+  const hooks = [
+    inProcessHook('PreToolUse', 'echo', 'one', () => ({ updatedInput: { word: 'one' } })),
+    inProcessHook('PreToolUse', 'echo', 'two', () => ({ updatedInput: { word: 'two' } })),
+  ];
+  const { pipeline, request } = setup(echo.tool, { hooks });
+  const record = await executeCall({ id: 't', name: 'echo', arguments: { word: 'hi' } }, request, 'a1', pipeline);
+  expect([classKind(record), lastStage(record)?.stage, echo.entered(), record.arguments.rewritten]).toEqual(['permission_denied/hook_conflict', 'pre_hooks', 0, undefined]);
+  expect(record.hooks.map((h) => h.hook)).toEqual(['one', 'two']);
+});
+
+test('PreToolUse: a deny wins over another hook\'s invalid rewrite', async () => {
+  const echo = echoTool();
+  const hooks = [
+    inProcessHook('PreToolUse', 'echo', 'rewrite', () => ({ updatedInput: { nonsense: true } })),
+    inProcessHook('PreToolUse', 'echo', 'deny', () => ({ permissionDecision: 'deny', reason: 'no' })),
+  ];
+  const { pipeline, request } = setup(echo.tool, { hooks, permission: (_t, d) => (d?.decision === 'deny' ? { decision: 'deny', by: 'hook', reason: d.reason ?? '' } : { decision: 'allow', by: 'default', reason: 'r' }) });
+  const record = await executeCall({ id: 't', name: 'echo', arguments: { word: 'hi' } }, request, 'a1', pipeline);
+  expect([classKind(record), lastStage(record)?.stage, echo.entered()]).toEqual(['permission_denied/hook', 'permission', 0]);
+});
+
+test('hooks match an MCP tool by its bare name and by mcp__<server>__<tool>, as permission rules do', async () => {
+  for (const matcher of ['echo', 'mcp__srv__echo', 'mcp__srv__.*']) {
+    const echo = echoTool({ mcp: true });
+    const { pipeline, request } = setup(echo.tool, { hooks: [inProcessHook('PreToolUse', matcher, 'guard', () => ({ block: 'no' }))] });
+    const record = await executeCall({ id: 't', name: 'echo', arguments: { word: 'hi' } }, request, 'a1', pipeline);
+    expect([matcher, classKind(record), echo.entered()]).toEqual([matcher, 'permission_denied/hook', 0]);
+  }
+  const local = echoTool();
+  const { pipeline, request } = setup(local.tool, { hooks: [inProcessHook('PreToolUse', 'mcp__srv__.*', 'guard', () => ({ block: 'no' }))] });
+  expect(classKind(await executeCall({ id: 't', name: 'echo', arguments: { word: 'hi' } }, request, 'a1', pipeline))).toBe('ok');
+});
+
+test('PostToolUse: a block cannot undo the call; the model is told why', async () => {
+  const echo = echoTool();
+  const { pipeline, request } = setup(echo.tool, { hooks: [hook('PostToolUse', { block: 'looks odd', exitCode: 2 })] });
+  const record = await executeCall({ id: 't', name: 'echo', arguments: { word: 'hi' } }, request, 'a1', pipeline);
+  expect([classKind(record), record.modelText]).toEqual(['ok', 'hi\n[PostToolUse hook test-PostToolUse: looks odd]']);
 });

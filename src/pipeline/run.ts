@@ -1,13 +1,26 @@
 import { resolvePinned, type Binding } from '../binding/index.ts';
 import { fail, validateArguments, type Failure, type Outcome } from '../contract/index.ts';
 import { checkArgumentLimits } from './argument-limits.ts';
+import { runHandler } from './handler.ts';
 import type { Hook, HookInput, HookResult, PermissionDecision } from './hook.ts';
-import type { HookDecision } from './permissions/index.ts';
+import { runHookEvent } from './hooks/index.ts';
+import { toolNames } from './names.ts';
 import { truncateUtf8 } from './output-limit.ts';
+import { deniedByHookBlock, permissionFailure, type HookDecision } from './permissions/index.ts';
+import { checkResult } from './result.ts';
 import type { CallContext, ProducingRequest, RuntimeTool, ToolCall, ToolOutput } from './tool.ts';
 
 /** The stages every call passes through, in order (SPEC F-PIPE). */
-export type StageName = 'resolve' | 'convert' | 'validate' | 'pre_hooks' | 'permission' | 'handler' | 'output_limit' | 'post_hooks';
+export type StageName =
+  | 'resolve'
+  | 'convert'
+  | 'validate'
+  | 'pre_hooks'
+  | 'permission'
+  | 'handler'
+  | 'result_validate'
+  | 'output_limit'
+  | 'post_hooks';
 
 export interface StageRecord {
   readonly stage: StageName;
@@ -40,6 +53,11 @@ export interface CallRecord {
   /** Whether the handler was entered: false for every pre-handler failure. */
   readonly handlerEntered: boolean;
   readonly outcome: Outcome<ToolOutput>;
+  /**
+   * When result_validate refused the handler's data: sha256 of its canonical
+   * JSON (absent if JSON cannot carry it). The model never sees that data.
+   */
+  readonly rawResultSha256?: string;
   /** What the model sees in the tool_result. */
   readonly modelText: string;
   readonly fullOutput?: KeptFile;
@@ -47,10 +65,10 @@ export interface CallRecord {
 
 /** The pipeline's dependencies: all injected, all plain. */
 export interface Pipeline {
-  /** The current tool table; a call is still interpreted under its request's pinned binding. */
+  /** The tools registered now; a call runs the one registered under its request's pinned binding id. */
   readonly tools: Readonly<Record<string, RuntimeTool>>;
+  /** In configured order; selected by Claude Code matchers against `toolNames`. */
   readonly hooks: readonly Hook[];
-  readonly matches: (matcher: string, toolName: string) => boolean;
   readonly permission: (tool: RuntimeTool, hookDecision: HookDecision | undefined) => PermissionDecision;
   /** Model-facing arguments → contract arguments under the pinned binding. */
   readonly convert: (binding: Binding, args: unknown) => Outcome<{ readonly converted: unknown; readonly filled: readonly string[] }>;
@@ -61,13 +79,19 @@ export interface Pipeline {
 
 /**
  * Resolves a call under the binding recorded in the request that produced it.
- * Never looks the name up "fresh": a changed binding is refused.
+ * Never looks the name up "fresh": the tool object that runs is the one
+ * registered under the pinned binding id, and a name now bound to another id
+ * is refused (`precondition/binding_changed`). Names come from each tool's
+ * own binding, not from the table's keys.
  */
 export function resolveCall(call: ToolCall, request: ProducingRequest, tools: Pipeline['tools']): Outcome<{ tool: RuntimeTool; binding: Binding }> {
-  const current = Object.fromEntries(Object.entries(tools).map(([name, tool]) => [name, tool.binding]));
+  const registered = Object.values(tools);
+  const current = Object.fromEntries(registered.map((tool) => [tool.binding.tool, tool.binding]));
   const pinned = resolvePinned(request.bindings, current, call.name);
   if (!pinned.ok) return pinned;
-  return { ok: true, value: { tool: tools[call.name]!, binding: pinned.value } };
+  // resolvePinned found the pinned id registered under this name, so the search always succeeds.
+  const tool = registered.find((candidate) => candidate.binding.id === pinned.value.id)!;
+  return { ok: true, value: { tool, binding: pinned.value } };
 }
 
 /** Error text the model sees: the class and kind are always present. */
@@ -75,9 +99,11 @@ export function errorText(failure: Failure): string {
   return JSON.stringify({ error: { class: failure.class, kind: failure.kind, message: failure.message } });
 }
 
+
 /**
  * Runs one call through every stage. A failure before the handler becomes an
- * error result and the handler is not entered; nothing here throws for bad input.
+ * error result and the handler is not entered; nothing here throws for bad
+ * input, a throwing hook or a throwing handler.
  */
 export async function executeCall(call: ToolCall, request: ProducingRequest, actionId: string, pipeline: Pipeline): Promise<CallRecord> {
   const stages: StageRecord[] = [];
@@ -85,6 +111,7 @@ export async function executeCall(call: ToolCall, request: ProducingRequest, act
   const args: { original: unknown; converted?: unknown; filled?: readonly string[]; rewritten?: unknown } = { original: call.arguments };
   let permission: PermissionDecision | undefined;
   let bindingId: string | undefined;
+  let rawResultSha256: string | undefined;
 
   const finish = (outcome: Outcome<ToolOutput>, handlerEntered: boolean, modelText?: string, fullOutput?: KeptFile): CallRecord => ({
     toolCallId: call.id,
@@ -97,12 +124,13 @@ export async function executeCall(call: ToolCall, request: ProducingRequest, act
     ...(permission ? { permission } : {}),
     handlerEntered,
     outcome,
+    ...(rawResultSha256 !== undefined ? { rawResultSha256 } : {}),
     modelText: modelText ?? (outcome.ok ? outcome.value.text : errorText(outcome)),
     ...(fullOutput ? { fullOutput } : {}),
   });
-  const failAt = (stage: StageName, failure: Failure): CallRecord => {
+  const failAt = (stage: StageName, failure: Failure, handlerEntered = false): CallRecord => {
     stages.push({ stage, status: 'failed', detail: `${failure.class}/${failure.kind}` });
-    return finish(failure, false);
+    return finish(failure, handlerEntered);
   };
 
   const resolved = resolveCall(call, request, pipeline.tools);
@@ -132,6 +160,7 @@ export async function executeCall(call: ToolCall, request: ProducingRequest, act
   if (!input.ok) return failAt('validate', input);
   stages.push({ stage: 'validate', status: 'ok' });
 
+  const names = toolNames(tool);
   const hookInput = (event: HookInput['hook_event_name'], toolInput: unknown, response?: unknown): HookInput => ({
     session_id: pipeline.session.id,
     transcript_path: pipeline.session.transcriptPath,
@@ -142,39 +171,37 @@ export async function executeCall(call: ToolCall, request: ProducingRequest, act
     tool_use_id: call.id,
     ...(response === undefined ? {} : { tool_response: response }),
   });
-  const matching = (event: HookInput['hook_event_name']) =>
-    pipeline.hooks.filter((hook) => hook.event === event && pipeline.matches(hook.matcher, call.name));
 
-  let hookDecision: HookDecision | undefined;
-  for (const hook of matching('PreToolUse')) {
-    const result = await hook.run(hookInput('PreToolUse', input.value), context.signal);
-    hooks.push(result);
-    if (result.block !== undefined) {
-      return failAt('pre_hooks', fail('permission_denied', 'hook', `blocked by hook ${result.hook}: ${result.block}`));
-    }
-    if (result.updatedInput !== undefined) {
-      args.rewritten = result.updatedInput;
-      input = validate(result.updatedInput);
-      if (!input.ok) return failAt('pre_hooks', { ...input, message: `input rewritten by hook ${result.hook} is invalid: ${input.message}` });
-    }
-    if (result.permissionDecision) {
-      hookDecision = strongerDecision(hookDecision, { decision: result.permissionDecision, hook: result.hook, ...(result.reason ? { reason: result.reason } : {}) });
-    }
+  const pre = await runHookEvent(pipeline.hooks, 'PreToolUse', names, hookInput('PreToolUse', input.value), context.signal);
+  hooks.push(...pre.results);
+  const { block, conflict, decision, updatedInput } = pre.verdict;
+  if (block) return failAt('pre_hooks', deniedByHookBlock(`hook ${block.hook}`, block.reason));
+  if (conflict) {
+    const [a, b] = conflict.hooks;
+    return failAt('pre_hooks', fail('permission_denied', 'hook_conflict', `hooks ${a} and ${b} rewrote the input differently; neither rewrite is applied`));
   }
-  stages.push({ stage: 'pre_hooks', status: 'ok', detail: `${hooks.length} hook(s)` });
+  // A hook's deny wins at the permission stage; a rewrite it makes moot is not applied.
+  if (updatedInput && decision?.decision !== 'deny') {
+    args.rewritten = updatedInput.input;
+    input = validate(updatedInput.input);
+    if (!input.ok) return failAt('pre_hooks', { ...input, message: `input rewritten by hook ${updatedInput.hook} is invalid: ${input.message}` });
+  }
+  stages.push({ stage: 'pre_hooks', status: 'ok', detail: `${pre.results.length} hook(s)` });
 
-  permission = pipeline.permission(tool, hookDecision);
-  if (permission.decision === 'deny') {
-    return failAt('permission', fail('permission_denied', permission.by, permission.reason));
-  }
+  permission = pipeline.permission(tool, decision);
+  if (permission.decision === 'deny') return failAt('permission', permissionFailure(permission));
   stages.push({ stage: 'permission', status: 'ok', detail: `${permission.by}: ${permission.reason}` });
 
   const outcome = await runHandler(tool, input.value, context);
-  if (!outcome.ok) {
-    stages.push({ stage: 'handler', status: 'failed', detail: `${outcome.class}/${outcome.kind}` });
-    return finish(outcome, true);
-  }
+  if (!outcome.ok) return failAt('handler', outcome, true);
   stages.push({ stage: 'handler', status: 'ok' });
+
+  const refused = checkResult(tool, outcome.value.data);
+  if (refused) {
+    rawResultSha256 = refused.rawSha256;
+    return failAt('result_validate', refused.failure, true);
+  }
+  stages.push({ stage: 'result_validate', status: 'ok' });
 
   const limited = truncateUtf8(outcome.value.text, tool.attributes.maxResultBytes);
   let modelText = limited.text;
@@ -185,37 +212,10 @@ export async function executeCall(call: ToolCall, request: ProducingRequest, act
   }
   stages.push({ stage: 'output_limit', status: 'ok', detail: limited.truncated ? `truncated to ${tool.attributes.maxResultBytes} bytes` : 'within limit' });
 
-  const postHooks = matching('PostToolUse');
-  for (const hook of postHooks) hooks.push(await hook.run(hookInput('PostToolUse', input.value, outcome.value.data), context.signal));
-  stages.push({ stage: 'post_hooks', status: 'ok', detail: `${postHooks.length} hook(s)` });
+  const post = await runHookEvent(pipeline.hooks, 'PostToolUse', names, hookInput('PostToolUse', input.value, outcome.value.data), context.signal);
+  hooks.push(...post.results);
+  // The tool already ran: a PostToolUse block cannot undo it, it tells the model why (as in Claude Code).
+  if (post.verdict.block) modelText = `${modelText}\n[PostToolUse hook ${post.verdict.block.hook}: ${post.verdict.block.reason}]`;
+  stages.push({ stage: 'post_hooks', status: 'ok', detail: `${post.results.length} hook(s)${post.verdict.block ? `; flagged by ${post.verdict.block.hook}` : ''}` });
   return finish(outcome, true, modelText, fullOutput);
-}
-
-/** deny > ask > allow, as Claude Code combines hook decisions. */
-function strongerDecision(a: HookDecision | undefined, b: HookDecision): HookDecision {
-  const rank = { allow: 1, ask: 2, deny: 3 } as const;
-  return !a || rank[b.decision] > rank[a.decision] ? b : a;
-}
-
-/**
- * Calls the handler with its timeout and an abort signal. A timeout leaves the
- * outcome unknown: the effect may have happened, so it is never retried here.
- */
-async function runHandler(tool: RuntimeTool, input: unknown, context: CallContext): Promise<Outcome<ToolOutput>> {
-  const controller = new AbortController();
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<Failure>((resolve) => {
-    timer = setTimeout(() => {
-      controller.abort();
-      resolve(fail('timeout', 'handler_timeout', `${tool.contract.name} did not finish within ${tool.attributes.timeoutMs} ms; outcome unknown`));
-    }, tool.attributes.timeoutMs);
-  });
-  try {
-    return await Promise.race([tool.handler(input, { ...context, signal: controller.signal }), timeout]);
-  } catch (error) {
-    // A handler that throws is a bug in it, but the call's outcome is still a value.
-    return fail('business', 'handler_threw', `${tool.contract.name} threw: ${String(error)}`);
-  } finally {
-    clearTimeout(timer);
-  }
 }

@@ -32,7 +32,10 @@ export interface ProtocolExchange {
 
 /** What a handler returns on success. */
 export interface ToolOutput {
-  /** Structured result; validated against the contract's result schema by the pipeline. */
+  /**
+   * Structured result. The pipeline's result_validate stage checks it against
+   * the pinned contract's result schema before the model sees anything.
+   */
   readonly data: unknown;
   /** The text the model sees (before output limits). */
   readonly text: string;
@@ -51,7 +54,13 @@ export interface CallContext {
   readonly signal: AbortSignal;
 }
 
-/** Attributes the runtime reads (seed 002's runtime tool object). */
+/**
+ * Attributes of a runtime tool (seed 002's runtime tool object). caplab reads
+ * readOnly (default permission), concurrencySafe (batching), fromMcp (the
+ * class of a result_validate failure), maxResultBytes and timeoutMs;
+ * needsInteraction and deferred are carried for library users and read by
+ * nothing in caplab (it has no prompt and defers no tool).
+ */
 export interface ToolAttributes {
   readonly readOnly: boolean;
   readonly destructive: boolean;
@@ -65,7 +74,8 @@ export interface ToolAttributes {
 
 /**
  * A runtime tool: contract + binding + attributes + handler. The handler is
- * the only place with side effects, and only the pipeline calls it.
+ * the only place with side effects; caplab calls it only from the pipeline,
+ * which runs the tool registered under a call's pinned binding id.
  */
 export interface RuntimeTool {
   readonly contract: Contract;

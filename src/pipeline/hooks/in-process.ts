@@ -1,11 +1,14 @@
 import type { Hook, HookEvent, HookInput, HookResult } from '../hook.ts';
+import { DEFAULT_IN_PROCESS_TIMEOUT_MS } from './run.ts';
 
 /** What an in-process hook function returns; `hook` is filled in with its name. */
 export type InProcessAnswer = Omit<HookResult, 'hook'>;
 
 /**
  * Creates an in-process hook: a plain function with the same powers as a
- * command hook (observe, decide, rewrite, block), minus the process.
+ * command hook (observe, decide, rewrite, block), minus the process. It
+ * carries a `timeoutMs` the hook engine enforces (default 60 s, as Claude
+ * Code's hooks).
  *
  * @example
  * inProcessHook('PreToolUse', 'create_card', 'no-cards-on-friday', () => ({ block: 'not today' }));
@@ -15,11 +18,13 @@ export function inProcessHook(
   matcher: string,
   name: string,
   fn: (input: HookInput, signal: AbortSignal) => InProcessAnswer | Promise<InProcessAnswer>,
+  options: { readonly timeoutMs?: number } = {},
 ): Hook {
   return {
     name,
     event,
     matcher,
+    timeoutMs: options.timeoutMs ?? DEFAULT_IN_PROCESS_TIMEOUT_MS,
     run: async function runInProcessHook(input, signal) {
       return { ...(await fn(input, signal)), hook: name };
     },

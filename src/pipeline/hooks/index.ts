@@ -1,7 +1,7 @@
 /**
  * Hooks: in-process functions and command hooks speaking Claude Code's hook
- * protocol, selected by Claude Code matchers. See matcher.ts and protocol.ts
- * for the exact rules.
+ * protocol, selected by Claude Code matchers and run by one engine
+ * (`runHookEvent`). See matcher.ts, protocol.ts and run.ts for the exact rules.
  */
 export { compileMatcher, matches } from './matcher.ts';
 export type { ToolNameTest } from './matcher.ts';
@@ -13,7 +13,7 @@ export { FALLBACK_PATH, HOOK_ENV_ALLOWLIST, hookEnv } from './env.ts';
 export type { EnvSource } from './env.ts';
 export { inProcessHook } from './in-process.ts';
 export type { InProcessAnswer } from './in-process.ts';
-export { combineHookResults, runHooks, selectHooks } from './run.ts';
+export { runHookEvent } from './run.ts';
 export type { HookVerdict } from './run.ts';
 export { captureBounded, TRUNCATION_MARK } from './capture.ts';
 export type { Captured } from './capture.ts';

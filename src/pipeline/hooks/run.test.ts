@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test';
 import type { HookInput } from '../hook.ts';
 import { inProcessHook } from './in-process.ts';
-import { combineHookResults, runHooks, selectHooks } from './run.ts';
+import { combineHookResults, runHookEvent, selectHooks } from './run.ts';
 
 const input: HookInput = {
   session_id: 's',
@@ -12,45 +12,86 @@ const input: HookInput = {
   tool_input: { x: 1 },
   tool_use_id: 'u',
 };
+const signal = new AbortController().signal;
+
+/** A promise and its resolver, to let a test decide who finishes first. */
+function gate<T = void>(): { promise: Promise<T>; open: (value: T) => void } {
+  let open!: (value: T) => void;
+  const promise = new Promise<T>((resolve) => (open = resolve));
+  return { promise, open };
+}
 
 describe('selectHooks', () => {
-  test('filters by event and matcher, keeping configured order', () => {
+  test('filters by event and by any of the tool names, keeping configured order', () => {
     const hooks = [
       inProcessHook('PreToolUse', 'create_card', 'a', () => ({})),
       inProcessHook('PostToolUse', '*', 'b', () => ({})),
       inProcessHook('PreToolUse', 'read_source', 'c', () => ({})),
       inProcessHook('PreToolUse', '', 'd', () => ({})),
+      inProcessHook('PreToolUse', 'mcp__fixture__.*', 'e', () => ({})),
     ];
-    expect(selectHooks(hooks, 'PreToolUse', 'create_card').map((h) => h.name)).toEqual(['a', 'd']);
-    expect(selectHooks(hooks, 'PostToolUse', 'create_card').map((h) => h.name)).toEqual(['b']);
+    expect(selectHooks(hooks, 'PreToolUse', ['create_card']).map((h) => h.name)).toEqual(['a', 'd']);
+    expect(selectHooks(hooks, 'PostToolUse', ['create_card']).map((h) => h.name)).toEqual(['b']);
+    expect(selectHooks(hooks, 'PreToolUse', ['read_source', 'mcp__fixture__read_source']).map((h) => h.name)).toEqual(['c', 'd', 'e']);
   });
 });
 
-describe('runHooks', () => {
-  test('runs in order, names each result, records a throw as non-blocking', async () => {
-    const seen: string[] = [];
+describe('runHookEvent', () => {
+  test('hooks run in parallel: the first waits for the second to have started', async () => {
+    const second = gate();
     const hooks = [
-      inProcessHook('PreToolUse', '*', 'first', (given) => (seen.push(`first:${given.tool_name}`), { permissionDecision: 'allow' })),
+      // If the engine ran hooks one after another, this one would wait until its timeout.
+      inProcessHook('PreToolUse', '*', 'first', async () => (await second.promise, { permissionDecision: 'allow' }), { timeoutMs: 2_000 }),
+      inProcessHook('PreToolUse', '*', 'second', () => (second.open(), {})),
+    ];
+    const { results } = await runHookEvent(hooks, 'PreToolUse', ['create_card'], input, signal);
+    expect(results).toEqual([{ hook: 'first', permissionDecision: 'allow' }, { hook: 'second' }]);
+  });
+
+  test('results come back in configured order whatever order the hooks finish in; every hook sees the same input', async () => {
+    const late = gate();
+    const seen: unknown[] = [];
+    const hooks = [
+      inProcessHook('PreToolUse', '*', 'slow', async (given) => (seen.push(given), await late.promise, { updatedInput: { x: 2 } })),
+      inProcessHook('PreToolUse', '*', 'fast', (given) => (seen.push(given), late.open(), { updatedInput: { x: 2 } })),
+    ];
+    const { results, verdict } = await runHookEvent(hooks, 'PreToolUse', ['create_card'], input, signal);
+    expect(results.map((r) => r.hook)).toEqual(['slow', 'fast']);
+    expect(seen).toEqual([input, input]);
+    expect(verdict).toEqual({ updatedInput: { hook: 'slow', input: { x: 2 } } });
+  });
+
+  test('a hook that throws or times out is recorded and does not block', async () => {
+    const hooks = [
       inProcessHook('PreToolUse', '*', 'boom', () => {
         throw new Error('bug in hook');
       }),
-      inProcessHook('PreToolUse', '*', 'last', async () => (seen.push('last'), { updatedInput: { x: 2 } })),
+      inProcessHook('PreToolUse', '*', 'stuck', (_given, hookSignal) => new Promise((resolve) => hookSignal.addEventListener('abort', () => resolve({ block: 'too late' }))), { timeoutMs: 1 }),
+      inProcessHook('PreToolUse', '*', 'ok', () => ({ permissionDecision: 'ask' })),
     ];
-    const results = await runHooks(hooks, input, new AbortController().signal);
-    expect(seen).toEqual(['first:create_card', 'last']);
+    const { results, verdict } = await runHookEvent(hooks, 'PreToolUse', ['create_card'], input, signal);
     expect(results).toEqual([
-      { hook: 'first', permissionDecision: 'allow' },
       { hook: 'boom', note: 'hook threw: bug in hook; non-blocking' },
-      { hook: 'last', updatedInput: { x: 2 } },
+      { hook: 'stuck', timedOut: true, note: 'timed out after 1 ms; non-blocking' },
+      { hook: 'ok', permissionDecision: 'ask' },
     ]);
+    expect(verdict).toEqual({ decision: { decision: 'ask', hook: 'ok' } });
+  });
+
+  test('PostToolUse: a rewrite or a decision is noted and ignored; a block is kept', async () => {
+    const hooks = [inProcessHook('PostToolUse', '*', 'p', () => ({ updatedInput: { x: 3 }, permissionDecision: 'deny', block: 'flag it' }))];
+    const { results, verdict } = await runHookEvent(hooks, 'PostToolUse', ['create_card'], { ...input, hook_event_name: 'PostToolUse' }, signal);
+    expect(results).toEqual([{ hook: 'p', block: 'flag it', note: 'permissionDecision and updatedInput ignored for PostToolUse' }]);
+    expect(verdict).toEqual({ block: { hook: 'p', reason: 'flag it' } });
+  });
+
+  test('no matching hook: nothing runs, no verdict', async () => {
+    const hooks = [inProcessHook('PreToolUse', 'read_source', 'r', () => ({ block: 'no' }))];
+    expect(await runHookEvent(hooks, 'PreToolUse', ['create_card'], input, signal)).toEqual({ results: [], verdict: {} });
   });
 });
 
 describe('combineHookResults', () => {
-  test('no results: no verdict', () => {
-    expect(combineHookResults([])).toEqual({});
-  });
-
   test('most restrictive decision wins: deny > ask > allow', () => {
     const verdict = combineHookResults([
       { hook: 'a', permissionDecision: 'allow' },
@@ -60,12 +101,12 @@ describe('combineHookResults', () => {
     expect(verdict.decision).toEqual({ decision: 'deny', hook: 'b', reason: 'r' });
   });
 
-  test('first block is kept', () => {
+  test('first block in configured order is kept', () => {
     const verdict = combineHookResults([{ hook: 'a' }, { hook: 'b', block: 'one' }, { hook: 'c', block: 'two' }]);
     expect(verdict.block).toEqual({ hook: 'b', reason: 'one' });
   });
 
-  test('equal rewrites agree; different rewrites block', () => {
+  test('equal rewrites agree (key order aside); different rewrites are a conflict naming both hooks', () => {
     const same = combineHookResults([
       { hook: 'a', updatedInput: { q: 1, r: 2 } },
       { hook: 'b', updatedInput: { r: 2, q: 1 } },
@@ -73,8 +114,10 @@ describe('combineHookResults', () => {
     expect(same).toEqual({ updatedInput: { hook: 'a', input: { q: 1, r: 2 } } });
     const conflict = combineHookResults([
       { hook: 'a', updatedInput: { q: 1 } },
-      { hook: 'b', updatedInput: { q: 2 } },
+      { hook: 'b', updatedInput: { q: 1 } },
+      { hook: 'c', updatedInput: { q: 2 } },
     ]);
-    expect(conflict.block?.reason).toBe('hooks a and b rewrote the input differently');
+    expect(conflict.conflict).toEqual({ hooks: ['a', 'c'] });
+    expect(conflict.block).toBeUndefined();
   });
 });

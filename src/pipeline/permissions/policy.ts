@@ -1,7 +1,8 @@
 import { fail, type Failure } from '../../contract/index.ts';
 import type { PermissionDecision } from '../hook.ts';
 import type { RuntimeTool } from '../tool.ts';
-import { ruleMatches, toolNames, type Rule } from './rule.ts';
+import { toolNames } from '../names.ts';
+import { ruleMatches, type Rule } from './rule.ts';
 
 /** Rules from settings files, by list. */
 export interface PermissionRules {
@@ -24,7 +25,7 @@ export interface PolicyOptions {
   readonly yes: boolean;
 }
 
-/** What the PreToolUse hooks decided, folded into one (the strongest: deny > ask > allow) by the pipeline; absent when no hook decided. */
+/** What the PreToolUse hooks decided (the engine's verdict, `runHookEvent`), if anything. */
 export interface HookDecision {
   readonly decision: 'allow' | 'deny' | 'ask';
   readonly hook?: string;

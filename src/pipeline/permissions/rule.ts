@@ -1,5 +1,4 @@
 import { fail, ok, type Outcome } from '../../contract/index.ts';
-import type { RuntimeTool } from '../tool.ts';
 
 /**
  * A permission rule in Claude Code's syntax, as far as caplab's tools need it:
@@ -54,21 +53,6 @@ export function parseRules(texts: readonly string[], where: string): Outcome<rea
     rules.push(parsed.value);
   }
   return ok(rules);
-}
-
-/**
- * The names a runtime tool answers to for rules: its model-visible name and,
- * for an MCP tool, `mcp__<server>__<tool>` (server from the binding's server
- * identity, tool from the contract name).
- */
-export function toolNames(tool: RuntimeTool): readonly string[] {
-  const names = [tool.binding.tool];
-  const server = tool.binding.server?.name;
-  if (server !== undefined) {
-    const qualified = `mcp__${server}__${tool.contract.name}`;
-    if (qualified !== tool.binding.tool) names.push(qualified);
-  }
-  return names;
 }
 
 /** Whether a rule covers any of a tool's names. */

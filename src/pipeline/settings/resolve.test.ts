@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { HookInput } from '../hook.ts';
-import { combineHookResults, runHooks, selectHooks } from '../hooks/index.ts';
+import { runHookEvent } from '../hooks/index.ts';
 import { hooksFromSettings } from './hooks-from-settings.ts';
 import { PROJECT_SETTINGS, resolveSettings } from './resolve.ts';
 
@@ -69,8 +69,8 @@ describe('resolveSettings: trust', () => {
     expect(resolved.value.notices).toEqual([]);
     expect(resolved.value.permissions.deny.map((r) => r.text)).toEqual(['read_source']);
     const hooks = hooksFromSettings(resolved.value, { env });
-    const [result] = await runHooks(hooks, input('create_card', root), new AbortController().signal);
-    expect(result?.block).toBe('project hook ran');
+    const { results } = await runHookEvent(hooks, 'PreToolUse', ['create_card'], input('create_card', root), new AbortController().signal);
+    expect(results[0]?.block).toBe('project hook ran');
   });
 
   test('naming the project file with --settings applies it without --trust-project', async () => {
@@ -103,9 +103,10 @@ describe('fixture settings files, from an unrelated cwd', () => {
 
   test('deny-create.settings.json blocks create_card and only create_card', async () => {
     const hooks = await hooksOf('deny-create.settings.json');
-    expect(selectHooks(hooks, 'PreToolUse', 'read_source')).toEqual([]);
-    const results = await runHooks(selectHooks(hooks, 'PreToolUse', 'create_card'), input('create_card', scratch), new AbortController().signal);
-    expect(combineHookResults(results).block).toEqual({
+    const read = await runHookEvent(hooks, 'PreToolUse', ['read_source'], input('read_source', scratch), new AbortController().signal);
+    expect(read.results).toEqual([]);
+    const { verdict } = await runHookEvent(hooks, 'PreToolUse', ['create_card'], input('create_card', scratch), new AbortController().signal);
+    expect(verdict.block).toEqual({
       hook: 'sh ./deny-create.sh',
       reason: 'deny-create.sh: creating cards is not allowed by this settings file',
     });
@@ -113,8 +114,7 @@ describe('fixture settings files, from an unrelated cwd', () => {
 
   test('rewrite-input.settings.json rewrites create_card input', async () => {
     const hooks = await hooksOf('rewrite-input.settings.json');
-    const results = await runHooks(selectHooks(hooks, 'PreToolUse', 'create_card'), input('create_card', scratch), new AbortController().signal);
-    const verdict = combineHookResults(results);
+    const { verdict } = await runHookEvent(hooks, 'PreToolUse', ['create_card'], input('create_card', scratch), new AbortController().signal);
     expect(verdict.block).toBeUndefined();
     expect(verdict.decision).toBeUndefined();
     expect(verdict.updatedInput?.hook).toBe('sh ./rewrite-input.sh');

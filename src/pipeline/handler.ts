@@ -1,0 +1,25 @@
+import { fail, type Failure, type Outcome } from '../contract/index.ts';
+import type { CallContext, RuntimeTool, ToolOutput } from './tool.ts';
+
+/**
+ * Calls the handler with its timeout and an abort signal. A timeout leaves the
+ * outcome unknown: the effect may have happened, so it is never retried here.
+ */
+export async function runHandler(tool: RuntimeTool, input: unknown, context: CallContext): Promise<Outcome<ToolOutput>> {
+  const controller = new AbortController();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<Failure>((resolve) => {
+    timer = setTimeout(() => {
+      controller.abort();
+      resolve(fail('timeout', 'handler_timeout', `${tool.contract.name} did not finish within ${tool.attributes.timeoutMs} ms; outcome unknown`));
+    }, tool.attributes.timeoutMs);
+  });
+  try {
+    return await Promise.race([tool.handler(input, { ...context, signal: controller.signal }), timeout]);
+  } catch (error) {
+    // A handler that throws is a bug in it, but the call's outcome is still a value.
+    return fail('business', 'handler_threw', `${tool.contract.name} threw: ${String(error)}`);
+  } finally {
+    clearTimeout(timer);
+  }
+}

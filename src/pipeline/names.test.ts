@@ -1,0 +1,16 @@
+import { expect, test } from 'bun:test';
+import { toolNames } from './names.ts';
+
+test('a local tool answers to its model-visible name only', () => {
+  expect(toolNames({ binding: { tool: 'read_source' }, contract: { name: 'read_source' } })).toEqual(['read_source']);
+});
+
+test('an MCP tool answers to its bare name and to mcp__<server>__<contract name>', () => {
+  const tool = { binding: { tool: 'read_source', server: { name: 'caplab-fixture' } }, contract: { name: 'read_source' } };
+  expect(toolNames(tool)).toEqual(['read_source', 'mcp__caplab-fixture__read_source']);
+});
+
+test('an MCP tool already shown under its qualified name is not listed twice', () => {
+  const tool = { binding: { tool: 'mcp__s__create_card', server: { name: 's' } }, contract: { name: 'create_card' } };
+  expect(toolNames(tool)).toEqual(['mcp__s__create_card']);
+});

@@ -1,0 +1,35 @@
+import { canonicalHash, fail, validateArguments, type Failure } from '../contract/index.ts';
+import type { RuntimeTool } from './tool.ts';
+
+/** A handler's result the pipeline refused: why, and the hash of what was refused. */
+export interface RefusedResult {
+  readonly failure: Failure;
+  /** sha256 of the canonical JSON of the raw `data`; absent when JSON cannot carry it. */
+  readonly rawSha256?: string;
+}
+
+function rawHash(data: unknown): string | undefined {
+  try {
+    return canonicalHash(data);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The result_validate stage: every tool's `data` (local or MCP) must match
+ * the pinned contract's result schema. A mismatch from an MCP tool is the
+ * server breaking the protocol (`protocol/output_invalid`); from a local
+ * handler it is a bug in that handler (`business/result_invalid`). Either
+ * way the model sees an error, never the unchecked data.
+ *
+ * @returns `undefined` when the result fits.
+ */
+export function checkResult(tool: RuntimeTool, data: unknown): RefusedResult | undefined {
+  const checked = validateArguments(tool.contract.result, data);
+  if (checked.ok) return undefined;
+  const [cls, kind] = tool.attributes.fromMcp ? (['protocol', 'output_invalid'] as const) : (['business', 'result_invalid'] as const);
+  const failure = fail(cls, kind, `${tool.contract.name}: result violates the pinned result schema: ${checked.message}`, checked.issues);
+  const rawSha256 = rawHash(data);
+  return { failure, ...(rawSha256 !== undefined ? { rawSha256 } : {}) };
+}
