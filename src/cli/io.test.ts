@@ -1,5 +1,5 @@
 import { expect, test } from 'bun:test';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EXIT, exitAfterOutput, outputWriter, paint } from './io.ts';
@@ -70,6 +70,26 @@ test.skipIf(!existsSync('/dev/full'))('caplab demo > /dev/full: a message on std
     expect(stderr).toContain('could not write to stdout');
     expect(code).toBe(3);
     expect(existsSync(join(cwd, 'caplab-runs/full/ledger.head'))).toBe(true);
+  } finally {
+    rmSync(cwd, { recursive: true, force: true });
+  }
+});
+
+test('a reader that closes the pipe after the first line (| head -1): exit 0, no message, the run completes and is sealed', async () => {
+  const cwd = mkdtempSync(join(tmpdir(), 'caplab-pipe-'));
+  try {
+    const entry = join(import.meta.dir, '../main.ts');
+    const child = Bun.spawn(['sh', '-c', `{ "${process.execPath}" "${entry}" demo --transport local --run-id piped; echo $? >rc; } | head -1 >/dev/null`], {
+      cwd,
+      env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin' },
+      stdin: 'ignore',
+      stdout: 'ignore',
+      stderr: 'pipe',
+    });
+    const [, stderr] = await Promise.all([child.exited, new Response(child.stderr).text()]);
+    expect(stderr).toBe('');
+    expect(readFileSync(join(cwd, 'rc'), 'utf8').trim()).toBe('0');
+    expect(existsSync(join(cwd, 'caplab-runs/piped/ledger.head'))).toBe(true);
   } finally {
     rmSync(cwd, { recursive: true, force: true });
   }
