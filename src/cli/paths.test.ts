@@ -1,5 +1,5 @@
 import { afterAll, expect, test } from 'bun:test';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ToolProvider } from '../harness/index.ts';
@@ -110,4 +110,14 @@ test('--settings given twice applies both, in order: the deny rule of the first 
   // The second file's hook ran too (it rewrote the input before the rule refused the call).
   expect(create.hooks).toHaveLength(1);
   expect(existsSync(join(doc.run_dir, 'card'))).toBe(false);
+});
+
+test('--skills DIR holding a dangling symlink: exit 2 with the entry named, for run and for skills', async () => {
+  const dir = fresh();
+  symlinkSync(join(dir, 'gone'), join(dir, 'broken'));
+  for (const argv of [['demo', '--transport', 'local', '--skills', dir, '--run-id', 's'], ['skills', '--skills', dir]]) {
+    const io = testIo(fresh());
+    expect(await cli(argv, io)).toBe(EXIT.usage);
+    expect(io.err()).toContain('broken is a symlink that leads nowhere');
+  }
 });

@@ -1,5 +1,5 @@
 import { expect, test } from 'bun:test';
-import { cpSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { discoverPackages, packagesInDir } from './index.ts';
@@ -59,4 +59,21 @@ test('DIR must be a folder of packages: not a package itself, not missing, no fo
   mkdirSync(join(dir, 'empty'));
   const empty = packagesInDir(dir);
   expect(!empty.ok && [empty.kind, empty.message.includes('`SKILL.md`: file missing')]).toEqual(['missing_resource', true]);
+});
+
+test('a dangling symlink or a symlink loop in DIR is a named usage error, not a crash', () => {
+  const dir = tempDir();
+  try {
+    cpSync(join(ROOT, 'fixtures/skills/valid-minimal'), join(dir, 'valid-minimal'), { recursive: true });
+    symlinkSync(join(dir, 'gone'), join(dir, 'dangling'));
+    const dangling = packagesInDir(dir);
+    expect(!dangling.ok && [dangling.class, dangling.kind]).toEqual(['invalid_arguments', 'bad_skills_dir']);
+    expect(!dangling.ok && dangling.message).toContain('dangling is a symlink that leads nowhere');
+    rmSync(join(dir, 'dangling'));
+    symlinkSync(join(dir, 'loop'), join(dir, 'loop'));
+    const loop = packagesInDir(dir);
+    expect(!loop.ok && [loop.kind, loop.message.includes('loop is a symlink')]).toEqual(['bad_skills_dir', true]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -54,9 +54,13 @@ export function packagesInDir(dir: string): Outcome<readonly Package[]> {
     return fail('invalid_arguments', 'bad_skills_dir', `--skills ${dir}: this is a package itself; pass the folder that contains package folders`);
   }
   const packages: Package[] = [];
-  const folders = readdirSync(abs)
-    .filter((name) => !name.startsWith('.') && statSync(join(abs, name)).isDirectory())
-    .sort();
+  const folders: string[] = [];
+  for (const name of readdirSync(abs).filter((entry) => !entry.startsWith('.')).sort()) {
+    // A symlink that leads nowhere (dangling, or a loop) may be a package the user expects: refuse by name, never skip it silently.
+    const isFolder = folderOrBroken(join(abs, name));
+    if (isFolder === 'broken') return fail('invalid_arguments', 'bad_skills_dir', `--skills ${dir}: ${name} is a symlink that leads nowhere (dangling, or a loop)`);
+    if (isFolder) folders.push(name);
+  }
   for (const folder of folders) {
     const path = join(abs, folder);
     const parsed = parsePackage(folder, { kind: 'dir', path }, diskReader(path));
@@ -64,6 +68,15 @@ export function packagesInDir(dir: string): Outcome<readonly Package[]> {
     packages.push(parsed.value);
   }
   return ok(packages);
+}
+
+/** Whether an entry is a folder (following symlinks), or `broken` when it is a symlink that cannot be followed. */
+function folderOrBroken(path: string): boolean | 'broken' {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return 'broken';
+  }
 }
 
 function originText(pkg: Package): string {
