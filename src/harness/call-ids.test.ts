@@ -3,9 +3,10 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fixtureSnapshot } from '../excerpt/index.ts';
-import { fixedClock } from '../ledger/index.ts';
+import { fixedClock, verify } from '../ledger/index.ts';
 import type { CallRecord } from '../pipeline/index.ts';
 import { ambiguousCallIds } from './call-ids.ts';
+import { recheckAcceptance } from './recheck.ts';
 import { runTask } from './run.ts';
 import { parseScenario } from './scenario.ts';
 import { localTools } from './tools.ts';
@@ -85,4 +86,5 @@ test('duplicate tool_call ids: every call sharing the id is refused (invalid_arg
   // The ledger records each refusal as a call event, with the kind.
   const ledger = readFileSync(join(scratch, 'dup', 'ledger.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line));
   expect(ledger.filter((e) => e.type === 'call' && e.outcome.kind === 'duplicate_call_id')).toHaveLength(5);
+  expect(verify(join(scratch, 'dup'), { recheck: recheckAcceptance, expectedHead: outcome.value.head }).ok).toBe(true);
 });
