@@ -11,3 +11,5 @@ export { exportContract, exportSchema, JSON_SCHEMA_DIALECT, schemaHash } from '.
 export type { ExportedContract, JsonSchema } from './schema.ts';
 export { codePointLength, codePoints } from './code-points.ts';
 export { validateArguments } from './validate.ts';
+export { MIN_REDACTED_LENGTH, NO_REDACTION, redactCut, redactorFor } from './redact.ts';
+export type { Redactor } from './redact.ts';
