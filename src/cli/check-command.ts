@@ -34,7 +34,7 @@ export async function checkCommand(args: readonly string[], io: Io, mcpTools: To
   const bad =
     checkRunId(checkId) ??
     checkOutDir(root, v.out !== undefined ? '--out' : 'check dir') ??
-    (v.junit === '' ? usageFailure('--junit needs a file name') : junit !== undefined ? checkReportFile(junit, '--junit') : undefined);
+    (v.junit === '' ? usageFailure('bad_path', '--junit needs a file name') : junit !== undefined ? checkReportFile(junit, '--junit') : undefined);
   if (bad) return usage(io, bad.message);
   const colours = paint(io);
   const results: CheckResult[] = [];

@@ -12,13 +12,13 @@ export const RUN_ID = /^[A-Za-z0-9_][A-Za-z0-9._-]{0,63}$/;
 /** The run-id rule in words, for `--help` and usage errors. */
 export const RUN_ID_RULE = '1–64 of [A-Za-z0-9._-], starting with a letter, digit or _';
 
-/** A usage problem with a path or id, found before any work. */
-export function usageFailure(message: string): Failure {
-  return fail('invalid_arguments', 'usage', message);
+/** A usage problem with a path or id, found before any work (the CLI exits 2 for each). */
+export function usageFailure(kind: 'bad_run_id' | 'bad_path', message: string): Failure {
+  return fail('invalid_arguments', kind, message);
 }
 
 export function checkRunId(id: string, flag = '--run-id'): Failure | undefined {
-  return RUN_ID.test(id) ? undefined : usageFailure(`${flag} ${JSON.stringify(id)}: a run id is ${RUN_ID_RULE}`);
+  return RUN_ID.test(id) ? undefined : usageFailure('bad_run_id', `${flag} ${JSON.stringify(id)}: a run id is ${RUN_ID_RULE}`);
 }
 
 function lstatOrUndefined(path: string): Stats | undefined {
@@ -49,12 +49,13 @@ function nearestExisting(path: string): { readonly path: string; readonly stats:
 export function checkOutDir(path: string, flag: string): Failure | undefined {
   const here = lstatOrUndefined(path);
   if (here) {
-    if (!here.isDirectory()) return usageFailure(`${flag} ${path}: exists and is not a folder`);
-    if (readdirSync(path).length > 0) return usageFailure(`${flag} ${path}: not empty; a run never overwrites a previous run`);
+    // The same class and kind as the run dir's own refusal, only earlier.
+    if (!here.isDirectory()) return fail('precondition', 'target_exists', `${flag} ${path}: exists and is not a folder`);
+    if (readdirSync(path).length > 0) return fail('precondition', 'target_exists', `${flag} ${path}: not empty; a run never overwrites a previous run`);
     return undefined;
   }
   const parent = nearestExisting(path);
-  if (!parent || !parent.stats.isDirectory()) return usageFailure(`${flag} ${path}: ${parent?.path ?? 'its parent'} is not a folder`);
+  if (!parent || !parent.stats.isDirectory()) return usageFailure('bad_path', `${flag} ${path}: ${parent?.path ?? 'its parent'} is not a folder`);
   return undefined;
 }
 
@@ -65,15 +66,15 @@ export function checkReportFile(path: string, flag: string): Failure | undefined
   try {
     folder = statSync(parent);
   } catch {
-    return usageFailure(`${flag} ${path}: the folder ${parent} does not exist`);
+    return usageFailure('bad_path', `${flag} ${path}: the folder ${parent} does not exist`);
   }
-  if (!folder.isDirectory()) return usageFailure(`${flag} ${path}: ${parent} is not a folder`);
+  if (!folder.isDirectory()) return usageFailure('bad_path', `${flag} ${path}: ${parent} is not a folder`);
   let target: Stats | undefined;
   try {
     target = statSync(path);
   } catch {
     target = undefined;
   }
-  if (target?.isDirectory()) return usageFailure(`${flag} ${path}: is a folder`);
+  if (target?.isDirectory()) return usageFailure('bad_path', `${flag} ${path}: is a folder`);
   return undefined;
 }
