@@ -51,7 +51,13 @@ export function checkOutDir(path: string, flag: string): Failure | undefined {
   if (here) {
     // The same class and kind as the run dir's own refusal, only earlier.
     if (!here.isDirectory()) return fail('precondition', 'target_exists', `${flag} ${path}: exists and is not a folder`);
-    if (readdirSync(path).length > 0) return fail('precondition', 'target_exists', `${flag} ${path}: not empty; a run never overwrites a previous run`);
+    let entries: readonly string[];
+    try {
+      entries = readdirSync(path);
+    } catch (error) {
+      return usageFailure('bad_path', `${flag} ${path}: cannot be read: ${String(error)}`);
+    }
+    if (entries.length > 0) return fail('precondition', 'target_exists', `${flag} ${path}: not empty; a run never overwrites a previous run`);
     return undefined;
   }
   const parent = nearestExisting(path);
