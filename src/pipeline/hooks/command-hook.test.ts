@@ -57,6 +57,16 @@ function gone(pid: number): boolean {
   }
 }
 
+/** Polls until the pid is gone or the deadline passes: a SIGKILLed process is reaped a moment later, not at once. */
+async function goneWithin(pid: number, ms = 5000): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (!gone(pid)) {
+    if (Date.now() > deadline) return false;
+    await Bun.sleep(20);
+  }
+  return true;
+}
+
 describe('commandHook with real scripts', () => {
   test('deny-create.sh: exit 2 blocks create_card with stderr as the reason', async () => {
     const result = await run('sh ./deny-create.sh');
@@ -138,7 +148,7 @@ describe('commandHook with real scripts', () => {
     expect(result.note).toContain('timed out');
     const child = Number(readFileSync(pidFile, 'utf8').trim());
     expect(child).toBeGreaterThan(0);
-    expect(gone(child)).toBe(true);
+    expect(await goneWithin(child)).toBe(true);
   });
 
   test('abort kills the process group and is recorded; the hook inherits only fds 0-2', async () => {
@@ -161,7 +171,7 @@ describe('commandHook with real scripts', () => {
     const result = await pending;
     expect(result.note).toContain('aborted');
     expect(result.timedOut).toBeUndefined();
-    expect(gone(child)).toBe(true);
+    expect(await goneWithin(child)).toBe(true);
   });
 
   test('environment is allowlisted: no secrets, PATH/HOME/CLAUDE_PROJECT_DIR present', async () => {
