@@ -13,7 +13,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   contract: [],
   binding: ['contract'],
   pipeline: ['contract', 'binding'],
-  excerpt: ['contract', 'binding', 'pipeline', 'assets'],
+  excerpt: ['contract', 'binding', 'pipeline', 'assets', 'ledger'],
   mcp: ['contract', 'binding', 'pipeline', 'excerpt'],
   skill: ['contract', 'assets'],
   ledger: ['contract'],

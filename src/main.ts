@@ -2,31 +2,19 @@
  * The program entry: the only file that touches the real process (argv, env,
  * streams, exit code). Everything else takes an `Io`.
  */
-import { cli } from './cli/index.ts';
+import { cli, exitAfterOutput, outputWriter } from './cli/index.ts';
 
-/**
- * Writes to a stream that a reader may close early (`caplab demo | head`):
- * a closed pipe stops further output; it does not crash the run or lose its record.
- */
-function writer(stream: NodeJS.WriteStream): (text: string) => void {
-  let closed = false;
-  stream.on('error', () => void (closed = true));
-  return (text) => {
-    if (closed) return;
-    try {
-      stream.write(text);
-    } catch {
-      closed = true;
-    }
-  };
-}
-
+const stdout = outputWriter(process.stdout);
+const stderr = outputWriter(process.stderr);
 const code = await cli(process.argv.slice(2), {
-  stdout: writer(process.stdout),
-  stderr: writer(process.stderr),
+  stdout: stdout.write,
+  stderr: stderr.write,
   env: process.env,
   cwd: process.cwd(),
   isTTY: process.stdout.isTTY === true,
   streams: { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr },
 });
-process.exitCode = code;
+// A closed pipe (`| head`) is not a failure; anything else that lost stdout is, and is said on stderr.
+const lost = await stdout.settled();
+if (lost) stderr.write(`caplab: could not write to stdout: ${lost.message}\n`);
+process.exitCode = exitAfterOutput(code, lost);

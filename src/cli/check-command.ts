@@ -1,11 +1,13 @@
-import { renameSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import * as nodeFs from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import { fail, type Failure } from '../contract/index.ts';
 import { parseArgs } from 'node:util';
 import type { ToolProvider } from '../harness/index.ts';
 import { caseDir, checkCases, judge, type CheckResult } from './check.ts';
 import { HELP } from './help.ts';
 import { EXIT, paint, type Io } from './io.ts';
 import { junitXml } from './junit.ts';
+import { checkOutDir, checkReportFile, checkRunId, usageFailure } from './paths.ts';
 import { execute, newRunId } from './run-command.ts';
 import type { RunFlags } from './setup.ts';
 
@@ -20,17 +22,20 @@ export async function checkCommand(args: readonly string[], io: Io, mcpTools: To
       allowPositionals: false,
     });
   } catch (error) {
-    io.stderr(`caplab check: ${(error as Error).message}\nSee \`caplab check --help\`.\n`);
-    return EXIT.usage;
+    return usage(io, (error as Error).message);
   }
   const v = parsed.values;
   if (v.help) return io.stdout(`${HELP['check']}\n`), EXIT.ok;
   const checkId = v['run-id'] ?? newRunId().replace(/^run-/, 'check-');
-  if (!/^[A-Za-z0-9._-]{1,64}$/.test(checkId)) {
-    io.stderr('caplab check: --run-id must match [A-Za-z0-9._-]{1,64}\n');
-    return EXIT.usage;
-  }
+  if (v.out === '') return usage(io, '--out needs a folder; an empty path would mean the working directory');
   const root = resolve(io.cwd, v.out ?? join('caplab-runs', checkId));
+  const junit = v.junit !== undefined ? resolve(io.cwd, v.junit) : undefined;
+  // Every path is checked before the first scenario runs: a typo must not cost a whole check.
+  const bad =
+    checkRunId(checkId) ??
+    checkOutDir(root, v.out !== undefined ? '--out' : 'check dir') ??
+    (v.junit === '' ? usageFailure('bad_path', '--junit needs a file name') : junit !== undefined ? checkReportFile(junit, '--junit') : undefined);
+  if (bad) return usage(io, bad.message);
   const colours = paint(io);
   const results: CheckResult[] = [];
   const cases = checkCases();
@@ -47,6 +52,7 @@ export async function checkCommand(args: readonly string[], io: Io, mcpTools: To
       denyTools: [],
       skillDirs: [],
       noSkill: false,
+      settings: [],
       defaultSkill: 'excerpt-card',
       out: caseDir(root, item),
       runId: `${checkId}-${item.id}`,
@@ -59,19 +65,50 @@ export async function checkCommand(args: readonly string[], io: Io, mcpTools: To
     }
   }
   const passed = results.filter((r) => r.passed).length;
-  if (v.junit) {
-    const target = resolve(io.cwd, v.junit);
-    const temp = `${target}.${process.pid}.tmp`;
-    try {
-      writeFileSync(temp, junitXml(results), { flag: 'wx' });
-      renameSync(temp, target);
-    } catch (error) {
-      io.stderr(`caplab check: could not write ${target}: ${String(error)}\n`);
-      return EXIT.usage;
+  if (junit !== undefined) {
+    const written = writeReport(junit, junitXml(results));
+    if (written) {
+      // The path was fine before the run; failing now is I/O (disk full, the folder removed), not usage.
+      io.stderr(`caplab check: could not write ${junit}: ${written.message}\n`);
+      return EXIT.protocol;
     }
   }
   const allPassed = passed === results.length;
   if (v.json) io.stdout(`${JSON.stringify({ passed: allPassed, scenarios: results.length, expected: passed, unexpected: results.length - passed, results, scripted: true }, null, 2)}\n`);
   else io.stdout(`\n${allPassed ? colours.ok('all scenarios ended as expected') : colours.bad(`${results.length - passed} scenario(s) did not end as expected`)} (${passed}/${results.length})\n`);
   return allPassed ? EXIT.ok : EXIT.failed;
+}
+
+function usage(io: Io, message: string): number {
+  io.stderr(`caplab check: ${message}\nSee \`caplab check --help\`.\n`);
+  return EXIT.usage;
+}
+
+/**
+ * Writes a report file whole or not at all: a temp file beside it, then
+ * rename(2). The temp never survives, whichever step fails.
+ */
+export function writeReport(target: string, text: string, fs: Pick<typeof nodeFs, 'writeFileSync' | 'renameSync' | 'unlinkSync'> = nodeFs): Failure | undefined {
+  const temp = join(dirname(target), `.${basename(target)}.${process.pid}.tmp`);
+  let created = false;
+  try {
+    fs.writeFileSync(temp, text, { flag: 'wx' });
+    created = true;
+    fs.renameSync(temp, target);
+    return undefined;
+  } catch (error) {
+    // 'wx' may have created the file before a failed write; an EEXIST temp is someone else's.
+    if (created || errorCode(error) !== 'EEXIST') {
+      try {
+        fs.unlinkSync(temp);
+      } catch {
+        // Never created, or already renamed.
+      }
+    }
+    return fail('business', 'write_failed', String(error));
+  }
+}
+
+function errorCode(error: unknown): string | undefined {
+  return typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : undefined;
 }

@@ -1,6 +1,8 @@
 import { expect, test } from 'bun:test';
+import { join } from 'node:path';
 import { fail, ok } from '../contract/index.ts';
 import { localTools, mcpTools, type ToolProvider } from '../harness/index.ts';
+import { EXIT_CODES_HELP } from './help.ts';
 import { EXIT } from './io.ts';
 import { parseRunFlags, runCommand } from './run-command.ts';
 import { testIo } from './test-io.ts';
@@ -34,4 +36,14 @@ test('a protocol failure in a call: exit 3; an unknown outcome (timeout/closed):
   const doc = JSON.parse(unknown.out());
   expect(doc.ending).toContain('outcome unknown');
   expect(doc.calls[0].handler_entered).toBe(true);
+});
+
+test('the README exit-code table and --help list every code the CLI returns', async () => {
+  const readme = await Bun.file(join(import.meta.dir, '../../README.md')).text();
+  const table = readme.slice(readme.indexOf('### Exit codes'));
+  const rows = [...table.matchAll(/^\| ([0-9, ]+) \|/gm)].flatMap((m) => m[1]!.split(',').map((code) => Number(code.trim())));
+  for (const code of new Set(Object.values(EXIT))) {
+    expect(rows).toContain(code);
+    expect(EXIT_CODES_HELP).toMatch(new RegExp(`^  ${code}  `, 'm'));
+  }
 });

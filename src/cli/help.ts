@@ -1,17 +1,21 @@
 import { CAPLAB_VERSION } from '../version.ts';
+import { RUN_ID_RULE } from './paths.ts';
 
-const EXIT_CODES_HELP = `Exit codes:
+export const EXIT_CODES_HELP = `Exit codes:
   0  accepted / every scenario ended as expected / verified
   1  acceptance or expectation failed (or verification failed)
-  2  usage error (bad flag, argument or file)
-  3  protocol or transport failure (MCP framing, version, spawn …)
+  2  usage error (bad flag, argument, path or file), found before any work
+  3  protocol, transport or output failure (MCP framing, version, spawn …; stdout
+     or the --junit file could not be written — a closed pipe is not a failure)
   4  outcome unknown (a call timed out or its connection was lost; never retried)`;
 
 const RUN_FLAGS = `  --transport mcp|local   read_source over the fixture MCP server (default) or as a local function
   --out DIR               run dir (default ./caplab-runs/<run-id>/); must not exist or be empty
-  --run-id ID             run id ([A-Za-z0-9._-], ≤64); with SOURCE_DATE_EPOCH, runs are byte-identical
+  --run-id ID             run id: ${RUN_ID_RULE};
+                          with SOURCE_DATE_EPOCH, runs are byte-identical
   --json                  print one JSON document on stdout instead of the human report
-  --settings FILE         hooks and permissions (Claude Code settings format)
+  --settings FILE         hooks and permissions (Claude Code settings format); repeatable: every
+                          file is applied, in order, each adding its rules and hooks (deny still wins)
   --trust-project         apply settings found in the working directory
   --allow-tool=NAME       allow a tool (repeatable)
   --deny-tool=NAME        deny a tool (repeatable; deny wins over every allow)
@@ -54,7 +58,7 @@ snapshot, card, kept outputs), no unreferenced file, and every acceptance check
 re-computed from the recorded bytes. Names the first event or file that fails.
   --head HASH   also require this ledger head (as printed by the run)
 
-Exit codes: 0 verified, 1 does not verify, 2 usage error.`,
+Exit codes: 0 verified, 1 does not verify, 2 usage error, 3 stdout could not be written.`,
   tools: `Usage: caplab tools [--model plain|strict|anthropic] [--json]
 
 Lists every bound tool — the excerpt task's read_source and create_card, and the library's
@@ -62,14 +66,15 @@ example contracts — with its contract schema, the model-facing schema for the 
 hashes, the argument/result conversion versions and the binding id. A contract the target
 cannot represent without changing its meaning is listed as refused, with the field and why.
 
-Exit codes: 0 listed, 2 usage error.`,
+Exit codes: 0 listed, 2 usage error, 3 stdout could not be written.`,
   skills: `Usage: caplab skills [--skills DIR] [--json]
 
 Lists method packages (embedded, plus DIR): name and description, version, hash, the tools
 each requires and whether they bind. A package grants nothing: callable tools come from
 bindings and permissions only.
 
-Exit codes: 0 listed, 2 usage error (a bad package or folder).`,
+Exit codes: 0 listed, 2 usage error (a bad package or folder, a symlink that leads nowhere),
+3 stdout could not be written.`,
   serve: `Usage: caplab serve
 
 The fixture MCP server on stdio (newline-delimited JSON-RPC, protocol 2025-06-18). Tool
@@ -85,9 +90,11 @@ scenario (same-batch also over MCP), each with its expected ending; every run di
 verified offline. Prints a table scenario / expected / observed / ✓.
   --json         one JSON document on stdout
   --junit FILE   JUnit XML: one testcase per scenario, failures with the observed class/kind
-  --out DIR      where the run dirs go (default ./caplab-runs/<check-id>/)
+  --out DIR      where the run dirs go (default ./caplab-runs/<check-id>/); must not exist or be empty
+  --run-id ID    the check id (${RUN_ID_RULE})
 
-Exit codes: 0 every scenario ended as expected, 1 some did not, 2 usage error.`,
+Exit codes: 0 every scenario ended as expected, 1 some did not, 2 usage error (paths are checked
+before the first scenario), 3 the JUnit file or stdout could not be written.`,
   probe: `Usage: caplab probe [--json] -- CMD ARGS…
 
 Connects to any stdio MCP server with the general profile: initialize (2025-06-18 or
@@ -96,7 +103,7 @@ detection), then a clean close of the server's process group. Reports the server
 tool's schema hashes, and findings — everything the strict profile would refuse. Calls no
 tool. The server gets an allowlisted environment (PATH, HOME, LANG, LC_*, TZ, TMPDIR).
 
-Exit codes: 0 no findings, 1 findings, 2 usage error, 3 no handshake.`,
+Exit codes: 0 no findings, 1 findings, 2 usage error, 3 no handshake or stdout could not be written.`,
   run: `Usage: caplab run --scenario NAME|FILE [options]
 
 Runs a scenario file (built-in names: see \`caplab check\`), with the same options as demo.

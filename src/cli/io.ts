@@ -15,8 +15,76 @@ export interface Io {
   readonly streams?: ServeIo;
 }
 
-/** Exit codes (SPEC F-CLI), documented in `--help` and README. */
-export const EXIT = { ok: 0, failed: 1, usage: 2, protocol: 3, unknown: 4 } as const;
+/**
+ * Exit codes (SPEC F-CLI), documented in `--help` and README. `io` shares 3
+ * with `protocol`: both say "the run could not talk to something" (a server,
+ * or the place its output goes), never "the result was wrong".
+ */
+export const EXIT = { ok: 0, failed: 1, usage: 2, protocol: 3, io: 3, unknown: 4 } as const;
+
+/** The part of a process stream `outputWriter` uses (a `NodeJS.WriteStream` has it). */
+export interface OutputStream {
+  write(text: string, callback: (error?: Error | null) => void): unknown;
+  on(event: 'error', listener: (error: Error) => void): unknown;
+}
+
+/** A guarded stream: `write` never throws; `settled` says, once every write has finished, whether one failed. */
+export interface OutputWriter {
+  readonly write: (text: string) => void;
+  /** Waits for every pending write; the first failure that was not a closed pipe, if any. */
+  readonly settled: () => Promise<Error | undefined>;
+}
+
+/**
+ * Writes to a stream that may fail. A reader closing the pipe early
+ * (`caplab demo | head`, EPIPE) stops further output quietly and the run goes
+ * on to its end, record included. Any other failure (`> /dev/full`: ENOSPC,
+ * EIO) also stops output, and is kept so the program can end with a message
+ * and `EXIT.io` instead of pretending its output arrived.
+ */
+export function outputWriter(stream: OutputStream): OutputWriter {
+  let stopped = false;
+  let failure: Error | undefined;
+  let pending = 0;
+  let idle: (() => void) | undefined;
+  const failed = (error: Error): void => {
+    stopped = true;
+    if (!failure && (error as NodeJS.ErrnoException).code !== 'EPIPE') failure = error;
+  };
+  const done = (): void => {
+    pending -= 1;
+    if (pending === 0) idle?.();
+  };
+  stream.on('error', failed);
+  return {
+    write: (text) => {
+      if (stopped) return;
+      pending += 1;
+      try {
+        stream.write(text, (error) => {
+          if (error) failed(error);
+          done();
+        });
+      } catch (error) {
+        failed(error as Error);
+        done();
+      }
+    },
+    settled: async () => {
+      if (pending > 0) await new Promise<void>((resolve) => (idle = resolve));
+      return failure;
+    },
+  };
+}
+
+/**
+ * The exit code once stdout has settled: a failed stdout turns "accepted" or
+ * "not accepted" into `EXIT.io` (the caller never saw that report); usage,
+ * protocol and unknown-outcome codes already say more and are kept.
+ */
+export function exitAfterOutput(code: number, stdoutFailure: Error | undefined): number {
+  return stdoutFailure && (code === EXIT.ok || code === EXIT.failed) ? EXIT.io : code;
+}
 
 export interface Paint {
   readonly ok: (text: string) => string;

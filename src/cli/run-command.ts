@@ -5,6 +5,7 @@ import type { Failure } from '../contract/index.ts';
 import { loadScenario, runReport, runTask, type LoopStep, type RunOutcome, type Scenario, type ToolProvider } from '../harness/index.ts';
 import { clockFromEnv } from '../ledger/index.ts';
 import { EXIT, paint, type Io } from './io.ts';
+import { checkOutDir, checkRunId } from './paths.ts';
 import { renderEnding, renderStep } from './render.ts';
 import { setupRun, type RunFlags } from './setup.ts';
 
@@ -13,7 +14,7 @@ const RUN_OPTIONS = {
   out: { type: 'string' },
   'run-id': { type: 'string' },
   json: { type: 'boolean' },
-  settings: { type: 'string' },
+  settings: { type: 'string', multiple: true },
   'trust-project': { type: 'boolean' },
   'allow-tool': { type: 'string', multiple: true },
   'deny-tool': { type: 'string', multiple: true },
@@ -23,8 +24,6 @@ const RUN_OPTIONS = {
   scenario: { type: 'string' },
   help: { type: 'boolean', short: 'h' }, // answered by cli() before these flags are parsed
 } as const;
-
-const RUN_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
 /** A fresh run id: UTC time plus randomness (deterministic runs pass --run-id). */
 export function newRunId(now: Date = new Date()): string {
@@ -45,7 +44,9 @@ export function parseRunFlags(args: readonly string[], command: 'demo' | 'run'):
   const v = parsed.values;
   const transport = v.transport ?? 'mcp';
   if (transport !== 'mcp' && transport !== 'local') return { usage: `--transport must be mcp or local, got ${JSON.stringify(transport)}` };
-  if (v['run-id'] !== undefined && !RUN_ID.test(v['run-id'])) return { usage: `--run-id must match ${RUN_ID.source}` };
+  const badId = v['run-id'] !== undefined ? checkRunId(v['run-id']) : undefined;
+  if (badId) return { usage: badId.message };
+  if (v.out === '') return { usage: '--out needs a folder; an empty path would mean the working directory' };
   if (command === 'run' && v.scenario === undefined) return { usage: 'run needs --scenario NAME|FILE' };
   if (command === 'demo' && v.scenario !== undefined) return { usage: 'demo runs the happy scenario; use `caplab run --scenario` for others' };
   return {
@@ -61,7 +62,7 @@ export function parseRunFlags(args: readonly string[], command: 'demo' | 'run'):
     ...(v.out !== undefined ? { out: v.out } : {}),
     ...(v['run-id'] !== undefined ? { runId: v['run-id'] } : {}),
     ...(command === 'demo' ? { defaultSkill: 'excerpt-card' } : {}),
-    ...(v.settings !== undefined ? { settings: v.settings } : {}),
+    settings: v.settings ?? [],
   };
 }
 
@@ -77,6 +78,8 @@ export async function execute(flags: RunFlags, scenario: Scenario, io: Io, mcpTo
   if (!clock.ok) return { ok: false, code: EXIT.usage, failure: clock };
   const runId = flags.runId ?? newRunId();
   const runDir = resolve(io.cwd, flags.out ?? join('caplab-runs', runId));
+  const badOut = checkOutDir(runDir, flags.out !== undefined ? '--out' : 'run dir');
+  if (badOut) return { ok: false, code: EXIT.usage, failure: badOut };
   const setup = await setupRun(flags, scenario, io, mcpTools);
   if (!setup.ok) return { ok: false, code: EXIT.usage, failure: setup };
   for (const notice of setup.value.notices) io.stderr(`caplab: ${notice}\n`);

@@ -25,7 +25,8 @@ export interface RunFlags {
   readonly defaultSkill?: string;
   readonly out?: string;
   readonly runId?: string;
-  readonly settings?: string;
+  /** `--settings FILE`, repeatable: applied in order, every file's rules and hooks added. */
+  readonly settings: readonly string[];
 }
 
 export interface RunSetup {
@@ -58,7 +59,7 @@ export function offeredTools(transport: RunFlags['transport']): readonly Nameabl
 
 /** Builds a run's tools, hooks, permissions, conversion and method from flags; a bad input is a usage failure. */
 export async function setupRun(flags: RunFlags, scenario: Scenario, io: Io, mcpTools?: ToolProvider): Promise<Outcome<RunSetup>> {
-  const settings = await resolveSettings({ trustProject: flags.trustProject, cwd: io.cwd, ...(flags.settings ? { settingsPath: flags.settings } : {}) });
+  const settings = await resolveSettings({ trustProject: flags.trustProject, cwd: io.cwd, settingsPaths: flags.settings });
   if (!settings.ok) return settings;
   const allowFlags = parseRules(flags.allowTools, '--allow-tool');
   if (!allowFlags.ok) return allowFlags;

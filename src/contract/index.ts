@@ -15,3 +15,5 @@ export { ARGUMENT_BOUNDS, checkJson, FILE_JSON_BOUNDS, LIMITS, parseJsonBounded,
 export type { JsonBounds } from './limits.ts';
 export { readBounded, readBoundedText } from './read-bounded.ts';
 export type { BoundedReadFs } from './read-bounded.ts';
+export { MIN_REDACTED_LENGTH, NO_REDACTION, redactCut, redactorFor } from './redact.ts';
+export type { Redactor } from './redact.ts';

@@ -1,8 +1,8 @@
-import { linkSync, mkdirSync, unlinkSync, writeFileSync } from 'node:fs';
 import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { bind } from '../binding/index.ts';
 import { fail, ok, sha256Hex, type Failure } from '../contract/index.ts';
+import { defaultFs, writeFresh } from '../ledger/index.ts';
 import { attributesOf, type CallContext, type RuntimeTool } from '../pipeline/index.ts';
 import { CARD_PATH, renderCard } from './card.ts';
 import { createCardContract, type CardReceipt, type CreateCardInput } from './contracts.ts';
@@ -44,32 +44,6 @@ function checkCreateCard(snapshot: Snapshot, input: CreateCardInput, context: Ca
   return undefined;
 }
 
-/**
- * Writes `bytes` to `path` only if nothing is there: a temp file in the same
- * folder, then link(2) — which fails if the target exists — then unlink the
- * temp. No partial card is ever visible and none survives a failure.
- */
-export function writeFresh(path: string, bytes: Uint8Array, tempSuffix: string): Failure | undefined {
-  mkdirSync(dirname(path), { recursive: true });
-  const temp = `${path}.${tempSuffix}.tmp`;
-  try {
-    writeFileSync(temp, bytes, { flag: 'wx' });
-    linkSync(temp, path);
-    return undefined;
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    return code === 'EEXIST'
-      ? fail('precondition', 'target_exists', `${path} already exists; cards are never overwritten`)
-      : fail('business', 'write_failed', `could not write the card: ${String(error)}`);
-  } finally {
-    try {
-      unlinkSync(temp);
-    } catch {
-      // The temp file was never created.
-    }
-  }
-}
-
 /** create_card as a local function writing under the run dir. */
 export function localCreateCard(snapshot: Snapshot, runId: string): RuntimeTool {
   return {
@@ -87,8 +61,9 @@ export function localCreateCard(snapshot: Snapshot, runId: string): RuntimeTool 
         excerpts: excerpts.map((e, i) => ({ sourceId: e.source_id, sourceSha256: quoted[i]!.sha256, quote: e.quote })),
       });
       const bytes = new TextEncoder().encode(text);
-      const failure = writeFresh(join(context.runDir, CARD_PATH), bytes, context.actionId.replace(/[^A-Za-z0-9_-]/g, '_'));
-      if (failure) return failure;
+      // The run record's own writer: write-once, atomic, and no symlink followed under the run dir.
+      const written = writeFresh(defaultFs, context.runDir, CARD_PATH, bytes, context.actionId.replace(/[^A-Za-z0-9_-]/g, '_'));
+      if (!written.ok) return written;
       const receipt: CardReceipt = {
         action_id: context.actionId,
         path: CARD_PATH,

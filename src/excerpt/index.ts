@@ -7,7 +7,7 @@ export type { AcceptanceCheck, AcceptanceEvidence, Verdict } from './acceptance.
 export { CARD_PATH, parseCard, renderCard } from './card.ts';
 export { CardReceipt, createCardContract, QUOTE_MAX, QUOTE_MIN, readSourceContract, ReadSourceResult } from './contracts.ts';
 export type { CreateCardInput } from './contracts.ts';
-export { CREATE_CARD_VERSION, localCreateCard, writeFresh } from './create-card.ts';
+export { CREATE_CARD_VERSION, localCreateCard } from './create-card.ts';
 export { disclosedSources } from './disclosure.ts';
 export { LOCAL_READ_SOURCE_VERSION, localReadSource } from './read-source.ts';
 export { fixtureSnapshot, SOURCE_IDS } from './sources.ts';

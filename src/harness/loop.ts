@@ -2,6 +2,7 @@ import type { Binding } from '../binding/index.ts';
 import { recordable, sha256Hex } from '../contract/index.ts';
 import { acceptanceChecks, CARD_PATH, disclosedSources, isAccepted, type AcceptanceCheck, type CardReceipt, type Snapshot } from '../excerpt/index.ts';
 import { executeCall, runBatches, type CallRecord, type Pipeline, type ProducingRequest, type ProtocolExchange, type RuntimeTool, type ToolCall } from '../pipeline/index.ts';
+import { ambiguousCallIds, duplicateIdRecord } from './call-ids.ts';
 import { intentTools, mappingTag, type Intent } from './intent.ts';
 import type { Message, Model, ModelResponse, TextBlock, ToolResultBlock, ToolUseBlock } from './model.ts';
 import { encodePayload, SYSTEM_PROMPT, TASK_PROMPT, toolSpec, type RequestPayload } from './payload.ts';
@@ -119,12 +120,17 @@ export async function runLoop(options: LoopOptions): Promise<LoopResult> {
       break;
     }
     const toolCalls: ToolCall[] = uses.map((use) => ({ id: use.id, name: use.name, arguments: use.input }));
+    const earlier = new Set(calls.map((c) => c.toolCallId));
+    const ambiguous = ambiguousCallIds(toolCalls, earlier);
     const pipeline: Pipeline = { ...options.pipeline, tools: registry };
     const results: ToolResultBlock[] = [];
     await runBatches(
       toolCalls,
       (call) => Object.hasOwn(registry, call.name) && registry[call.name]!.attributes.concurrencySafe,
-      (call) => executeCall(call, producing, `act-${pad(++actions)}`, { ...pipeline, tools: options.registry() }),
+      async (call) =>
+        ambiguous.has(call.id)
+          ? duplicateIdRecord(call, `act-${pad(++actions)}`, earlier.has(call.id))
+          : executeCall(call, producing, `act-${pad(++actions)}`, { ...pipeline, tools: options.registry() }),
       (executed) => {
         // Context changes are applied after the batch, in call order.
         const record = recordedCall(executed, options.protocolOf);

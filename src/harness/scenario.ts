@@ -37,7 +37,7 @@ export type Scenario = v.InferOutput<typeof Scenario>;
  * arguments nested within the file's limit but past the arguments' limit are
  * left for the pipeline to refuse, so a scenario can script that refusal.
  */
-function parseScenario(text: string, origin: string): Outcome<Scenario> {
+export function parseScenario(text: string, origin: string): Outcome<Scenario> {
   const json = parseJsonBounded(text, FILE_JSON_BOUNDS);
   if (!json.ok) {
     const kind = json.kind === 'not_json' ? 'bad_scenario' : json.kind;

@@ -82,7 +82,7 @@ export class RunDir {
     const target = resolveInside(this.dir, relPath);
     if (!target.ok) return target;
     const data = typeof bytes === 'string' ? encoder.encode(bytes) : bytes;
-    const written = writeFresh(this.#fs, target.value, relPath, data, `w${this.#temps++}`);
+    const written = writeFresh(this.#fs, this.dir, relPath, data, `w${this.#temps++}`);
     if (written.ok) this.#written.set(relPath, written.value);
     return written;
   }
@@ -144,7 +144,7 @@ export class RunDir {
     const seal: Seal = { count: this.#seq, format: LEDGER_FORMAT, head: this.#head };
     const sealed = this.#broken
       ? this.#broken
-      : writeFresh(this.#fs, join(this.dir, SEAL_FILE), SEAL_FILE, encoder.encode(encodeSeal(seal)), 'seal');
+      : writeFresh(this.#fs, this.dir, SEAL_FILE, encoder.encode(encodeSeal(seal)), 'seal');
     try {
       this.#fs.closeSync(this.#fd!);
     } catch {

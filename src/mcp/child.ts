@@ -1,4 +1,4 @@
-import { fail, ok, type Outcome } from '../contract/index.ts';
+import { fail, ok, redactorFor, type Outcome, type Redactor } from '../contract/index.ts';
 import { livingMembers, signalGroup, waitGroupGone } from './group.ts';
 import type { Launch } from './launch.ts';
 
@@ -20,6 +20,8 @@ export interface ChildProcess {
   signal(signal: 'SIGTERM' | 'SIGKILL'): void;
   /** Living processes of the server's group, leader included. */
   readonly members: () => number[];
+  /** Hides the values caplab placed in the server's environment from what its stderr gives out. */
+  readonly redactor?: Redactor;
 }
 
 /** How long each close step may take before the next, harsher one. */
@@ -83,6 +85,7 @@ export const spawnChild: SpawnFn = function spawnChild(launch) {
     hasExited: () => exited,
     signal: (signal) => signalGroup(pgid, signal),
     members: () => livingMembers(pgid),
+    redactor: redactorFor(launch.env),
   });
 };
 

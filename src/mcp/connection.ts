@@ -72,7 +72,7 @@ export class Connection {
     this.#limits = limits;
     this.#graces = graces;
     this.#splitter = new LineSplitter(limits.maxLineBytes);
-    this.#stderr = new StderrTail(limits.stderrBytes);
+    this.#stderr = new StderrTail(limits.stderrBytes, child.redactor);
     this.#onNotification = onNotification;
     this.#stderrDrained = this.#stderr.drain(child.stderr);
     void this.#readStdout();

@@ -6,7 +6,7 @@ export interface Launch {
   /** argv; `command[0]` is an absolute path, so PATH is never consulted. */
   readonly command: readonly string[];
   readonly cwd: string;
-  /** The complete child environment. Nothing else is inherited. */
+  /** The complete child environment. Nothing else is inherited; every value is redacted from the server's stderr as caplab records or prints it. */
   readonly env: Readonly<Record<string, string>>;
 }
 

@@ -1,15 +1,21 @@
+import { NO_REDACTION, redactCut, type Redactor } from '../contract/index.ts';
+
 /**
  * A bounded tail of the server's stderr, for diagnostics only. Never parsed:
- * stderr is the server's free-form log channel, not protocol.
+ * stderr is the server's free-form log channel, not protocol. What it gives
+ * out is redacted: a value caplab placed in the server's environment never
+ * reaches a record or an error message through it.
  */
 export class StderrTail {
   readonly #maxBytes: number;
+  readonly #redactor: Redactor;
   #chunks: Uint8Array[] = [];
   #bytes = 0;
   #dropped = 0;
 
-  constructor(maxBytes: number) {
+  constructor(maxBytes: number, redactor: Redactor = NO_REDACTION) {
     this.#maxBytes = maxBytes;
+    this.#redactor = redactor;
   }
 
   /** Appends a chunk, dropping the oldest bytes beyond the bound. */
@@ -36,9 +42,14 @@ export class StderrTail {
     return this.#dropped;
   }
 
-  /** The kept tail, decoded leniently (it is for humans, and may start mid-character). */
+  /**
+   * The kept tail, decoded leniently (it is for humans, and may start
+   * mid-character), with placed values redacted. Once bytes were dropped, the
+   * front may hold the end of a value whose start is gone: it is cut too.
+   */
   text(): string {
-    return new TextDecoder('utf-8').decode(Buffer.concat(this.#chunks));
+    const raw = new TextDecoder('utf-8').decode(Buffer.concat(this.#chunks));
+    return redactCut(this.#redactor, raw, this.#dropped > 0 ? 'start' : 'none');
   }
 
   /** Reads a stream to its end into this tail. */

@@ -1,5 +1,5 @@
 import { expect, test } from 'bun:test';
-import { cpSync, mkdirSync } from 'node:fs';
+import { cpSync, mkdirSync, rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { discoverPackages, packagesInDir } from './index.ts';
 import { scratchDir } from '../../test/scratch.ts';
@@ -59,4 +59,21 @@ test('DIR must be a folder of packages: not a package itself, not missing, no fo
   mkdirSync(join(dir, 'empty'));
   const empty = packagesInDir(dir);
   expect(!empty.ok && [empty.kind, empty.message.includes('`SKILL.md`: file missing')]).toEqual(['missing_resource', true]);
+});
+
+test('a dangling symlink or a symlink loop in DIR is a named usage error, not a crash', () => {
+  const dir = tempDir();
+  try {
+    cpSync(join(ROOT, 'fixtures/skills/valid-minimal'), join(dir, 'valid-minimal'), { recursive: true });
+    symlinkSync(join(dir, 'gone'), join(dir, 'dangling'));
+    const dangling = packagesInDir(dir);
+    expect(!dangling.ok && [dangling.class, dangling.kind]).toEqual(['invalid_arguments', 'bad_skills_dir']);
+    expect(!dangling.ok && dangling.message).toContain("entry 'dangling' cannot be resolved");
+    rmSync(join(dir, 'dangling'));
+    symlinkSync(join(dir, 'loop'), join(dir, 'loop'));
+    const loop = packagesInDir(dir);
+    expect(!loop.ok && [loop.kind, loop.message.includes("entry 'loop' cannot be resolved")]).toEqual(['bad_skills_dir', true]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -182,10 +182,27 @@ describe('commandHook with real scripts', () => {
     expect(env).not.toContain('ANTHROPIC_API_KEY');
     expect(env).not.toContain('AWS_SECRET_ACCESS_KEY');
     expect(env).not.toContain('GITHUB_TOKEN');
-    expect(env).toContain('HOME=/home/caplab-test\n');
-    expect(env).toContain(`PATH=${PARENT_ENV.PATH}\n`);
-    expect(env).toContain(`CLAUDE_PROJECT_DIR=${FIXTURES}\n`);
+    // Each value the hook was given is recorded only as a marker naming its variable (see the next test).
+    expect(env).toContain('HOME=[redacted:HOME]\n');
+    expect(env).toContain('PATH=[redacted:PATH]\n');
+    expect(env).toContain('CLAUDE_PROJECT_DIR=[redacted:CLAUDE_PROJECT_DIR]\n');
     expect(result.note).toBe('non-JSON stdout recorded');
+  });
+
+  test('a value caplab placed in the hook env is redacted from every recorded field: stdout, stderr, the block reason', async () => {
+    const home = '/home/caplab-secret-user';
+    const env = { ...PARENT_ENV, HOME: home };
+    const said = await run(`echo "home is $HOME"; echo "also $HOME" >&2`, 'create_card', { env });
+    expect([said.stdout, said.stderr]).toEqual(['home is [redacted:HOME]\n', 'also [redacted:HOME]\n']);
+    const blocked = await run(`echo "no: $HOME/x" >&2; exit 2`, 'create_card', { env });
+    expect(blocked.block).toBe('no: [redacted:HOME]/x');
+    // Cut at the capture limit in the middle of the value: the part before the cut is dropped too.
+    const cut = await run(`printf 'xxxxxxxxxx%s' "$HOME"`, 'create_card', { env, captureLimit: 18 });
+    expect(cut.stdout).toBe('xxxxxxxxxx……[truncated]');
+    expect(JSON.stringify([said, blocked, cut])).not.toContain('caplab-secret-user');
+    // Short values are not redacted: a value 1 must not blank every digit.
+    const short = await run(`echo "lang=$LANG 1 2 3"`, 'create_card', { env: { ...env, LANG: 'C' } });
+    expect(short.stdout).toBe('lang=C 1 2 3\n');
   });
 
   test('output capture is bounded and marked', async () => {

@@ -1,6 +1,7 @@
 import { LIMITS } from '../../contract/index.ts';
 import type { Hook, HookEvent, HookInput, HookResult } from '../hook.ts';
-import { captureBounded } from './capture.ts';
+import { redactCut, redactorFor, type Redactor } from '../../contract/index.ts';
+import { captureBounded, TRUNCATION_MARK } from './capture.ts';
 import { hookEnv, type EnvSource } from './env.ts';
 import { interpretHook } from './protocol.ts';
 
@@ -85,9 +86,33 @@ function graceAfter(after: Promise<unknown>, graceMs: number): { readonly stop: 
   return { stop, clear: () => ((cleared = true), clearTimeout(timer)) };
 }
 
-/** Runs one command hook to its end (exit, timeout or abort) and reads what it said. */
+/**
+ * What the hook said, as recorded and shown: every text field with the values
+ * of the hook's environment redacted. The decision itself (permission,
+ * updatedInput) was read from the raw output and is kept as it is.
+ */
+function redacted(result: HookResult, redactor: Redactor): HookResult {
+  // A field cut at the capture limit may end in half a value: redactCut drops that edge too.
+  const clean = (text: string) =>
+    text.endsWith(TRUNCATION_MARK) ? `${redactCut(redactor, text.slice(0, -TRUNCATION_MARK.length), 'end')}${TRUNCATION_MARK}` : redactor.redact(text);
+  const { stdout, stderr, block, reason, note } = result;
+  return {
+    ...result,
+    ...(stdout !== undefined ? { stdout: clean(stdout) } : {}),
+    ...(stderr !== undefined ? { stderr: clean(stderr) } : {}),
+    ...(block !== undefined ? { block: clean(block) } : {}),
+    ...(reason !== undefined ? { reason: clean(reason) } : {}),
+    ...(note !== undefined ? { note: clean(note) } : {}),
+  };
+}
+
+/** Runs one command hook to its end (exit, timeout or abort) and reads what it said, redacted. */
 async function runCommand(spec: CommandHookSpec, options: CommandHookOptions, input: HookInput, signal: AbortSignal): Promise<HookResult> {
   const env = hookEnv(options.env ?? process.env, options.projectDir ?? options.cwd);
+  return redacted(await runWith(env, spec, options, input, signal), redactorFor(env));
+}
+
+async function runWith(env: Record<string, string>, spec: CommandHookSpec, options: CommandHookOptions, input: HookInput, signal: AbortSignal): Promise<HookResult> {
   const spawn = options.spawn ?? bunSpawnHook;
   const base = { hook: spec.command, event: spec.event, stdout: '', stderr: '' };
   if (signal.aborted) return interpretHook({ ...base, exitCode: undefined, note: 'aborted before start' });

@@ -55,7 +55,7 @@ describe('resolveSettings: trust', () => {
 
   test('an untrusted project file is still ignored when another file is named', async () => {
     const root = project('untrusted-named');
-    const resolved = await resolveSettings({ settingsPath: join(FIXTURES, 'deny-rule.settings.json'), trustProject: false, cwd: root });
+    const resolved = await resolveSettings({ settingsPaths: [join(FIXTURES, 'deny-rule.settings.json')], trustProject: false, cwd: root });
     if (!resolved.ok) throw new Error(resolved.message);
     expect(resolved.value.sources.map((s) => s.path)).toEqual([join(FIXTURES, 'deny-rule.settings.json')]);
     expect(resolved.value.permissions.deny.map((r) => r.text)).toEqual(['create_card']);
@@ -75,7 +75,7 @@ describe('resolveSettings: trust', () => {
 
   test('naming the project file with --settings applies it without --trust-project', async () => {
     const root = project('named');
-    const resolved = await resolveSettings({ settingsPath: PROJECT_SETTINGS, trustProject: false, cwd: root });
+    const resolved = await resolveSettings({ settingsPaths: [PROJECT_SETTINGS], trustProject: false, cwd: root });
     if (!resolved.ok) throw new Error(resolved.message);
     expect(resolved.value.notices).toEqual([]);
     expect(resolved.value.sources).toHaveLength(1);
@@ -89,14 +89,14 @@ describe('resolveSettings: trust', () => {
   test('a bad named file fails the whole resolution', async () => {
     const bad = join(scratch, 'bad.json');
     writeFileSync(bad, '{"hooks":{"PreToolUse":[{"matcher":"(","hooks":[]}]}}');
-    const resolved = await resolveSettings({ settingsPath: bad, trustProject: false, cwd: scratch });
+    const resolved = await resolveSettings({ settingsPaths: [bad], trustProject: false, cwd: scratch });
     expect(!resolved.ok && resolved.kind === 'bad_settings' && resolved.message.includes('hooks.PreToolUse.0.matcher')).toBe(true);
   });
 });
 
 describe('fixture settings files, from an unrelated cwd', () => {
   async function hooksOf(file: string) {
-    const resolved = await resolveSettings({ settingsPath: join(FIXTURES, file), trustProject: false, cwd: scratch });
+    const resolved = await resolveSettings({ settingsPaths: [join(FIXTURES, file)], trustProject: false, cwd: scratch });
     if (!resolved.ok) throw new Error(resolved.message);
     return hooksFromSettings(resolved.value, { env });
   }

@@ -12,8 +12,13 @@ import { loadSettings, readSettingsFile, type LoadedSettings, type ReadText, typ
 export const PROJECT_SETTINGS = '.caplab/settings.json';
 
 export interface ResolveOptions {
-  /** `--settings FILE`, relative to `cwd`. Always applied. */
-  readonly settingsPath?: string;
+  /**
+   * Each `--settings FILE`, relative to `cwd`, in the order given. Always
+   * applied, all of them: a later file adds its rules and hooks to the earlier
+   * ones (it never replaces them), so a deny rule in any file still wins. A
+   * file named twice is applied once.
+   */
+  readonly settingsPaths?: readonly string[];
   /** `--trust-project`: apply `<cwd>/.caplab/settings.json` if present. */
   readonly trustProject: boolean;
   readonly cwd: string;
@@ -22,7 +27,7 @@ export interface ResolveOptions {
 
 /** The settings in effect, merged, with where each part came from. */
 export interface EffectiveSettings {
-  /** In merge order: the trusted project file, then the `--settings` file. */
+  /** In merge order: the trusted project file, then each `--settings` file. */
   readonly sources: readonly LoadedSettings[];
   /** Every command hook, in merge order. */
   readonly hooks: readonly SettingsHook[];
@@ -76,10 +81,10 @@ function lstatPresent(path: string): boolean {
 export async function resolveSettings(options: ResolveOptions): Promise<Outcome<EffectiveSettings>> {
   const readText = options.readText ?? readSettingsFile;
   const projectPath = resolve(options.cwd, PROJECT_SETTINGS);
-  const explicitPath = options.settingsPath !== undefined ? resolve(options.cwd, options.settingsPath) : undefined;
+  const explicitPaths = [...new Set((options.settingsPaths ?? []).map((path) => resolve(options.cwd, path)))];
   const sources: LoadedSettings[] = [];
   const notices: string[] = [];
-  if (explicitPath !== projectPath) {
+  if (!explicitPaths.includes(projectPath)) {
     const present = lstatPresent(projectPath);
     if (present && options.trustProject) {
       const project = await loadSettings(projectPath, readText, resolve(options.cwd));
@@ -94,8 +99,8 @@ export async function resolveSettings(options: ResolveOptions): Promise<Outcome<
       notices.push(`--trust-project: no project settings at ${projectPath}`);
     }
   }
-  if (explicitPath !== undefined) {
-    const named = await loadSettings(explicitPath, readText);
+  for (const path of explicitPaths) {
+    const named = await loadSettings(path, readText);
     if (!named.ok) return named;
     sources.push(named.value);
   }

@@ -1,0 +1,123 @@
+import { afterAll, expect, test } from 'bun:test';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ToolProvider } from '../harness/index.ts';
+import { writeReport } from './check-command.ts';
+import { cli } from './cli.ts';
+import { EXIT } from './io.ts';
+import { parseRunFlags, runCommand } from './run-command.ts';
+import { testIo } from './test-io.ts';
+
+const scratch = mkdtempSync(join(tmpdir(), 'caplab-paths-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+let n = 0;
+const fresh = () => {
+  const dir = join(scratch, `c${n++}`);
+  mkdirSync(dir);
+  return dir;
+};
+const hooks = join(import.meta.dir, '../../fixtures/hooks');
+
+/** A tool provider that fails the test if anything gets as far as starting tools. */
+const untouchable: ToolProvider = async () => {
+  throw new Error('tools were started: the path should have been refused first');
+};
+
+test.each([['.'], ['..'], ['-x'], ['.hidden'], ['a/b'], [''], ['x'.repeat(65)]])('--run-id %p is a usage error (exit 2) and writes nothing', async (id) => {
+  const cwd = fresh();
+  const io = testIo(cwd);
+  expect(await cli(['demo', '--transport', 'local', `--run-id=${id}`], io)).toBe(EXIT.usage);
+  expect(io.err()).toContain('starting with a letter, digit or _');
+  expect(readdirSync(cwd)).toEqual([]);
+  const check = testIo(cwd);
+  expect(await cli(['check', `--run-id=${id}`], check)).toBe(EXIT.usage);
+  expect(readdirSync(cwd)).toEqual([]);
+});
+
+test('ordinary run ids still pass: letters, digits, _ . - inside', () => {
+  for (const id of ['r1', '_x', '2026.11.30-a_b', 'x'.repeat(64)]) expect('usage' in parseRunFlags(['--run-id', id], 'demo')).toBe(false);
+});
+
+test('--out "" is a usage error: it would write into the working directory', async () => {
+  const cwd = fresh();
+  for (const argv of [['demo', '--transport', 'local', '--out', ''], ['check', '--out', '']]) {
+    const io = testIo(cwd);
+    expect(await cli(argv, io)).toBe(EXIT.usage);
+    expect(io.err()).toContain('--out needs a folder');
+  }
+  expect(readdirSync(cwd)).toEqual([]);
+});
+
+test.each([
+  ['a file', (cwd: string) => (writeFileSync(join(cwd, 'f'), 'x'), 'f'), 'exists and is not a folder'],
+  ['under a file', (cwd: string) => (writeFileSync(join(cwd, 'f'), 'x'), 'f/run'), 'is not a folder'],
+  ['a non-empty folder', (cwd: string) => (mkdirSync(join(cwd, 'd')), writeFileSync(join(cwd, 'd/x'), 'x'), 'd'), 'not empty'],
+])('--out naming %s: usage error (exit 2) before any tool starts', async (_, make, says) => {
+  const cwd = fresh();
+  const out = make(cwd);
+  const flags = parseRunFlags(['--out', out], 'demo');
+  if ('usage' in flags) throw new Error(flags.usage);
+  const io = testIo(cwd);
+  expect(await runCommand(flags, io, untouchable)).toBe(EXIT.usage);
+  expect(io.err()).toContain(says);
+  const check = testIo(cwd);
+  expect(await cli(['check', '--out', out], check)).toBe(EXIT.usage);
+  expect(check.out()).toBe('');
+});
+
+test('check --junit into a missing folder or onto a folder: usage error before any scenario runs, nothing written', async () => {
+  const cwd = fresh();
+  mkdirSync(join(cwd, 'report.xml'));
+  for (const junit of ['missing/report.xml', 'report.xml']) {
+    const io = testIo(cwd);
+    expect(await cli(['check', '--junit', junit, '--run-id', 'j'], io)).toBe(EXIT.usage);
+    expect(io.err()).toContain('--junit');
+    expect(io.out()).toBe('');
+  }
+  expect(readdirSync(cwd)).toEqual(['report.xml']);
+});
+
+test('a report whose rename fails leaves no temp file; a write that fails removes its partial temp too', () => {
+  const dir = fresh();
+  const target = join(dir, 'report.xml');
+  const renameFails = { writeFileSync, renameSync: () => { throw Object.assign(new Error('EXDEV'), { code: 'EXDEV' }); }, unlinkSync };
+  expect(writeReport(target, '<x/>', renameFails)?.kind).toBe('write_failed');
+  expect(readdirSync(dir)).toEqual([]);
+  const writeFails = {
+    writeFileSync: (p: string) => {
+      writeFileSync(p, 'partial', { flag: 'wx' });
+      throw Object.assign(new Error('ENOSPC'), { code: 'ENOSPC' });
+    },
+    renameSync: () => undefined,
+    unlinkSync,
+  };
+  expect(writeReport(target, '<x/>', writeFails as never)?.kind).toBe('write_failed');
+  expect(readdirSync(dir)).toEqual([]);
+  expect(writeReport(target, '<x/>')).toBeUndefined();
+  expect(readdirSync(dir)).toEqual(['report.xml']);
+});
+
+test('--settings given twice applies both, in order: the deny rule of the first still refuses create_card', async () => {
+  const cwd = fresh();
+  const io = testIo(cwd, { PATH: process.env['PATH'] ?? '/usr/bin:/bin' });
+  const deny = join(hooks, 'deny-rule.settings.json');
+  const rewrite = join(hooks, 'rewrite-input.settings.json');
+  expect(await cli(['demo', '--transport', 'local', '--json', '--settings', deny, '--settings', rewrite], io)).toBe(EXIT.failed);
+  const doc = JSON.parse(io.out());
+  const create = doc.calls.find((c: { name: string }) => c.name === 'create_card');
+  expect([create.result.class, create.result.kind]).toEqual(['permission_denied', 'rule']);
+  // The second file's hook ran too (it rewrote the input before the rule refused the call).
+  expect(create.hooks).toHaveLength(1);
+  expect(existsSync(join(doc.run_dir, 'card'))).toBe(false);
+});
+
+test('--skills DIR holding a dangling symlink: exit 2 with the entry named, for run and for skills', async () => {
+  const dir = fresh();
+  symlinkSync(join(dir, 'gone'), join(dir, 'broken'));
+  for (const argv of [['demo', '--transport', 'local', '--skills', dir, '--run-id', 's'], ['skills', '--skills', dir]]) {
+    const io = testIo(fresh());
+    expect(await cli(argv, io)).toBe(EXIT.usage);
+    expect(io.err()).toContain("entry 'broken' cannot be resolved");
+  }
+});
