@@ -4,7 +4,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { canonicalJson, sha256Hex } from '../contract/index.ts';
 import { fixedClock } from './clock.ts';
-import { GENESIS } from './format.ts';
+import { GENESIS, LEDGER_FORMAT } from './format.ts';
 import type { RunDirFs } from './fs.ts';
 import { openRunDir, type RunDir } from './run-dir.ts';
 import { must, tempDir, writeSampleRun } from './sample-run.ts';
@@ -61,7 +61,7 @@ describe('append', () => {
     expect(lines[0]).toBe('{"a":{"b":[2,1],"y":"ü"},"at":"2023-11-14T22:13:20.000Z","prev":"' + GENESIS + '","seq":0,"type":"run_start","z":1}');
     expect(sha256Hex(lines[0]!)).toBe(first);
     expect(JSON.parse(lines[1]!)).toEqual({ seq: 1, type: 'run_end', at: '2023-11-14T22:13:20.000Z', prev: first });
-    expect(readFileSync(join(run.dir, 'ledger.head'), 'utf8')).toBe(`${canonicalJson({ count: 2, format: 'caplab.ledger/1', head: second })}\n`);
+    expect(readFileSync(join(run.dir, 'ledger.head'), 'utf8')).toBe(`${canonicalJson({ count: 2, format: LEDGER_FORMAT, head: second })}\n`);
   });
 
   test('each line is on disk as soon as append returns', () => {

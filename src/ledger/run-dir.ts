@@ -155,6 +155,25 @@ export class RunDir {
     return this.#closed;
   }
 
+  /**
+   * Closes the ledger without a seal, for a run that could not record its end:
+   * the dir stays visibly unsealed and `verify` says so. Later `close()` calls
+   * return the same failure.
+   */
+  closeUnsealed(reason: string): Failure {
+    if (this.#closed && !this.#closed.ok) return this.#closed;
+    if (this.#closed) throw new Error('ledger: closeUnsealed after a sealed close()');
+    try {
+      if (this.#fd !== undefined) this.#fs.closeSync(this.#fd);
+    } catch {
+      // Every line was already fsynced; a failing close(2) loses nothing.
+    }
+    this.#fd = undefined;
+    const failure = fail('business', 'unsealed', `the run dir was closed without a seal: ${reason}`);
+    this.#closed = failure;
+    return failure;
+  }
+
   #checkRef(ref: FileRef): Failure | undefined {
     const known = this.#written.get(ref.path);
     if (known && known.sha256 === ref.sha256 && known.bytes === ref.bytes) return undefined;
