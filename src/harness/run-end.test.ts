@@ -96,14 +96,15 @@ test('a failed ledger write leaves the run dir unsealed, and verify names that',
   expect(!report.ok && report.kind).toBe('unsealed');
 });
 
-test('a crash in the loop is recorded as run_end failed (cause named), sealed, and still thrown', async () => {
+test('a crash in the loop after the card was written: run_end failed (cause named) vouches for the card, sealed, still thrown', async () => {
   const run = options({
     onStep: (step) => {
-      if (step.type === 'call') throw new Error('boom in the loop');
+      if (step.type === 'call' && step.record.name === 'create_card') throw new Error('boom in the loop');
     },
   });
   await expect(runTask(run)).rejects.toThrow('boom in the loop');
   expect(lastEvent(run.runDir)).toMatchObject({ type: 'run_end', ending: 'failed', accepted: false, cause: 'crash: Error: boom in the loop' });
+  expect(lastEvent(run.runDir).files).toEqual([expect.objectContaining({ role: 'left_by_failure', path: 'card/excerpt-card.md' })]);
   const report = verify(run.runDir, { recheck: recheckAcceptance });
   expect(report.ok && report.value.end.ending).toBe('failed');
 });

@@ -185,7 +185,8 @@ export async function runTask(options: RunOptions): Promise<Outcome<RunOutcome>>
 function endFailed(run: RunDir, start: ((fields: Record<string, unknown>) => void) | undefined, cause: string): boolean {
   try {
     start?.({});
-    const ended = run.append('run_end', { accepted: false, exit_code: 1, ending: 'failed', cause });
+    const left = run.unreferencedFiles('left_by_failure');
+    const ended = run.append('run_end', { accepted: false, exit_code: 1, ending: 'failed', cause, ...(left.length > 0 ? { files: left } : {}) });
     if (ended.ok && run.close().ok) return true;
   } catch {
     // The ledger refused even this (a program error or a broken write): leave it unsealed.
