@@ -86,6 +86,14 @@ export const recheckAcceptance: Recheck<RecheckReport> = (events, readFile) => {
   const payload = payloadRef ? readFile(payloadRef.path) : undefined;
   if (payload && !payload.ok) return failAt(payload.kind, payload.message, at(producing!));
   const card = receipt ? readFile(receipt.path) : undefined;
+  // The receipt, the acceptance's card summary and the card file must tell one story (sha256 is checked by card_hash).
+  const summary = acceptanceEvent['card'];
+  if (receipt && card?.ok && card.value.byteLength !== receipt.bytes) {
+    return failAt('receipt_mismatch', `the receipt records ${receipt.bytes} bytes, ${receipt.path} has ${card.value.byteLength}`, at(acceptanceEvent));
+  }
+  if (canonicalOf(summary) !== canonicalOf(receipt ? { path: receipt.path, sha256: receipt.sha256 } : null)) {
+    return failAt('receipt_mismatch', 'the acceptance event\'s card summary does not repeat the receipt\'s path and sha256', at(acceptanceEvent));
+  }
   const creates = calls.filter(({ call }) => call.name === 'create_card');
   const checks = acceptanceChecks({
     snapshot,
