@@ -204,3 +204,36 @@ describe('determinism', () => {
     expect(a.head).not.toBe(b.head);
   });
 });
+
+describe('ending a run that failed', () => {
+  test('closeUnsealed leaves no seal and answers every later close with the same failure', () => {
+    const parent = tempDir();
+    try {
+      const run = must(openRunDir(join(parent, 'run'), { clock: fixedClock(0) }));
+      must(run.append('run_start', {}));
+      const failed = run.closeUnsealed('disk full');
+      expect([failed.kind, failed.message]).toEqual(['unsealed', 'the run dir was closed without a seal: disk full']);
+      expect(run.close() as unknown).toEqual(failed);
+      expect(existsSync(join(run.dir, 'ledger.head'))).toBe(false);
+    } finally {
+      nodeFs.rmSync(parent, { recursive: true, force: true });
+    }
+  });
+
+  test('unreferencedFiles vouches for what a tool left behind, not for what an event already references', () => {
+    const parent = tempDir();
+    try {
+      const run = must(openRunDir(join(parent, 'run'), { clock: fixedClock(0) }));
+      const known = must(run.writeFile('snapshot/a.md', 'a'));
+      must(run.append('run_start', { files: [{ role: 'snapshot_source', ...known }] }));
+      nodeFs.mkdirSync(join(run.dir, 'card'));
+      writeFileSync(join(run.dir, 'card', 'left.md'), 'left behind');
+      expect(run.unreferencedFiles('left_by_failure')).toEqual([
+        { role: 'left_by_failure', path: 'card/left.md', sha256: sha256Hex('left behind'), bytes: 11 },
+      ]);
+      run.close();
+    } finally {
+      nodeFs.rmSync(parent, { recursive: true, force: true });
+    }
+  });
+});
