@@ -118,3 +118,11 @@ test('tools that fail to start: run_start then run_end failed (exit 3); every sn
   if (!report.ok) throw new Error(`${report.kind}: ${report.message}`);
   expect(report.value.end).toMatchObject({ ending: 'failed', exitCode: 3 });
 });
+
+test('a run whose start cannot be recorded (a value JSON cannot hold) stays unsealed, and verify names that', async () => {
+  const run = options({ method: { record: { weight: Number.NaN }, blocks: () => [], adoption: () => null } });
+  await expect(runTask(run)).rejects.toThrow('non-finite');
+  expect(nodeFs.existsSync(join(run.runDir, 'ledger.head'))).toBe(false);
+  const report = verify(run.runDir, { recheck: recheckAcceptance });
+  expect(!report.ok && report.kind).toBe('unsealed');
+});

@@ -36,6 +36,8 @@ test('a folder, a FIFO or a dangling symlink in a file\'s place is refused by ki
 test('a file over the limit is refused from its size; one that grows while read is refused at limit + 1 bytes', () => {
   writeFileSync(join(dir, 'big'), 'x'.repeat(101));
   expect(kindOf(join(dir, 'big'))).toBe('evidence/too_large');
+  const big = readBounded(nodeFs, join(dir, 'big'), 'big', 100);
+  expect(!big.ok && big.message).toBe('big is 101 bytes, over the limit of 100');
   writeFileSync(join(dir, 'grows'), 'x'.repeat(10));
   let served = 0;
   const growing: RunDirFs = {
