@@ -1,12 +1,15 @@
-import { expect, test } from 'bun:test';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { afterAll, expect, test } from 'bun:test';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { cli } from './cli.ts';
 import { testIo } from './test-io.ts';
 
+const temp = mkdtempSync(join(tmpdir(), 'caplab-verify-'));
+afterAll(() => rmSync(temp, { recursive: true, force: true }));
+
 async function demoRunDir(): Promise<string> {
-  const io = testIo(mkdtempSync(join(tmpdir(), 'caplab-verify-')));
+  const io = testIo(mkdtempSync(join(temp, 'demo-')));
   expect(await cli(['demo', '--transport', 'local', '--json', '--run-id', 'v'], io)).toBe(0);
   return JSON.parse(io.out()).run_dir;
 }
@@ -40,7 +43,7 @@ test('flipping one byte of any file of a real run dir fails verify and names tha
   for (const file of files) {
     const size = readFileSync(join(dir, file)).byteLength;
     for (const at of new Set([0, Math.floor(size / 2), size - 2, size - 1])) {
-      const copy = join(mkdtempSync(join(tmpdir(), 'caplab-flip-')), 'run');
+      const copy = join(mkdtempSync(join(temp, 'flip-')), 'run');
       cpSync(dir, copy, { recursive: true });
       const bytes = readFileSync(join(copy, file));
       bytes[at] = bytes[at]! ^ 0x01;
