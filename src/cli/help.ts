@@ -54,11 +54,15 @@ ${EXIT_CODES_HELP}`,
 
 Re-checks a run dir offline, from its bytes alone: every ledger line canonical and
 chained to the previous one, the seal, every recorded file's sha256 (payloads, responses,
-snapshot, card, kept outputs), no unreferenced file, and every acceptance check
-re-computed from the recorded bytes. Names the first event or file that fails.
+snapshot, card, kept outputs), no unreferenced file, one run_start, at most one
+acceptance, a final run_end consistent with them, and every acceptance check
+re-computed from the recorded bytes. Names the record format it read, how the run
+ended, or the first event or file that fails. A record re-forged whole (ledger and
+seal recomputed) is caught only against a head kept elsewhere:
   --head HASH   also require this ledger head (as printed by the run)
 
-Exit codes: 0 verified, 1 does not verify, 2 usage error, 3 stdout could not be written.`,
+Exit codes: 0 verified (also an intact run that ended failed or interrupted),
+1 does not verify, 2 usage error, 3 stdout could not be written.`,
   tools: `Usage: caplab tools [--model plain|strict|anthropic] [--json]
 
 Lists every bound tool — the excerpt task's read_source and create_card, and the library's

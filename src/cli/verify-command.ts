@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { recheckAcceptance } from '../harness/index.ts';
-import { renderVerifyText, verify } from '../ledger/index.ts';
+import { recheckAcceptance, type RecheckReport } from '../harness/index.ts';
+import { failAt, renderVerifyText, verify, type VerifyOutcome } from '../ledger/index.ts';
 import { HELP } from './help.ts';
 import { EXIT, type Io } from './io.ts';
 
@@ -24,12 +24,29 @@ export function verifyCommand(args: readonly string[], io: Io): number {
   }
   const dir = resolve(io.cwd, parsed.positionals[0]!);
   const head = parsed.values.head;
-  const report = verify(dir, { recheck: recheckAcceptance, ...(head ? { expectedHead: head } : {}) });
+  if (head !== undefined && !/^[0-9a-f]{64}$/.test(head)) {
+    io.stderr('caplab verify: --head takes the 64 lowercase hex digits of a ledger head\n');
+    return EXIT.usage;
+  }
+  const report = verifySafely(dir, head);
   if (parsed.values.json) {
-    io.stdout(`${JSON.stringify(report.ok ? { verified: true, ...report.value } : { verified: false, error: { class: report.class, kind: report.kind, message: report.message, at: report.at } }, null, 2)}\n`);
+    io.stdout(`${JSON.stringify(report.ok ? { verified: true, ...report.value } : { verified: false, error: { class: report.class, kind: report.kind, message: report.message, at: report.at, ...(report.issues ? { issues: report.issues } : {}) } }, null, 2)}\n`);
   } else {
     io.stdout(renderVerifyText(report));
-    if (report.ok && report.value.recheck) io.stdout(`  verdict ${report.value.recheck.accepted ? 'accepted' : 'not accepted'} (re-computed)\n`);
+    const recheck = report.ok ? report.value.recheck : undefined;
+    if (recheck) io.stdout(recheck.decided ? `  verdict ${recheck.accepted ? 'accepted' : 'not accepted'} (re-computed)\n` : '  verdict none: the run ended before acceptance\n');
   }
   return report.ok ? EXIT.ok : EXIT.failed;
+}
+
+/**
+ * `verify` is total by construction; this net only keeps a verifier bug from
+ * surfacing as a stack trace: it is reported as a verdict (does not verify).
+ */
+function verifySafely(dir: string, head: string | undefined): VerifyOutcome<RecheckReport> {
+  try {
+    return verify(dir, { recheck: recheckAcceptance, ...(head !== undefined ? { expectedHead: head } : {}) });
+  } catch (error) {
+    return failAt('verifier_error', `the verifier failed on this input (a caplab bug; please report it): ${String(error)}`, { file: '.' });
+  }
 }

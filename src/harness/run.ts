@@ -2,7 +2,7 @@ import { CAPLAB_VERSION } from '../version.ts';
 import type { Outcome } from '../contract/index.ts';
 import { fail, isUnknownOutcome, ok } from '../contract/index.ts';
 import type { Snapshot } from '../excerpt/index.ts';
-import { openRunDir, type Clock } from '../ledger/index.ts';
+import { openRunDir, type Clock, type RunDir, type RunDirFs } from '../ledger/index.ts';
 import type { Hook, Pipeline, RuntimeTool } from '../pipeline/index.ts';
 import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
@@ -26,6 +26,8 @@ export interface RunOptions {
   /** Lets a test swap the tool table between requests (binding_changed). */
   readonly registry?: (table: Readonly<Record<string, RuntimeTool>>, requestIndex: number) => Readonly<Record<string, RuntimeTool>>;
   readonly onStep?: (step: LoopStep) => void;
+  /** The run dir's filesystem (a test makes a write fail through it). */
+  readonly fs?: RunDirFs;
 }
 
 /** A finished run, ready to report. */
@@ -45,7 +47,7 @@ export interface RunOutcome {
 class RecordWriteError extends Error {}
 
 /** Adapts the ledger's run dir to the loop's recorder; a failed write stops the run. */
-function recorderOf(run: import('../ledger/index.ts').RunDir): RunRecorder {
+function recorderOf(run: RunDir): RunRecorder {
   const must = <T>(outcome: Outcome<T>): T => {
     if (!outcome.ok) throw new RecordWriteError(`${outcome.class}/${outcome.kind}: ${outcome.message}`);
     return outcome.value;
@@ -62,37 +64,49 @@ function recorderOf(run: import('../ledger/index.ts').RunDir): RunRecorder {
 
 /**
  * Runs one scenario end to end: run dir and ledger, tools (local or MCP), the
- * loop, acceptance, and a clean close. Every step is recorded before it is reported.
+ * loop, acceptance, and a clean close. Every step is recorded before it is
+ * reported. Once the run dir exists the ledger always ends in a `run_end`
+ * (`completed`, or `failed` with its cause) before the seal is written; when
+ * even that cannot be appended, the dir is left unsealed.
  */
 export async function runTask(options: RunOptions): Promise<Outcome<RunOutcome>> {
-  const opened = openRunDir(options.runDir, { clock: options.clock });
+  const opened = openRunDir(options.runDir, { clock: options.clock, ...(options.fs ? { fs: options.fs } : {}) });
   if (!opened.ok) return opened;
   const run = opened.value;
   const recorder = recorderOf(run);
+  const snapshotFiles: (FileRef & { role: string })[] = [];
+  let started = false;
   let toolsClose: (() => Promise<unknown>) | undefined;
-  try {
-    const snapshotFiles: FileRef[] = options.snapshot.sources.map((s) => recorder.writeFile(`snapshot/${s.id}.md`, s.bytes));
-    const toolSet = await options.tools(options.snapshot, options.runId);
-    if (!toolSet.ok) {
-      recorder.append('run_end', { accepted: false, exit_code: 3, ending: `${toolSet.class}/${toolSet.kind}: ${toolSet.message}` });
-      run.close();
-      return toolSet;
-    }
-    toolsClose = () => toolSet.value.close();
-    const table = runtimeTable(toolSet.value.tools);
+  const start = (fields: Record<string, unknown>) => {
     recorder.append('run_start', {
       caplab: CAPLAB_VERSION,
       run_id: options.runId,
       scenario: options.scenario.name,
       model: { name: `scripted:${options.scenario.name}`, scripted: true },
-      transport: toolSet.value.transport,
-      server: toolSet.value.server ?? null,
+      transport: null,
+      server: null,
       snapshot: { id: options.snapshot.id, sources: options.snapshot.sources.map((s) => ({ id: s.id, sha256: s.sha256, bytes: s.byteLength })) },
-      bindings: Object.values(table).map((t) => t.binding),
+      bindings: [],
       hooks: options.hooks.map((h) => ({ name: h.name, event: h.event, matcher: h.matcher })),
       method: options.method?.record ?? null,
-      files: snapshotFiles.map((f) => ({ role: 'snapshot_source', ...f })),
+      files: snapshotFiles,
+      ...fields,
     });
+    started = true;
+  };
+  try {
+    for (const s of options.snapshot.sources) snapshotFiles.push({ role: 'snapshot_source', ...recorder.writeFile(`snapshot/${s.id}.md`, s.bytes) });
+    const toolSet = await options.tools(options.snapshot, options.runId);
+    if (!toolSet.ok) {
+      start({});
+      const exitCode = toolSet.class === 'spawn' || toolSet.class === 'protocol' ? 3 : 1;
+      recorder.append('run_end', { accepted: false, exit_code: exitCode, ending: 'failed', cause: `${toolSet.class}/${toolSet.kind}: ${toolSet.message}` });
+      const sealed = run.close();
+      return sealed.ok ? toolSet : sealed;
+    }
+    toolsClose = () => toolSet.value.close();
+    const table = runtimeTable(toolSet.value.tools);
+    start({ transport: toolSet.value.transport, server: toolSet.value.server ?? null, bindings: Object.values(table).map((t) => t.binding) });
     let requestIndex = 0;
     const loop = await runLoop({
       runId: options.runId,
@@ -128,7 +142,8 @@ export async function runTask(options: RunOptions): Promise<Outcome<RunOutcome>>
     recorder.append('run_end', {
       accepted: loop.accepted,
       exit_code: exitCode,
-      ending,
+      ending: 'completed',
+      summary: ending,
       stop: loop.stop,
       requests: loop.requests.length,
       tool_calls: loop.calls.length,
@@ -151,11 +166,32 @@ export async function runTask(options: RunOptions): Promise<Outcome<RunOutcome>>
       closeReport,
     });
   } catch (error) {
-    if (toolsClose) await toolsClose();
-    run.close();
-    if (error instanceof RecordWriteError) return fail('business', 'record_write_failed', error.message);
+    if (toolsClose) await toolsClose().catch(() => undefined);
+    const cause = error instanceof RecordWriteError ? error.message : `crash: ${String(error)}`;
+    const recorded = endFailed(run, started ? undefined : start, cause);
+    if (error instanceof RecordWriteError) {
+      return fail('business', 'record_write_failed', recorded ? error.message : `${error.message}; the run dir is left unsealed`);
+    }
     throw error;
   }
+}
+
+/**
+ * Records a failed end (and a run_start first, if the failure came before it)
+ * and seals; when the ledger takes no more events, closes it unsealed.
+ * @returns Whether the failure is on record and sealed.
+ */
+function endFailed(run: RunDir, start: ((fields: Record<string, unknown>) => void) | undefined, cause: string): boolean {
+  try {
+    start?.({});
+    const left = run.unreferencedFiles('left_by_failure');
+    const ended = run.append('run_end', { accepted: false, exit_code: 1, ending: 'failed', cause, ...(left.length > 0 ? { files: left } : {}) });
+    if (ended.ok && run.close().ok) return true;
+  } catch {
+    // The ledger refused even this (a program error or a broken write): leave it unsealed.
+  }
+  run.closeUnsealed(cause);
+  return false;
 }
 
 /**

@@ -16,14 +16,26 @@
  * than the ledger and its seal must be referenced by at least one event.
  *
  * `ledger.head` (the seal, written by `close()`) is the canonical JSON of
- * `{ count, format, head }` and `\n`. It anchors the last line: without it an
+ * `{ count, format, head }` and `\n`; `format` names the record's version (`LEDGER_FORMAT`).
+ * It anchors the last line: without it an
  * edit to the final event, or a deleted final line, would leave a valid chain.
  */
 import { canonicalJson, fail, ok, type Outcome } from '../contract/index.ts';
 import { checkRelPath } from './rel-path.ts';
 
-/** Format tag written in the seal; bump it when the line or seal shape changes. */
-export const LEDGER_FORMAT = 'caplab.ledger/1';
+/**
+ * The record format id, written in the seal. Policy: the version is bumped
+ * whenever the shape of a line, the seal, or any event that `verify` reads
+ * changes (a field added, removed, renamed or retyped); a verifier reads only
+ * the versions it lists in `KNOWN_FORMATS` and refuses any other as
+ * `evidence/unknown_format` before interpreting a single line.
+ * Version 2 is the first whose `run_end` says how the run ended (`ending`,
+ * `cause`); event fields added in the same release share it.
+ */
+export const LEDGER_FORMAT = 'caplab.ledger/2';
+
+/** Every format this verifier can read (version 1 records predate `ending` and are not read). */
+export const KNOWN_FORMATS: readonly string[] = [LEDGER_FORMAT];
 
 /** `prev` of the first event. */
 export const GENESIS: string = '0'.repeat(64);
@@ -123,8 +135,8 @@ export function parseSeal(text: string): Outcome<Seal> {
   ) {
     return fail('evidence', 'bad_seal', 'ledger.head is not a canonical { count, format, head } line');
   }
-  if (seal.format !== LEDGER_FORMAT) {
-    return fail('evidence', 'unsupported_format', `ledger.head declares format ${seal.format}; this verifier reads ${LEDGER_FORMAT}`);
+  if (!KNOWN_FORMATS.includes(seal.format)) {
+    return fail('evidence', 'unknown_format', `ledger.head declares format ${JSON.stringify(seal.format)}; this verifier reads ${KNOWN_FORMATS.join(', ')}`);
   }
   return ok(seal as Seal);
 }

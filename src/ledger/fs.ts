@@ -9,6 +9,7 @@ import { dirname } from 'node:path';
 export type RunDirFs = Pick<
   typeof nodeFs,
   | 'closeSync'
+  | 'fstatSync'
   | 'fsyncSync'
   | 'linkSync'
   | 'lstatSync'
@@ -16,6 +17,7 @@ export type RunDirFs = Pick<
   | 'openSync'
   | 'readdirSync'
   | 'readFileSync'
+  | 'readSync'
   | 'unlinkSync'
   | 'writeSync'
 >;

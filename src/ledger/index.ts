@@ -6,11 +6,14 @@
  */
 export { clockFromEnv, fixedClock, systemClock } from './clock.ts';
 export type { Clock } from './clock.ts';
-export { EVENT_TYPE, GENESIS, LEDGER_FORMAT } from './format.ts';
+export { EVENT_TYPE, GENESIS, KNOWN_FORMATS, LEDGER_FORMAT } from './format.ts';
 export type { FileRef, LedgerEvent, Seal } from './format.ts';
 export { defaultFs } from './fs.ts';
 export type { RunDirFs } from './fs.ts';
 export { LEDGER_FILE, SEAL_FILE } from './rel-path.ts';
+export { ENDINGS } from './lifecycle.ts';
+export type { Ending, RunEnd } from './lifecycle.ts';
+export { jsonTooDeep, VERIFY_LIMITS } from './read-bounded.ts';
 export { openRunDir, RunDir } from './run-dir.ts';
 export type { OpenRunDirOptions } from './run-dir.ts';
 export { writeFresh } from './write-fresh.ts';

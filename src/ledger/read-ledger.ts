@@ -1,6 +1,7 @@
 import { canonicalJson, ok, sha256Hex, type Outcome } from '../contract/index.ts';
 import { EVENT_TYPE, fileRefsOf, GENESIS, isSha256, type FileRef, type LedgerEvent } from './format.ts';
 import { LEDGER_FILE } from './rel-path.ts';
+import { jsonTooDeep, VERIFY_LIMITS } from './read-bounded.ts';
 import { failAt, locate, type VerifyFailure } from './report.ts';
 
 /** One ledger line that passed the line-level checks. */
@@ -36,9 +37,16 @@ export function readLedger(bytes: Uint8Array): Outcome<readonly RecordedEvent[]>
     let value: unknown;
     try {
       text = decoder.decode(raw);
+    } catch (error) {
+      return failAt('not_canonical', `line ${line} is not UTF-8: ${String(error)}`, at);
+    }
+    if (jsonTooDeep(text, VERIFY_LIMITS.jsonDepth)) {
+      return failAt('too_deep', `line ${line} nests arrays or objects deeper than ${VERIFY_LIMITS.jsonDepth}`, at);
+    }
+    try {
       value = JSON.parse(text);
     } catch (error) {
-      return failAt('not_canonical', `line ${line} is not UTF-8 JSON: ${String(error)}`, at);
+      return failAt('not_canonical', `line ${line} is not JSON: ${String(error)}`, at);
     }
     if (typeof value !== 'object' || value === null || Array.isArray(value)) {
       return failAt('bad_event', `line ${line} is not a JSON object`, at);
@@ -49,8 +57,8 @@ export function readLedger(bytes: Uint8Array): Outcome<readonly RecordedEvent[]>
       ...(Number.isSafeInteger(event['seq']) ? { seq: event['seq'] as number } : {}),
       ...(typeof event['type'] === 'string' ? { type: event['type'] } : {}),
     };
-    if (canonicalJson(value) !== text) {
-      return failAt('not_canonical', `line ${line} is not in canonical JSON form (sorted keys, no whitespace, shortest escapes)`, named);
+    if (canonicalOf(value) !== text) {
+      return failAt('not_canonical', `line ${line} is not in canonical JSON form (sorted keys, no whitespace, shortest escapes, finite numbers)`, named);
     }
     if (event['seq'] !== events.length) {
       return failAt('seq_broken', `line ${line} has seq ${JSON.stringify(event['seq'])}, expected ${events.length}`, named);
@@ -71,4 +79,13 @@ export function readLedger(bytes: Uint8Array): Outcome<readonly RecordedEvent[]>
     events.push({ line, hash: prev, event: event as LedgerEvent, files: files.value });
   }
   return ok(events);
+}
+
+/** The canonical form, or undefined for values it refuses (a non-finite number such as `1e999`). */
+function canonicalOf(value: unknown): string | undefined {
+  try {
+    return canonicalJson(value);
+  } catch {
+    return undefined;
+  }
 }

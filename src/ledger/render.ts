@@ -20,7 +20,9 @@ export function renderVerifyText(report: VerifyOutcome): string {
   const types = Object.entries(value.types).map(([type, n]) => `${type} ${n}`);
   return [
     `✓ run record verifies: ${value.dir}`,
+    `  format  ${value.format}`,
     `  head    ${value.head}`,
+    `  ended   ${value.end.ending}${value.end.cause === undefined ? '' : ` (${value.end.cause})`}, ${value.end.accepted ? 'accepted' : 'not accepted'}, exit ${value.end.exitCode}`,
     `  events  ${value.events}${types.length > 0 ? ` (${types.join(', ')})` : ''}`,
     `  files   ${value.files}, each matching its recorded sha256; none unreferenced`,
     `  checks  ${value.rechecked ? 'acceptance re-checked from the recorded bytes' : 'acceptance not re-checked (no recheck supplied)'}`,

@@ -1,4 +1,5 @@
 import { fail, type Failure, type Success } from '../contract/index.ts';
+import type { RunEnd } from './lifecycle.ts';
 
 /** Where verification failed: a file of the run dir and, when an event is involved, which one. */
 export interface VerifyLocation {
@@ -18,6 +19,8 @@ export interface VerifyFailure extends Failure {
 /** What an intact run dir proved. */
 export interface VerifyReport<R = unknown> {
   readonly dir: string;
+  /** The record format the seal declares (one this verifier knows). */
+  readonly format: string;
   /** Hash of the last ledger line (matches the seal). */
   readonly head: string;
   readonly events: number;
@@ -25,6 +28,8 @@ export interface VerifyReport<R = unknown> {
   readonly files: number;
   /** Events per type, keys sorted. */
   readonly types: Readonly<Record<string, number>>;
+  /** How the run ended, from its final `run_end` (consistent with the rest of the ledger). */
+  readonly end: RunEnd;
   /** Whether a recheck hook ran (and passed); without one the acceptance checks were not re-run. */
   readonly rechecked: boolean;
   /** What the recheck hook returned, when one ran. */
@@ -35,12 +40,16 @@ export type VerifyOutcome<R = unknown> = Success<VerifyReport<R>> | VerifyFailur
 
 /**
  * Kinds of verification failure, all class `evidence`:
- * `missing_ledger`, `not_canonical` (bytes, encoding or JSON form of a line), `bad_event`
- * (envelope fields), `seq_broken`, `chain_broken` (a `prev` that is not the hash of the
- * line before), `bad_reference`, `missing_file`, `hash_mismatch` (size or sha256 of a
- * file), `unsealed`, `bad_seal`, `unsupported_format`, `seal_mismatch`, `head_mismatch`
- * (not the head the caller expected), `unexpected_entry` (symlink, device, …),
- * `unreferenced_file`, and whatever the recheck hook reports.
+ * `missing_ledger`, `not_canonical` (bytes, encoding or JSON form of a line, a
+ * non-finite number), `too_deep` (nesting past the limit), `bad_event` (envelope
+ * fields, or the shape of run_end / acceptance), `seq_broken`, `chain_broken` (a
+ * `prev` that is not the hash of the line before), `bad_reference`, `missing_file`,
+ * `hash_mismatch` (size or sha256 of a file), `not_a_file` (a folder, FIFO or link in
+ * a file's place), `too_large`, `unreadable`, `unsealed`, `bad_seal`, `unknown_format`,
+ * `seal_mismatch`, `head_mismatch` (not the head the caller expected),
+ * `unexpected_entry` (symlink, device, …), `unreferenced_file`, `missing_event`,
+ * `duplicate_event`, `misplaced_event`, `inconsistent_end` (run_end against the
+ * acceptance event or the exit code), and whatever the recheck hook reports.
  */
 export function failAt(kind: string, message: string, at: VerifyLocation): VerifyFailure {
   return { ...fail('evidence', kind, message), at };

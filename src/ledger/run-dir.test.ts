@@ -4,7 +4,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { canonicalJson, sha256Hex } from '../contract/index.ts';
 import { fixedClock } from './clock.ts';
-import { GENESIS } from './format.ts';
+import { GENESIS, LEDGER_FORMAT } from './format.ts';
 import type { RunDirFs } from './fs.ts';
 import { openRunDir, type RunDir } from './run-dir.ts';
 import { must, tempDir, writeSampleRun } from './sample-run.ts';
@@ -61,7 +61,7 @@ describe('append', () => {
     expect(lines[0]).toBe('{"a":{"b":[2,1],"y":"ü"},"at":"2023-11-14T22:13:20.000Z","prev":"' + GENESIS + '","seq":0,"type":"run_start","z":1}');
     expect(sha256Hex(lines[0]!)).toBe(first);
     expect(JSON.parse(lines[1]!)).toEqual({ seq: 1, type: 'run_end', at: '2023-11-14T22:13:20.000Z', prev: first });
-    expect(readFileSync(join(run.dir, 'ledger.head'), 'utf8')).toBe(`${canonicalJson({ count: 2, format: 'caplab.ledger/1', head: second })}\n`);
+    expect(readFileSync(join(run.dir, 'ledger.head'), 'utf8')).toBe(`${canonicalJson({ count: 2, format: LEDGER_FORMAT, head: second })}\n`);
   });
 
   test('each line is on disk as soon as append returns', () => {
@@ -202,5 +202,38 @@ describe('determinism', () => {
     const a = writeSampleRun(join(tempDir(), 'run'));
     const b = writeSampleRun(join(tempDir(), 'run'), fixedClock(1_700_000_000_001));
     expect(a.head).not.toBe(b.head);
+  });
+});
+
+describe('ending a run that failed', () => {
+  test('closeUnsealed leaves no seal and answers every later close with the same failure', () => {
+    const parent = tempDir();
+    try {
+      const run = must(openRunDir(join(parent, 'run'), { clock: fixedClock(0) }));
+      must(run.append('run_start', {}));
+      const failed = run.closeUnsealed('disk full');
+      expect([failed.kind, failed.message]).toEqual(['unsealed', 'the run dir was closed without a seal: disk full']);
+      expect(run.close() as unknown).toEqual(failed);
+      expect(existsSync(join(run.dir, 'ledger.head'))).toBe(false);
+    } finally {
+      nodeFs.rmSync(parent, { recursive: true, force: true });
+    }
+  });
+
+  test('unreferencedFiles vouches for what a tool left behind, not for what an event already references', () => {
+    const parent = tempDir();
+    try {
+      const run = must(openRunDir(join(parent, 'run'), { clock: fixedClock(0) }));
+      const known = must(run.writeFile('snapshot/a.md', 'a'));
+      must(run.append('run_start', { files: [{ role: 'snapshot_source', ...known }] }));
+      nodeFs.mkdirSync(join(run.dir, 'card'));
+      writeFileSync(join(run.dir, 'card', 'left.md'), 'left behind');
+      expect(run.unreferencedFiles('left_by_failure')).toEqual([
+        { role: 'left_by_failure', path: 'card/left.md', sha256: sha256Hex('left behind'), bytes: 11 },
+      ]);
+      run.close();
+    } finally {
+      nodeFs.rmSync(parent, { recursive: true, force: true });
+    }
   });
 });

@@ -3,7 +3,7 @@ import { canonicalJson, fail, ok, sha256Hex, type Failure, type Outcome } from '
 import { isoAt, type Clock } from './clock.ts';
 import { ENVELOPE_KEYS, EVENT_TYPE, encodeSeal, fileRefsOf, GENESIS, LEDGER_FORMAT, type FileRef, type Seal } from './format.ts';
 import { defaultFs, errorCode, syncParent, writeAll, type RunDirFs } from './fs.ts';
-import { LEDGER_FILE, resolveInside, SEAL_FILE } from './rel-path.ts';
+import { LEDGER_FILE, RESERVED_FILES, resolveInside, SEAL_FILE } from './rel-path.ts';
 import { writeFresh, type WrittenFile } from './write-fresh.ts';
 
 export interface OpenRunDirOptions {
@@ -29,6 +29,7 @@ export class RunDir {
   readonly #fs: RunDirFs;
   readonly #clock: Clock;
   readonly #written = new Map<string, WrittenFile>();
+  readonly #referenced = new Set<string>();
   #fd: number | undefined;
   #seq = 0;
   #head = GENESIS;
@@ -131,6 +132,7 @@ export class RunDir {
     }
     this.#seq += 1;
     this.#head = sha256Hex(line);
+    for (const ref of refs.value) this.#referenced.add(ref.path);
     return ok(this.#head);
   }
 
@@ -153,6 +155,60 @@ export class RunDir {
     this.#fd = undefined;
     this.#closed = sealed.ok ? ok(seal) : sealed;
     return this.#closed;
+  }
+
+  /**
+   * References, with `role`, every regular file in the run dir that no event
+   * has referenced yet (a card a tool wrote before the run failed), so a failed
+   * run's last event can vouch for what it leaves behind. Best effort: an entry
+   * that cannot be read is skipped (verify will then name it).
+   */
+  unreferencedFiles(role: string): FileRef[] {
+    const refs: FileRef[] = [];
+    const pending = [''];
+    while (pending.length > 0) {
+      const rel = pending.pop()!;
+      let names: string[];
+      try {
+        names = this.#fs.readdirSync(join(this.dir, rel)).map(String).sort();
+      } catch {
+        continue;
+      }
+      for (const name of names) {
+        const path = rel === '' ? name : `${rel}/${name}`;
+        if (RESERVED_FILES.includes(path) || this.#referenced.has(path)) continue;
+        try {
+          const stat = this.#fs.lstatSync(join(this.dir, path));
+          if (stat.isDirectory()) pending.push(path);
+          else if (stat.isFile()) {
+            const ref = this.fileRef(path, role);
+            if (ref.ok) refs.push(ref.value);
+          }
+        } catch {
+          // Gone or unreadable: left for verify to name.
+        }
+      }
+    }
+    return refs;
+  }
+
+  /**
+   * Closes the ledger without a seal, for a run that could not record its end:
+   * the dir stays visibly unsealed and `verify` says so. Later `close()` calls
+   * return the same failure.
+   */
+  closeUnsealed(reason: string): Failure {
+    if (this.#closed && !this.#closed.ok) return this.#closed;
+    if (this.#closed) throw new Error('ledger: closeUnsealed after a sealed close()');
+    try {
+      if (this.#fd !== undefined) this.#fs.closeSync(this.#fd);
+    } catch {
+      // Every line was already fsynced; a failing close(2) loses nothing.
+    }
+    this.#fd = undefined;
+    const failure = fail('business', 'unsealed', `the run dir was closed without a seal: ${reason}`);
+    this.#closed = failure;
+    return failure;
   }
 
   #checkRef(ref: FileRef): Failure | undefined {

@@ -53,7 +53,8 @@ export function writeSampleRun(dir: string, clock: Clock = fixedClock(1_700_000_
   writeFileSync(join(run.dir, 'card', 'excerpt-card.md'), '# Excerpt card\n\n> 漢字と仮名\n');
   const card = must(run.fileRef('card/excerpt-card.md', 'card'));
   must(run.append('receipt', { action_id: 'act-1', files: [card] }));
-  const head = must(run.append('run_end', { accepted: true, exit_code: 0 }));
+  must(run.append('acceptance', { accepted: true, checks: [{ id: 'card_exists', verdict: 'pass' }] }));
+  const head = must(run.append('run_end', { accepted: true, exit_code: 0, ending: 'completed' }));
   const seal = must(run.close());
   return { dir: run.dir, head, seal };
 }

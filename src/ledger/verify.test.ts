@@ -48,10 +48,12 @@ describe('verify an untouched run dir', () => {
     if (!report.ok) throw new Error(renderVerifyText(report));
     expect(report.value).toEqual({
       dir: run.dir,
+      format: LEDGER_FORMAT,
       head: run.head,
-      events: 5,
+      events: 6,
       files: 5,
-      types: { receipt: 1, request: 1, response: 1, run_end: 1, run_start: 1 },
+      types: { acceptance: 1, receipt: 1, request: 1, response: 1, run_end: 1, run_start: 1 },
+      end: { ending: 'completed', accepted: true, exitCode: 0 },
       rechecked: false,
     });
     expect(run.seal.head).toBe(run.head);
@@ -61,12 +63,11 @@ describe('verify an untouched run dir', () => {
     expect(verify(run.dir, { expectedHead: run.head }).ok).toBe(true);
   });
 
-  test('an empty, sealed ledger verifies', () => {
+  test('an empty, sealed ledger does not verify: a run starts with run_start', () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'ledger.jsonl'), '');
     writeFileSync(join(dir, 'ledger.head'), encodeSeal({ count: 0, format: LEDGER_FORMAT, head: GENESIS }));
-    const report = verify(dir);
-    expect(report.ok && report.value.events).toBe(0);
+    expectFailure(dir, 'missing_event', { file: 'ledger.jsonl' });
   });
 });
 
@@ -87,7 +88,7 @@ describe('the recheck hook', () => {
     if (!report.ok) throw new Error(renderVerifyText(report));
     expect(report.value.rechecked).toBe(true);
     expect(report.value.recheck).toEqual({
-      types: ['run_start', 'request', 'response', 'receipt', 'run_end'],
+      types: ['run_start', 'request', 'response', 'receipt', 'acceptance', 'run_end'],
       card: '# Excerpt card\n\n> 漢字と仮名\n',
       unreferenced: 'missing_file',
     });
@@ -124,7 +125,7 @@ describe('verify names the first thing that fails', () => {
   test('a deleted last line (or a truncation at a line end) no longer matches the seal', () => {
     const dir = sample();
     writeFileSync(join(dir, 'ledger.jsonl'), ledgerLines(dir).slice(0, -1).map((l) => `${l}\n`).join(''));
-    expectFailure(dir, 'seal_mismatch', { file: 'ledger.head', line: 4, seq: 3, type: 'receipt' });
+    expectFailure(dir, 'seal_mismatch', { file: 'ledger.head', line: 5, seq: 4, type: 'acceptance' });
   });
 
   test('reordered lines break the sequence at the first moved line', () => {
@@ -139,7 +140,7 @@ describe('verify names the first thing that fails', () => {
     const dir = sample();
     const bytes = readFileSync(join(dir, 'ledger.jsonl'));
     writeFileSync(join(dir, 'ledger.jsonl'), bytes.subarray(0, bytes.length - 10));
-    expectFailure(dir, 'not_canonical', { file: 'ledger.jsonl', line: 5 });
+    expectFailure(dir, 'not_canonical', { file: 'ledger.jsonl', line: 6 });
   });
 
   test('a truncated payload file is named with the event that vouches for it', () => {
@@ -195,12 +196,12 @@ describe('verify names the first thing that fails', () => {
   test('a fully re-chained forgery is caught only by an external head (the printed one)', () => {
     const run = writeSampleRun(join(tempDir(), 'run'));
     const forged = forge(run.dir, (events) => {
-      events[4]!['accepted'] = false;
+      events[3]!['action_id'] = 'act-2';
       return events;
     });
     expect(verify(run.dir).ok).toBe(true);
     const report = verify(run.dir, { expectedHead: run.head });
-    expect(!report.ok && [report.kind, report.at]).toEqual(['head_mismatch', { file: 'ledger.jsonl', line: 5, seq: 4, type: 'run_end' }]);
+    expect(!report.ok && [report.kind, report.at]).toEqual(['head_mismatch', { file: 'ledger.jsonl', line: 6, seq: 5, type: 'run_end' }]);
     expect(!report.ok && report.message).toContain(forged);
   });
 

@@ -2,6 +2,8 @@ import { join, resolve } from 'node:path';
 import { fail, ok, sha256Hex, type Outcome } from '../contract/index.ts';
 import { GENESIS, parseSeal, type LedgerEvent } from './format.ts';
 import { defaultFs, errorCode, type RunDirFs } from './fs.ts';
+import { checkLifecycle } from './lifecycle.ts';
+import { readBounded, VERIFY_LIMITS } from './read-bounded.ts';
 import { readLedger, type RecordedEvent } from './read-ledger.ts';
 import { LEDGER_FILE, RESERVED_FILES, SEAL_FILE } from './rel-path.ts';
 import { failAt, locate, type VerifyFailure, type VerifyLocation, type VerifyOutcome } from './report.ts';
@@ -26,14 +28,21 @@ export interface VerifyOptions<R> {
 
 /**
  * Verifies a run dir offline, from its bytes alone, and names the first event
- * or file that fails. Checks run in this order, so "first" is well defined:
+ * or file that fails. Total: every input gives a report or a failure, never a
+ * throw (given a recheck that is total too). Checks run in this order, so
+ * "first" is well defined:
  * 1. no entry other than folders and regular files (a symlink could point out);
- * 2. every ledger line, top to bottom: canonical, `seq` 0,1,2,…, `prev` the
+ * 2. the seal is present, canonical and of a format this verifier knows — an
+ *    unsealed run did not finish (or was cut short), whatever its lines say;
+ * 3. every ledger line, top to bottom: canonical, `seq` 0,1,2,…, `prev` the
  *    sha256 of the line before, envelope and `files` well-formed — the whole
  *    chain before any file, since a reference is only as good as its line;
- * 3. every referenced file, in line order: present, recorded size and sha256;
- * 4. the seal against the last line, then `expectedHead` if given;
- * 5. no file that no event references; 6. the recheck hook.
+ * 4. every referenced file, in line order: present, recorded size and sha256;
+ * 5. the seal against the last line, then `expectedHead` if given;
+ * 6. no file that no event references; 7. the lifecycle (`checkLifecycle`:
+ *    one run_start, at most one acceptance, a final consistent run_end);
+ * 8. the recheck hook.
+ * Every file is read bounded (`VERIFY_LIMITS`), regular files only.
  *
  * @example
  * const report = verify(runDir, { recheck: recheckExcerpt });
@@ -46,8 +55,21 @@ export function verify<R = never>(dir: string, options: VerifyOptions<R> = {}): 
   if (!Array.isArray(tree)) return tree;
   const present = new Set(tree);
   if (!present.has(LEDGER_FILE)) return failAt('missing_ledger', `${root} has no ${LEDGER_FILE}`, { file: LEDGER_FILE });
+  if (!present.has(SEAL_FILE)) {
+    return failAt(
+      'unsealed',
+      `${SEAL_FILE} is missing: the run did not finish (a write failed or the process died before it could record its end) or the seal was removed, so its last event cannot be trusted`,
+      { file: SEAL_FILE },
+    );
+  }
+  const sealBytes = readBounded(fs, join(root, SEAL_FILE), SEAL_FILE, VERIFY_LIMITS.sealBytes);
+  if (!sealBytes.ok) return locate(sealBytes, { file: SEAL_FILE });
+  const seal = parseSeal(new TextDecoder().decode(sealBytes.value));
+  if (!seal.ok) return locate(seal, { file: SEAL_FILE });
 
-  const read = readLedger(fs.readFileSync(join(root, LEDGER_FILE)));
+  const ledgerBytes = readBounded(fs, join(root, LEDGER_FILE), LEDGER_FILE, VERIFY_LIMITS.ledgerBytes);
+  if (!ledgerBytes.ok) return locate(ledgerBytes, { file: LEDGER_FILE });
+  const read = readLedger(ledgerBytes.value);
   if (!read.ok) return read as VerifyFailure;
   const recorded = read.value;
   const verified = new Map<string, Uint8Array>();
@@ -59,11 +81,6 @@ export function verify<R = never>(dir: string, options: VerifyOptions<R> = {}): 
   const last = recorded[recorded.length - 1];
   const head = last?.hash ?? GENESIS;
   const lastAt: VerifyLocation = last ? { file: LEDGER_FILE, line: last.line, seq: last.event.seq, type: last.event.type } : { file: LEDGER_FILE };
-  if (!present.has(SEAL_FILE)) {
-    return failAt('unsealed', `${SEAL_FILE} is missing: the run did not finish (or the seal was removed), so its last event cannot be trusted`, { file: SEAL_FILE });
-  }
-  const seal = parseSeal(new TextDecoder().decode(fs.readFileSync(join(root, SEAL_FILE))));
-  if (!seal.ok) return locate(seal, { file: SEAL_FILE });
   if (seal.value.count !== recorded.length || seal.value.head !== head) {
     const lastName = last ? `line ${last.line} (seq ${last.event.seq}, ${last.event.type})` : 'no line';
     return failAt(
@@ -80,12 +97,14 @@ export function verify<R = never>(dir: string, options: VerifyOptions<R> = {}): 
   if (stray !== undefined) {
     return failAt('unreferenced_file', `${stray} is in the run dir but no event references it`, { file: stray });
   }
+  const end = checkLifecycle(recorded);
+  if (!end.ok) return end as VerifyFailure;
 
   const types: Record<string, number> = {};
   for (const { event } of [...recorded].sort((a, b) => (a.event.type < b.event.type ? -1 : 1))) {
     types[event.type] = (types[event.type] ?? 0) + 1;
   }
-  const base = { dir: root, head, events: recorded.length, files: verified.size, types };
+  const base = { dir: root, format: seal.value.format, head, events: recorded.length, files: verified.size, types, end: end.value };
   if (!options.recheck) return ok({ ...base, rechecked: false });
   const readFile: ReadRecorded = (path) => {
     const bytes = verified.get(path);
@@ -109,7 +128,12 @@ function checkFiles(
     const at = { file: ref.path, line, seq: event.seq, type: event.type };
     const by = `line ${line} (seq ${event.seq}, ${event.type})`;
     if (!present.has(ref.path)) return failAt('missing_file', `${ref.path}, referenced by ${by}, is not in the run dir`, at);
-    const bytes = verified.get(ref.path) ?? fs.readFileSync(join(root, ref.path));
+    let bytes = verified.get(ref.path);
+    if (!bytes) {
+      const read = readBounded(fs, join(root, ref.path), ref.path, VERIFY_LIMITS.fileBytes);
+      if (!read.ok) return locate({ ...read, message: `${read.message} (referenced by ${by})` }, at);
+      bytes = read.value;
+    }
     const sha256 = sha256Hex(bytes);
     if (bytes.byteLength !== ref.bytes || sha256 !== ref.sha256) {
       return failAt(
@@ -142,7 +166,15 @@ function listFiles(fs: RunDirFs, root: string): string[] | VerifyFailure {
     }
     for (const name of names) {
       const path = rel === '' ? name : `${rel}/${name}`;
-      const stat = fs.lstatSync(join(root, path));
+      let stat;
+      try {
+        stat = fs.lstatSync(join(root, path));
+      } catch (error) {
+        return failAt('unreadable', `${path} cannot be examined: ${String(error)}`, { file: path });
+      }
+      if (files.length + pending.length >= VERIFY_LIMITS.entries) {
+        return failAt('too_large', `the run dir holds more than ${VERIFY_LIMITS.entries} entries`, { file: path });
+      }
       if (stat.isDirectory()) pending.push(path);
       else if (stat.isFile()) files.push(path);
       else return failAt('unexpected_entry', `${path} is neither a regular file nor a folder`, { file: path });

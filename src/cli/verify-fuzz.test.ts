@@ -1,0 +1,192 @@
+/**
+ * Fuzzing `verify` over a real run dir (issue 11), seeded so every run is the
+ * same: 1,000 random mutations (bytes flipped, ledger lines dropped, duplicated
+ * or reordered, files truncated, removed, or replaced by a folder or a FIFO)
+ * must give 0 throws and 0 "verifies". Re-chained mutations (ledger and seal
+ * recomputed after the edit) that leave two recorded facts inconsistent must
+ * not verify, and none may verify against the original head.
+ */
+import { afterAll, beforeAll, expect, test } from 'bun:test';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { recheckAcceptance } from '../harness/index.ts';
+import { verify } from '../ledger/index.ts';
+import { copyRun, demoRunDir, readEvents, rechain, refOf, type Event } from './verify-test-kit.ts';
+
+const temp = mkdtempSync(join(tmpdir(), 'caplab-verify-fuzz-'));
+afterAll(() => rmSync(temp, { recursive: true, force: true }));
+let work = '';
+let original = new Map<string, Buffer>();
+let head = '';
+beforeAll(async () => {
+  work = copyRun(await demoRunDir(temp), temp);
+  const files = readdirSync(work, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => relative(work, join(e.parentPath, e.name)));
+  original = new Map(files.map((f) => [f, readFileSync(join(work, f))]));
+  head = JSON.parse(original.get('ledger.head')!.toString()).head;
+});
+
+/** mulberry32: a small deterministic PRNG. */
+function prng(seed: number): (n: number) => number {
+  let a = seed >>> 0;
+  return (n) => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * n);
+  };
+}
+
+/** Puts files back as they were (a folder or FIFO in a file's place is removed first): all, or only those named. */
+function restore(only?: readonly string[]): void {
+  for (const file of only ?? original.keys()) {
+    const path = join(work, file);
+    rmSync(path, { recursive: true, force: true });
+    writeFileSync(path, original.get(file)!);
+  }
+}
+
+type Verdict = 'verifies' | 'fails' | 'throws';
+function verdictOf(expectedHead?: string): { verdict: Verdict; kind?: string } {
+  try {
+    const report = verify(work, { recheck: recheckAcceptance, ...(expectedHead ? { expectedHead } : {}) });
+    return report.ok ? { verdict: 'verifies' } : { verdict: 'fails', kind: report.kind };
+  } catch (error) {
+    return { verdict: 'throws', kind: String(error) };
+  }
+}
+
+const lines = (bytes: Buffer) => bytes.toString('utf8').trimEnd().split('\n');
+const writeLines = (rows: string[]) => writeFileSync(join(work, 'ledger.jsonl'), rows.map((l) => `${l}\n`).join(''));
+
+// 1,000 mutations in four seeded chunks of 250, so no single test runs long on a loaded machine.
+for (const chunk of [0, 1, 2, 3]) test(`seeded random mutations ${chunk * 250 + 1}–${(chunk + 1) * 250} of 1,000: 0 throws, 0 verifies`, () => {
+  const rand = prng(20261130 + chunk);
+  const files = [...original.keys()].sort();
+  const tally: Record<Verdict, number> = { verifies: 0, fails: 0, throws: 0 };
+  const bad: string[] = [];
+  let fifos = 0;
+  for (let i = 0; i < 250; i++) {
+    const file = files[rand(files.length)]!;
+    const path = join(work, file);
+    const bytes = Buffer.from(original.get(file)!);
+    const ledger = lines(original.get('ledger.jsonl')!);
+    const op = rand(8);
+    let what: string;
+    if (op <= 1) {
+      const flips = 1 + rand(3);
+      for (let f = 0; f < flips; f++) bytes[rand(bytes.length)]! ^= 1 + rand(255);
+      // Two flips can cancel out; only a real change counts as a mutation.
+      if (bytes.equals(original.get(file)!)) bytes[0]! ^= 0x20;
+      writeFileSync(path, bytes);
+      what = `flip ${file}`;
+    } else if (op === 2) {
+      ledger.splice(rand(ledger.length), 1);
+      writeLines(ledger);
+      what = 'drop line';
+    } else if (op === 3) {
+      const at = rand(ledger.length);
+      ledger.splice(at, 0, ledger[at]!);
+      writeLines(ledger);
+      what = 'duplicate line';
+    } else if (op === 4) {
+      const a = rand(ledger.length);
+      const b = (a + 1 + rand(ledger.length - 1)) % ledger.length;
+      [ledger[a], ledger[b]] = [ledger[b]!, ledger[a]!];
+      writeLines(ledger);
+      what = 'swap lines';
+    } else if (op === 5) {
+      writeFileSync(path, bytes.subarray(0, rand(bytes.length)));
+      what = `truncate ${file}`;
+    } else if (op === 6) {
+      unlinkSync(path);
+      mkdirSync(path);
+      what = `folder for ${file}`;
+    } else if (fifos < 6) {
+      unlinkSync(path);
+      if (Bun.spawnSync(['mkfifo', path]).exitCode !== 0) throw new Error('mkfifo failed');
+      fifos++;
+      what = `FIFO for ${file}`;
+    } else {
+      unlinkSync(path);
+      what = `remove ${file}`;
+    }
+    const { verdict, kind } = verdictOf();
+    tally[verdict]++;
+    if (verdict !== 'fails') bad.push(`#${i} ${what}: ${verdict} ${kind ?? ''}`);
+    restore([file, 'ledger.jsonl']);
+  }
+  expect(bad).toEqual([]);
+  expect(tally).toEqual({ verifies: 0, fails: 250, throws: 0 });
+  expect(fifos).toBeGreaterThan(0);
+  expect(verdictOf(head).verdict).toBe('verifies');
+});
+
+/** Re-chained edits that each leave two recorded facts inconsistent. */
+const forgeries: [name: string, edit: (rand: (n: number) => number) => void][] = [
+  ['card bytes changed, its references updated', (rand) => {
+    const card = Buffer.from(original.get('card/excerpt-card.md')!);
+    card[rand(card.length)]! ^= 1 + rand(255);
+    writeFileSync(join(work, 'card/excerpt-card.md'), card);
+    const ref = refOf(work, 'card/excerpt-card.md');
+    rechain(work, (es) => es.map((e) => (e.type === 'acceptance' ? { ...e, files: (e['files'] as object[]).map((f) => ({ ...f, ...ref })) } : e)));
+  }],
+  ['a receipt field changed', (rand) => {
+    const field = (['sha256', 'bytes', 'action_id', 'path'] as const)[rand(4)]!;
+    const value = { sha256: 'a'.repeat(64), bytes: 1 + rand(9999), action_id: `act-${90 + rand(9)}`, path: 'card/other.md' }[field];
+    rechain(work, (es) => es.map((e) => (e.type === 'acceptance' ? { ...e, receipt: { ...(e['receipt'] as object), [field]: value } } : e)));
+  }],
+  ['recorded arguments of a call changed', (rand) => {
+    const calls = readEvents(work).filter((e) => e.type === 'call');
+    const target = calls[rand(calls.length)]!['tool_call_id'];
+    rechain(work, (es) => es.map((e) => (e['tool_call_id'] === target ? { ...e, arguments: { ...(e['arguments'] as object), original: { forged: rand(1000) } } } : e)));
+  }],
+  ['a response file changed (a tool_use input), its reference updated', (rand) => {
+    const responses = [...original.keys()].filter((f) => f.endsWith('-response.json') && original.get(f)!.includes('"tool_use"'));
+    const file = responses[rand(responses.length)]!;
+    const doc = JSON.parse(original.get(file)!.toString());
+    const use = doc.content.find((b: { type: string }) => b.type === 'tool_use');
+    use.input = { ...use.input, forged: rand(1000) };
+    writeFileSync(join(work, file), `${JSON.stringify(doc, null, 2)}\n`);
+    const ref = refOf(work, file);
+    rechain(work, (es) => es.map((e) => (e.type === 'response' ? { ...e, files: (e['files'] as { path: string }[]).map((f) => (f.path === file ? { ...f, ...ref } : f)) } : e)));
+  }],
+  ['an acceptance verdict changed', (rand) => {
+    rechain(work, (es) => es.map((e) => {
+      if (e.type !== 'acceptance') return e;
+      const checks = (e['checks'] as { verdict: string }[]).map((c) => ({ ...c }));
+      if (rand(2) === 0) return { ...e, accepted: false };
+      checks[rand(checks.length - 1)]!.verdict = 'fail';
+      return { ...e, checks };
+    }));
+  }],
+  ['run_end contradicts acceptance', () => rechain(work, (es) => es.map((e) => (e.type === 'run_end' ? { ...e, accepted: false } : e)))],
+  ['the create_card call removed', () => rechain(work, (es: Event[]) => es.filter((e) => !(e.type === 'call' && e['name'] === 'create_card')))],
+];
+
+for (const chunk of [0, 1]) test(`re-chained inconsistent mutations never verify; none verifies against the original head (${chunk + 1}/2)`, () => {
+  const rand = prng(7 + chunk);
+  const bad: string[] = [];
+  for (let i = 0; i < 70; i++) {
+    const [name, edit] = forgeries[i % forgeries.length]!;
+    edit(rand);
+    const alone = verdictOf();
+    const anchored = verdictOf(head);
+    if (alone.verdict !== 'fails' || anchored.verdict !== 'fails') bad.push(`#${i} ${name}: ${alone.verdict} ${alone.kind ?? ''} / with head: ${anchored.verdict}`);
+    restore();
+  }
+  expect(bad).toEqual([]);
+});
+
+test('a consistent re-forgery verifies alone and is caught only with the original head', () => {
+  rechain(work, (es) => es.map((e) => (e.type === 'run_start' ? { ...e, run_id: 'forged' } : e)));
+  try {
+    expect(verdictOf().verdict).toBe('verifies');
+    expect(verdictOf(head)).toEqual({ verdict: 'fails', kind: 'head_mismatch' });
+  } finally {
+    restore();
+  }
+});

@@ -1,0 +1,127 @@
+/**
+ * Runs end truthfully (issue 11): once the run dir exists, its ledger ends in
+ * a run_end — `completed`, or `failed` with the cause — before the seal; when
+ * not even that can be written, the dir stays unsealed and verify says so.
+ */
+import { afterAll, expect, test } from 'bun:test';
+import * as nodeFs from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { convertArguments } from '../binding/index.ts';
+import { fail, type Outcome } from '../contract/index.ts';
+import { fixtureSnapshot } from '../excerpt/index.ts';
+import { fixedClock, verify, type RunDirFs } from '../ledger/index.ts';
+import { recheckAcceptance } from './recheck.ts';
+import { runTask, type RunOptions, type RunOutcome } from './run.ts';
+import { loadScenario } from './scenario.ts';
+import { localTools } from './tools.ts';
+
+const temp = mkdtempSync(join(tmpdir(), 'caplab-run-end-'));
+afterAll(() => rmSync(temp, { recursive: true, force: true }));
+let runs = 0;
+
+function options(overrides: Partial<RunOptions> = {}): RunOptions {
+  const scenario = loadScenario('happy');
+  if (!scenario.ok) throw new Error(scenario.message);
+  return {
+    scenario: scenario.value,
+    snapshot: fixtureSnapshot(),
+    tools: localTools,
+    runId: 'r',
+    runDir: join(temp, `run-${++runs}`),
+    clock: fixedClock(0),
+    cwd: '/',
+    hooks: [],
+    permission: () => ({ decision: 'allow', by: 'default', reason: 'test' }),
+    convert: convertArguments,
+    ...overrides,
+  };
+}
+
+const lastEvent = (dir: string) => JSON.parse(readFileSync(join(dir, 'ledger.jsonl'), 'utf8').trimEnd().split('\n').at(-1)!);
+const enospc = () => Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' });
+
+test('a normal run ends `completed` and verifies, saying so', async () => {
+  const run = options();
+  const outcome = await runTask(run);
+  expect(outcome.ok).toBe(true);
+  expect(lastEvent(run.runDir)).toMatchObject({ type: 'run_end', ending: 'completed', accepted: true, exit_code: 0, summary: 'accepted' });
+  const report = verify(run.runDir, { recheck: recheckAcceptance });
+  expect(report.ok && report.value.end).toEqual({ ending: 'completed', accepted: true, exitCode: 0 });
+});
+
+test('a file write that fails mid-run is recorded as run_end failed with its cause, then sealed; the record verifies', async () => {
+  const fs: RunDirFs = {
+    ...nodeFs,
+    linkSync: (from, to) => {
+      if (String(to).endsWith('02-request.json')) throw enospc();
+      return nodeFs.linkSync(from, to);
+    },
+  };
+  const run = options({ fs });
+  const outcome = await runTask(run);
+  expect(!outcome.ok && [outcome.class, outcome.kind]).toEqual(['business', 'record_write_failed']);
+  expect(lastEvent(run.runDir)).toMatchObject({ type: 'run_end', ending: 'failed', accepted: false, exit_code: 1 });
+  expect(lastEvent(run.runDir).cause).toContain('ENOSPC');
+  const report = verify(run.runDir, { recheck: recheckAcceptance });
+  if (!report.ok) throw new Error(report.message);
+  expect(report.value.end.ending).toBe('failed');
+  expect(report.value.end.cause).toContain('ENOSPC');
+  expect(report.value.recheck?.decided).toBe(false);
+});
+
+test('a failed ledger write leaves the run dir unsealed, and verify names that', async () => {
+  let ledgerFd: number | undefined;
+  let lines = 0;
+  const fs: RunDirFs = {
+    ...nodeFs,
+    openSync: ((path: nodeFs.PathLike, flags: nodeFs.OpenMode, mode?: nodeFs.Mode) => {
+      const fd = nodeFs.openSync(path, flags, mode);
+      if (String(path).endsWith('ledger.jsonl')) ledgerFd = fd;
+      return fd;
+    }) as typeof nodeFs.openSync,
+    writeSync: ((fd: number, ...rest: unknown[]) => {
+      if (fd === ledgerFd && ++lines > 3) throw enospc();
+      return (nodeFs.writeSync as (...a: unknown[]) => number)(fd, ...rest);
+    }) as typeof nodeFs.writeSync,
+  };
+  const run = options({ fs });
+  const outcome = await runTask(run);
+  expect(!outcome.ok && outcome.kind).toBe('record_write_failed');
+  expect(!outcome.ok && outcome.message).toContain('left unsealed');
+  expect(nodeFs.existsSync(join(run.runDir, 'ledger.head'))).toBe(false);
+  const report = verify(run.runDir, { recheck: recheckAcceptance });
+  expect(!report.ok && report.kind).toBe('unsealed');
+});
+
+test('a crash in the loop after the card was written: run_end failed (cause named) vouches for the card, sealed, still thrown', async () => {
+  const run = options({
+    onStep: (step) => {
+      if (step.type === 'call' && step.record.name === 'create_card') throw new Error('boom in the loop');
+    },
+  });
+  await expect(runTask(run)).rejects.toThrow('boom in the loop');
+  expect(lastEvent(run.runDir)).toMatchObject({ type: 'run_end', ending: 'failed', accepted: false, cause: 'crash: Error: boom in the loop' });
+  expect(lastEvent(run.runDir).files).toEqual([expect.objectContaining({ role: 'left_by_failure', path: 'card/excerpt-card.md' })]);
+  const report = verify(run.runDir, { recheck: recheckAcceptance });
+  expect(report.ok && report.value.end.ending).toBe('failed');
+});
+
+test('tools that fail to start: run_start then run_end failed (exit 3); every snapshot file is referenced and the record verifies', async () => {
+  const run = options({ tools: async (): Promise<Outcome<never>> => fail('spawn', 'spawn_failed', 'no such server') });
+  const outcome: Outcome<RunOutcome> = await runTask(run);
+  expect(!outcome.ok && outcome.kind).toBe('spawn_failed');
+  expect(lastEvent(run.runDir)).toMatchObject({ type: 'run_end', ending: 'failed', exit_code: 3, cause: 'spawn/spawn_failed: no such server' });
+  const report = verify(run.runDir, { recheck: recheckAcceptance });
+  if (!report.ok) throw new Error(`${report.kind}: ${report.message}`);
+  expect(report.value.end).toMatchObject({ ending: 'failed', exitCode: 3 });
+});
+
+test('a run whose start cannot be recorded (a value JSON cannot hold) stays unsealed, and verify names that', async () => {
+  const run = options({ method: { record: { weight: Number.NaN }, blocks: () => [], adoption: () => null } });
+  await expect(runTask(run)).rejects.toThrow('non-finite');
+  expect(nodeFs.existsSync(join(run.runDir, 'ledger.head'))).toBe(false);
+  const report = verify(run.runDir, { recheck: recheckAcceptance });
+  expect(!report.ok && report.kind).toBe('unsealed');
+});

@@ -1,0 +1,77 @@
+import * as v from 'valibot';
+import { ok, type Outcome } from '../contract/index.ts';
+import type { RecordedEvent } from './read-ledger.ts';
+import { LEDGER_FILE } from './rel-path.ts';
+import { failAt, type VerifyFailure, type VerifyLocation } from './report.ts';
+
+/** How a run ended: it reached its verdict, it was stopped, or something failed after the run dir existed. */
+export const ENDINGS = ['completed', 'interrupted', 'failed'] as const;
+export type Ending = (typeof ENDINGS)[number];
+
+/** What the final `run_end` says, once it is consistent with the rest of the ledger. */
+export interface RunEnd {
+  readonly ending: Ending;
+  readonly accepted: boolean;
+  readonly exitCode: number;
+  readonly cause?: string;
+}
+
+// Loose: other fields may be added (and the format version bumped); these are the ones verify relies on.
+const RunEndShape = v.looseObject({
+  accepted: v.boolean(),
+  exit_code: v.picklist([0, 1, 3, 4]),
+  ending: v.picklist(ENDINGS),
+  cause: v.optional(v.pipe(v.string(), v.minLength(1))),
+});
+const AcceptanceShape = v.looseObject({ accepted: v.boolean(), checks: v.array(v.looseObject({ verdict: v.string() })) });
+
+const where = ({ line, event }: RecordedEvent): VerifyLocation => ({ file: LEDGER_FILE, line, seq: event.seq, type: event.type });
+
+/**
+ * The run's lifecycle, from the events alone: exactly one `run_start`, first;
+ * at most one `acceptance`; exactly one `run_end`, last, whose `accepted` and
+ * `exit_code` agree with the acceptance event and with how the run ended.
+ * A completed run has an acceptance event and repeats its verdict; a failed or
+ * interrupted run is not accepted, exits non-zero and names its cause.
+ */
+export function checkLifecycle(recorded: readonly RecordedEvent[]): Outcome<RunEnd> | VerifyFailure {
+  const ofType = (type: string) => recorded.filter((entry) => entry.event.type === type);
+  const starts = ofType('run_start');
+  const acceptances = ofType('acceptance');
+  const ends = ofType('run_end');
+  const last = recorded[recorded.length - 1];
+  if (starts.length === 0) return failAt('missing_event', 'the ledger has no run_start event', { file: LEDGER_FILE });
+  if (starts.length > 1) return failAt('duplicate_event', `the ledger has ${starts.length} run_start events; a run starts once`, where(starts[1]!));
+  if (starts[0] !== recorded[0]) return failAt('misplaced_event', 'run_start is not the first event', where(starts[0]!));
+  if (acceptances.length > 1) return failAt('duplicate_event', `the ledger has ${acceptances.length} acceptance events; a run is decided once`, where(acceptances[1]!));
+  if (ends.length === 0 || !last) {
+    return failAt('missing_event', 'the ledger has no run_end event: the run did not record how it ended (or that event was removed)', last ? where(last) : { file: LEDGER_FILE });
+  }
+  if (ends.length > 1) return failAt('duplicate_event', `the ledger has ${ends.length} run_end events; a run ends once`, where(ends[1]!));
+  if (ends[0] !== last) return failAt('misplaced_event', `run_end is not the last event (line ${last.line} follows it)`, where(ends[0]!));
+
+  const end = v.safeParse(RunEndShape, last.event);
+  if (!end.success) return shapeFailure('run_end', last, end.issues);
+  const acceptance = acceptances[0];
+  const decided = acceptance ? v.safeParse(AcceptanceShape, acceptance.event) : undefined;
+  if (acceptance && decided && !decided.success) return shapeFailure('acceptance', acceptance, decided.issues);
+  const { ending, accepted, exit_code: exitCode, cause } = end.output;
+  const contradiction = (message: string) => failAt('inconsistent_end', `run_end says ending=${ending} accepted=${accepted} exit_code=${exitCode}, but ${message}`, where(last));
+  if (ending === 'completed') {
+    if (!decided?.success) return contradiction('there is no acceptance event');
+    if (decided.output.accepted !== accepted) return contradiction(`the acceptance event (line ${acceptance!.line}) recorded accepted=${decided.output.accepted}`);
+    if (cause !== undefined) return contradiction('a completed run has no failure cause');
+  } else {
+    if (accepted) return contradiction(`a run that ended ${ending} is never accepted`);
+    if (cause === undefined) return contradiction(`a run that ended ${ending} must name its cause`);
+  }
+  if ((exitCode === 0) !== accepted && (exitCode === 0 || exitCode === 1)) {
+    return contradiction(exitCode === 0 ? 'exit 0 means accepted' : 'an accepted run does not exit 1');
+  }
+  return ok({ ending, accepted, exitCode, ...(cause === undefined ? {} : { cause }) });
+}
+
+function shapeFailure(type: string, entry: RecordedEvent, issues: readonly v.BaseIssue<unknown>[]): VerifyFailure {
+  const detail = issues.map((issue) => `${v.getDotPath(issue) ?? '(event)'}: ${issue.message}`);
+  return { ...failAt('bad_event', `line ${entry.line} is not a well-formed ${type} event: ${detail.join('; ')}`, where(entry)), issues: detail };
+}
