@@ -108,11 +108,17 @@ export async function runLoop(options: LoopOptions): Promise<LoopResult> {
       stop = 'script_exhausted';
       break;
     }
-    const responseFile = recorder.writeFile(`requests/${pad(index + 1)}-response.json`, new TextEncoder().encode(`${JSON.stringify(response, null, 2)}\n`));
+    // JSON.stringify would write a non-finite argument as null, a value the model never sent: the
+    // response file and the history carry the same stand-in the call event records (`recordable`).
+    const recordedContent = response.content.map((block) => (block.type === 'tool_use' ? { ...block, input: recordable(block.input) } : block));
+    const responseFile = recorder.writeFile(
+      `requests/${pad(index + 1)}-response.json`,
+      new TextEncoder().encode(`${JSON.stringify({ ...response, content: recordedContent }, null, 2)}\n`),
+    );
     recorder.append('response', { request_id: id, files: [{ role: 'model_response', ...responseFile }], scripted: response.scripted, usage: response.usage, stop_reason: response.stop_reason });
     requests.push({ intent, response, responseFile });
     options.onStep?.({ type: 'response', requestId: id, response });
-    messages.push({ role: 'assistant', content: response.content });
+    messages.push({ role: 'assistant', content: recordedContent });
 
     const uses = response.content.filter((block): block is ToolUseBlock => block.type === 'tool_use');
     if (uses.length === 0) {

@@ -59,6 +59,10 @@ test('a non-finite number in a call’s arguments fails that call by kind; the r
   const ledger = readFileSync(join(result.runDir, 'ledger.jsonl'), 'utf8');
   expect(ledger).toContain('"type":"run_end"');
   expect(ledger).toContain('"unrecordable":"invalid_arguments/non_finite_number');
+  // The response file says what the model sent, never null in place of the number.
+  const response = readFileSync(join(result.runDir, 'requests/01-response.json'), 'utf8');
+  expect(response).toContain('"unrecordable": "invalid_arguments/non_finite_number');
+  expect(response).not.toContain('"n": null');
   const verified = verify(result.runDir, { recheck: recheckAcceptance, expectedHead: result.head });
   expect(verified.ok ? 'verifies' : verified.message).toBe('verifies');
 });
