@@ -11,9 +11,9 @@ export { exportContract, exportSchema, JSON_SCHEMA_DIALECT, schemaHash } from '.
 export type { ExportedContract, JsonSchema } from './schema.ts';
 export { codePointLength, codePoints } from './code-points.ts';
 export { validateArguments } from './validate.ts';
-export { ARGUMENT_BOUNDS, checkJson, FILE_JSON_BOUNDS, LIMITS, parseJsonBounded, recordable } from './limits.ts';
+export { ARGUMENT_BOUNDS, checkJson, FILE_JSON_BOUNDS, jsonTooDeep, LIMITS, parseJsonBounded, recordable } from './limits.ts';
 export type { JsonBounds } from './limits.ts';
 export { readBounded, readBoundedText } from './read-bounded.ts';
-export type { BoundedReadFs } from './read-bounded.ts';
+export type { BoundedReadFs, BoundedReadOptions } from './read-bounded.ts';
 export { MIN_REDACTED_LENGTH, NO_REDACTION, redactCut, redactorFor } from './redact.ts';
 export type { Redactor } from './redact.ts';

@@ -1,6 +1,6 @@
 import { expect, test } from 'bun:test';
 import { canonicalJson } from './canonical.ts';
-import { ARGUMENT_BOUNDS, checkJson, FILE_JSON_BOUNDS, LIMITS, parseJsonBounded, recordable } from './limits.ts';
+import { ARGUMENT_BOUNDS, checkJson, FILE_JSON_BOUNDS, jsonTooDeep, LIMITS, parseJsonBounded, recordable } from './limits.ts';
 
 const nested = (depth: number): unknown => {
   let value: unknown = {};
@@ -68,4 +68,11 @@ test('parseJsonBounded: depth is refused from the text, before parsing; strings 
   expect(infinite.ok ? 'ok' : infinite.kind).toBe('non_finite_number');
   const broken = parseJsonBounded('{"n":', FILE_JSON_BOUNDS);
   expect(broken.ok ? 'ok' : `${broken.class}/${broken.kind}`).toBe('invalid_arguments/not_json');
+});
+
+test('jsonTooDeep counts nesting outside strings only', () => {
+  expect(jsonTooDeep('[[[]]]', 3)).toBe(false);
+  expect(jsonTooDeep('[[[[]]]]', 3)).toBe(true);
+  expect(jsonTooDeep('{"a":"[[[[[[\\"[[["}', 1)).toBe(false);
+  expect(jsonTooDeep('['.repeat(100_000), 256)).toBe(true);
 });

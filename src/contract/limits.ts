@@ -31,6 +31,14 @@ export const LIMITS = {
   mcpLineBytes: 1 * MiB,
   /** Bytes of an MCP server's stderr recorded in the run's close report (the tail). */
   serverStderrBytes: 4 * KiB,
+  /** Bytes `verify` reads of any one file of a run dir (ledger, payloads, responses, card, outputs). */
+  recordFileBytes: 64 * MiB,
+  /** Bytes `verify` reads of a run dir's seal (`ledger.head`, one short line). */
+  recordSealBytes: 4 * KiB,
+  /** Files and folders `verify` lists in one run dir. */
+  recordEntries: 100_000,
+  /** Nesting of arrays and objects in one ledger line or recorded JSON file that `verify` parses. */
+  recordJsonDepth: 256,
 } as const;
 
 /** The bounds `checkJson` applies. */
@@ -129,6 +137,15 @@ export function recordable(value: unknown): unknown {
   return checked.ok ? value : { unrecordable: `${checked.class}/${checked.kind}: ${checked.message}` };
 }
 
+/**
+ * Whether JSON text nests arrays/objects deeper than `max`, found by scanning
+ * the characters (no recursion, no parse), so a line of 100,000 `[` is
+ * refused before anything recursive touches it.
+ */
+export function jsonTooDeep(text: string, max: number): boolean {
+  return textDepth(text, max) > max;
+}
+
 /** Deepest nesting of `[`/`{` in JSON text, strings skipped; stops counting past `stopAt`. */
 function textDepth(text: string, stopAt: number): number {
   let depth = 0;
@@ -154,7 +171,7 @@ function textDepth(text: string, stopAt: number): number {
  * for non-finite numbers and size. A syntax error is `invalid_arguments`/`not_json`.
  */
 export function parseJsonBounded(text: string, bounds: JsonBounds): Outcome<unknown> {
-  if (textDepth(text, bounds.maxDepth) > bounds.maxDepth) {
+  if (jsonTooDeep(text, bounds.maxDepth)) {
     return fail('invalid_arguments', 'too_deep', `nesting deeper than ${bounds.maxDepth} (limit ${bounds.maxDepth})`);
   }
   let value: unknown;

@@ -55,7 +55,7 @@ test('a file that says it is small but keeps giving bytes costs at most limit + 
     }) as BoundedReadFs['readSync'],
     closeSync: () => undefined,
   };
-  expect(kindOf(readBounded('/fake', 1000, fs))).toBe('precondition/too_large');
+  expect(kindOf(readBounded('/fake', 1000, { fs }))).toBe('precondition/too_large');
   expect(served).toBe(1001);
 });
 
@@ -67,7 +67,7 @@ test('a file swapped for something else after the stat is refused after the open
     fstatSync: (() => ({ isFile: () => false, isDirectory: () => false, isFIFO: () => true })) as unknown as BoundedReadFs['fstatSync'],
     closeSync: () => undefined,
   };
-  expect(kindOf(readBounded('/fake', 1000, fs))).toBe('precondition/not_regular_file');
+  expect(kindOf(readBounded('/fake', 1000, { fs }))).toBe('precondition/not_regular_file');
 });
 
 test('readBoundedText refuses bytes that are not UTF-8', () => {

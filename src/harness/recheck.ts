@@ -1,8 +1,8 @@
 import * as v from 'valibot';
-import { canonicalJson, ok, type Outcome } from '../contract/index.ts';
+import { canonicalJson, jsonTooDeep, LIMITS, ok, type Outcome } from '../contract/index.ts';
 import { acceptanceChecks, CardReceipt, isAccepted, takeSnapshot, type AcceptanceCheck } from '../excerpt/index.ts';
 import type { LedgerEvent, ReadRecorded, Recheck, VerifyFailure } from '../ledger/index.ts';
-import { failAt, jsonTooDeep, LEDGER_FILE, VERIFY_LIMITS } from '../ledger/index.ts';
+import { failAt, LEDGER_FILE } from '../ledger/index.ts';
 
 export interface RecheckReport {
   /** Whether the run reached a verdict (an acceptance event); a failed or interrupted run may not have. */
@@ -161,7 +161,7 @@ function checkArguments(
 function parseJson(bytes: Uint8Array): unknown {
   try {
     const text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-    return jsonTooDeep(text, VERIFY_LIMITS.jsonDepth) ? undefined : JSON.parse(text);
+    return jsonTooDeep(text, LIMITS.recordJsonDepth) ? undefined : JSON.parse(text);
   } catch {
     return undefined;
   }

@@ -18,6 +18,7 @@ export type RunDirFs = Pick<
   | 'readdirSync'
   | 'readFileSync'
   | 'readSync'
+  | 'statSync'
   | 'unlinkSync'
   | 'writeSync'
 >;

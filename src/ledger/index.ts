@@ -13,7 +13,6 @@ export type { RunDirFs } from './fs.ts';
 export { LEDGER_FILE, SEAL_FILE } from './rel-path.ts';
 export { ENDINGS } from './lifecycle.ts';
 export type { Ending, RunEnd } from './lifecycle.ts';
-export { jsonTooDeep, VERIFY_LIMITS } from './read-bounded.ts';
 export { openRunDir, RunDir } from './run-dir.ts';
 export type { OpenRunDirOptions } from './run-dir.ts';
 export { writeFresh } from './write-fresh.ts';

@@ -1,7 +1,6 @@
-import { canonicalJson, ok, sha256Hex, type Outcome } from '../contract/index.ts';
+import { canonicalJson, jsonTooDeep, LIMITS, ok, sha256Hex, type Outcome } from '../contract/index.ts';
 import { EVENT_TYPE, fileRefsOf, GENESIS, isSha256, type FileRef, type LedgerEvent } from './format.ts';
 import { LEDGER_FILE } from './rel-path.ts';
-import { jsonTooDeep, VERIFY_LIMITS } from './read-bounded.ts';
 import { failAt, locate, type VerifyFailure } from './report.ts';
 
 /** One ledger line that passed the line-level checks. */
@@ -40,8 +39,8 @@ export function readLedger(bytes: Uint8Array): Outcome<readonly RecordedEvent[]>
     } catch (error) {
       return failAt('not_canonical', `line ${line} is not UTF-8: ${String(error)}`, at);
     }
-    if (jsonTooDeep(text, VERIFY_LIMITS.jsonDepth)) {
-      return failAt('too_deep', `line ${line} nests arrays or objects deeper than ${VERIFY_LIMITS.jsonDepth}`, at);
+    if (jsonTooDeep(text, LIMITS.recordJsonDepth)) {
+      return failAt('too_deep', `line ${line} nests arrays or objects deeper than ${LIMITS.recordJsonDepth}`, at);
     }
     try {
       value = JSON.parse(text);

@@ -1,9 +1,9 @@
 import { join, resolve } from 'node:path';
-import { fail, ok, sha256Hex, type Outcome } from '../contract/index.ts';
+import { fail, LIMITS, ok, sha256Hex, type Outcome } from '../contract/index.ts';
 import { GENESIS, parseSeal, type LedgerEvent } from './format.ts';
 import { defaultFs, errorCode, type RunDirFs } from './fs.ts';
 import { checkLifecycle } from './lifecycle.ts';
-import { readBounded, VERIFY_LIMITS } from './read-bounded.ts';
+import { readRecorded } from './read-recorded.ts';
 import { readLedger, type RecordedEvent } from './read-ledger.ts';
 import { LEDGER_FILE, RESERVED_FILES, SEAL_FILE } from './rel-path.ts';
 import { failAt, locate, type VerifyFailure, type VerifyLocation, type VerifyOutcome } from './report.ts';
@@ -42,7 +42,7 @@ export interface VerifyOptions<R> {
  * 6. no file that no event references; 7. the lifecycle (`checkLifecycle`:
  *    one run_start, at most one acceptance, a final consistent run_end);
  * 8. the recheck hook.
- * Every file is read bounded (`VERIFY_LIMITS`), regular files only.
+ * Every file is read bounded (`LIMITS.record*`), regular files only.
  *
  * @example
  * const report = verify(runDir, { recheck: recheckExcerpt });
@@ -62,12 +62,12 @@ export function verify<R = never>(dir: string, options: VerifyOptions<R> = {}): 
       { file: SEAL_FILE },
     );
   }
-  const sealBytes = readBounded(fs, join(root, SEAL_FILE), SEAL_FILE, VERIFY_LIMITS.sealBytes);
+  const sealBytes = readRecorded(fs, join(root, SEAL_FILE), SEAL_FILE, LIMITS.recordSealBytes);
   if (!sealBytes.ok) return locate(sealBytes, { file: SEAL_FILE });
   const seal = parseSeal(new TextDecoder().decode(sealBytes.value));
   if (!seal.ok) return locate(seal, { file: SEAL_FILE });
 
-  const ledgerBytes = readBounded(fs, join(root, LEDGER_FILE), LEDGER_FILE, VERIFY_LIMITS.ledgerBytes);
+  const ledgerBytes = readRecorded(fs, join(root, LEDGER_FILE), LEDGER_FILE, LIMITS.recordFileBytes);
   if (!ledgerBytes.ok) return locate(ledgerBytes, { file: LEDGER_FILE });
   const read = readLedger(ledgerBytes.value);
   if (!read.ok) return read as VerifyFailure;
@@ -130,7 +130,7 @@ function checkFiles(
     if (!present.has(ref.path)) return failAt('missing_file', `${ref.path}, referenced by ${by}, is not in the run dir`, at);
     let bytes = verified.get(ref.path);
     if (!bytes) {
-      const read = readBounded(fs, join(root, ref.path), ref.path, VERIFY_LIMITS.fileBytes);
+      const read = readRecorded(fs, join(root, ref.path), ref.path, LIMITS.recordFileBytes);
       if (!read.ok) return locate({ ...read, message: `${read.message} (referenced by ${by})` }, at);
       bytes = read.value;
     }
@@ -172,8 +172,8 @@ function listFiles(fs: RunDirFs, root: string): string[] | VerifyFailure {
       } catch (error) {
         return failAt('unreadable', `${path} cannot be examined: ${String(error)}`, { file: path });
       }
-      if (files.length + pending.length >= VERIFY_LIMITS.entries) {
-        return failAt('too_large', `the run dir holds more than ${VERIFY_LIMITS.entries} entries`, { file: path });
+      if (files.length + pending.length >= LIMITS.recordEntries) {
+        return failAt('too_large', `the run dir holds more than ${LIMITS.recordEntries} entries`, { file: path });
       }
       if (stat.isDirectory()) pending.push(path);
       else if (stat.isFile()) files.push(path);

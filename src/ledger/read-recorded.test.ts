@@ -4,12 +4,12 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RunDirFs } from './fs.ts';
-import { jsonTooDeep, readBounded } from './read-bounded.ts';
+import { readRecorded } from './read-recorded.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'caplab-read-bounded-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const kindOf = (path: string, limit = 100, fs: RunDirFs = nodeFs) => {
-  const read = readBounded(fs, path, 'f', limit);
+  const read = readRecorded(fs, path, 'f', limit);
   return read.ok ? new TextDecoder().decode(read.value) : `${read.class}/${read.kind}`;
 };
 
@@ -36,8 +36,8 @@ test('a folder, a FIFO or a dangling symlink in a file\'s place is refused by ki
 test('a file over the limit is refused from its size; one that grows while read is refused at limit + 1 bytes', () => {
   writeFileSync(join(dir, 'big'), 'x'.repeat(101));
   expect(kindOf(join(dir, 'big'))).toBe('evidence/too_large');
-  const big = readBounded(nodeFs, join(dir, 'big'), 'big', 100);
-  expect(!big.ok && big.message).toBe('big is 101 bytes, over the limit of 100');
+  const big = readRecorded(nodeFs, join(dir, 'big'), 'big', 100);
+  expect(!big.ok && big.message).toBe('big: more than 100 bytes (limit 100)');
   writeFileSync(join(dir, 'grows'), 'x'.repeat(10));
   let served = 0;
   const growing: RunDirFs = {
@@ -61,9 +61,3 @@ test('a file swapped for a FIFO after the lstat, or a read error, is a named fai
   expect(kindOf(join(dir, 'swapped'), 100, failing)).toBe('evidence/unreadable');
 });
 
-test('jsonTooDeep counts nesting outside strings only', () => {
-  expect(jsonTooDeep('[[[]]]', 3)).toBe(false);
-  expect(jsonTooDeep('[[[[]]]]', 3)).toBe(true);
-  expect(jsonTooDeep('{"a":"[[[[[[\\"[[["}', 1)).toBe(false);
-  expect(jsonTooDeep('['.repeat(100_000), 256)).toBe(true);
-});
