@@ -39,7 +39,9 @@ export const recheckAcceptance: Recheck<RecheckReport> = (events, readFile) => {
   const payloadRef = producing?.files?.find((f) => f.role === 'request_payload');
   const payload = payloadRef ? readFile(payloadRef.path) : undefined;
   if (payload && !payload.ok) return failAt(payload.kind, payload.message, at(producing!));
-  const card = receipt ? readOptional(readFile, receipt.path) : undefined;
+  // The card the acceptance vouched for, as the run saw it: with a receipt, or on disk after an unknown outcome.
+  const cardRef = acceptance.files?.find((f) => f.role === 'card');
+  const card = cardRef ? readOptional(readFile, cardRef.path) : undefined;
   const successfulCreates = events.filter(
     (e) => e.type === 'call' && e['name'] === 'create_card' && (e['outcome'] as { ok?: boolean } | undefined)?.ok === true,
   ).length;
