@@ -1,5 +1,5 @@
 import { afterAll, expect, test } from 'bun:test';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Scenario } from '../harness/index.ts';
@@ -99,4 +99,9 @@ test('the run-dir reading counts card files and handler entries of writing tools
   const noCardDir = fakeRunDir('no-card-dir', [], []);
   rmSync(join(noCardDir, 'card'), { recursive: true });
   expect(readRunEffects(noCardDir)).toEqual({ cardFiles: 0, effects: {} });
+});
+
+test('the README names the number of cases `caplab check` runs', () => {
+  const readme = readFileSync(join(import.meta.dir, '../../README.md'), 'utf8');
+  expect(readme).toContain(`scenario, ${checkCases().length} cases;`);
 });
