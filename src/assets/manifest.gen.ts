@@ -4,15 +4,32 @@ import f1 from '../../fixtures/sources/beta.md' with { type: 'text' };
 import f2 from '../../fixtures/scenarios/extra-field.json' with { type: 'text' };
 import f3 from '../../fixtures/scenarios/finish-without-card.json' with { type: 'text' };
 import f4 from '../../fixtures/scenarios/happy.json' with { type: 'text' };
-import f5 from '../../fixtures/scenarios/method-same-batch.json' with { type: 'text' };
-import f6 from '../../fixtures/scenarios/quote-not-verbatim.json' with { type: 'text' };
-import f7 from '../../fixtures/scenarios/same-batch.json' with { type: 'text' };
-import f8 from '../../fixtures/scenarios/unknown-tool.json' with { type: 'text' };
-import f9 from '../../skills/excerpt-card/SKILL.md' with { type: 'text' };
-import f10 from '../../skills/excerpt-card/references/card-layout.md' with { type: 'text' };
-import f11 from '../../skills/excerpt-card/references/error-handling.md' with { type: 'text' };
-import f12 from '../../skills/excerpt-card/references/host-checks.md' with { type: 'text' };
-import f13 from '../../skills/excerpt-card/references/source-conventions.md' with { type: 'text' };
+import f5 from '../../fixtures/scenarios/hostile-arguments-array.json' with { type: 'text' };
+import f6 from '../../fixtures/scenarios/hostile-arguments-json-string.json' with { type: 'text' };
+import f7 from '../../fixtures/scenarios/hostile-arguments-null.json' with { type: 'text' };
+import f8 from '../../fixtures/scenarios/hostile-case-variant-names.json' with { type: 'text' };
+import f9 from '../../fixtures/scenarios/hostile-create-twice.json' with { type: 'text' };
+import f10 from '../../fixtures/scenarios/hostile-deep-nesting.json' with { type: 'text' };
+import f11 from '../../fixtures/scenarios/hostile-duplicate-call-ids.json' with { type: 'text' };
+import f12 from '../../fixtures/scenarios/hostile-huge-numbers.json' with { type: 'text' };
+import f13 from '../../fixtures/scenarios/hostile-lone-surrogates.json' with { type: 'text' };
+import f14 from '../../fixtures/scenarios/hostile-nul-in-strings.json' with { type: 'text' };
+import f15 from '../../fixtures/scenarios/hostile-odd-names.json' with { type: 'text' };
+import f16 from '../../fixtures/scenarios/hostile-path-in-quote-of-known-source.json' with { type: 'text' };
+import f17 from '../../fixtures/scenarios/hostile-path-like-text.json' with { type: 'text' };
+import f18 from '../../fixtures/scenarios/hostile-protocol-fields-in-arguments.json' with { type: 'text' };
+import f19 from '../../fixtures/scenarios/hostile-protocol-names.json' with { type: 'text' };
+import f20 from '../../fixtures/scenarios/hostile-reused-call-id.json' with { type: 'text' };
+import f21 from '../../fixtures/scenarios/hostile-two-creates-one-batch.json' with { type: 'text' };
+import f22 from '../../fixtures/scenarios/method-same-batch.json' with { type: 'text' };
+import f23 from '../../fixtures/scenarios/quote-not-verbatim.json' with { type: 'text' };
+import f24 from '../../fixtures/scenarios/same-batch.json' with { type: 'text' };
+import f25 from '../../fixtures/scenarios/unknown-tool.json' with { type: 'text' };
+import f26 from '../../skills/excerpt-card/SKILL.md' with { type: 'text' };
+import f27 from '../../skills/excerpt-card/references/card-layout.md' with { type: 'text' };
+import f28 from '../../skills/excerpt-card/references/error-handling.md' with { type: 'text' };
+import f29 from '../../skills/excerpt-card/references/host-checks.md' with { type: 'text' };
+import f30 from '../../skills/excerpt-card/references/source-conventions.md' with { type: 'text' };
 
 /** Embedded files by repository-relative path. */
 export const EMBEDDED: Readonly<Record<string, string>> = Object.freeze({
@@ -21,13 +38,30 @@ export const EMBEDDED: Readonly<Record<string, string>> = Object.freeze({
   "fixtures/scenarios/extra-field.json": f2 as unknown as string,
   "fixtures/scenarios/finish-without-card.json": f3 as unknown as string,
   "fixtures/scenarios/happy.json": f4 as unknown as string,
-  "fixtures/scenarios/method-same-batch.json": f5 as unknown as string,
-  "fixtures/scenarios/quote-not-verbatim.json": f6 as unknown as string,
-  "fixtures/scenarios/same-batch.json": f7 as unknown as string,
-  "fixtures/scenarios/unknown-tool.json": f8 as unknown as string,
-  "skills/excerpt-card/SKILL.md": f9 as unknown as string,
-  "skills/excerpt-card/references/card-layout.md": f10 as unknown as string,
-  "skills/excerpt-card/references/error-handling.md": f11 as unknown as string,
-  "skills/excerpt-card/references/host-checks.md": f12 as unknown as string,
-  "skills/excerpt-card/references/source-conventions.md": f13 as unknown as string,
+  "fixtures/scenarios/hostile-arguments-array.json": f5 as unknown as string,
+  "fixtures/scenarios/hostile-arguments-json-string.json": f6 as unknown as string,
+  "fixtures/scenarios/hostile-arguments-null.json": f7 as unknown as string,
+  "fixtures/scenarios/hostile-case-variant-names.json": f8 as unknown as string,
+  "fixtures/scenarios/hostile-create-twice.json": f9 as unknown as string,
+  "fixtures/scenarios/hostile-deep-nesting.json": f10 as unknown as string,
+  "fixtures/scenarios/hostile-duplicate-call-ids.json": f11 as unknown as string,
+  "fixtures/scenarios/hostile-huge-numbers.json": f12 as unknown as string,
+  "fixtures/scenarios/hostile-lone-surrogates.json": f13 as unknown as string,
+  "fixtures/scenarios/hostile-nul-in-strings.json": f14 as unknown as string,
+  "fixtures/scenarios/hostile-odd-names.json": f15 as unknown as string,
+  "fixtures/scenarios/hostile-path-in-quote-of-known-source.json": f16 as unknown as string,
+  "fixtures/scenarios/hostile-path-like-text.json": f17 as unknown as string,
+  "fixtures/scenarios/hostile-protocol-fields-in-arguments.json": f18 as unknown as string,
+  "fixtures/scenarios/hostile-protocol-names.json": f19 as unknown as string,
+  "fixtures/scenarios/hostile-reused-call-id.json": f20 as unknown as string,
+  "fixtures/scenarios/hostile-two-creates-one-batch.json": f21 as unknown as string,
+  "fixtures/scenarios/method-same-batch.json": f22 as unknown as string,
+  "fixtures/scenarios/quote-not-verbatim.json": f23 as unknown as string,
+  "fixtures/scenarios/same-batch.json": f24 as unknown as string,
+  "fixtures/scenarios/unknown-tool.json": f25 as unknown as string,
+  "skills/excerpt-card/SKILL.md": f26 as unknown as string,
+  "skills/excerpt-card/references/card-layout.md": f27 as unknown as string,
+  "skills/excerpt-card/references/error-handling.md": f28 as unknown as string,
+  "skills/excerpt-card/references/host-checks.md": f29 as unknown as string,
+  "skills/excerpt-card/references/source-conventions.md": f30 as unknown as string,
 });

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { builtinScenarioNames, loadScenario, recheckAcceptance, type RunOutcome, type Scenario } from '../harness/index.ts';
 import { verify } from '../ledger/index.ts';
+import { effectViolation, readRunEffects, type RunEffects } from './check-effects.ts';
 import type { Executed } from './run-command.ts';
 
 /** One check case: a scenario over a transport, and how it must end. */
@@ -25,9 +26,19 @@ export interface CheckResult {
 }
 
 /**
+ * Scenarios that also run over MCP: changing the transport must not remove
+ * a check. Only `read_source` is served over MCP (`create_card` stays local
+ * on both transports), so these are the ones whose outcome the transport
+ * could change: the same-batch refusal and names that look like the
+ * server-qualified `mcp__caplab-fixture__read_source`. Each MCP case starts
+ * a server, the slowest part of a check, so the list stays short.
+ */
+const OVER_MCP_TOO: ReadonlySet<string> = new Set(['same-batch', 'hostile-protocol-names']);
+
+/**
  * The cases `caplab check` runs: the demo over MCP and over the local path,
- * every built-in negative scenario locally, and same-batch over MCP too
- * (changing the transport must not remove a check).
+ * every built-in negative scenario locally, and those in `OVER_MCP_TOO`
+ * over MCP as well.
  */
 export function checkCases(): CheckCase[] {
   const demos: CheckCase[] = [];
@@ -39,16 +50,32 @@ export function checkCases(): CheckCase[] {
       demos.push({ id: 'demo-mcp', scenario: scenario.value, transport: 'mcp' }, { id: 'demo-local', scenario: scenario.value, transport: 'local' });
     } else {
       cases.push({ id: `${name}-local`, scenario: scenario.value, transport: 'local' });
-      if (name === 'same-batch') cases.push({ id: `${name}-mcp`, scenario: scenario.value, transport: 'mcp' });
+      if (OVER_MCP_TOO.has(name)) cases.push({ id: `${name}-mcp`, scenario: scenario.value, transport: 'mcp' });
     }
   }
   return [...demos, ...cases];
 }
 
+const pair = (f: { readonly class: string; readonly kind: string }): string => `${f.class}/${f.kind}`;
+
+/** Refusals in call order, a run of equal ones shown once with a count: `a/b ×8, a/c`. */
+function listRefusals(refusals: readonly { readonly class: string; readonly kind: string }[]): string {
+  if (refusals.length === 0) return 'no refusal';
+  const runs: { text: string; count: number }[] = [];
+  for (const text of refusals.map(pair)) {
+    const last = runs.at(-1);
+    if (last?.text === text) last.count += 1;
+    else runs.push({ text, count: 1 });
+  }
+  return `refused: ${runs.map((r) => (r.count > 1 ? `${r.text} ×${r.count}` : r.text)).join(', ')}`;
+}
+
 function describeExpectation(scenario: Scenario): string {
   const e = scenario.expect;
-  if (e.accepted) return 'accepted';
-  return `not accepted${e.failure ? `, ${e.failure.class}/${e.failure.kind}` : ''}${e.card === false ? ', no card' : ''}`;
+  const refusals = e.failures ? [listRefusals(e.failures)] : [];
+  const failure = e.failure ? [pair(e.failure)] : [];
+  const card = e.card === undefined ? [] : [e.card ? 'card' : 'no card'];
+  return [e.accepted ? 'accepted' : 'not accepted', ...failure, ...refusals, ...card, 'at most one card, no repeated side effect'].join(', ');
 }
 
 /**
@@ -68,18 +95,26 @@ export function judge(item: CheckCase, executed: Executed): CheckResult {
   const wanted = expect.failure;
   const matched = wanted ? failures.find((f) => f.class === wanted.class && f.kind === wanted.kind) : undefined;
   const shown = matched ?? failures[0];
-  const card = outcome.loop.receipt !== undefined;
   const verified = verify(outcome.runDir, { recheck: recheckAcceptance, expectedHead: outcome.head });
+  // The card and the side effects are read back from the run dir, not taken from the run's own account;
+  // they are read even when the record fails to verify, so the report says what is there.
+  const effects = readEffects(outcome.runDir);
+  const violation = effects ? effectViolation(effects) : undefined;
+  const card = effects !== undefined && effects.cardFiles > 0;
+  const refusalsMatch = expect.failures === undefined || failures.map(pair).join(' ') === expect.failures.map(pair).join(' ');
   const observed = [
     outcome.loop.accepted ? 'accepted' : 'not accepted',
-    ...(shown ? [`${shown.class}/${shown.kind}`] : []),
+    ...(expect.failures !== undefined ? [listRefusals(failures)] : shown ? [pair(shown)] : []),
     card ? 'card' : 'no card',
+    ...(violation ? [violation] : []),
     verified.ok ? 'record verifies' : `record fails: ${verified.kind}`,
   ].join(', ');
   const passed =
     outcome.loop.accepted === expect.accepted &&
     (wanted === undefined || matched !== undefined) &&
+    refusalsMatch &&
     (expect.card === undefined || expect.card === card) &&
+    violation === undefined &&
     verified.ok;
   return {
     ...base,
@@ -89,6 +124,15 @@ export function judge(item: CheckCase, executed: Executed): CheckResult {
     runDir: outcome.runDir,
     head: outcome.head,
   };
+}
+
+function readEffects(runDir: string): RunEffects | undefined {
+  try {
+    return readRunEffects(runDir);
+  } catch {
+    // A ledger that is not JSON lines already fails verification, which the report shows.
+    return undefined;
+  }
 }
 
 /** The run dir of one case under the check's folder. */

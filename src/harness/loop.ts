@@ -164,7 +164,9 @@ export async function runLoop(options: LoopOptions): Promise<LoopResult> {
     refusedCreates: calls.flatMap((c) => (c.name === 'create_card' && !c.outcome.ok ? [`${c.toolCallId}: ${c.outcome.class}/${c.outcome.kind}`] : [])),
   });
   const accepted = isAccepted(checks);
-  const cardRef = receipt ? recorder.fileRef(receipt.path, 'card') : undefined;
+  // A card on disk is vouched for even without a receipt: a create whose outcome is unknown
+  // (a handler timeout after the write) leaves one, and the record must still account for it.
+  const cardRef = recorder.fileRef(receipt?.path ?? CARD_PATH, 'card');
   recorder.append('acceptance', {
     ...(cardRef ? { files: [cardRef] } : {}),
     accepted,

@@ -85,7 +85,13 @@ export const recheckAcceptance: Recheck<RecheckReport> = (events, readFile) => {
   const payloadRef = producing?.files?.find((f) => f.role === 'request_payload');
   const payload = payloadRef ? readFile(payloadRef.path) : undefined;
   if (payload && !payload.ok) return failAt(payload.kind, payload.message, at(producing!));
-  const card = receipt ? readFile(receipt.path) : undefined;
+  // The card the acceptance vouched for: with a receipt, or found on disk after an unknown outcome
+  // (a create whose handler timed out after its write); with a receipt, it must be the receipt's file.
+  const cardRef = acceptanceEvent.files?.find((f) => f.role === 'card');
+  if (receipt && cardRef?.path !== receipt.path) {
+    return failAt('receipt_mismatch', `the acceptance vouches for ${cardRef?.path ?? 'no card'}, the receipt names ${receipt.path}`, at(acceptanceEvent));
+  }
+  const card = cardRef ? readFile(cardRef.path) : undefined;
   // The receipt, the acceptance's card summary and the card file must tell one story (sha256 is checked by card_hash).
   const summary = acceptanceEvent['card'];
   if (receipt && card?.ok && card.value.byteLength !== receipt.bytes) {

@@ -18,6 +18,8 @@ const Expect = v.strictObject({
   accepted: v.boolean(),
   /** The failure that must appear among the calls, when not accepted. */
   failure: v.optional(v.strictObject({ class: v.picklist(ERROR_CLASSES), kind: v.string() })),
+  /** Every refused call's class/kind in call order: exactly these refusals, no other. */
+  failures: v.optional(v.array(v.strictObject({ class: v.picklist(ERROR_CLASSES), kind: v.string() }))),
   card: v.optional(v.boolean()),
 });
 

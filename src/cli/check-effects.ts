@@ -1,0 +1,59 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { LEDGER_FILE } from '../ledger/index.ts';
+
+/** What a run left behind, read back from its run dir (never from the in-memory outcome). */
+export interface RunEffects {
+  /** Files under the run dir's `card/` folder. */
+  readonly cardFiles: number;
+  /**
+   * Per tool that is not read-only (from the bindings recorded at `run_start`),
+   * how many recorded calls entered its handler: the side effects the run
+   * started, whatever the call's outcome.
+   */
+  readonly effects: Readonly<Record<string, number>>;
+}
+
+/**
+ * Reads a run dir's side effects: the files under `card/` and, from
+ * `ledger.jsonl`, the handler entries of every tool whose recorded contract
+ * is not read-only. A call record names its binding by id; a refused call
+ * that never resolved has none and never entered a handler.
+ *
+ * Meant for a run dir `verify` has already accepted: a line that is not
+ * JSON is an error here, not a verdict on the record.
+ */
+export function readRunEffects(runDir: string): RunEffects {
+  let cardFiles = 0;
+  try {
+    cardFiles = readdirSync(join(runDir, 'card')).length;
+  } catch (error) {
+    if ((error as { code?: string }).code !== 'ENOENT') throw error;
+  }
+  const writers = new Map<string, string>();
+  const effects: Record<string, number> = {};
+  for (const line of readFileSync(join(runDir, LEDGER_FILE), 'utf8').split('\n')) {
+    if (line === '') continue;
+    const event = JSON.parse(line) as Record<string, unknown>;
+    if (event['type'] === 'run_start') {
+      for (const binding of (event['bindings'] as { id: string; contract: { name: string; attributes: { readOnly: boolean } } }[]) ?? []) {
+        if (!binding.contract.attributes.readOnly) writers.set(binding.id, binding.contract.name);
+      }
+    } else if (event['type'] === 'call' && event['handler_entered'] === true) {
+      const tool = writers.get(String(event['binding_id']));
+      if (tool !== undefined) effects[tool] = (effects[tool] ?? 0) + 1;
+    }
+  }
+  return { cardFiles, effects };
+}
+
+/**
+ * Why a run's effects break the check's invariant, or undefined: at most one
+ * card, and no side effect started twice (a handler entered once per tool
+ * that is not read-only).
+ */
+export function effectViolation(effects: RunEffects): string | undefined {
+  if (effects.cardFiles > 1) return `${effects.cardFiles} files under card/`;
+  const repeated = Object.entries(effects.effects).filter(([, n]) => n > 1);
+  return repeated.length > 0 ? repeated.map(([tool, n]) => `${tool} handler entered ${n} times`).join(', ') : undefined;
+}

@@ -1,0 +1,133 @@
+import { afterAll, expect, test } from 'bun:test';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { convertArguments } from '../binding/index.ts';
+import { fixtureSnapshot } from '../excerpt/index.ts';
+import { fixedClock, verify } from '../ledger/index.ts';
+import { FAST, misbehaveLaunch } from '../mcp/testing/servers.ts';
+import type { RuntimeTool } from '../pipeline/index.ts';
+import { mcpTools } from './mcp-tools.ts';
+import { recheckAcceptance } from './recheck.ts';
+import { runTask } from './run.ts';
+import { loadScenario, type Scenario } from './scenario.ts';
+import { localTools, type ToolProvider } from './tools.ts';
+
+const scratch = mkdtempSync(join(tmpdir(), 'caplab-unknown-outcome-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+/**
+ * `happy` with its create repeated, unchanged but under a new id, in a later
+ * response: what a model that saw a timeout and "tries again" sends.
+ */
+function createThenRepeat(): Scenario {
+  const loaded = loadScenario('happy');
+  if (!loaded.ok) throw new Error(loaded.message);
+  const scenario = structuredClone(loaded.value);
+  const create = scenario.responses[1]!;
+  if (!('tool_calls' in create)) throw new Error('happy creates in its second response');
+  const again = { ...structuredClone(create), tool_calls: create.tool_calls.map((call) => ({ ...call, id: 'toolu_04' })) };
+  scenario.responses.splice(2, 0, again);
+  return scenario;
+}
+
+/**
+ * The local tools with a create_card that performs its effect (writes the
+ * card) and then never answers, under a short handler timeout: the call's
+ * outcome is unknown although the effect happened.
+ */
+function effectThenHang(): { provider: ToolProvider; entered: () => number } {
+  let entered = 0;
+  const provider: ToolProvider = async (snapshot, runId) => {
+    const opened = await localTools(snapshot, runId);
+    if (!opened.ok) return opened;
+    const tools = opened.value.tools.map((tool): RuntimeTool => {
+      if (tool.contract.name !== 'create_card') return tool;
+      return {
+        ...tool,
+        attributes: { ...tool.attributes, timeoutMs: 50 },
+        handler: async (input, context) => {
+          entered++;
+          const done = await tool.handler(input, context);
+          if (!done.ok) return done;
+          // The effect is on disk; the answer never comes (released on abort so nothing leaks).
+          return new Promise((resolve) => context.signal.addEventListener('abort', () => resolve(done)));
+        },
+      };
+    });
+    return { ok: true, value: { ...opened.value, tools } };
+  };
+  return { provider, entered: () => entered };
+}
+
+test('a create whose handler times out after its effect is unknown, never retried, and never repeated by a later identical call', async () => {
+  const hanging = effectThenHang();
+  const runDir = join(scratch, 'run');
+  const outcome = await runTask({
+    scenario: createThenRepeat(),
+    snapshot: fixtureSnapshot(),
+    tools: hanging.provider,
+    runId: 'unknown-outcome',
+    runDir,
+    clock: fixedClock(0),
+    cwd: '/',
+    hooks: [],
+    permission: () => ({ decision: 'allow', by: 'default', reason: 'test' }),
+    convert: convertArguments,
+  });
+  if (!outcome.ok) throw new Error(`${outcome.class}/${outcome.kind}: ${outcome.message}`);
+  const creates = outcome.value.loop.calls.filter((c) => c.name === 'create_card');
+  const summary = creates.map((c) => [c.toolCallId, c.handlerEntered, c.outcome.ok ? 'ok' : `${c.outcome.class}/${c.outcome.kind}`]);
+  // The first create: entered once, its outcome unknown (timeout). The repeat: refused before its handler.
+  expect(summary).toEqual([
+    ['toolu_03', true, 'timeout/handler_timeout'],
+    ['toolu_04', false, 'precondition/target_exists'],
+  ]);
+  // The effect happened exactly once: one handler entry (no retry by the pipeline), one card, never overwritten.
+  expect(hanging.entered()).toBe(1);
+  expect(readdirSync(join(runDir, 'card'))).toEqual(['excerpt-card.md']);
+  expect(readFileSync(join(runDir, 'card', 'excerpt-card.md'), 'utf8')).toContain('act-03');
+  // No receipt came back, so the card is not accepted on the run's word, and the run ends "outcome unknown".
+  expect(outcome.value.loop.accepted).toBe(false);
+  expect([outcome.value.exitCode, outcome.value.ending]).toEqual([4, 'outcome unknown: timeout/handler_timeout']);
+  const verified = verify(runDir, { recheck: recheckAcceptance, expectedHead: outcome.value.head });
+  expect(verified.ok ? 'verifies' : `${verified.kind}: ${verified.message}`).toBe('verifies');
+});
+
+test('over MCP, a tools/call whose reply never comes ends unknown at the pipeline deadline and is sent once, never re-sent', async () => {
+  // read_source over the misbehaving server in `hang` mode: it reads every request and never answers a tools/call.
+  const provider: ToolProvider = async (snapshot, runId) => {
+    const set = await mcpTools({ envSource: {}, launch: misbehaveLaunch('hang'), timeouts: FAST })(snapshot, runId);
+    if (!set.ok) return set;
+    return { ok: true, value: { ...set.value, tools: set.value.tools.map((t) => (t.contract.name === 'read_source' ? { ...t, attributes: { ...t.attributes, timeoutMs: 300 } } : t)) } };
+  };
+  const loaded = loadScenario('happy');
+  if (!loaded.ok) throw new Error(loaded.message);
+  const runDir = join(scratch, 'mcp-hang');
+  const outcome = await runTask({
+    scenario: loaded.value,
+    snapshot: fixtureSnapshot(),
+    tools: provider,
+    runId: 'mcp-hang',
+    runDir,
+    clock: fixedClock(0),
+    cwd: '/',
+    hooks: [],
+    permission: () => ({ decision: 'allow', by: 'default', reason: 'test' }),
+    convert: convertArguments,
+  });
+  if (!outcome.ok) throw new Error(`${outcome.class}/${outcome.kind}: ${outcome.message}`);
+  const reads = outcome.value.loop.calls.filter((c) => c.name === 'read_source');
+  expect(reads.map((c) => [c.toolCallId, c.handlerEntered, c.outcome.ok ? 'ok' : `${c.outcome.class}/${c.outcome.kind}`])).toEqual([
+    ['toolu_01', true, 'timeout/handler_timeout'],
+    ['toolu_02', true, 'timeout/handler_timeout'],
+  ]);
+  expect(outcome.value.exitCode).toBe(4);
+  // What went over the wire, as the run recorded it at close: one tools/call per call, each under its own JSON-RPC id.
+  const runEnd = readFileSync(join(runDir, 'ledger.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line)).find((e) => e.type === 'run_end');
+  const sent = (runEnd.transport_close.exchanges as { method: string; toolCallId: string; jsonrpcId: number }[]).filter((e) => e.method === 'tools/call');
+  expect(sent.map((e) => e.toolCallId)).toEqual(['toolu_01', 'toolu_02']);
+  expect(new Set(sent.map((e) => e.jsonrpcId)).size).toBe(2);
+  const verified = verify(runDir, { recheck: recheckAcceptance, expectedHead: outcome.value.head });
+  expect(verified.ok ? 'verifies' : `${verified.kind}: ${verified.message}`).toBe('verifies');
+});
