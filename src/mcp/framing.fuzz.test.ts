@@ -115,6 +115,7 @@ describe(`framing fuzz (seed ${SEED})`, () => {
       const parts: Uint8Array[] = [];
       for (let i = 0, n = 1 + r.int(6); i < n; i++) {
         if (r.chance(0.3)) parts.push(encodeLine(randomMessage(r)));
+        else if (r.chance(0.1)) parts.push(encodeLine(r.pick<Record<string, unknown>>([{}, { jsonrpc: '1.0', id: 1, result: {} }, { id: null, result: 1 }])));
         else parts.push(r.bytes(r.int(80)), ...(r.chance(0.7) ? [Uint8Array.of(0x0a)] : []));
       }
       const stream = concat(parts);

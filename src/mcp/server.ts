@@ -44,8 +44,8 @@ function callReadSource(snapshot: Snapshot, args: unknown): Record<string, unkno
 
 const invalidParams = (message: string): MethodAnswer => ({ error: { code: RPC_ERROR.invalidParams, message: `Invalid params: ${message}` } });
 
-/** The fixture server's methods (MCP 2025-06-18, tools only). */
-function fixtureMethods(snapshot: Snapshot): Methods {
+/** The fixture server's methods (MCP 2025-06-18, tools only); exported for the serve fuzzer. */
+export function fixtureMethods(snapshot: Snapshot): Methods {
   const tool = readSourceTool();
   return {
     requests: {
