@@ -84,9 +84,12 @@ Exit codes: 0 listed, 2 usage error (a bad package or folder, a symlink that lea
 The fixture MCP server on stdio (newline-delimited JSON-RPC, protocol 2025-06-18). Tool
 read_source with inputSchema and outputSchema from the same contract the host validates with;
 results carry text content and structuredContent. Logs go to stderr only; exits on stdin EOF.
+Every stdin line gets one answer (-32700 not JSON, -32600 not a request, -32601 unknown method,
+-32602 bad params) or one stderr line; stdin is not read while stdout is not being read.
 caplab demo spawns it itself (this same program with \`serve\`), with a cleaned environment.
 
-Exit codes: 0 stdin closed, 2 usage error.`,
+Exit codes: 0 stdin closed (or stdout closed by the client), 2 usage error, 3 a stdin line over
+1 MiB (mcpLineBytes) or stdout could not be written.`,
   check: `Usage: caplab check [--json] [--junit FILE] [--out DIR] [--run-id ID]
 
 The smoke test for CI: the demo over MCP and over the local path, and every built-in negative

@@ -1,7 +1,7 @@
 import { fail, LIMITS, ok, type Failure, type Outcome } from '../contract/index.ts';
 import { terminate, type ChildProcess, type CloseReport, type Graces } from './child.ts';
-import { LineSplitter } from './framing.ts';
-import { decodeLine, encodeLine, idKey, type ErrorObject, type InboundMessage, type JsonRpcId } from './messages.ts';
+import { InboundReader } from './inbound.ts';
+import { encodeLine, idKey, type ErrorObject, type InboundMessage, type JsonRpcId } from './messages.ts';
 import { StderrTail } from './stderr.ts';
 
 export interface ConnectionLimits {
@@ -54,7 +54,7 @@ export class Connection {
   readonly #child: ChildProcess;
   readonly #limits: ConnectionLimits;
   readonly #graces: Graces;
-  readonly #splitter: LineSplitter;
+  readonly #reader: InboundReader;
   readonly #stderr: StderrTail;
   readonly #onNotification: NotificationPolicy;
   /** Settles when the server's stderr reached EOF (or broke). */
@@ -71,7 +71,7 @@ export class Connection {
     this.#child = child;
     this.#limits = limits;
     this.#graces = graces;
-    this.#splitter = new LineSplitter(limits.maxLineBytes);
+    this.#reader = new InboundReader(limits.maxLineBytes);
     this.#stderr = new StderrTail(limits.stderrBytes, child.redactor);
     this.#onNotification = onNotification;
     this.#stderrDrained = this.#stderr.drain(child.stderr);
@@ -184,7 +184,7 @@ export class Connection {
     } finally {
       reader.releaseLock();
     }
-    const partial = this.#splitter.pendingBytes > 0 ? ` (${this.#splitter.pendingBytes} bytes of an unfinished line)` : '';
+    const partial = this.#reader.pendingBytes > 0 ? ` (${this.#reader.pendingBytes} bytes of an unfinished line)` : '';
     this.#fail(fail('closed', 'connection_lost', `server closed stdout${partial}; outcome of pending requests unknown`));
   }
 
@@ -201,14 +201,12 @@ export class Connection {
   }
 
   #onChunk(chunk: Uint8Array): void {
-    const lines = this.#splitter.push(chunk);
-    if (!lines.ok) return this.#fail(lines);
-    for (const line of lines.value) {
+    const { messages, failure } = this.#reader.push(chunk);
+    for (const { message, lineBytes } of messages) {
       if (this.#failure) return;
-      const decoded = decodeLine(line);
-      if (!decoded.ok) return this.#fail(decoded);
-      this.#dispatch(decoded.value, line.byteLength + 1);
+      this.#dispatch(message, lineBytes);
     }
+    if (failure) this.#fail(failure);
   }
 
   #dispatch(inbound: InboundMessage, lineBytes: number): void {

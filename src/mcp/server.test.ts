@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'bun:test';
 import { PassThrough } from 'node:stream';
+import { LIMITS } from '../contract/index.ts';
 import { fixtureSnapshot } from '../excerpt/sources.ts';
 import { READ_SOURCE_EXPECTED } from './adapter.ts';
 import { spawnChild } from './child.ts';
@@ -84,6 +85,25 @@ describe('the real fixture server (bun src/main.ts serve) through the strict cli
     }
   });
 });
+
+test('the real process fed a line over mcpLineBytes (stdin left open) exits 3 with one stderr line, not a spin', async () => {
+  const launch = fixtureLaunch();
+  const child = Bun.spawn([...launch.command], { cwd: launch.cwd, env: launch.env, stdin: 'pipe', stdout: 'pipe', stderr: 'pipe' });
+  try {
+    // The session must end on its own while stdin is still open. The deadline is a liveness bound
+    // (the old server spun forever), far above the ~0.4 s this takes; it lets `finally` kill a spinner.
+    child.stdin.write(`{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":"${'x'.repeat(LIMITS.mcpLineBytes)}"}}\n`);
+    void child.stdin.flush();
+    const ended = await Promise.race([child.exited, Bun.sleep(10_000).then(() => 'still running after 10 s')]);
+    expect(ended).toBe(3);
+    const stderr = (await new Response(child.stderr).text()).split('\n').filter((line) => line !== '' && !line.includes(' ready (MCP '));
+    expect(stderr).toEqual([`caplab serve: line 1 is longer than ${LIMITS.mcpLineBytes} bytes; session ended`]);
+    expect(await new Response(child.stdout).text()).toBe('');
+  } finally {
+    child.kill('SIGKILL');
+    await child.exited;
+  }
+}, 20_000);
 
 describe('serve() in-process', () => {
   test('answers on stdout only, logs on stderr, returns 0 at stdin EOF', async () => {

@@ -1,30 +1,22 @@
 import { readdirSync, readlinkSync } from 'node:fs';
-import type { Readable, Writable } from 'node:stream';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import {
-  CallToolRequestSchema,
-  ErrorCode,
-  InitializeRequestSchema,
-  ListToolsRequestSchema,
-  McpError,
-  type CallToolResult,
-  type Tool,
-} from '@modelcontextprotocol/sdk/types.js';
-import { exportContract, validateArguments } from '../contract/index.ts';
+import { exportContract, LIMITS, validateArguments } from '../contract/index.ts';
 import { fixtureSnapshot, readSourceContract, sourceById, type ReadSourceResult, type Snapshot } from '../excerpt/index.ts';
 import { FIXTURE_SERVER_INFO } from './fixture-info.ts';
 import { PROTOCOL_VERSION } from './results.ts';
+import { answerLine, isObject, RPC_ERROR, shown, type MethodAnswer, type Methods } from './serve-rpc.ts';
+import { serveStdio, type ServeStreams } from './serve-stdio.ts';
 
+/** Output `serve` lets pile up unread before it stops reading stdin (backpressure). */
+const SERVE_PENDING_OUTPUT_BYTES = 1024 * 1024;
 
 /** read_source as listed: schemas exported from the same valibot contract the host pins. */
-function readSourceTool(): Tool {
+function readSourceTool(): Record<string, unknown> {
   const exported = exportContract(readSourceContract);
   return {
     name: readSourceContract.name,
     description: readSourceContract.description,
-    inputSchema: exported.inputSchema as Tool['inputSchema'],
-    outputSchema: exported.resultSchema as NonNullable<Tool['outputSchema']>,
+    inputSchema: exported.inputSchema,
+    outputSchema: exported.resultSchema,
     annotations: {
       readOnlyHint: readSourceContract.readOnly,
       destructiveHint: readSourceContract.destructive,
@@ -35,7 +27,7 @@ function readSourceTool(): Tool {
 }
 
 /** Answers one read_source call: invalid arguments are a tool error, not a protocol error. */
-function callReadSource(snapshot: Snapshot, args: unknown): CallToolResult {
+function callReadSource(snapshot: Snapshot, args: unknown): Record<string, unknown> {
   const input = validateArguments<{ source_id: string }>(readSourceContract.input, args ?? {});
   if (!input.ok) return { content: [{ type: 'text', text: `${input.class}/${input.kind}: ${input.message}` }], isError: true };
   const source = sourceById(snapshot, input.value.source_id);
@@ -50,56 +42,59 @@ function callReadSource(snapshot: Snapshot, args: unknown): CallToolResult {
   return { content: [{ type: 'text', text: data.text }], structuredContent: data };
 }
 
-/** Creates the fixture server (not yet connected). */
-function createFixtureServer(snapshot: Snapshot): Server {
-  const server = new Server(FIXTURE_SERVER_INFO, { capabilities: { tools: {} } });
-  // Speak only 2025-06-18: the SDK would echo any version it knows, but these
-  // handlers implement that revision's tool semantics and nothing else.
-  server.setRequestHandler(InitializeRequestSchema, () => ({
-    protocolVersion: PROTOCOL_VERSION,
-    capabilities: { tools: {} },
-    serverInfo: FIXTURE_SERVER_INFO,
-  }));
+const invalidParams = (message: string): MethodAnswer => ({ error: { code: RPC_ERROR.invalidParams, message: `Invalid params: ${message}` } });
+
+/** The fixture server's methods (MCP 2025-06-18, tools only); exported for the serve fuzzer. */
+export function fixtureMethods(snapshot: Snapshot): Methods {
   const tool = readSourceTool();
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [tool] }));
-  server.setRequestHandler(CallToolRequestSchema, (request) => {
-    if (request.params.name !== tool.name) {
-      throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
-    }
-    return callReadSource(snapshot, request.params.arguments);
-  });
-  return server;
+  return {
+    requests: {
+      // Speak only 2025-06-18: these handlers implement that revision's tool
+      // semantics and nothing else, whatever version the client asks for.
+      initialize: (params) => {
+        const info = params['clientInfo'];
+        if (typeof params['protocolVersion'] !== 'string' || !isObject(params['capabilities']) || !isObject(info)) {
+          return invalidParams('initialize needs protocolVersion (string), capabilities (object) and clientInfo (object)');
+        }
+        if (typeof info['name'] !== 'string' || typeof info['version'] !== 'string') return invalidParams('clientInfo needs name and version (strings)');
+        return { result: { protocolVersion: PROTOCOL_VERSION, capabilities: { tools: {} }, serverInfo: FIXTURE_SERVER_INFO } };
+      },
+      ping: () => ({ result: {} }),
+      'tools/list': (params) =>
+        params['cursor'] !== undefined && typeof params['cursor'] !== 'string' ? invalidParams('cursor must be a string') : { result: { tools: [tool] } },
+      'tools/call': (params) => {
+        const name = params['name'];
+        if (typeof name !== 'string') return invalidParams('tools/call needs params.name (a string)');
+        if (params['arguments'] !== undefined && !isObject(params['arguments'])) return invalidParams('params.arguments must be an object');
+        if (name !== tool['name']) return invalidParams(`Unknown tool: ${shown(name)}`);
+        return { result: callReadSource(snapshot, params['arguments']) };
+      },
+    },
+    // Handlers answer synchronously, so a cancellation always arrives too late to act on.
+    notifications: new Set(['notifications/initialized', 'notifications/cancelled']),
+  };
 }
 
-export interface ServeIo {
-  readonly stdin: Readable;
-  readonly stdout: Writable;
-  readonly stderr: Writable;
+export interface ServeIo extends ServeStreams {
   readonly snapshot?: Snapshot;
 }
 
 /**
  * `caplab serve`: runs the fixture MCP server on stdio until stdin ends.
- * stdout carries protocol only; every log line goes to stderr.
+ * stdout carries protocol only; every log line goes to stderr. Every stdin
+ * line gets one answer or one stderr line (see `answerLine`).
  *
- * @returns The exit code (0 after a clean stdin EOF).
+ * @returns The exit code: 0 after stdin EOF, 3 after a line over `LIMITS.mcpLineBytes`.
  * @example
  * const code = await serve();
  */
 export async function serve(io: ServeIo = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr }): Promise<number> {
-  const server = createFixtureServer(io.snapshot ?? fixtureSnapshot());
-  const transport = new StdioServerTransport(io.stdin, io.stdout);
-  const ended = new Promise<void>((resolve) => {
-    io.stdin.once('end', resolve);
-    io.stdin.once('close', resolve);
-  });
-  await server.connect(transport);
-  server.onerror = (error) => io.stderr.write(`caplab serve: ${error.message}\n`);
+  const methods = fixtureMethods(io.snapshot ?? fixtureSnapshot());
   io.stderr.write(`caplab serve: ${FIXTURE_SERVER_INFO.name} ${FIXTURE_SERVER_INFO.version} ready (MCP ${PROTOCOL_VERSION}, stdio; pid ${process.pid}; inherited fds ${inheritedFds()})\n`);
-  await ended;
-  await server.close();
-  io.stderr.write('caplab serve: stdin closed, exiting\n');
-  return 0;
+  return serveStdio(io, (line) => answerLine(line, methods), {
+    maxLineBytes: LIMITS.mcpLineBytes,
+    pendingOutputBytes: SERVE_PENDING_OUTPUT_BYTES,
+  });
 }
 
 /**

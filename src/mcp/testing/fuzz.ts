@@ -1,0 +1,70 @@
+/**
+ * Seeded randomness for the framing fuzzers: a run is reproducible from its
+ * seed (`CAPLAB_FUZZ_SEED=<n>`), which every failure message names.
+ */
+
+/** The seed of this run: CAPLAB_FUZZ_SEED when set, otherwise a fixed one. */
+export function fuzzSeed(env: Readonly<Record<string, string | undefined>> = process.env): number {
+  const given = Number(env['CAPLAB_FUZZ_SEED']);
+  return Number.isSafeInteger(given) && env['CAPLAB_FUZZ_SEED'] !== '' ? given >>> 0 : 0x5eed_c0de;
+}
+
+export interface Rng {
+  /** An integer in [0, n). */
+  int(n: number): number;
+  pick<T>(items: readonly T[]): T;
+  chance(p: number): boolean;
+  bytes(n: number): Uint8Array;
+}
+
+/** mulberry32: small, fast, good enough to spread test cases. */
+export function rng(seed: number): Rng {
+  let state = seed >>> 0;
+  const next = (): number => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const int = (n: number): number => Math.floor(next() * n);
+  return {
+    int,
+    pick: (items) => items[int(items.length)]!,
+    chance: (p) => next() < p,
+    bytes: (n) => Uint8Array.from({ length: n }, () => int(256)),
+  };
+}
+
+/** Text pieces that stress UTF-8: ASCII, 2-, 3- and 4-byte characters, escapes, controls. */
+const PIECES = ['a', 'Z', ' ', '"', '\\', '\n', '\t', '\u0000', 'é', 'ß', '茶', '账本', '—', '𠀋', '😀', '👩‍🔬', 'e\u0301', '\u2028', '{', '}', '[', ']'];
+
+export function randomText(r: Rng, maxPieces = 12): string {
+  return Array.from({ length: r.int(maxPieces + 1) }, () => r.pick(PIECES)).join('');
+}
+
+/** Random cut points of a byte length: sorted, distinct, inside (0, length). */
+export function cuts(r: Rng, length: number, count: number): number[] {
+  const points = new Set<number>();
+  for (let i = 0; i < count && length > 1; i++) points.add(1 + r.int(length - 1));
+  return [...points].sort((a, b) => a - b);
+}
+
+/** Splits bytes at the given points into views. */
+export function split(bytes: Uint8Array, points: readonly number[]): Uint8Array[] {
+  const pieces: Uint8Array[] = [];
+  let start = 0;
+  for (const point of points) {
+    pieces.push(bytes.subarray(start, point));
+    start = point;
+  }
+  pieces.push(bytes.subarray(start));
+  return pieces;
+}
+
+/** Byte offsets that fall inside a multi-byte UTF-8 character (continuation bytes). */
+export function insideCharacters(bytes: Uint8Array): number[] {
+  const inside: number[] = [];
+  for (let i = 1; i < bytes.byteLength; i++) if ((bytes[i]! & 0xc0) === 0x80) inside.push(i);
+  return inside;
+}
