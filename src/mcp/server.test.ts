@@ -151,3 +151,19 @@ test('openStrictClient with the fixture server lists exactly read_source with th
   expect(client.value.tools.map((tool) => tool.name)).toEqual(['read_source']);
   await client.value.close();
 });
+
+test('the fixture answers parse under the SDK protocol schemas; both listed schemas are object schemas', async () => {
+  const { CallToolResultSchema, InitializeResultSchema, ListToolsResultSchema } = await import('@modelcontextprotocol/sdk/types.js');
+  const { fixtureMethods } = await import('./server.ts');
+  const methods = fixtureMethods(snapshot).requests;
+  const answer = async (method: string, params: Record<string, unknown>) => {
+    const answered = await methods[method]!(params);
+    if (!('result' in answered)) throw new Error(`${method}: ${JSON.stringify(answered)}`);
+    return answered.result;
+  };
+  InitializeResultSchema.parse(await answer('initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } }));
+  const listed = ListToolsResultSchema.parse(await answer('tools/list', {}));
+  expect(listed.tools.map((t) => [t.name, t.inputSchema.type, t.outputSchema?.type])).toEqual([['read_source', 'object', 'object']]);
+  const called = CallToolResultSchema.parse(await answer('tools/call', { name: 'read_source', arguments: { source_id: 'alpha' } }));
+  expect(called.isError ?? false).toBe(false);
+});

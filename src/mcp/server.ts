@@ -1,4 +1,6 @@
 import { readdirSync, readlinkSync } from 'node:fs';
+// Types only (erased at build): the answers are checked against the SDK's protocol shapes, at no load cost.
+import type { CallToolResult, InitializeResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { exportContract, LIMITS, validateArguments } from '../contract/index.ts';
 import { fixtureSnapshot, readSourceContract, sourceById, type ReadSourceResult, type Snapshot } from '../excerpt/index.ts';
 import { FIXTURE_SERVER_INFO } from './fixture-info.ts';
@@ -10,13 +12,14 @@ import { serveStdio, type ServeStreams } from './serve-stdio.ts';
 const SERVE_PENDING_OUTPUT_BYTES = 1024 * 1024;
 
 /** read_source as listed: schemas exported from the same valibot contract the host pins. */
-function readSourceTool(): Record<string, unknown> {
+function readSourceTool(): Tool {
   const exported = exportContract(readSourceContract);
   return {
     name: readSourceContract.name,
     description: readSourceContract.description,
-    inputSchema: exported.inputSchema,
-    outputSchema: exported.resultSchema,
+    // The exports of object contracts; the server test checks both are `type: "object"` schemas.
+    inputSchema: exported.inputSchema as Tool['inputSchema'],
+    outputSchema: exported.resultSchema as NonNullable<Tool['outputSchema']>,
     annotations: {
       readOnlyHint: readSourceContract.readOnly,
       destructiveHint: readSourceContract.destructive,
@@ -27,7 +30,7 @@ function readSourceTool(): Record<string, unknown> {
 }
 
 /** Answers one read_source call: invalid arguments are a tool error, not a protocol error. */
-function callReadSource(snapshot: Snapshot, args: unknown): Record<string, unknown> {
+function callReadSource(snapshot: Snapshot, args: unknown): CallToolResult {
   const input = validateArguments<{ source_id: string }>(readSourceContract.input, args ?? {});
   if (!input.ok) return { content: [{ type: 'text', text: `${input.class}/${input.kind}: ${input.message}` }], isError: true };
   const source = sourceById(snapshot, input.value.source_id);
@@ -57,7 +60,7 @@ export function fixtureMethods(snapshot: Snapshot): Methods {
           return invalidParams('initialize needs protocolVersion (string), capabilities (object) and clientInfo (object)');
         }
         if (typeof info['name'] !== 'string' || typeof info['version'] !== 'string') return invalidParams('clientInfo needs name and version (strings)');
-        return { result: { protocolVersion: PROTOCOL_VERSION, capabilities: { tools: {} }, serverInfo: FIXTURE_SERVER_INFO } };
+        return { result: { protocolVersion: PROTOCOL_VERSION, capabilities: { tools: {} }, serverInfo: FIXTURE_SERVER_INFO } satisfies InitializeResult };
       },
       ping: () => ({ result: {} }),
       'tools/list': (params) =>
@@ -66,7 +69,7 @@ export function fixtureMethods(snapshot: Snapshot): Methods {
         const name = params['name'];
         if (typeof name !== 'string') return invalidParams('tools/call needs params.name (a string)');
         if (params['arguments'] !== undefined && !isObject(params['arguments'])) return invalidParams('params.arguments must be an object');
-        if (name !== tool['name']) return invalidParams(`Unknown tool: ${shown(name)}`);
+        if (name !== tool.name) return invalidParams(`Unknown tool: ${shown(name)}`);
         return { result: callReadSource(snapshot, params['arguments']) };
       },
     },
