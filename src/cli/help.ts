@@ -7,7 +7,10 @@ export const EXIT_CODES_HELP = `Exit codes:
   2  usage error (bad flag, argument, path or file), found before any work
   3  protocol, transport or output failure (MCP framing, version, spawn …; stdout
      or the --junit file could not be written — a closed pipe is not a failure)
-  4  outcome unknown (a call timed out or its connection was lost; never retried)`;
+  4  outcome unknown (a call timed out or its connection was lost; never retried)
+  130  interrupted by SIGINT: new work stopped, hooks and servers terminated with
+       their process groups, the run recorded as interrupted and sealed
+  143  the same, by SIGTERM`;
 
 const RUN_FLAGS = `  --transport mcp|local   read_source over the fixture MCP server (default) or as a local function
   --out DIR               run dir (default ./caplab-runs/<run-id>/); must not exist or be empty
