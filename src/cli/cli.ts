@@ -10,7 +10,7 @@ import { probeCommand } from './probe-command.ts';
 import { skillsCommand, toolsCommand } from './info-commands.ts';
 
 /** Commands that start processes: main.ts makes them a child subreaper and turns SIGINT/SIGTERM into `io.interrupt`. */
-const GUARDED = new Set(['demo', 'run', 'check']);
+const GUARDED = new Set(['demo', 'run', 'check', 'probe']);
 
 /**
  * Whether this command line runs work that a signal must stop in order

@@ -40,7 +40,7 @@ export async function probeCommand(args: readonly string[], io: Io): Promise<num
   const unknown = flags.find((f) => f !== '--json');
   if (unknown !== undefined) return io.stderr(`caplab probe: unknown option ${unknown}\nSee \`caplab probe --help\`.\n`), EXIT.usage;
   if (command.length === 0) return io.stderr('caplab probe: needs a server command after --\n'), EXIT.usage;
-  const report = await probe(command, { cwd: io.cwd, envSource: io.env });
+  const report = await probe(command, { cwd: io.cwd, envSource: io.env, ...(io.interrupt ? { signal: io.interrupt } : {}) });
   io.stdout(flags.includes('--json') ? `${JSON.stringify(report, null, 2)}\n` : renderProbeText(report));
   if (!report.serverInfo) return EXIT.protocol;
   return report.findings.length > 0 ? EXIT.failed : EXIT.ok;
