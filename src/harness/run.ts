@@ -3,7 +3,7 @@ import type { Outcome } from '../contract/index.ts';
 import { fail, isUnknownOutcome, ok } from '../contract/index.ts';
 import type { Snapshot } from '../excerpt/index.ts';
 import { openRunDir, type Clock, type RunDir, type RunDirFs } from '../ledger/index.ts';
-import { reapOrphans, type SweepGraces } from '../platform/index.ts';
+import { mergeReports, reapOrphans, type SweepGraces } from '../platform/index.ts';
 import type { Hook, Pipeline, RuntimeTool } from '../pipeline/index.ts';
 import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
@@ -83,8 +83,10 @@ function recorderOf(run: RunDir): RunRecorder {
  * reported. Once the run dir exists the ledger always ends in a `run_end`
  * (`completed`, `interrupted` naming the signal, or `failed` with its cause)
  * before the seal is written; when even that cannot be appended, the dir is
- * left unsealed. At the end, processes that escaped their group (setsid) are
- * killed (Linux, as a child subreaper) and listed in `run_end.orphans`.
+ * left unsealed. Before the servers close and again after, processes that
+ * escaped their group (setsid) are killed (Linux, as a child subreaper) and
+ * listed in `run_end.orphans`; those found by a server's own close are in its
+ * close report.
  */
 export async function runTask(options: RunOptions): Promise<Outcome<RunOutcome>> {
   const opened = openRunDir(options.runDir, { clock: options.clock, ...(options.fs ? { fs: options.fs } : {}) });
@@ -158,10 +160,12 @@ export async function runTask(options: RunOptions): Promise<Outcome<RunOutcome>>
         options.onStep?.(step);
       },
     });
+    // Before the servers close, what hooks left (their report stays theirs); after, whatever is left.
+    const early = await reapOrphans(ORPHAN_GRACES);
     const closeReport = await toolsClose();
     options.signal?.removeEventListener('abort', closeOnAbort);
     toolsClose = undefined;
-    const orphans = await reapOrphans(ORPHAN_GRACES);
+    const orphans = mergeReports(early, await reapOrphans(ORPHAN_GRACES));
     const signal = options.signal?.aborted ? String(options.signal.reason) : undefined;
     const { exitCode, ending } = signal ? { exitCode: interruptedExit(signal), ending: `interrupted by ${signal}` } : endingOf(loop);
     const counts = { stop: loop.stop, requests: loop.requests.length, tool_calls: loop.calls.length, transport_close: closeReport ?? null, orphans };

@@ -5,5 +5,5 @@
  */
 export { allProcesses, isAlive, procStat } from './proc.ts';
 export type { ProcStat } from './proc.ts';
-export { becomeSubreaper, reapOrphans, trackChild } from './subreaper.ts';
+export { becomeSubreaper, mergeReports, reapOrphans, trackChild } from './subreaper.ts';
 export type { NamedCount, OrphanReport, SweepGraces } from './subreaper.ts';

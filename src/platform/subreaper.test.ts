@@ -1,6 +1,6 @@
 import { afterEach, expect, test } from 'bun:test';
 import { join } from 'node:path';
-import { reapOrphans } from './index.ts';
+import { mergeReports, reapOrphans } from './index.ts';
 import { killAllWith, livingWith, waitNoneWith } from './testing/find.ts';
 
 const script = join(import.meta.dir, 'testing', 'escape.ts');
@@ -48,4 +48,10 @@ test('in a process that is not a subreaper (this test process) the sweep signals
     bystander.kill('SIGKILL');
     await bystander.exited;
   }
+});
+
+test('two sweeps merge into one report, counts added by name', () => {
+  const a = { subreaper: true, killed: [{ name: 'sleep', count: 1 }], survivors: [] };
+  const b = { subreaper: true, killed: [{ name: 'bun', count: 2 }, { name: 'sleep', count: 1 }], survivors: [{ name: 'sh', count: 1 }] };
+  expect(mergeReports(a, b)).toEqual({ subreaper: true, killed: [{ name: 'bun', count: 2 }, { name: 'sleep', count: 2 }], survivors: [{ name: 'sh', count: 1 }] });
 });

@@ -157,6 +157,16 @@ async function sweep(graces: SweepGraces): Promise<OrphanReport> {
   return { subreaper: true, killed: counted(killed), survivors: counted(survivors) };
 }
 
+/** Two sweeps as one report: counts added by name. */
+export function mergeReports(a: OrphanReport, b: OrphanReport): OrphanReport {
+  const add = (x: readonly NamedCount[], y: readonly NamedCount[]) => {
+    const counts = new Map<string, number>();
+    for (const { name, count } of [...x, ...y]) counts.set(name, (counts.get(name) ?? 0) + count);
+    return [...counts].sort(([p], [q]) => (p < q ? -1 : p > q ? 1 : 0)).map(([name, count]) => ({ name, count }));
+  };
+  return { ...a, ...b, killed: add(a.killed, b.killed), survivors: add(a.survivors, b.survivors) };
+}
+
 let queue: Promise<unknown> = Promise.resolve();
 
 /**
