@@ -5,7 +5,7 @@
  * afterwards by a marker argument (polled with a deadline).
  */
 import { afterEach, expect, test } from 'bun:test';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { allProcesses, isAlive, procStat } from '../platform/index.ts';
 import { killAllWith, livingWith, waitNoneWith } from '../platform/testing/find.ts';
@@ -148,4 +148,17 @@ test('a usage error still wins over an interruption (2 > 130/143)', async () => 
   controller.abort('SIGINT');
   const io = { ...testIo(scratchDir('caplab-interrupt-')), interrupt: controller.signal };
   expect(await cli(['demo', '--transport', 'carrier-pigeon'], io)).toBe(2);
+});
+
+test('check interrupted between scenarios: the rest do not run (no run dir), exit 130, one stderr line', async () => {
+  const dir = scratchDir('caplab-check-interrupt-');
+  const controller = new AbortController();
+  const base = testIo(dir);
+  let lines = 0;
+  // Interrupt once the first scenario's line is out.
+  const io = { ...base, stdout: (text: string) => (base.stdout(text), ++lines === 3 && controller.abort('SIGINT'), undefined), interrupt: controller.signal };
+  expect(await cli(['check', '--out', 'out'], io)).toBe(130);
+  expect(base.err()).toBe('caplab: interrupted by SIGINT\n');
+  expect(base.out()).toContain('observed: did not run: precondition/run_interrupted');
+  expect(readdirSync(join(dir, 'out')).length).toBeLessThan(3);
 });
