@@ -106,7 +106,8 @@ before the first scenario), 3 the JUnit file or stdout could not be written.`,
 
 Connects to any stdio MCP server with the general profile: initialize (2025-06-18 or
 2025-03-26), tools/list following pagination within bounds (page limit, repeated-cursor
-detection), then a clean close of the server's process group. Reports the server, each
+detection), then a clean close of the server's process group and, on Linux, of processes
+that left it (setsid: caplab is their child subreaper). Reports the server, each
 tool's schema hashes, and findings — everything the strict profile would refuse. Calls no
 tool. The server gets an allowlisted environment (PATH, HOME, LANG, LC_*, TZ, TMPDIR).
 
