@@ -1,6 +1,6 @@
 /**
  * Keeps the data flow honest: contract → binding → pipeline → excerpt → mcp →
- * harness → cli, with skill and ledger as side rails, and cross-folder imports
+ * harness → cli, with skill, ledger and platform (OS calls) as side rails, and cross-folder imports
  * only through a folder's index.ts. Scans the shipped (non-test) sources.
  */
 import { expect, test } from 'bun:test';
@@ -11,14 +11,15 @@ import { join, relative } from 'node:path';
 const ALLOWED: Record<string, readonly string[]> = {
   assets: [],
   contract: [],
+  platform: [],
   binding: ['contract'],
-  pipeline: ['contract', 'binding'],
+  pipeline: ['contract', 'binding', 'platform'],
   excerpt: ['contract', 'binding', 'pipeline', 'assets', 'ledger'],
-  mcp: ['contract', 'binding', 'pipeline', 'excerpt'],
+  mcp: ['contract', 'binding', 'pipeline', 'excerpt', 'platform'],
   skill: ['contract', 'assets'],
   ledger: ['contract'],
-  harness: ['contract', 'binding', 'pipeline', 'excerpt', 'mcp', 'ledger', 'assets', 'version.ts'],
-  cli: ['contract', 'binding', 'pipeline', 'excerpt', 'mcp', 'harness', 'skill', 'ledger', 'assets', 'version.ts'],
+  harness: ['contract', 'binding', 'pipeline', 'excerpt', 'mcp', 'ledger', 'assets', 'platform', 'version.ts'],
+  cli: ['contract', 'binding', 'pipeline', 'excerpt', 'mcp', 'harness', 'skill', 'ledger', 'assets', 'platform', 'version.ts'],
 };
 
 /**

@@ -7,6 +7,7 @@ import { chmodSync, copyFileSync, existsSync, readdirSync, readFileSync, writeFi
 import { join } from 'node:path';
 import { build } from '../scripts/build.ts';
 import { scratchDir } from './scratch.ts';
+import { killAllWith, waitNoneWith } from '../src/platform/testing/find.ts';
 
 const bin = join(scratchDir('caplab-bin-'), 'caplab');
 
@@ -75,4 +76,22 @@ test('alone in a folder (no sourcemap, nothing beside it) it still runs the demo
   expect(version.stdout).toMatch(/^caplab \d+\.\d+\.\d+\n$/);
   expect(help.stdout).toContain('Exit codes:');
   expect([demo.code, JSON.parse(demo.stdout).accepted]).toEqual([0, true]);
+});
+
+test('the binary is a child subreaper (bun:ffi prctl works compiled): a hook\'s setsid sleep is killed at the end of the run', async () => {
+  const cwd = scratchDir('caplab-bin-setsid-');
+  const marker = `709.${process.pid}${Math.floor(Math.random() * 1e6)}`;
+  try {
+    const command = `setsid sleep ${marker} >/dev/null 2>&1 & while [ "$(ps -o sid= -p $! | tr -d ' ')" != "$!" ]; do sleep 0.01; done`;
+    writeFileSync(join(cwd, 'settings.json'), JSON.stringify({ hooks: { PreToolUse: [{ matcher: 'create_card', hooks: [{ type: 'command', command, timeout: 60 }] }] } }));
+    const { code, stdout } = await run([bin, 'demo', '--json', '--settings', 'settings.json'], cwd, { PATH: '/usr/bin:/bin' });
+    expect(code).toBe(0);
+    const events = readFileSync(join(JSON.parse(stdout).run_dir, 'ledger.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const end = events.at(-1);
+    expect(end.orphans).toEqual({ subreaper: true, killed: [{ name: 'sleep', count: 1 }], survivors: [] });
+    expect(end.transport_close.orphans).toEqual({ subreaper: true, killed: [], survivors: [] });
+    expect(await waitNoneWith(marker)).toEqual([]);
+  } finally {
+    killAllWith(marker);
+  }
 });

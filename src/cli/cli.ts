@@ -2,18 +2,41 @@ import { mcpTools } from '../harness/index.ts';
 import { serve } from '../mcp/index.ts';
 import { CAPLAB_VERSION } from '../version.ts';
 import { HELP } from './help.ts';
-import { EXIT, type Io } from './io.ts';
+import { EXIT, interruptCode, type Io } from './io.ts';
 import { parseRunFlags, runCommand } from './run-command.ts';
 import { verifyCommand } from './verify-command.ts';
 import { checkCommand } from './check-command.ts';
 import { probeCommand } from './probe-command.ts';
 import { skillsCommand, toolsCommand } from './info-commands.ts';
 
+/** Commands that start processes: main.ts makes them a child subreaper and turns SIGINT/SIGTERM into `io.interrupt`. */
+const GUARDED = new Set(['demo', 'run', 'check', 'probe']);
+
+/**
+ * Whether this command line runs work that a signal must stop in order
+ * (hooks, servers, a run record). Others keep the default signal action:
+ * `serve` must still end on the SIGTERM its host sends.
+ */
+export function guardsProcesses(argv: readonly string[]): boolean {
+  return argv[0] !== undefined && GUARDED.has(argv[0]);
+}
+
 /**
  * The command line: parses argv, runs a command, returns the exit code.
  * Never calls process.exit and never touches the real process (main.ts does).
+ * An interruption (`io.interrupt`) wins over every code but a usage error,
+ * and is said in one stderr line.
  */
 export async function cli(argv: readonly string[], io: Io): Promise<number> {
+  const code = await dispatch(argv, io);
+  if (!io.interrupt?.aborted || code === EXIT.usage) return code;
+  const interrupted = interruptCode(io.interrupt.reason);
+  // demo and run say it themselves, with the run dir.
+  if (code !== interrupted) io.stderr(`caplab: interrupted by ${String(io.interrupt.reason)}\n`);
+  return interrupted;
+}
+
+async function dispatch(argv: readonly string[], io: Io): Promise<number> {
   const [command, ...rest] = argv;
   if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
     io.stdout(`${HELP['main']}\n`);

@@ -7,7 +7,10 @@ export const EXIT_CODES_HELP = `Exit codes:
   2  usage error (bad flag, argument, path or file), found before any work
   3  protocol, transport or output failure (MCP framing, version, spawn …; stdout
      or the --junit file could not be written — a closed pipe is not a failure)
-  4  outcome unknown (a call timed out or its connection was lost; never retried)`;
+  4  outcome unknown (a call timed out or its connection was lost; never retried)
+  130  interrupted by SIGINT: new work stopped, hooks and servers terminated with
+       their process groups, the run recorded as interrupted and sealed
+  143  the same, by SIGTERM`;
 
 const RUN_FLAGS = `  --transport mcp|local   read_source over the fixture MCP server (default) or as a local function
   --out DIR               run dir (default ./caplab-runs/<run-id>/); must not exist or be empty
@@ -106,7 +109,8 @@ before the first scenario), 3 the JUnit file or stdout could not be written.`,
 
 Connects to any stdio MCP server with the general profile: initialize (2025-06-18 or
 2025-03-26), tools/list following pagination within bounds (page limit, repeated-cursor
-detection), then a clean close of the server's process group. Reports the server, each
+detection), then a clean close of the server's process group and, on Linux, of processes
+that left it (setsid: caplab is their child subreaper). Reports the server, each
 tool's schema hashes, and findings — everything the strict profile would refuse. Calls no
 tool. The server gets an allowlisted environment (PATH, HOME, LANG, LC_*, TZ, TMPDIR).
 

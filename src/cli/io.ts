@@ -13,14 +13,26 @@ export interface Io {
   readonly isTTY: boolean;
   /** The raw process streams, for `caplab serve` only (it speaks MCP on stdin/stdout). */
   readonly streams?: ServeIo;
+  /**
+   * Aborted when the process gets SIGINT or SIGTERM, with the signal's name
+   * as its reason (main.ts wires it; a test aborts its own).
+   */
+  readonly interrupt?: AbortSignal;
 }
 
 /**
  * Exit codes (SPEC F-CLI), documented in `--help` and README. `io` shares 3
  * with `protocol`: both say "the run could not talk to something" (a server,
- * or the place its output goes), never "the result was wrong".
+ * or the place its output goes), never "the result was wrong". 130 and 143
+ * are 128 + the number of SIGINT and SIGTERM, as a shell reports them. When
+ * several apply: 2 > 130/143 > 4 > 3 > 1 > 0.
  */
-export const EXIT = { ok: 0, failed: 1, usage: 2, protocol: 3, io: 3, unknown: 4 } as const;
+export const EXIT = { ok: 0, failed: 1, usage: 2, protocol: 3, io: 3, unknown: 4, sigint: 130, sigterm: 143 } as const;
+
+/** The exit code for an interruption by this signal (the `interrupt` signal's reason). */
+export function interruptCode(reason: unknown): typeof EXIT.sigint | typeof EXIT.sigterm {
+  return reason === 'SIGINT' ? EXIT.sigint : EXIT.sigterm;
+}
 
 /** The part of a process stream `outputWriter` uses (a `NodeJS.WriteStream` has it). */
 export interface OutputStream {

@@ -1,10 +1,10 @@
 import { parseArgs } from 'node:util';
 import { join, resolve } from 'node:path';
 import { fixtureSnapshot } from '../excerpt/index.ts';
-import type { Failure } from '../contract/index.ts';
+import { fail, type Failure } from '../contract/index.ts';
 import { loadScenario, runReport, runTask, type LoopStep, type RunOutcome, type Scenario, type ToolProvider } from '../harness/index.ts';
 import { clockFromEnv } from '../ledger/index.ts';
-import { EXIT, paint, type Io } from './io.ts';
+import { EXIT, interruptCode, paint, type Io } from './io.ts';
 import { checkOutDir, checkRunId } from './paths.ts';
 import { renderEnding, renderStep } from './render.ts';
 import { setupRun, type RunFlags } from './setup.ts';
@@ -83,6 +83,10 @@ export async function execute(flags: RunFlags, scenario: Scenario, io: Io, mcpTo
   const setup = await setupRun(flags, scenario, io, mcpTools);
   if (!setup.ok) return { ok: false, code: EXIT.usage, failure: setup };
   for (const notice of setup.value.notices) io.stderr(`caplab: ${notice}\n`);
+  // Interrupted before this run began (check's later scenarios): no run dir is made.
+  if (io.interrupt?.aborted) {
+    return { ok: false, code: interruptCode(io.interrupt.reason), failure: fail('precondition', 'run_interrupted', `interrupted by ${String(io.interrupt.reason)} before the run started`) };
+  }
   const outcome = await runTask({
     scenario,
     snapshot: fixtureSnapshot(),
@@ -92,6 +96,7 @@ export async function execute(flags: RunFlags, scenario: Scenario, io: Io, mcpTo
     cwd: io.cwd,
     ...setup.value.run,
     ...(onStep ? { onStep } : {}),
+    ...(io.interrupt ? { signal: io.interrupt } : {}),
   });
   if (outcome.ok) return { ok: true, outcome: outcome.value };
   const code = outcome.class === 'spawn' || outcome.class === 'protocol' ? EXIT.protocol : outcome.kind === 'target_exists' ? EXIT.usage : EXIT.failed;
@@ -123,5 +128,9 @@ export async function runCommand(flags: RunFlags, io: Io, mcpTools?: ToolProvide
   }
   if (flags.json) io.stdout(`${JSON.stringify(runReport(executed.outcome, scenario.value.name), null, 2)}\n`);
   else io.stdout(`\n${renderEnding(executed.outcome, colours)}\n`);
-  return executed.outcome.exitCode;
+  const { exitCode, runDir, ending } = executed.outcome;
+  if (exitCode === EXIT.sigint || exitCode === EXIT.sigterm) {
+    io.stderr(`caplab: ${ending}: new work stopped, hooks and servers terminated; the run is recorded as interrupted in ${runDir}\n`);
+  }
+  return exitCode;
 }

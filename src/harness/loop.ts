@@ -54,15 +54,19 @@ export interface LoopResult {
   readonly checks: readonly AcceptanceCheck[];
   readonly accepted: boolean;
   readonly receipt?: CardReceipt;
-  /** Why the loop stopped: the model finished, the script ran out, or the request bound was hit. */
-  readonly stop: 'final_answer' | 'script_exhausted' | 'max_requests';
+  /**
+   * Why the loop stopped: the model finished, the script ran out, the request
+   * bound was hit, or the run was interrupted (no acceptance is decided then).
+   */
+  readonly stop: 'final_answer' | 'script_exhausted' | 'max_requests' | 'interrupted';
 }
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
 /**
  * Runs the excerpt task: request → response → calls through the pipeline →
- * tool results → next request, until a final answer; then acceptance.
+ * tool results → next request, until a final answer; then acceptance. An
+ * aborted `pipeline.signal` ends it without a verdict.
  */
 export async function runLoop(options: LoopOptions): Promise<LoopResult> {
   const { recorder, snapshot } = options;
@@ -74,6 +78,11 @@ export async function runLoop(options: LoopOptions): Promise<LoopResult> {
   let actions = 0;
 
   for (let index = 0; index < (options.maxRequests ?? 8); index++) {
+    // An interruption stops new work: no further request once the signal is aborted.
+    if (options.pipeline.signal?.aborted) {
+      stop = 'interrupted';
+      break;
+    }
     const registry = options.registry();
     const bindings: Record<string, Binding> = Object.fromEntries(Object.values(registry).map((t) => [t.binding.tool, t.binding]));
     const stage = stageOf(calls);
@@ -149,6 +158,7 @@ export async function runLoop(options: LoopOptions): Promise<LoopResult> {
     messages.push({ role: 'user', content: results });
   }
 
+  if (stop === 'interrupted' || options.pipeline.signal?.aborted) return { requests, calls, checks: [], accepted: false, stop: 'interrupted' };
   const creates = calls.filter((c) => c.name === 'create_card' && c.outcome.ok);
   const receipt = creates[0]?.outcome.ok ? (creates[0].outcome.value.data as CardReceipt) : undefined;
   const producingId = creates[0] ? requestOf(requests, creates[0]) : undefined;

@@ -125,3 +125,30 @@ test('a run whose start cannot be recorded (a value JSON cannot hold) stays unse
   const report = verify(run.runDir, { recheck: recheckAcceptance });
   expect(!report.ok && report.kind).toBe('unsealed');
 });
+
+test('an interruption closes the tools at once: a call in flight ends as closed (outcome unknown), not at its timeout; run_end interrupted', async () => {
+  const controller = new AbortController();
+  const releases: (() => void)[] = [];
+  const closed: string[] = [];
+  // read_source hangs until the tool set is closed, as an MCP call does until its connection ends.
+  const hanging: RunOptions['tools'] = async (snapshot, runId) => {
+    const set = await localTools(snapshot, runId);
+    if (!set.ok) return set;
+    const handler = async (): Promise<Outcome<never>> => {
+      const released = new Promise<void>((resolve) => releases.push(resolve));
+      controller.abort('SIGINT');
+      await released;
+      return fail('closed', 'connection_lost', 'closed while the call was in flight');
+    };
+    const tools = set.value.tools.map((t) => (t.contract.name === 'read_source' ? { ...t, attributes: { ...t.attributes, timeoutMs: 600_000 }, handler } : t));
+    return { ok: true, value: { ...set.value, tools, close: async () => (closed.push('close'), releases.forEach((r) => r()), undefined) } };
+  };
+  const run = options({ tools: hanging, signal: controller.signal });
+  const outcome = await runTask(run);
+  expect(outcome.ok && [outcome.value.exitCode, outcome.value.loop.stop]).toEqual([130, 'interrupted']);
+  expect(outcome.ok && outcome.value.loop.calls.map((c) => (c.outcome.ok ? 'ok' : c.outcome.kind))).toEqual(['connection_lost', 'run_interrupted']);
+  expect(closed).toEqual(['close']);
+  expect(lastEvent(run.runDir)).toMatchObject({ type: 'run_end', ending: 'interrupted', exit_code: 130, accepted: false, cause: expect.stringContaining('SIGINT') });
+  const report = verify(run.runDir, { recheck: recheckAcceptance });
+  expect(report.ok && report.value.end).toMatchObject({ ending: 'interrupted', exitCode: 130 });
+});

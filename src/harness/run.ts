@@ -3,6 +3,7 @@ import type { Outcome } from '../contract/index.ts';
 import { fail, isUnknownOutcome, ok } from '../contract/index.ts';
 import type { Snapshot } from '../excerpt/index.ts';
 import { openRunDir, type Clock, type RunDir, type RunDirFs } from '../ledger/index.ts';
+import { mergeReports, reapOrphans, type SweepGraces } from '../platform/index.ts';
 import type { Hook, Pipeline, RuntimeTool } from '../pipeline/index.ts';
 import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
@@ -28,6 +29,20 @@ export interface RunOptions {
   readonly onStep?: (step: LoopStep) => void;
   /** The run dir's filesystem (a test makes a write fail through it). */
   readonly fs?: RunDirFs;
+  /**
+   * Aborted on SIGINT/SIGTERM (main.ts) or by a test, with the signal's name
+   * as its reason: no new work starts, hooks and servers are terminated with
+   * their process groups, and the run ends `interrupted`.
+   */
+  readonly signal?: AbortSignal;
+}
+
+/** How long escaped processes (setsid) get after SIGTERM, then after SIGKILL, at the end of a run. */
+const ORPHAN_GRACES: SweepGraces = { termMs: 500, killMs: 500 };
+
+/** The exit code of a run interrupted by this signal: 128 + its number, as a shell reports it. */
+export function interruptedExit(reason: unknown): 130 | 143 {
+  return reason === 'SIGINT' ? 130 : 143;
 }
 
 /** A finished run, ready to report. */
@@ -39,7 +54,7 @@ export interface RunOutcome {
   readonly loop: LoopResult;
   readonly head: string;
   readonly events: number;
-  readonly exitCode: 0 | 1 | 3 | 4;
+  readonly exitCode: 0 | 1 | 3 | 4 | 130 | 143;
   readonly ending: string;
   readonly closeReport: unknown;
 }
@@ -66,8 +81,12 @@ function recorderOf(run: RunDir): RunRecorder {
  * Runs one scenario end to end: run dir and ledger, tools (local or MCP), the
  * loop, acceptance, and a clean close. Every step is recorded before it is
  * reported. Once the run dir exists the ledger always ends in a `run_end`
- * (`completed`, or `failed` with its cause) before the seal is written; when
- * even that cannot be appended, the dir is left unsealed.
+ * (`completed`, `interrupted` naming the signal, or `failed` with its cause)
+ * before the seal is written; when even that cannot be appended, the dir is
+ * left unsealed. Before the servers close and again after, processes that
+ * escaped their group (setsid) are killed (Linux, as a child subreaper) and
+ * listed in `run_end.orphans`; those found by a server's own close are in its
+ * close report.
  */
 export async function runTask(options: RunOptions): Promise<Outcome<RunOutcome>> {
   const opened = openRunDir(options.runDir, { clock: options.clock, ...(options.fs ? { fs: options.fs } : {}) });
@@ -104,7 +123,11 @@ export async function runTask(options: RunOptions): Promise<Outcome<RunOutcome>>
       const sealed = run.close();
       return sealed.ok ? toolSet : sealed;
     }
-    toolsClose = () => toolSet.value.close();
+    // Idempotent: an interruption starts the close at once (ending calls in flight), the end awaits the same.
+    let closing: Promise<unknown> | undefined;
+    toolsClose = () => (closing ??= toolSet.value.close());
+    const closeOnAbort = () => void toolsClose?.();
+    options.signal?.addEventListener('abort', closeOnAbort, { once: true });
     const table = runtimeTable(toolSet.value.tools);
     start({ transport: toolSet.value.transport, server: toolSet.value.server ?? null, bindings: Object.values(table).map((t) => t.binding) });
     let requestIndex = 0;
@@ -120,6 +143,7 @@ export async function runTask(options: RunOptions): Promise<Outcome<RunOutcome>>
         keepOutput: (actionId, text) => recorder.writeFile(`outputs/${actionId}.txt`, new TextEncoder().encode(text)),
         session: { id: options.runId, transcriptPath: join(run.dir, 'ledger.jsonl'), cwd: options.cwd },
         runDir: run.dir,
+        ...(options.signal ? { signal: options.signal } : {}),
       },
       recorder,
       readRunFile: (relPath) => {
@@ -136,19 +160,21 @@ export async function runTask(options: RunOptions): Promise<Outcome<RunOutcome>>
         options.onStep?.(step);
       },
     });
-    const closeReport = await toolSet.value.close();
+    // Before the servers close, what hooks left (their report stays theirs); after, whatever is left.
+    const early = await reapOrphans(ORPHAN_GRACES);
+    const closeReport = await toolsClose();
+    options.signal?.removeEventListener('abort', closeOnAbort);
     toolsClose = undefined;
-    const { exitCode, ending } = endingOf(loop);
-    recorder.append('run_end', {
-      accepted: loop.accepted,
-      exit_code: exitCode,
-      ending: 'completed',
-      summary: ending,
-      stop: loop.stop,
-      requests: loop.requests.length,
-      tool_calls: loop.calls.length,
-      transport_close: closeReport ?? null,
-    });
+    const orphans = mergeReports(early, await reapOrphans(ORPHAN_GRACES));
+    const signal = options.signal?.aborted ? String(options.signal.reason) : undefined;
+    const { exitCode, ending } = signal ? { exitCode: interruptedExit(signal), ending: `interrupted by ${signal}` } : endingOf(loop);
+    const counts = { stop: loop.stop, requests: loop.requests.length, tool_calls: loop.calls.length, transport_close: closeReport ?? null, orphans };
+    recorder.append(
+      'run_end',
+      signal
+        ? { accepted: false, exit_code: exitCode, ending: 'interrupted', cause: `${signal}: new work stopped; hooks and servers terminated with their process groups`, ...counts }
+        : { accepted: loop.accepted, exit_code: exitCode, ending: 'completed', summary: ending, ...counts },
+    );
     const head = run.head();
     const events = run.count();
     const sealed = run.close();

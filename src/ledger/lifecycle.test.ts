@@ -51,6 +51,9 @@ describe('lifecycle: one run_start, at most one acceptance, a final run_end cons
     ['failed yet accepted', end({ accepted: true, exit_code: 4, ending: 'failed', cause: 'x' }), 'inconsistent_end@ledger.jsonl:run_end'],
     ['failed without a cause', end({ accepted: false, exit_code: 1, ending: 'failed' }), 'inconsistent_end@ledger.jsonl:run_end'],
     ['run_end of the wrong shape', end({ accepted: 'yes', exit_code: 0, ending: 'completed' }), 'bad_event@ledger.jsonl:run_end'],
+    ['exit 143 (SIGTERM) for a run that completed', end({ accepted: false, exit_code: 143, ending: 'completed' }), 'inconsistent_end@ledger.jsonl:run_end'],
+    ['exit 130 (SIGINT) for a run that failed', end({ accepted: false, exit_code: 130, ending: 'failed', cause: 'x' }), 'inconsistent_end@ledger.jsonl:run_end'],
+    ['an exit code no run ends with', end({ accepted: false, exit_code: 137, ending: 'interrupted', cause: 'SIGKILL' }), 'bad_event@ledger.jsonl:run_end'],
     ['acceptance checks not an array', (es) => es.map((e) => (e.type === 'acceptance' ? { ...e, checks: 3 } : e)), 'bad_event@ledger.jsonl:acceptance'],
   ];
   for (const [name, edit, expected] of cases) {
@@ -67,6 +70,11 @@ describe('lifecycle: one run_start, at most one acceptance, a final run_end cons
     const report = verify(dir);
     expect(report.ok && report.value.end).toEqual({ ending: 'interrupted', accepted: false, exitCode: 1, cause: 'SIGINT' });
     expect(renderVerifyText(report)).toContain('ended   interrupted (SIGINT), not accepted, exit 1');
+    for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+      const stopped = sample();
+      forge(stopped, end({ accepted: false, exit_code: code, ending: 'interrupted', cause: `${signal}: new work stopped` }));
+      expect(kind(stopped)).toBe('verifies');
+    }
     const unknown = sample();
     forge(unknown, end({ accepted: true, exit_code: 4, ending: 'completed' }));
     expect(kind(unknown)).toBe('verifies');

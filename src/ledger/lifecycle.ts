@@ -19,7 +19,8 @@ export interface RunEnd {
 // Loose: other fields may be added (and the format version bumped); these are the ones verify relies on.
 const RunEndShape = v.looseObject({
   accepted: v.boolean(),
-  exit_code: v.picklist([0, 1, 3, 4]),
+  // 130/143: interrupted by SIGINT/SIGTERM (128 + the signal number), as the process exits.
+  exit_code: v.picklist([0, 1, 3, 4, 130, 143]),
   ending: v.picklist(ENDINGS),
   cause: v.optional(v.pipe(v.string(), v.minLength(1))),
 });
@@ -65,6 +66,7 @@ export function checkLifecycle(recorded: readonly RecordedEvent[]): Outcome<RunE
     if (accepted) return contradiction(`a run that ended ${ending} is never accepted`);
     if (cause === undefined) return contradiction(`a run that ended ${ending} must name its cause`);
   }
+  if ((exitCode === 130 || exitCode === 143) && ending !== 'interrupted') return contradiction('exit 130/143 means interrupted by a signal');
   if ((exitCode === 0) !== accepted && (exitCode === 0 || exitCode === 1)) {
     return contradiction(exitCode === 0 ? 'exit 0 means accepted' : 'an accepted run does not exit 1');
   }

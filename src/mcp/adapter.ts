@@ -14,7 +14,7 @@ export const MCP_ADAPTER_VERSION = `${CLIENT_INFO.name}/${CLIENT_INFO.version}`;
 export const MCP_GAPS: readonly string[] = [
   'remote build unknown: the server is identified only by serverInfo, launch command and tool schemas',
   'server-side state unverified: results are checked against the host snapshot, never trusted on their own',
-  'processes that leave the server process group (setsid) are not tracked on close',
+  'processes that leave the server process group (setsid) are found and killed on close only on Linux, where caplab is a child subreaper; elsewhere they are not tracked',
 ];
 
 /** read_source's text content is the source text itself; it must equal structuredContent.text. */

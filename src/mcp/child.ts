@@ -1,4 +1,5 @@
 import { fail, ok, redactorFor, type Outcome, type Redactor } from '../contract/index.ts';
+import { reapOrphans, trackChild, type OrphanReport } from '../platform/index.ts';
 import { livingMembers, signalGroup, waitGroupGone } from './group.ts';
 import type { Launch } from './launch.ts';
 
@@ -55,6 +56,7 @@ export const spawnChild: SpawnFn = function spawnChild(launch) {
   } catch (error) {
     return fail('spawn', 'spawn_failed', `cannot start ${launch.command[0] ?? '(empty command)'}: ${(error as Error).message}`);
   }
+  trackChild(proc.pid, proc.exited);
   let exited = false;
   const exitedPromise = proc.exited.then((code) => {
     exited = true;
@@ -95,6 +97,12 @@ export interface CloseReport {
   readonly steps: readonly ('stdin_end' | 'sigterm' | 'sigkill')[];
   /** Pids of the group still alive after the last step (should be empty). */
   readonly survivors: readonly number[];
+  /**
+   * Processes that had left the group (setsid) and were found through the
+   * child subreaper and killed, by name and count; on a platform without one,
+   * the gap instead.
+   */
+  readonly orphans: OrphanReport;
 }
 
 function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
@@ -108,7 +116,9 @@ function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
 /**
  * Stops a server and its whole group: end stdin, grace, SIGTERM to the
  * group, grace, SIGKILL to the group. Members are checked after the leader
- * exits too: a grandchild may outlive a well-behaved leader.
+ * exits too: a grandchild may outlive a well-behaved leader. Then the
+ * processes that left the group (setsid) and were reparented to caplab are
+ * killed the same way (see platform's `reapOrphans`).
  */
 export async function terminate(child: ChildProcess, graces: Graces): Promise<CloseReport> {
   const steps: CloseReport['steps'][number][] = ['stdin_end'];
@@ -126,5 +136,6 @@ export async function terminate(child: ChildProcess, graces: Graces): Promise<Cl
     survivors = await waitGroupGone(child.pid, graces.killMs);
   }
   const exitCode = (await within(child.exited, graces.killMs)) ?? null;
-  return { exitCode, steps, survivors };
+  const orphans = await reapOrphans(graces);
+  return { exitCode, steps, survivors, orphans };
 }

@@ -34,6 +34,6 @@ function lateStderrChild(): ChildProcess {
 test('close() returns only after the server stderr has ended, so its last line is kept', async () => {
   const connection = new Connection(lateStderrChild(), DEFAULT_CONNECTION_LIMITS, { exitMs: 1_000, termMs: 1_000, killMs: 1_000 });
   const report = await connection.close();
-  expect(report).toEqual({ exitCode: 0, steps: ['stdin_end'], survivors: [] });
+  expect(report).toEqual({ exitCode: 0, steps: ['stdin_end'], survivors: [], orphans: expect.objectContaining({ killed: [], survivors: [] }) });
   expect(connection.stderr()).toBe('server: stdin closed, exiting\n');
 });

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { allProcesses, isAlive } from '../platform/index.ts';
 
 /**
  * Process-group membership, read from /proc on Linux.
@@ -8,34 +8,6 @@ import { readdirSync, readFileSync } from 'node:fs';
  * an orphaned grandchild stays a zombie forever. `kill(-pgid, 0)` counts
  * zombies as alive, so waiting on it could never end; a zombie runs no code.
  */
-
-/** One /proc/PID/stat line, parsed. */
-export interface ProcStat {
-  readonly pid: number;
-  readonly state: string;
-  readonly ppid: number;
-  readonly pgrp: number;
-  readonly session: number;
-}
-
-/** Reads /proc/PID/stat, or undefined if the process is gone. */
-export function procStat(pid: number): ProcStat | undefined {
-  let line: string;
-  try {
-    line = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  } catch {
-    return undefined;
-  }
-  // comm may contain spaces and parentheses: fields start after the last ')'.
-  const fields = line.slice(line.lastIndexOf(')') + 2).split(' ');
-  return {
-    pid,
-    state: fields[0] ?? '?',
-    ppid: Number(fields[1]),
-    pgrp: Number(fields[2]),
-    session: Number(fields[3]),
-  };
-}
 
 const hasProc = process.platform === 'linux';
 
@@ -49,14 +21,9 @@ export function livingMembers(pgid: number): number[] {
       return [];
     }
   }
-  const members: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    const pid = Number(entry);
-    if (!Number.isInteger(pid)) continue;
-    const stat = procStat(pid);
-    if (stat && stat.pgrp === pgid && stat.state !== 'Z' && stat.state !== 'X') members.push(pid);
-  }
-  return members;
+  return allProcesses()
+    .filter((stat) => stat.pgrp === pgid && isAlive(stat))
+    .map((stat) => stat.pid);
 }
 
 /** Sends a signal to every member of a group; a group already gone is not an error. */

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test';
 import { READ_SOURCE_EXPECTED } from './adapter.ts';
 import { openStrictClient } from './client.ts';
-import { procStat } from './group.ts';
+import { procStat } from '../platform/index.ts';
 import { buildEnv, envNameAllowed, FIXTURE_ENV_ALLOW, isCompiled, launchIdentity, PROBE_ENV_ALLOW } from './launch.ts';
 import { FAST, isRunning, misbehaveLaunch } from './testing/servers.ts';
 

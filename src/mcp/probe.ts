@@ -19,6 +19,8 @@ export interface ProbeOptions {
   readonly timeouts?: Partial<Timeouts>;
   readonly limits?: Partial<ConnectionLimits>;
   readonly spawn?: SpawnFn;
+  /** Aborted on SIGINT/SIGTERM: the server is closed at once (its group and escaped processes killed). */
+  readonly signal?: AbortSignal;
 }
 
 /** One listed tool, summarised: hashes, not whole schemas. */
@@ -68,6 +70,10 @@ export async function probe(command: readonly string[], options: ProbeOptions = 
   const child = (options.spawn ?? spawnChild)(launch);
   if (!child.ok) return { launch, tools, pages: 0, complete: false, findings: [child], stderr: '' };
   const connection = new Connection(child.value, { ...DEFAULT_CONNECTION_LIMITS, ...options.limits }, timeouts);
+  // Closing settles the pending request as closed, so the probe ends at its next step with what it has.
+  const stop = () => void connection.close();
+  if (options.signal?.aborted) stop();
+  else options.signal?.addEventListener('abort', stop, { once: true });
   const finish = async (extra: Partial<ProbeReport> & { pages: number; complete: boolean }, finding?: Failure): Promise<ProbeReport> => {
     if (finding) findings.push(finding);
     const close = await connection.close();

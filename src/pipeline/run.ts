@@ -75,6 +75,16 @@ export interface Pipeline {
   readonly keepOutput: (actionId: string, text: string) => KeptFile;
   readonly session: { readonly id: string; readonly transcriptPath: string; readonly cwd: string };
   readonly runDir: string;
+  /**
+   * Aborted when the run is interrupted (SIGINT/SIGTERM): running hooks are
+   * killed with their process groups, and no handler is entered afterwards.
+   */
+  readonly signal?: AbortSignal;
+}
+
+/** The failure of a call the run's interruption stopped before its handler: not executed. */
+function interrupted(signal: AbortSignal): Failure {
+  return fail('precondition', 'run_interrupted', `the run was interrupted (${String(signal.reason)}); the handler was not entered`);
 }
 
 /**
@@ -139,7 +149,7 @@ export async function executeCall(call: ToolCall, request: ProducingRequest, act
   bindingId = binding.id;
   stages.push({ stage: 'resolve', status: 'ok', detail: binding.id });
 
-  const context: CallContext = { runDir: pipeline.runDir, actionId, toolCallId: call.id, request, signal: new AbortController().signal };
+  const context: CallContext = { runDir: pipeline.runDir, actionId, toolCallId: call.id, request, signal: pipeline.signal ?? new AbortController().signal };
   const bounded = checkArgumentLimits(call.arguments);
   if (!bounded.ok) return failAt('validate', bounded);
   const converted = pipeline.convert(binding, call.arguments);
@@ -172,8 +182,10 @@ export async function executeCall(call: ToolCall, request: ProducingRequest, act
     ...(response === undefined ? {} : { tool_response: response }),
   });
 
+  if (context.signal.aborted) return failAt('pre_hooks', interrupted(context.signal));
   const pre = await runHookEvent(pipeline.hooks, 'PreToolUse', names, hookInput('PreToolUse', input.value), context.signal);
   hooks.push(...pre.results);
+  if (context.signal.aborted) return failAt('pre_hooks', interrupted(context.signal));
   const { block, conflict, decision, updatedInput } = pre.verdict;
   if (block) return failAt('pre_hooks', deniedByHookBlock(`hook ${block.hook}`, block.reason));
   if (conflict) {

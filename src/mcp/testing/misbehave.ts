@@ -13,7 +13,7 @@ export const MODES = [
   'ok', 'banner', 'stray', 'version', 'cursor', 'extra_tool', 'drift', 'unknown_id', 'string_id', 'duplicate',
   'bad_utf8', 'oversize', 'trickle', 'hang', 'crash', 'ignore_term', 'grandchild', 'mismatch', 'lying_hash',
   'conflict', 'is_error', 'rpc_error', 'no_structured', 'report', 'list_changed', 'slow', 'ping', 'pages', 'endless',
-  'silent_init',
+  'silent_init', 'setsid_grandchild',
 ] as const;
 export type Mode = (typeof MODES)[number];
 
@@ -138,6 +138,14 @@ if (mode === 'grandchild') {
   const grandchild = Bun.spawn([process.execPath, '-e', 'setInterval(() => {}, 1000)'], { stdio: ['ignore', 'inherit', 'ignore'], env: {} });
   process.stderr.write(`grandchild=${grandchild.pid}\n`);
   grandchild.unref();
+}
+
+if (mode === 'setsid_grandchild') {
+  // In a session of its own (detached: setsid), so no group signal reaches it: only a child
+  // subreaper finds it once this server is gone. argv[3] is a marker a test can find it by.
+  const escaped = Bun.spawn([Bun.which('sleep') ?? '/bin/sleep', process.argv[3] ?? '605.5'], { stdio: ['ignore', 'ignore', 'ignore'], env: {}, detached: true });
+  process.stderr.write(`escaped=${escaped.pid}\n`);
+  escaped.unref();
 }
 
 let pendingCall: { id: number | string; result: Record<string, unknown> } | undefined;

@@ -1,4 +1,5 @@
 import { LIMITS } from '../../contract/index.ts';
+import { trackChild } from '../../platform/index.ts';
 import type { Hook, HookEvent, HookInput, HookResult } from '../hook.ts';
 import { redactCut, redactorFor, type Redactor } from '../../contract/index.ts';
 import { captureBounded, TRUNCATION_MARK } from './capture.ts';
@@ -43,9 +44,13 @@ export interface CommandHookOptions {
 
 export const DEFAULT_HOOK_TIMEOUT_SEC = 60;
 
-/** Spawns with Bun: `detached` gives the hook its own session and process group. */
+/**
+ * Spawns with Bun: `detached` gives the hook its own session and process
+ * group. Registered as caplab's own child while it runs, so the sweep for
+ * escaped processes never takes it for one.
+ */
 export const bunSpawnHook: SpawnHook = function bunSpawnHook(argv, options) {
-  return Bun.spawn([...argv], {
+  const child = Bun.spawn([...argv], {
     cwd: options.cwd,
     env: options.env,
     stdin: 'pipe',
@@ -53,6 +58,8 @@ export const bunSpawnHook: SpawnHook = function bunSpawnHook(argv, options) {
     stderr: 'pipe',
     detached: true,
   });
+  trackChild(child.pid, child.exited);
+  return child;
 };
 
 /** Kills a whole process group; a group already gone is not an error. */
