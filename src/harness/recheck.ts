@@ -56,12 +56,18 @@ export const recheckAcceptance: Recheck<RecheckReport> = (events, readFile) => {
     successfulCreates,
     refusedCreates,
   });
-  const recorded = acceptance['checks'] as readonly AcceptanceCheck[];
+  const recorded = (Array.isArray(acceptance['checks']) ? acceptance['checks'] : []) as readonly (AcceptanceCheck | undefined)[];
   const accepted = isAccepted(checks);
-  for (const [i, check] of checks.entries()) {
-    if (canonicalJson(check) !== canonicalJson(recorded?.[i])) {
-      return failAt('acceptance_mismatch', `acceptance check ${check.id} re-computes to ${check.verdict} (${check.evidence}), the ledger recorded ${JSON.stringify(recorded?.[i]?.verdict)}`, at(acceptance));
-    }
+  // Every differing check becomes one issue; the message names the first whose verdict differs
+  // (a forged defect), before any that differs only in its evidence text.
+  const differing = checks.filter((check, i) => canonicalJson(check) !== canonicalJson(recorded[i] ?? null));
+  if (differing.length > 0) {
+    const recordedVerdict = (check: AcceptanceCheck) => JSON.stringify(recorded[checks.indexOf(check)]?.verdict);
+    const first = differing.find((check) => JSON.stringify(check.verdict) !== recordedVerdict(check)) ?? differing[0]!;
+    return {
+      ...failAt('acceptance_mismatch', `acceptance check ${first.id} re-computes to ${first.verdict} (${first.evidence}), the ledger recorded ${recordedVerdict(first)}`, at(acceptance)),
+      issues: differing.map((check) => `${check.id}: recorded ${recordedVerdict(check)}, re-computed ${check.verdict} (${check.evidence})`),
+    };
   }
   if (recorded.length !== checks.length || acceptance['accepted'] !== accepted) {
     return failAt('acceptance_mismatch', `the ledger recorded accepted=${String(acceptance['accepted'])}, the evidence gives ${accepted}`, at(acceptance));
