@@ -96,6 +96,47 @@ export const MUTATIONS: readonly Mutation[] = [
     tests: ACCEPTANCE_TESTS,
   },
 
+  // Defects issue 10's table found beyond the seven (fixed with it).
+  {
+    id: 'receipt-size-ignored',
+    claim: 'acceptance',
+    file: 'src/excerpt/acceptance.ts',
+    find: ' && card.byteLength === receipt.bytes;',
+    replace: ';',
+    tests: ACCEPTANCE_TESTS,
+  },
+  {
+    id: 'card-snapshot-id-ignored',
+    claim: 'acceptance',
+    file: 'src/excerpt/acceptance.ts',
+    find: 'const bound = parsed?.snapshotId === snapshot.id && ',
+    replace: 'const bound = ',
+    tests: ACCEPTANCE_TESTS,
+  },
+  {
+    id: 'disclosure-any-role',
+    claim: 'acceptance',
+    file: 'src/excerpt/disclosure.ts',
+    find: "if (role !== 'user' || !Array.isArray(content)) continue;",
+    replace: 'if (!Array.isArray(content)) continue;',
+    tests: ACCEPTANCE_TESTS,
+  },
+  {
+    id: 'disclosure-is_error-only-true',
+    claim: 'acceptance',
+    file: 'src/excerpt/disclosure.ts',
+    find: '(b.is_error !== undefined && b.is_error !== false)',
+    replace: 'b.is_error === true',
+    tests: ACCEPTANCE_TESTS,
+  },
+  {
+    id: 'verify-names-first-differing-check',
+    claim: 'acceptance',
+    file: 'src/harness/recheck.ts',
+    find: 'differing.find((check) => JSON.stringify(check.verdict) !== recordedVerdict(check)) ?? differing[0]!',
+    replace: 'differing[0]!',
+    tests: ACCEPTANCE_TESTS,
+  },
   // contracts: JSON Schema 2020-12, hashed over canonical JSON.
   {
     id: 'canonical-json-unsorted-keys',
