@@ -39,10 +39,12 @@ export function occurrences(text: string, find: string): number {
   return find === '' ? 0 : text.split(find).length - 1;
 }
 
-/** The first `(fail)` test name in bun's output, without its timing. */
+/** The first `(fail)` test name in bun's output, without its timing, and how many others failed. */
 export function firstFailingTest(output: string): string | undefined {
-  const line = output.split('\n').find((l) => l.startsWith('(fail) '));
-  return line?.slice('(fail) '.length).replace(/ \[[\d.]+m?s\]$/, '');
+  // bun repeats the failures in its summary; count each name once.
+  const names = [...new Set(output.split('\n').filter((l) => l.startsWith('(fail) ')).map((l) => l.slice('(fail) '.length).replace(/ \[[\d.]+m?s\]$/, '')))];
+  if (names.length === 0) return undefined;
+  return names.length === 1 ? names[0] : `${names[0]} (+${names.length - 1} more)`;
 }
 
 /** Claims of CLAIMS with no entry in the list, and README phrases that are gone. */
