@@ -26,7 +26,7 @@ export function verifyCommand(args: readonly string[], io: Io): number {
   const head = parsed.values.head;
   const report = verify(dir, { recheck: recheckAcceptance, ...(head ? { expectedHead: head } : {}) });
   if (parsed.values.json) {
-    io.stdout(`${JSON.stringify(report.ok ? { verified: true, ...report.value } : { verified: false, error: { class: report.class, kind: report.kind, message: report.message, at: report.at } }, null, 2)}\n`);
+    io.stdout(`${JSON.stringify(report.ok ? { verified: true, ...report.value } : { verified: false, error: { class: report.class, kind: report.kind, message: report.message, at: report.at, ...(report.issues ? { issues: report.issues } : {}) } }, null, 2)}\n`);
   } else {
     io.stdout(renderVerifyText(report));
     if (report.ok && report.value.recheck) io.stdout(`  verdict ${report.value.recheck.accepted ? 'accepted' : 'not accepted'} (re-computed)\n`);
