@@ -279,6 +279,15 @@ export const MUTATIONS: readonly Mutation[] = [
     file: 'src/harness/scenario.ts',
     find: "return { id, scripted: true, content, stop_reason: 'tool_use', usage };",
     replace: "return { id, scripted: false, content, stop_reason: 'tool_use', usage };",
+    tests: ['src/harness/scenario.test.ts'],
+  },
+  {
+    id: 'usage-not-labelled-synthetic',
+    claim: 'scripted',
+    file: 'src/harness/scenario.ts',
+    find: 'const usage = { ...step.usage, synthetic: true };',
+    replace: 'const usage = { ...step.usage, synthetic: false };',
+    tests: ['src/harness/scenario.test.ts', 'src/cli/run-command.test.ts'],
   },
   // ledger: hash chain, seal and file hashes, re-checked by verify.
   {
