@@ -2,6 +2,7 @@ import { expect, test } from 'bun:test';
 import { cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { cli } from './cli.ts';
+import { rechain } from '../ledger/test-kit.ts';
 import { testIo } from './test-io.ts';
 import { scratchDir } from '../../test/scratch.ts';
 
@@ -62,4 +63,24 @@ test('verify: usage errors exit 2; a missing dir exits 1', async () => {
   expect(await cli(['verify'], io)).toBe(2);
   expect(await cli(['verify', 'a', 'b'], io)).toBe(2);
   expect(await cli(['verify', '/nonexistent/run'], io)).toBe(1);
+});
+
+test('verify --json on a forged, re-chained demo run names the acceptance check the forgery breaks, in the message and the issues', async () => {
+  const io = testIo(scratchDir('caplab-verify-forged-'));
+  {
+    expect(await cli(['demo', '--transport', 'local', '--json', '--run-id', 'f'], io)).toBe(0);
+    const dir = JSON.parse(io.out()).run_dir;
+    rechain(dir, (events) => {
+      const acceptance = events.find((e) => e['type'] === 'acceptance')!;
+      const receipt = acceptance['receipt'] as Record<string, unknown>;
+      receipt['sha256'] = '0'.repeat(64);
+      // A careful forger keeps the acceptance's card summary repeating the receipt.
+      acceptance['card'] = { path: receipt['path'], sha256: receipt['sha256'] };
+      return events;
+    });
+    const { code, doc } = await verifyJson(dir);
+    expect([code, doc.verified, doc.error.kind, doc.error.at.type]).toEqual([1, false, 'acceptance_mismatch', 'acceptance']);
+    expect(doc.error.message).toContain('acceptance check card_hash re-computes to fail');
+    expect(doc.error.issues.filter((i: string) => i.includes(', re-computed fail '))).toEqual([expect.stringMatching(/^card_hash: recorded "pass", re-computed fail /)]);
+  }
 });

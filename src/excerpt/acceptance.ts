@@ -46,7 +46,8 @@ export function acceptanceChecks(evidence: AcceptanceEvidence): AcceptanceCheck[
   const cardObject = receipt ? receipt.path : 'card (no create_card receipt)';
   add('card_exists', cardObject, 'a card was created and is on disk', !!receipt && !!card, receipt ? (card ? `${card.byteLength} bytes on disk` : 'receipt names a file that is absent') : `no successful create_card${refused(evidence)}`);
   const actual = card ? sha256Hex(card) : undefined;
-  add('card_hash', cardObject, 'sha256 of the card bytes equals the receipt', !!receipt && actual === receipt.sha256, receipt ? `receipt ${short(receipt.sha256)}, disk ${actual ? short(actual) : 'absent'}` : 'no receipt');
+  const hashed = !!receipt && !!card && actual === receipt.sha256 && card.byteLength === receipt.bytes;
+  add('card_hash', cardObject, 'sha256 and size of the card bytes equal the receipt', hashed, receipt ? `receipt ${short(receipt.sha256)} ${receipt.bytes} bytes, disk ${actual ? `${short(actual)} ${card!.byteLength} bytes` : 'absent'}` : 'no receipt');
 
   const text = card ? decode(card) : undefined;
   const parsed = text === undefined ? undefined : parseCard(text);
@@ -55,8 +56,9 @@ export function acceptanceChecks(evidence: AcceptanceEvidence): AcceptanceCheck[
   const excerpts = parsed?.excerpts ?? [];
   const verbatim = excerpts.length > 0 && excerpts.every((e) => snapshot.sources.find((s) => s.id === e.sourceId)?.text.includes(e.quote) === true);
   add('quotes_verbatim', 'card quotes', 'every quote is a verbatim substring of its source in the bound snapshot', verbatim, `${excerpts.length} quote(s) against snapshot ${snapshot.id}`);
-  const bound = excerpts.length > 0 && excerpts.every((e) => snapshot.sources.find((s) => s.id === e.sourceId)?.sha256 === e.sourceSha256);
-  add('snapshot_bound', 'card source hashes', 'each quoted source hash equals the host snapshot hash', bound, excerpts.map((e) => `${e.sourceId}:${short(e.sourceSha256)}`).join(', ') || 'no excerpts');
+  const bound = parsed?.snapshotId === snapshot.id && excerpts.length > 0 && excerpts.every((e) => snapshot.sources.find((s) => s.id === e.sourceId)?.sha256 === e.sourceSha256);
+  const hashes = excerpts.map((e) => `${e.sourceId}:${short(e.sourceSha256)}`).join(', ') || 'no excerpts';
+  add('snapshot_bound', 'card snapshot and source hashes', 'the card names the host snapshot and each quoted source hash equals its snapshot hash', bound, `card snapshot ${parsed?.snapshotId ?? '?'}; ${hashes}`);
 
   const order = excerpts.map((e) => e.sourceId);
   add('source_order', 'card excerpts', `one excerpt per source, in the order ${SOURCE_IDS.join(', ')}`, order.join(',') === SOURCE_IDS.join(','), order.join(', ') || 'none');

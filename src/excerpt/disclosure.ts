@@ -4,10 +4,13 @@ import type { Snapshot } from './snapshot.ts';
  * Which sources a request payload actually disclosed to the model, computed
  * from the payload bytes alone.
  *
- * Rule: a source is disclosed when some non-error `tool_result` block in the
- * payload's messages carries a text that contains the source's full snapshot
- * text. The payload is decoded (fatal UTF-8) and parsed as JSON, so escaping
- * cannot hide or fake a match; a flag or the model's word is never consulted.
+ * Rule: a source is disclosed when some non-error `tool_result` block (one
+ * whose `is_error` is absent or `false`) in a `user` message of the payload
+ * carries one text that contains the source's full snapshot text. Text
+ * anywhere else — system blocks, plain user text, error results, the model's
+ * own tool_use input — is not a tool result and never counts. The payload is
+ * decoded (fatal UTF-8) and parsed as JSON, so escaping cannot hide or fake a
+ * match; a flag or the model's word is never consulted.
  */
 export function disclosedSources(payload: Uint8Array, snapshot: Snapshot): readonly string[] {
   let parsed: unknown;
@@ -25,11 +28,11 @@ function toolResultTexts(payload: unknown): string[] {
   if (!Array.isArray(messages)) return [];
   const texts: string[] = [];
   for (const message of messages) {
-    const content = (message as { content?: unknown })?.content;
-    if (!Array.isArray(content)) continue;
+    const { role, content } = (message ?? {}) as { role?: unknown; content?: unknown };
+    if (role !== 'user' || !Array.isArray(content)) continue;
     for (const block of content) {
       const b = block as { type?: unknown; is_error?: unknown; content?: unknown };
-      if (b?.type !== 'tool_result' || b.is_error === true) continue;
+      if (b?.type !== 'tool_result' || (b.is_error !== undefined && b.is_error !== false)) continue;
       if (typeof b.content === 'string') texts.push(b.content);
       else if (Array.isArray(b.content)) {
         for (const part of b.content) {

@@ -109,13 +109,18 @@ export const recheckAcceptance: Recheck<RecheckReport> = (events, readFile) => {
     successfulCreates: creates.filter(({ call }) => call.outcome.ok).length,
     refusedCreates: creates.flatMap(({ call }) => (call.outcome.ok ? [] : [`${call.tool_call_id}: ${call.outcome.class}/${call.outcome.kind}`])),
   });
-  const recorded = acceptance.checks;
+  const recorded = acceptance.checks as readonly (AcceptanceCheck | undefined)[];
   const accepted = isAccepted(checks);
-  for (const [i, check] of checks.entries()) {
-    if (canonicalJson(check) !== canonicalOf(recorded[i])) {
-      const was = (recorded[i] as { verdict?: unknown } | undefined)?.verdict;
-      return failAt('acceptance_mismatch', `acceptance check ${check.id} re-computes to ${check.verdict} (${check.evidence}), the ledger recorded ${JSON.stringify(was) ?? 'nothing'}`, at(acceptanceEvent));
-    }
+  // Every differing check becomes one issue; the message names the first whose verdict differs
+  // (a forged defect), before any that differs only in its evidence text.
+  const differing = checks.filter((check, i) => canonicalJson(check) !== canonicalOf(recorded[i] ?? null));
+  if (differing.length > 0) {
+    const recordedVerdict = (check: AcceptanceCheck) => JSON.stringify((recorded[checks.indexOf(check)] as { verdict?: unknown } | undefined)?.verdict) ?? 'nothing';
+    const first = differing.find((check) => JSON.stringify(check.verdict) !== recordedVerdict(check)) ?? differing[0]!;
+    return {
+      ...failAt('acceptance_mismatch', `acceptance check ${first.id} re-computes to ${first.verdict} (${first.evidence}), the ledger recorded ${recordedVerdict(first)}`, at(acceptanceEvent)),
+      issues: differing.map((check) => `${check.id}: recorded ${recordedVerdict(check)}, re-computed ${check.verdict} (${check.evidence})`),
+    };
   }
   if (recorded.length !== checks.length) {
     return failAt('acceptance_mismatch', `the ledger recorded ${recorded.length} acceptance checks, the evidence gives ${checks.length}`, at(acceptanceEvent));

@@ -1,0 +1,29 @@
+/**
+ * README's first claim, pinned: contracts are exported as JSON Schema 2020-12
+ * and hashed as the sha256 of canonical JSON (sorted keys, no whitespace), so
+ * a hash never depends on key order or formatting.
+ */
+import { expect, test } from 'bun:test';
+import * as v from 'valibot';
+import { canonicalHash, canonicalJson, exportContract, exportSchema, JSON_SCHEMA_DIALECT, sha256Hex } from './index.ts';
+
+test('canonical JSON sorts keys at every depth, drops undefined members and has no whitespace', () => {
+  expect(canonicalJson({ b: 1, a: [{ d: 'x', c: null }, true], e: undefined })).toBe('{"a":[{"c":null,"d":"x"},true],"b":1}');
+  expect(canonicalJson({ z: { y: 1, x: 2 } })).toBe(canonicalJson({ z: { x: 2, y: 1 } }));
+  expect(() => canonicalJson({ n: Number.NaN })).toThrow(TypeError);
+});
+
+test('a hash is the sha256 of the canonical JSON, independent of key order', () => {
+  expect(canonicalHash({ b: 2, a: 1 })).toBe(sha256Hex('{"a":1,"b":2}'));
+  expect(sha256Hex('abc')).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+});
+
+test('exported schemas declare JSON Schema 2020-12 and are hashed over their canonical JSON', () => {
+  const contractLike = { input: v.strictObject({ id: v.string() }), result: v.strictObject({ ok: v.boolean() }) };
+  expect(JSON_SCHEMA_DIALECT).toBe('https://json-schema.org/draft/2020-12/schema');
+  expect(exportSchema(contractLike.input)['$schema']).toBe(JSON_SCHEMA_DIALECT);
+  const exported = exportContract(contractLike as unknown as Parameters<typeof exportContract>[0]);
+  expect(exported.inputSchema['$schema']).toBe(JSON_SCHEMA_DIALECT);
+  expect(exported.inputSchemaHash).toBe(sha256Hex(canonicalJson(exported.inputSchema)));
+  expect(exported.resultSchemaHash).toBe(sha256Hex(canonicalJson(exported.resultSchema)));
+});
