@@ -53,6 +53,17 @@ describe('probe (general profile): reports instead of refusing', () => {
     expect(report.hint).toContain('--cwd .');
   });
 
+  test('start-up has its own deadline: a slow start within it is fine even past the per-request one; a silent server fails it', async () => {
+    const slow = await probeMode('slow_start', { timeouts: { startupMs: 5_000, requestMs: 150 } });
+    expect(slow).toMatchObject({ complete: true, findings: [] });
+    expect(slow.failure).toBeUndefined();
+    const silent = await probeMode('silent_init', { timeouts: { startupMs: 200, requestMs: 5_000 } });
+    expect(silent.failure).toMatchObject({ class: 'timeout', kind: 'deadline' });
+    expect(silent.failure?.message).toContain('initialize #1: no answer within 200 ms');
+    gone(slow);
+    gone(silent);
+  });
+
   test('follows pagination to the end', async () => {
     const report = await probeMode('pages');
     expect(report).toMatchObject({ pages: 3, complete: true, findings: [] });

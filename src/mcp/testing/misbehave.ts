@@ -16,7 +16,7 @@ export const MODES = [
   'silent_init',
   // probe's findings and versions
   'bad_tools', 'empty_cursor', 'changes', 'undeclared_change', 'server_request', 'v2024', 'v2025_03', 'v2025_11', 'future',
-  'bad_output', 'serialized', 'die_start', 'echo_env', 'draft07', 'odd_content',
+  'bad_output', 'serialized', 'die_start', 'echo_env', 'draft07', 'odd_content', 'slow_start',
 ] as const;
 export type Mode = (typeof MODES)[number];
 
@@ -163,6 +163,8 @@ if (mode === 'die_start') {
   process.stderr.write('fatal: cannot find ./config.toml\n');
   process.exit(7);
 }
+// A cold start (an `npx` install, a JIT warm-up): nothing is read for 400 ms.
+if (mode === 'slow_start') await new Promise((resolve) => setTimeout(resolve, 400));
 if (mode === 'echo_env') process.stderr.write(`GITHUB_TOKEN=${process.env['GITHUB_TOKEN'] ?? '(unset)'}\n`);
 if (mode === 'ignore_term') {
   process.on('SIGTERM', () => {});
