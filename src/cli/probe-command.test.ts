@@ -85,6 +85,7 @@ test('env: values never printed (text, --json, stderr tail); a user-named GITHUB
       // The server printed what it got: the value arrived, and comes back only as its marker.
       expect(report.stderr).toContain('GITHUB_TOKEN=[redacted:GITHUB_TOKEN]');
       expect(report.envNames).toEqual(['GITHUB_TOKEN', 'OTHER_SECRET', 'PATH']);
+      expect(report.serverInfo.version).toBe('[redacted:GITHUB_TOKEN]');
     }
   }
   // Not named by the user: the allowlist keeps it out.

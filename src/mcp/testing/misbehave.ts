@@ -211,7 +211,8 @@ for await (const line of console) {
       result: {
         protocolVersion,
         capabilities: { tools: mode === 'changes' ? { listChanged: true } : {} },
-        serverInfo: { name: `misbehave-${mode}`, version: '0.0.1' },
+        // echo_env gives its token back as its version: anything a server sends may carry what it was given.
+        serverInfo: { name: `misbehave-${mode}`, version: mode === 'echo_env' ? (process.env['GITHUB_TOKEN'] ?? 'unset') : '0.0.1' },
         ...(mode === 'report' ? { instructions: report() } : {}),
       },
     });
