@@ -199,6 +199,8 @@ describe('probe --call: sent once, judged', () => {
   test('a call past its deadline: timeout, outcome unknown, never re-sent', async () => {
     const report = await probeMode('slow', { calls: [READ], timeouts: { requestMs: 100 } });
     expect(report.calls).toEqual([expect.objectContaining({ outcome: 'unknown', findings: [expect.objectContaining({ class: 'timeout', kind: 'deadline' })] })]);
+    // The server saw the call once: the late answer was dropped, the call not sent again.
+    expect(report.stderr.match(/tools\/call #\d+ received/g)).toEqual(['tools/call #3 received']);
     gone(report);
   });
 

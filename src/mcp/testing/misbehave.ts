@@ -145,6 +145,7 @@ async function onCall(id: number | string, params: { arguments?: { source_id?: s
       return send({ id, error: { code: -32602, message: 'Invalid params: source_id rejected' } });
     case 'slow':
       // Answer after the client's (short) deadline; this loop reads nothing meanwhile.
+      process.stderr.write(`tools/call #${id} received\n`);
       await new Promise((resolve) => setTimeout(resolve, 300));
       return send({ id, result });
     case 'ping':
