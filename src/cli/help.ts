@@ -10,7 +10,8 @@ export const EXIT_CODES_HELP = `Exit codes:
   4  outcome unknown (a call timed out or its connection was lost; never retried)
   130  interrupted by SIGINT: new work stopped, hooks and servers terminated with
        their process groups, the run recorded as interrupted and sealed
-  143  the same, by SIGTERM`;
+  143  the same, by SIGTERM
+When several apply, the most severe wins: 2 > 130/143 > 4 > 3 > 1 > 0.`;
 
 const RUN_FLAGS = `  --transport mcp|local   read_source over the fixture MCP server (default) or as a local function
   --out DIR               run dir (default ./caplab-runs/<run-id>/); must not exist or be empty
@@ -39,7 +40,7 @@ Commands:
   skills               list method packages and their binding status
   verify RUN_DIR       re-check a run dir offline: ledger chain, files, acceptance
   serve                the fixture MCP server on stdio (protocol 2025-06-18)
-  probe -- CMD ARGS…   connect to an MCP server with the general profile and report
+  probe -- CMD ARGS…   check any stdio MCP server (general profile; --call to judge tools)
 
 Options: --help (on any command), --version
 The model is always scripted: responses are replayed from scenario files and usage is synthetic.
@@ -105,16 +106,36 @@ verified offline. Prints a table scenario / expected / observed / ✓.
 
 Exit codes: 0 every scenario ended as expected, 1 some did not, 2 usage error (paths are checked
 before the first scenario), 3 the JUnit file or stdout could not be written.`,
-  probe: `Usage: caplab probe [--json] -- CMD ARGS…
+  probe: `Usage: caplab probe [options] -- CMD ARGS…
+       caplab probe [options] [--config FILE] --server NAME [--trust]
 
-Connects to any stdio MCP server with the general profile: initialize (2025-06-18 or
-2025-03-26), tools/list following pagination within bounds (page limit, repeated-cursor
-detection), then a clean close of the server's process group and, on Linux, of processes
-that left it (setsid: caplab is their child subreaper). Reports the server, each
-tool's schema hashes, and findings — everything the strict profile would refuse. Calls no
-tool. The server gets an allowlisted environment (PATH, HOME, LANG, LC_*, TZ, TMPDIR).
+Starts one stdio MCP server and checks it with the general profile: initialize (offers
+2025-06-18; reads 2025-11-25, 2025-03-26 and 2024-11-05 answers and says which checks do not
+apply), tools/list within bounds, the requested calls, a re-list after list_changed, then a
+clean close of the server's whole process group and, on Linux, of processes that left it
+(setsid: caplab is their child subreaper). Every finding names its class, kind, tool,
+evidence and basis: spec MUST, spec SHOULD, or caplab host rule. Annotations are shown as
+untrusted hints. A protocol violation (any non-protocol stdout byte included) ends the session.
+  --json                   one JSON document on stdout
+  --call NAME [--args JSON] send tools/call once (repeatable) and judge the result: isError,
+                           content types, structuredContent against outputSchema (Ajv; draft-07
+                           and 2020-12), a text block carrying it, timing
+  --timeout-ms N           per request (tools/list page, tools/call; default 10000)
+  --startup-timeout-ms N   spawn to initialize answer (default 120000, for cold npx installs)
+  --cwd DIR                the server's cwd (default: a fresh empty directory, removed at
+                           close; relative path arguments that exist here are made absolute)
+  --env NAME=VALUE         set a variable for the server (repeatable)
+  --env-allow NAME         pass a variable from this environment (repeatable)
+  --config FILE --server NAME   a Claude Code .mcp.json entry (stdio only; \${VAR} and
+                           \${VAR:-default} expanded); without --config, ./.mcp.json
+  --trust (--trust-project)     use the project's own ./.mcp.json (refused without it)
+The server's environment: PATH, HOME, LANG, LC_ALL, LC_CTYPE, TZ, TMPDIR, plus what you name
+(a name you write passes even if it looks like a credential). The command line is printed
+before start with \${VAR} unexpanded; values are never printed, only names.
 
-Exit codes: 0 no findings, 1 findings, 2 usage error, 3 no handshake or stdout could not be written.`,
+Exit codes: 0 clean, 1 findings, 2 usage error, 3 protocol, transport or spawn failure (or
+stdout could not be written), 4 a call's outcome is unknown (timeout; never re-sent).
+When several apply, the most severe wins: 2 > 130/143 > 4 > 3 > 1 > 0.`,
   run: `Usage: caplab run --scenario NAME|FILE [options]
 
 Runs a scenario file (built-in names: see \`caplab check\`), with the same options as demo.

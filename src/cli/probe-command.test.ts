@@ -1,21 +1,149 @@
 import { expect, test } from 'bun:test';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { misbehaveLaunch } from '../mcp/testing/servers.ts';
 import { cli } from './cli.ts';
+import { absolutize, parseProbeFlags } from './probe-command.ts';
 import { testIo } from './test-io.ts';
+import { scratchDir } from '../../test/scratch.ts';
 
-test('probe -- bun src/main.ts serve: reports the fixture server and read_source, no findings, exit 0', async () => {
-  const io = testIo(join(import.meta.dir, '../..'), { PATH: process.env['PATH'] ?? '/usr/bin:/bin' });
+const ROOT = join(import.meta.dir, '../..');
+const PATH = process.env['PATH'] ?? '/usr/bin:/bin';
+const mode = (name: string): string[] => misbehaveLaunch(name as never).command.slice();
+const FAST = ['--timeout-ms', '5000', '--startup-timeout-ms', '5000'];
+const READ = ['--call', 'read_source', '--args', '{"source_id":"alpha"}'];
+
+test('probe -- bun src/main.ts serve: the fixture server, read_source, no findings, exit 0; relative paths made absolute and printed', async () => {
+  const io = testIo(ROOT, { PATH });
   const code = await cli(['probe', '--json', '--', process.execPath, 'src/main.ts', 'serve'], io);
   const report = JSON.parse(io.out());
-  expect([code, report.serverInfo.name, report.protocolVersion, report.complete]).toEqual([0, 'caplab-fixture', '2025-06-18', true]);
+  expect([code, report.exit, report.serverInfo.name, report.protocolVersion, report.complete]).toEqual([0, 0, 'caplab-fixture', '2025-06-18', true]);
   expect(report.tools.map((t: any) => t.name)).toEqual(['read_source']);
   expect(report.findings).toEqual([]);
   expect(report.close.survivors).toEqual([]);
+  expect(report.command[1]).toBe(join(ROOT, 'src/main.ts'));
+  expect(io.err()).toContain(`caplab probe: starting ${process.execPath} ${join(ROOT, 'src/main.ts')} serve`);
 });
 
 test('probe usage errors exit 2; a command that cannot start exits 3', async () => {
   const io = testIo('/', { PATH: '/usr/bin:/bin' });
   expect(await cli(['probe'], io)).toBe(2);
   expect(await cli(['probe', '--bogus', '--', 'x'], io)).toBe(2);
+  expect(await cli(['probe', '--args', '{}', '--', 'x'], io)).toBe(2);
+  expect(await cli(['probe', '--call', 'a', '--args', '[1]', '--', 'x'], io)).toBe(2);
+  expect(await cli(['probe', '--timeout-ms', '0', '--', 'x'], io)).toBe(2);
+  expect(await cli(['probe', '--server', 'a', '--', 'x'], io)).toBe(2);
   expect(await cli(['probe', '--', '/nonexistent/server'], io)).toBe(3);
+});
+
+test('flags: --call/--args pair in order; --env and --env-allow collected', () => {
+  const flags = parseProbeFlags(['--call', 'a', '--args', '{"x":1}', '--call', 'b', '--env', 'K=v=w', '--env-allow', 'N', '--timeout-ms=50', '--', 'cmd']);
+  expect(flags).toMatchObject({ calls: [{ name: 'a', arguments: { x: 1 } }, { name: 'b', arguments: {} }], env: { K: 'v=w' }, envAllow: ['N'], requestMs: 50, command: ['cmd'] });
+});
+
+test('absolutize: existing relative paths only; options, program names and ${VAR} left alone', () => {
+  const exists = (p: string) => p === '/c/server.js' || p === '/c/stdio';
+  expect(absolutize(['node', 'server.js', '--flag', 'missing.js', '${X}/a'], '/c', exists)).toEqual(['node', '/c/server.js', '--flag', 'missing.js', '${X}/a']);
+});
+
+test('exit codes: protocol failures after initialize are 3; findings 1; unknown outcome 4; text mode shows exit code and stderr', async () => {
+  const cases: [string, string[], number][] = [
+    ['stray', READ, 3],
+    ['duplicate', READ, 3],
+    ['bad_utf8', READ, 3],
+    ['bad_tools', [], 1],
+    ['serialized', READ, 0],
+    ['slow', [...READ, '--timeout-ms', '100'], 4],
+    ['crash', READ, 4],
+    ['die_start', [], 3],
+  ];
+  for (const [name, extra, expected] of cases) {
+    const io = testIo('/', { PATH });
+    const code = await cli(['probe', ...FAST, ...extra, '--', ...mode(name)], io);
+    expect([name, code]).toEqual([name, expected]);
+    expect(io.out()).toContain(`  exit      ${expected} (`);
+  }
+  const died = testIo('/', { PATH });
+  await cli(['probe', ...FAST, '--', ...mode('die_start')], died);
+  expect(died.out()).toContain('server    exit code 7');
+  expect(died.out()).toContain('| fatal: cannot find ./config.toml');
+  expect(died.out()).toContain('--cwd .');
+});
+
+test('env: values never printed (text, --json, stderr tail); a user-named GITHUB_TOKEN reaches the server', async () => {
+  const secret = 'ghp_supersecretvalue123';
+  for (const json of [[], ['--json']]) {
+    const io = testIo('/', { PATH, GITHUB_TOKEN: secret });
+    const code = await cli(['probe', ...json, ...FAST, '--env-allow', 'GITHUB_TOKEN', '--env', 'OTHER_SECRET=hunter2hunter2', '--', ...mode('echo_env')], io);
+    expect(code).toBe(0);
+    const all = io.out() + io.err();
+    expect(all).not.toContain(secret);
+    expect(all).not.toContain('hunter2hunter2');
+    expect(all).toContain('GITHUB_TOKEN');
+    if (json.length > 0) {
+      const report = JSON.parse(io.out());
+      // The server printed what it got: the value arrived, and comes back only as its marker.
+      expect(report.stderr).toContain('GITHUB_TOKEN=[redacted:GITHUB_TOKEN]');
+      expect(report.envNames).toEqual(['GITHUB_TOKEN', 'OTHER_SECRET', 'PATH']);
+      expect(report.serverInfo.version).toBe('[redacted:GITHUB_TOKEN]');
+    }
+  }
+  // Not named by the user: the allowlist keeps it out.
+  const io = testIo('/', { PATH, GITHUB_TOKEN: secret });
+  await cli(['probe', '--json', ...FAST, '--', ...mode('echo_env')], io);
+  expect(JSON.parse(io.out()).stderr).toContain('GITHUB_TOKEN=(unset)');
+});
+
+test('.mcp.json in the cwd: refused without --trust, probed with it; ${VAR} printed unexpanded, values never', async () => {
+  const dir = scratchDir('caplab-probe-config-');
+  try {
+    const [bun, script, ...rest] = mode('echo_env');
+    const config = {
+      mcpServers: {
+        mis: { command: bun, args: [script, ...rest, '--token=${MY_TOKEN}'], env: { GITHUB_TOKEN: '${MY_TOKEN}', LEVEL: '${LEVEL:-debug}' } },
+        remote: { type: 'http', url: 'https://example.invalid/mcp' },
+      },
+    };
+    writeFileSync(join(dir, '.mcp.json'), JSON.stringify(config));
+    const env = { PATH, MY_TOKEN: 'tok_abcdef123456' };
+    const refused = testIo(dir, env);
+    expect(await cli(['probe', '--server', 'mis'], refused)).toBe(2);
+    expect(refused.err()).toContain('--trust');
+    const named = testIo(dir, env);
+    expect(await cli(['probe', '--config', './.mcp.json', '--server', 'mis'], named)).toBe(2);
+    const http = testIo(dir, env);
+    expect(await cli(['probe', '--trust', '--server', 'remote'], http)).toBe(2);
+    expect(http.err()).toContain('unsupported_transport');
+    const trusted = testIo(dir, env);
+    expect(await cli(['probe', '--json', '--trust', ...FAST, '--server', 'mis'], trusted)).toBe(0);
+    const report = JSON.parse(trusted.out());
+    expect(report.stderr).toContain('GITHUB_TOKEN=[redacted:GITHUB_TOKEN]');
+    expect(report.envNames).toEqual(['GITHUB_TOKEN', 'LEVEL', 'PATH']);
+    expect(trusted.out() + trusted.err()).not.toContain('tok_abcdef123456');
+    expect(trusted.err()).toContain(`${script} echo_env --token=\${MY_TOKEN}`);
+    expect(report.command.at(-1)).toBe('--token=${MY_TOKEN}');
+    // The alias, and a file elsewhere used as named.
+    mkdirSync(join(dir, 'elsewhere'));
+    writeFileSync(join(dir, 'elsewhere/servers.json'), JSON.stringify({ mcpServers: { s: { command: '${NOPE}' } } }));
+    const unset = testIo(dir, env);
+    expect(await cli(['probe', '--config', 'elsewhere/servers.json', '--server', 's'], unset)).toBe(2);
+    expect(unset.err()).toContain('${NOPE} is not set');
+    const alias = testIo(dir, env);
+    expect(await cli(['probe', '--trust-project', ...FAST, '--server', 'mis'], alias)).toBe(0);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('README, caplab --help and caplab probe --help state one precedence of exit codes', async () => {
+  const { EXIT_CODES_HELP, HELP } = await import('./help.ts');
+  const readme = await Bun.file(join(ROOT, 'README.md')).text();
+  const rule = 'the most severe wins: 2 > 130/143 > 4 > 3 > 1 > 0.';
+  expect(readme).toContain(rule);
+  expect(EXIT_CODES_HELP).toContain(rule);
+  expect(HELP['probe']).toContain(rule);
+  for (const flag of ['--call', '--args', '--timeout-ms', '--startup-timeout-ms', '--cwd', '--env', '--env-allow', '--config', '--server', '--trust']) {
+    expect(HELP['probe']).toContain(flag);
+    expect(readme).toContain(flag);
+  }
 });

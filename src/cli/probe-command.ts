@@ -1,47 +1,166 @@
-import { probe, type CloseReport, type ProbeReport } from '../mcp/index.ts';
-import type { NamedCount } from '../platform/index.ts';
+import { existsSync } from 'node:fs';
+import { isAbsolute, resolve } from 'node:path';
+import { redactorFor, type Redactor } from '../contract/index.ts';
+import { probe, probeEnv, type CallRequest, type ProbeReport } from '../mcp/index.ts';
 import { HELP } from './help.ts';
 import { EXIT, type Io } from './io.ts';
+import { loadConfigServer } from './probe-config.ts';
+import { renderProbeText } from './probe-render.ts';
 
-const named = (counts: readonly NamedCount[]) => counts.map((c) => `${c.name} ×${c.count}`).join(', ');
-
-/** Survivors of the group and of the escaped processes, what was killed after escaping, or the gap that hides them. */
-function closeSummary(close: CloseReport): string {
-  const { orphans } = close;
-  const parts = [close.survivors.length > 0 || orphans.survivors.length > 0 ? 'SURVIVORS' : 'no survivors'];
-  if (close.survivors.length > 0) parts.push(`group members ${close.survivors.join(',')}`);
-  if (orphans.survivors.length > 0) parts.push(`escaped (setsid) ${named(orphans.survivors)}`);
-  if (orphans.killed.length > 0) parts.push(`killed escaped (setsid) ${named(orphans.killed)}`);
-  if (!orphans.subreaper) parts.push(`escaped processes not tracked: ${orphans.gap ?? 'no child subreaper'}`);
-  return `, ${parts.join('; ')}`;
+export interface ProbeFlags {
+  readonly json: boolean;
+  readonly requestMs?: number;
+  readonly startupMs?: number;
+  readonly cwd?: string;
+  readonly env: Readonly<Record<string, string>>;
+  readonly envAllow: readonly string[];
+  readonly calls: readonly CallRequest[];
+  readonly config?: string;
+  readonly server?: string;
+  readonly trust: boolean;
+  readonly command: readonly string[];
 }
 
-/** Renders a probe report for people. */
-function renderProbeText(report: ProbeReport): string {
-  const lines = [`probe: ${report.launch.command.join(' ')}`];
-  lines.push(report.serverInfo ? `  server    ${report.serverInfo.name} ${report.serverInfo.version}, MCP ${report.protocolVersion ?? '?'}` : '  server    no handshake');
-  lines.push(`  tools     ${report.tools.length} on ${report.pages} page(s)${report.complete ? '' : ' (list incomplete)'}`);
-  for (const tool of report.tools) lines.push(`    ${tool.name}  input ${tool.inputSchemaHash.slice(0, 12)}${tool.outputSchemaHash ? `  output ${tool.outputSchemaHash.slice(0, 12)}` : ''}`);
-  for (const f of report.findings) lines.push(`  finding   ${f.class}/${f.kind}: ${f.message}`);
-  if (report.close) lines.push(`  closed    ${report.close.steps.join(' → ')}${closeSummary(report.close)}`);
-  return `${lines.join('\n')}\n`;
-}
+const VALUE_FLAGS = new Set(['--timeout-ms', '--startup-timeout-ms', '--cwd', '--env', '--env-allow', '--call', '--args', '--config', '--server']);
 
-/**
- * `caplab probe [--json] -- CMD ARGS…`: connects to any stdio MCP server with
- * the general profile (bounded pagination, any supported version) and reports
- * what it found, including what the strict profile would refuse. Calls no tool.
- */
-export async function probeCommand(args: readonly string[], io: Io): Promise<number> {
+/** Parses probe's flags; a string is a usage error. `--args` belongs to the `--call` before it. */
+export function parseProbeFlags(args: readonly string[]): ProbeFlags | string {
   const dash = args.indexOf('--');
   const flags = dash < 0 ? args : args.slice(0, dash);
   const command = dash < 0 ? [] : args.slice(dash + 1);
-  if (flags.includes('--help') || flags.includes('-h')) return io.stdout(`${HELP['probe']}\n`), EXIT.ok;
-  const unknown = flags.find((f) => f !== '--json');
-  if (unknown !== undefined) return io.stderr(`caplab probe: unknown option ${unknown}\nSee \`caplab probe --help\`.\n`), EXIT.usage;
-  if (command.length === 0) return io.stderr('caplab probe: needs a server command after --\n'), EXIT.usage;
-  const report = await probe(command, { cwd: io.cwd, envSource: io.env, ...(io.interrupt ? { signal: io.interrupt } : {}) });
-  io.stdout(flags.includes('--json') ? `${JSON.stringify(report, null, 2)}\n` : renderProbeText(report));
-  if (!report.serverInfo) return EXIT.protocol;
-  return report.findings.length > 0 ? EXIT.failed : EXIT.ok;
+  let json = false;
+  let trust = false;
+  const env: Record<string, string> = {};
+  const envAllow: string[] = [];
+  const calls: { name: string; arguments: Record<string, unknown>; hasArgs: boolean }[] = [];
+  const out: { requestMs?: number; startupMs?: number; cwd?: string; config?: string; server?: string } = {};
+  for (let i = 0; i < flags.length; i++) {
+    const token = flags[i]!;
+    const eq = token.indexOf('=');
+    const name = token.startsWith('--') && eq > 0 ? token.slice(0, eq) : token;
+    let value: string | undefined;
+    if (VALUE_FLAGS.has(name)) {
+      value = eq > 0 && name !== token ? token.slice(eq + 1) : flags[++i];
+      if (value === undefined) return `${name} needs a value`;
+    }
+    switch (name) {
+      case '--json': json = true; break;
+      case '--trust':
+      case '--trust-project': trust = true; break;
+      case '--timeout-ms':
+      case '--startup-timeout-ms': {
+        const ms = Number(value);
+        if (!Number.isSafeInteger(ms) || ms < 1) return `${name} needs a positive whole number of milliseconds`;
+        if (name === '--timeout-ms') out.requestMs = ms;
+        else out.startupMs = ms;
+        break;
+      }
+      case '--cwd': out.cwd = value!; break;
+      case '--config': out.config = value!; break;
+      case '--server': out.server = value!; break;
+      case '--env': {
+        const at = value!.indexOf('=');
+        if (at < 1) return `--env needs NAME=VALUE (got a value without a name)`;
+        env[value!.slice(0, at)] = value!.slice(at + 1);
+        break;
+      }
+      case '--env-allow': envAllow.push(value!); break;
+      case '--call': calls.push({ name: value!, arguments: {}, hasArgs: false }); break;
+      case '--args': {
+        const last = calls.at(-1);
+        if (!last || last.hasArgs) return '--args must follow its --call NAME (one --args per --call)';
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(value!);
+        } catch {
+          return `--args for ${last.name} is not JSON`;
+        }
+        if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return `--args for ${last.name} must be a JSON object`;
+        last.arguments = parsed as Record<string, unknown>;
+        last.hasArgs = true;
+        break;
+      }
+      default:
+        return `unknown option ${token}`;
+    }
+  }
+  if (out.config !== undefined && out.server === undefined) return '--config needs --server NAME';
+  if (out.server !== undefined && command.length > 0) return 'give either --server NAME or -- CMD ARGS…, not both';
+  if (out.server === undefined && command.length === 0) return 'needs a server command after -- (or --server NAME)';
+  return { json, trust, env, envAllow, calls: calls.map(({ name, arguments: a }) => ({ name, arguments: a })), command, ...out };
+}
+
+/** Relative paths the server would not find from its fresh cwd: those that exist under the caller's cwd become absolute. */
+export function absolutize(command: readonly string[], callerCwd: string, exists: (path: string) => boolean = existsSync): string[] {
+  return command.map((arg, index) => {
+    if (arg === '' || isAbsolute(arg) || arg.startsWith('-') || arg.includes('${')) return arg;
+    if (index === 0 && !arg.includes('/')) return arg; // a program name: found through PATH
+    const path = resolve(callerCwd, arg);
+    return exists(path) ? path : arg;
+  });
+}
+
+/** Every string of the report with the placed values redacted (a server may echo its environment anywhere). */
+function redactDeep<T>(value: T, redactor: Redactor): T {
+  if (typeof value === 'string') return redactor.redact(value) as T;
+  if (Array.isArray(value)) return value.map((item) => redactDeep(item, redactor)) as T;
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactDeep(v, redactor)])) as T;
+  }
+  return value;
+}
+
+/** The exit code of a probe: unknown outcome (4) over protocol/transport (3) over findings (1). */
+export function probeExit(report: ProbeReport): number {
+  if (report.calls.some((call) => call.outcome === 'unknown')) return EXIT.unknown;
+  if (report.failure) return EXIT.protocol;
+  if (report.findings.length > 0 || report.calls.some((call) => call.findings.length > 0)) return EXIT.failed;
+  return EXIT.ok;
+}
+
+const shown = (argv: readonly string[]): string => argv.map((a) => (/^[\w@%+=:,./${}-]+$/.test(a) ? a : JSON.stringify(a))).join(' ');
+
+/**
+ * `caplab probe`: starts one stdio MCP server (a command, or an entry of a
+ * `.mcp.json`), checks it with the general profile and reports.
+ */
+export async function probeCommand(args: readonly string[], io: Io): Promise<number> {
+  const own = args.includes('--') ? args.slice(0, args.indexOf('--')) : args;
+  if (own.includes('--help') || own.includes('-h')) return io.stdout(`${HELP['probe']}\n`), EXIT.ok;
+  const flags = parseProbeFlags(args);
+  if (typeof flags === 'string') return io.stderr(`caplab probe: ${flags}\nSee \`caplab probe --help\`.\n`), EXIT.usage;
+  let raw = flags.command;
+  let command = flags.command;
+  let entryEnv: Readonly<Record<string, string>> = {};
+  let expanded: Readonly<Record<string, string>> = {};
+  if (flags.server !== undefined) {
+    const loaded = loadConfigServer(flags.config, flags.server, flags.trust, io.cwd, io.env);
+    if (!loaded.ok) return io.stderr(`caplab probe: ${loaded.class}/${loaded.kind}: ${loaded.message}\n`), EXIT.usage;
+    ({ raw, command } = loaded.value);
+    entryEnv = loaded.value.env;
+    expanded = loaded.value.expanded;
+  }
+  const cwd = flags.cwd === undefined ? undefined : resolve(io.cwd, flags.cwd);
+  if (cwd !== undefined && !existsSync(cwd)) return io.stderr(`caplab probe: --cwd ${cwd} does not exist\n`), EXIT.usage;
+  if (cwd === undefined) {
+    command = absolutize(command, io.cwd);
+    raw = raw.map((arg, index) => (arg.includes('${') ? arg : (command[index] ?? arg)));
+  }
+  const env = probeEnv(io.env, flags.envAllow, { ...entryEnv, ...flags.env });
+  const redactor = redactorFor({ ...expanded, ...env });
+  io.stderr(`caplab probe: starting ${redactor.redact(shown(raw))}\n  cwd ${cwd ?? '(a fresh empty directory, removed at close)'}; env ${Object.keys(env).sort().join(', ') || '(none)'}\n`);
+  const report = redactDeep(
+    await probe(command, {
+      ...(cwd !== undefined ? { cwd } : {}),
+      env,
+      display: raw,
+      calls: flags.calls,
+      ...(io.interrupt ? { signal: io.interrupt } : {}),
+      timeouts: { ...(flags.requestMs !== undefined ? { requestMs: flags.requestMs } : {}), ...(flags.startupMs !== undefined ? { startupMs: flags.startupMs } : {}) },
+    }),
+    redactor,
+  );
+  const exit = probeExit(report);
+  io.stdout(flags.json ? `${JSON.stringify({ ...report, exit }, null, 2)}\n` : renderProbeText(report, exit));
+  return exit;
 }

@@ -39,6 +39,9 @@ const NEVER_CANCELLED: ReadonlySet<string> = new Set(['initialize']);
 /** Decides about a server notification; a failure ends the session. */
 export type NotificationPolicy = (method: string) => Failure | undefined;
 
+/** Sees each request the server sends (after it is answered); probe reports those it did not expect. */
+export type RequestObserver = (method: string) => void;
+
 interface Pending {
   readonly settle: (outcome: Outcome<Reply>) => void;
   readonly id: JsonRpcId;
@@ -57,6 +60,7 @@ export class Connection {
   readonly #reader: InboundReader;
   readonly #stderr: StderrTail;
   readonly #onNotification: NotificationPolicy;
+  readonly #onRequest: RequestObserver;
   /** Settles when the server's stderr reached EOF (or broke). */
   readonly #stderrDrained: Promise<void>;
   readonly #pending = new Map<string, Pending>();
@@ -67,13 +71,20 @@ export class Connection {
   #failure: Failure | undefined;
   #closing: Promise<CloseReport> | undefined;
 
-  constructor(child: ChildProcess, limits: ConnectionLimits, graces: Graces, onNotification: NotificationPolicy = () => undefined) {
+  constructor(
+    child: ChildProcess,
+    limits: ConnectionLimits,
+    graces: Graces,
+    onNotification: NotificationPolicy = () => undefined,
+    onRequest: RequestObserver = () => undefined,
+  ) {
     this.#child = child;
     this.#limits = limits;
     this.#graces = graces;
     this.#reader = new InboundReader(limits.maxLineBytes);
     this.#stderr = new StderrTail(limits.stderrBytes, child.redactor);
     this.#onNotification = onNotification;
+    this.#onRequest = onRequest;
     this.#stderrDrained = this.#stderr.drain(child.stderr);
     void this.#readStdout();
     void child.exited.then((code) => this.#onExit(code));
@@ -217,6 +228,7 @@ export class Connection {
         const answer =
           method === 'ping' ? { result: {} } : { error: { code: -32601, message: `method not supported by this client: ${method}` } };
         this.#child.write(encodeLine({ jsonrpc: '2.0', id, ...answer }));
+        this.#onRequest(method);
         return;
       }
       case 'notification': {

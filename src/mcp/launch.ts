@@ -100,3 +100,23 @@ export function fixtureLaunch(options: DefaultLaunchOptions = {}): Launch {
   const command = compiled ? [execPath, 'serve'] : [execPath, ...(options.devEntry ?? DEV_SERVE_ENTRY)];
   return { command, cwd: '/', env: buildEnv(FIXTURE_ENV_ALLOW, options.envSource ?? process.env) };
 }
+
+/**
+ * The probe's server environment: the probe allowlist (guarded like every
+ * allowlist), then what the user named — `--env-allow NAME` copied from
+ * `source`, `--env K=V` and a config entry's `env` set as given. A name the
+ * user wrote passes even when it looks like a credential: the guard is
+ * there to catch a list's mistake, not to overrule a person's choice.
+ */
+export function probeEnv(
+  source: Readonly<Record<string, string | undefined>>,
+  userAllow: readonly string[] = [],
+  userSet: Readonly<Record<string, string>> = {},
+): Record<string, string> {
+  const env = buildEnv(PROBE_ENV_ALLOW, source);
+  for (const name of userAllow) {
+    const value = source[name];
+    if (value !== undefined) env[name] = value;
+  }
+  return Object.assign(env, userSet);
+}

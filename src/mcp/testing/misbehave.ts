@@ -14,6 +14,9 @@ export const MODES = [
   'bad_utf8', 'oversize', 'trickle', 'hang', 'crash', 'ignore_term', 'grandchild', 'mismatch', 'lying_hash',
   'conflict', 'is_error', 'rpc_error', 'no_structured', 'report', 'list_changed', 'slow', 'ping', 'pages', 'endless',
   'silent_init', 'setsid_grandchild',
+  // probe's findings and versions
+  'bad_tools', 'empty_cursor', 'changes', 'undeclared_change', 'server_request', 'v2024', 'v2025_03', 'v2025_11', 'future',
+  'bad_output', 'serialized', 'die_start', 'echo_env', 'draft07', 'odd_content', 'slow_start',
 ] as const;
 export type Mode = (typeof MODES)[number];
 
@@ -50,12 +53,34 @@ function toolList(): Record<string, unknown>[] {
       : exported.inputSchema;
   const tools: Record<string, unknown>[] = [{ name: 'read_source', inputSchema, outputSchema: exported.resultSchema }];
   if (mode === 'extra_tool') tools.push({ name: 'delete_everything', inputSchema: { type: 'object' } });
+  if (mode === 'changes' && listed > 1) tools.push({ name: 'added_later', inputSchema: { type: 'object' } });
+  if (mode === 'draft07') tools[0] = { ...tools[0], outputSchema: { ...exported.resultSchema, $schema: 'http://json-schema.org/draft-07/schema#' } };
+  if (mode === 'bad_tools') tools.push(...BAD_TOOLS);
   return tools;
 }
+
+const object = { type: 'object' };
+/** One tool per finding probe reports about a listing. */
+const BAD_TOOLS: Record<string, unknown>[] = [
+  { name: 'has space', inputSchema: object },
+  { name: 'n'.repeat(200), inputSchema: object },
+  { name: 'twice', inputSchema: object },
+  { name: 'twice', inputSchema: object },
+  { name: 'string_input', inputSchema: { type: 'string' } },
+  { name: 'broken_output', inputSchema: object, outputSchema: { type: 'object', properties: { a: { type: 'nope' } } } },
+  { name: 'remote_ref', inputSchema: { type: 'object', properties: { a: { $ref: 'https://example.invalid/a.json' } } } },
+  { name: 'unknown_keyword', inputSchema: { type: 'object', frobnicate: true } },
+  { name: 'unknown_format', inputSchema: { type: 'object', properties: { a: { type: 'string', format: 'colour' } } } },
+  { name: 'long_description', description: 'd'.repeat(5000), inputSchema: object },
+  { name: 'hinted', inputSchema: object, annotations: { readOnlyHint: true, destructiveHint: false } },
+];
+let listed = 0;
 
 /** One tools/list page: `pages` paginates properly, `endless` never ends, `cursor` repeats its cursor. */
 function listPage(cursor: unknown): Record<string, unknown> {
   const page = typeof cursor === 'string' ? Number(cursor.slice(1)) : 1;
+  if (page === 1) listed += 1;
+  if (mode === 'empty_cursor') return { tools: toolList(), nextCursor: '' };
   if (mode === 'cursor') return { tools: toolList(), nextCursor: 'page-2' };
   if (mode === 'endless') return { tools: [], nextCursor: `p${page + 1}` };
   if (mode !== 'pages' || page === 1) return { tools: toolList(), ...(mode === 'pages' ? { nextCursor: 'p2' } : {}) };
@@ -73,6 +98,12 @@ function readSource(args: { source_id?: string }): Record<string, unknown> {
   const structured = { source_id: source.id, text, sha256, bytes: bytes.byteLength, snapshot: snapshot.id };
   if (mode === 'is_error') return { content: [{ type: 'text', text: 'disk on fire' }], isError: true };
   if (mode === 'no_structured') return { content: [{ type: 'text', text }] };
+  if (mode === 'bad_output') {
+    const wrong = { ...structured, bytes: 'many' };
+    return { content: [{ type: 'text', text: JSON.stringify(wrong) }], structuredContent: wrong };
+  }
+  if (mode === 'serialized' || mode === 'draft07') return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
+  if (mode === 'odd_content') return { content: [{ type: 'text', text: JSON.stringify(structured) }, { type: 'hologram' }], structuredContent: structured };
   return { content: [{ type: 'text', text: mode === 'conflict' ? `${text} (abridged)` : text }], structuredContent: structured };
 }
 
@@ -114,6 +145,7 @@ async function onCall(id: number | string, params: { arguments?: { source_id?: s
       return send({ id, error: { code: -32602, message: 'Invalid params: source_id rejected' } });
     case 'slow':
       // Answer after the client's (short) deadline; this loop reads nothing meanwhile.
+      process.stderr.write(`tools/call #${id} received\n`);
       await new Promise((resolve) => setTimeout(resolve, 300));
       return send({ id, result });
     case 'ping':
@@ -128,6 +160,13 @@ async function onCall(id: number | string, params: { arguments?: { source_id?: s
 }
 
 if (mode === 'banner') out('Fixture server v0 starting…\n');
+if (mode === 'die_start') {
+  process.stderr.write('fatal: cannot find ./config.toml\n');
+  process.exit(7);
+}
+// A cold start (an `npx` install, a JIT warm-up): nothing is read for 400 ms.
+if (mode === 'slow_start') await new Promise((resolve) => setTimeout(resolve, 400));
+if (mode === 'echo_env') process.stderr.write(`GITHUB_TOKEN=${process.env['GITHUB_TOKEN'] ?? '(unset)'}\n`);
 if (mode === 'ignore_term') {
   process.on('SIGTERM', () => {});
   setInterval(() => {}, 1_000);
@@ -158,20 +197,31 @@ for await (const line of console) {
     continue;
   }
   const message = JSON.parse(line) as { id?: number | string; method?: string; params?: Record<string, unknown> };
-  if (message.id === undefined) continue; // notifications
+  if (message.id === undefined) {
+    // After initialized: announce a change (declared or not), or ask the client for something it never offered.
+    if (message.method === 'notifications/initialized' && (mode === 'changes' || mode === 'undeclared_change')) send({ method: 'notifications/tools/list_changed' });
+    if (message.method === 'notifications/initialized' && mode === 'server_request') {
+      send({ id: 'srv-ping-0', method: 'ping' });
+      send({ id: 'srv-sample-1', method: 'sampling/createMessage', params: { messages: [], maxTokens: 1 } });
+    }
+    continue; // notifications
+  }
+  if (typeof message.id === 'string' && message.id.startsWith('srv-') && message.id !== 'srv-ping-1') continue; // answers to our own requests
   if (message.id === 'srv-ping-1' && pendingCall) {
     send(pendingCall);
     pendingCall = undefined;
     continue;
   }
   if (message.method === 'initialize') {
-    const protocolVersion = mode === 'version' ? '2025-03-26' : '2025-06-18';
+    const versions: Partial<Record<Mode, string>> = { version: '2025-03-26', v2025_03: '2025-03-26', v2024: '2024-11-05', v2025_11: '2025-11-25', future: '2099-01-01' };
+    const protocolVersion = versions[mode] ?? '2025-06-18';
     send({
       id: message.id,
       result: {
         protocolVersion,
-        capabilities: { tools: {} },
-        serverInfo: { name: `misbehave-${mode}`, version: '0.0.1' },
+        capabilities: { tools: mode === 'changes' ? { listChanged: true } : {} },
+        // echo_env gives its token back as its version: anything a server sends may carry what it was given.
+        serverInfo: { name: `misbehave-${mode}`, version: mode === 'echo_env' ? (process.env['GITHUB_TOKEN'] ?? 'unset') : '0.0.1' },
         ...(mode === 'report' ? { instructions: report() } : {}),
       },
     });

@@ -1,0 +1,124 @@
+import { isUnknownOutcome } from '../contract/index.ts';
+import type { Connection } from './connection.ts';
+import { excerpt, finding, fromFailure, type ProbeFinding } from './probe-finding.ts';
+import type { ToolRuntime } from './probe-tools.ts';
+import type { VersionProfile } from './probe-versions.ts';
+
+/** One `--call`: a tool name and its arguments (a JSON object). */
+export interface CallRequest {
+  readonly name: string;
+  readonly arguments: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * How one call ended. `unknown`: no answer (deadline, lost connection) — the
+ * tool may or may not have run; it is never sent again.
+ */
+export interface ProbedCall {
+  readonly tool: string;
+  readonly outcome: 'result' | 'tool_error' | 'rpc_error' | 'unknown' | 'failed';
+  readonly ms: number;
+  readonly contentTypes?: readonly string[];
+  readonly structuredContent?: boolean;
+  /** Whether structuredContent was checked against the outputSchema, and passed. */
+  readonly outputSchema?: 'valid' | 'invalid' | 'not_checked' | 'none';
+  readonly findings: readonly ProbeFinding[];
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
+
+function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((item, index) => sameJson(item, b[index]));
+  if (isObject(a) && isObject(b)) {
+    const keys = Object.keys(a);
+    return keys.length === Object.keys(b).length && keys.every((key) => key in b && sameJson(a[key], b[key]));
+  }
+  return false;
+}
+
+/** Whether some text block holds exactly the serialized structuredContent (the spec's SHOULD for older clients). */
+function textCarries(content: readonly unknown[], structured: unknown): boolean {
+  return content.some((block) => {
+    if (!isObject(block) || block['type'] !== 'text' || typeof block['text'] !== 'string') return false;
+    try {
+      return sameJson(JSON.parse(block['text']), structured);
+    } catch {
+      return false;
+    }
+  });
+}
+
+/** Judges one tools/call result (a JSON-RPC result object) against the tool's listing and the revision. */
+export function judgeResult(tool: string, result: Record<string, unknown>, runtime: ToolRuntime | undefined, profile: VersionProfile, ms: number): ProbedCall {
+  const findings: ProbeFinding[] = [];
+  const content = result['content'];
+  if (!Array.isArray(content)) {
+    findings.push(finding('protocol', 'malformed_result', 'spec MUST', 'tools/call result has no content array', { tool, evidence: excerpt(result) }));
+    return { tool, outcome: 'failed', ms, findings };
+  }
+  const types = content.map((block) => (isObject(block) && typeof block['type'] === 'string' ? block['type'] : '?'));
+  for (const type of new Set(types)) {
+    if (!profile.contentTypes.includes(type)) {
+      findings.push(finding('protocol', 'content_type', 'spec MUST', `content block type not defined in MCP ${profile.version}`, { tool, evidence: excerpt(type) }));
+    }
+  }
+  const isError = result['isError'] === true;
+  if (isError) {
+    const text = content.find((block) => isObject(block) && block['type'] === 'text') as { text?: unknown } | undefined;
+    findings.push(finding('business', 'is_error', 'caplab host rule', 'the tool reported an error (isError: true)', { tool, evidence: excerpt(text?.text ?? '') }));
+  }
+  const structured = result['structuredContent'];
+  const hasStructured = structured !== undefined;
+  let outputSchema: ProbedCall['outputSchema'] = 'none';
+  if (profile.structured && runtime?.hasOutputSchema && !isError) {
+    if (!hasStructured) {
+      findings.push(finding('protocol', 'missing_structured_content', 'spec MUST', 'the tool declares an outputSchema but the result has no structuredContent', { tool }));
+      outputSchema = 'invalid';
+    } else if (!runtime.validateOutput) {
+      outputSchema = 'not_checked';
+    } else if (runtime.validateOutput(structured)) {
+      outputSchema = 'valid';
+    } else {
+      const errors = (runtime.validateOutput.errors ?? []).slice(0, 5).map((e) => `${e.instancePath || '/'} ${e.message ?? ''}`);
+      findings.push(finding('protocol', 'output_schema_violation', 'spec MUST', 'structuredContent does not conform to the outputSchema', { tool, evidence: errors.join('; ') }));
+      outputSchema = 'invalid';
+    }
+  }
+  if (profile.structured && hasStructured) {
+    if (!isObject(structured)) {
+      findings.push(finding('protocol', 'malformed_result', 'spec MUST', 'structuredContent is not a JSON object', { tool, evidence: excerpt(structured) }));
+    } else if (!textCarries(content, structured)) {
+      findings.push(finding('protocol', 'text_without_structured', 'spec SHOULD', 'no text block carries the serialized structuredContent', { tool }));
+    }
+  }
+  return { tool, outcome: isError ? 'tool_error' : 'result', ms, contentTypes: types, structuredContent: hasStructured, outputSchema, findings };
+}
+
+/**
+ * Sends one tools/call — once: a call that times out is reported with its
+ * outcome unknown and is never sent again — and judges what came back.
+ */
+export async function probeCall(
+  connection: Connection,
+  request: CallRequest,
+  runtime: ToolRuntime | undefined,
+  profile: VersionProfile,
+  timeoutMs: number,
+  now: () => number = () => performance.now(),
+): Promise<ProbedCall> {
+  const started = now();
+  const reply = await connection.send('tools/call', { name: request.name, arguments: request.arguments }, { timeoutMs }).reply;
+  const ms = Math.round(now() - started);
+  const tool = request.name;
+  if (!reply.ok) {
+    const found = fromFailure(reply, tool);
+    return { tool, outcome: isUnknownOutcome(reply) ? 'unknown' : 'failed', ms, findings: [found] };
+  }
+  if ('error' in reply.value.answer) {
+    const { code, message } = reply.value.answer.error;
+    const rejected = finding('protocol', 'jsonrpc_error', 'caplab host rule', `tools/call refused with JSON-RPC error ${code}`, { tool, evidence: excerpt(message) });
+    return { tool, outcome: 'rpc_error', ms, findings: [rejected] };
+  }
+  return judgeResult(tool, reply.value.answer.result, runtime, profile, ms);
+}

@@ -1,0 +1,48 @@
+import type { ErrorClass, Failure } from '../contract/index.ts';
+import type { Basis } from './probe-versions.ts';
+
+/** One thing probe found: a failure value that also names its basis, and where it can, the tool and the evidence. */
+export interface ProbeFinding {
+  readonly class: ErrorClass;
+  readonly kind: string;
+  readonly basis: Basis;
+  readonly message: string;
+  readonly tool?: string;
+  /** A short excerpt of what the server sent (names, values, error text), never a whole schema. */
+  readonly evidence?: string;
+}
+
+export function finding(
+  errorClass: ErrorClass,
+  kind: string,
+  basis: Basis,
+  message: string,
+  where: { readonly tool?: string; readonly evidence?: string } = {},
+): ProbeFinding {
+  return {
+    class: errorClass,
+    kind,
+    basis,
+    message,
+    ...(where.tool !== undefined ? { tool: where.tool } : {}),
+    ...(where.evidence !== undefined ? { evidence: where.evidence } : {}),
+  };
+}
+
+/**
+ * The basis of a failure the connection or the handshake produced. Framing,
+ * encoding, JSON-RPC shape and correlation are the spec's MUSTs (stdio:
+ * "The server MUST NOT write anything to its stdout that is not a valid MCP
+ * message"); a deadline and a lost connection are the host's own limits.
+ */
+export function fromFailure(failure: Failure, tool?: string): ProbeFinding {
+  const basis: Basis = failure.class === 'protocol' && failure.kind !== 'too_large' ? 'spec MUST' : 'caplab host rule';
+  const evidence = failure.issues && failure.issues.length > 0 ? failure.issues.slice(0, 5).join('; ') : undefined;
+  return finding(failure.class, failure.kind, basis, failure.message, { ...(tool !== undefined ? { tool } : {}), ...(evidence ? { evidence } : {}) });
+}
+
+/** A value shortened for evidence. */
+export function excerpt(value: unknown, max = 120): string {
+  const text = typeof value === 'string' ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value));
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}
