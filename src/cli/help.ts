@@ -20,7 +20,7 @@ const RUN_FLAGS = `  --transport mcp|local   read_source over the fixture MCP se
   --json                  print one JSON document on stdout instead of the human report
   --settings FILE         hooks and permissions (Claude Code settings format); repeatable: every
                           file is applied, in order, each adding its rules and hooks (deny still wins)
-  --trust-project         apply settings found in the working directory
+  --trust                 apply settings found in the working directory (alias --trust-project)
   --allow-tool=NAME       allow a tool (repeatable)
   --deny-tool=NAME        deny a tool (repeatable; deny wins over every allow)
   --yes                   resolve permission "ask" as allow (default: deny, non-interactive)

@@ -68,4 +68,7 @@ test('settings in the working directory are not applied unless trusted', async (
   expect(untrusted.err()).toContain('.caplab/settings.json');
   const trusted = testIo(cwd, env);
   expect(await cli(['demo', '--transport', 'local', '--json', '--run-id', 't', '--trust-project'], trusted)).toBe(1);
+  // One trust flag for every command (probe's too): --trust, with --trust-project as its alias.
+  const trustedToo = testIo(cwd, env);
+  expect(await cli(['demo', '--transport', 'local', '--json', '--run-id', 't2', '--trust'], trustedToo)).toBe(1);
 });

@@ -15,7 +15,8 @@ const RUN_OPTIONS = {
   'run-id': { type: 'string' },
   json: { type: 'boolean' },
   settings: { type: 'string', multiple: true },
-  'trust-project': { type: 'boolean' },
+  trust: { type: 'boolean' },
+  'trust-project': { type: 'boolean' }, // the older name of --trust
   'allow-tool': { type: 'string', multiple: true },
   'deny-tool': { type: 'string', multiple: true },
   yes: { type: 'boolean' },
@@ -54,7 +55,7 @@ export function parseRunFlags(args: readonly string[], command: 'demo' | 'run'):
     scenario: v.scenario ?? 'happy',
     json: v.json ?? false,
     yes: v.yes ?? false,
-    trustProject: v['trust-project'] ?? false,
+    trustProject: (v.trust ?? false) || (v['trust-project'] ?? false),
     allowTools: v['allow-tool'] ?? [],
     denyTools: v['deny-tool'] ?? [],
     skillDirs: v.skills ?? [],

@@ -83,7 +83,7 @@ describe('resolveSettings: trust', () => {
 
   test('--trust-project without a project file says so', async () => {
     const resolved = await resolveSettings({ trustProject: true, cwd: scratch });
-    expect(resolved.ok && resolved.value.notices[0]?.startsWith('--trust-project: no project settings')).toBe(true);
+    expect(resolved.ok && resolved.value.notices[0]?.startsWith('--trust: no project settings')).toBe(true);
   });
 
   test('a bad named file fails the whole resolution', async () => {

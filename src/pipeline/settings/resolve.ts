@@ -19,7 +19,7 @@ export interface ResolveOptions {
    * file named twice is applied once.
    */
   readonly settingsPaths?: readonly string[];
-  /** `--trust-project`: apply `<cwd>/.caplab/settings.json` if present. */
+  /** `--trust` (alias `--trust-project`): apply `<cwd>/.caplab/settings.json` if present. */
   readonly trustProject: boolean;
   readonly cwd: string;
   readonly readText?: ReadText;
@@ -93,10 +93,10 @@ export async function resolveSettings(options: ResolveOptions): Promise<Outcome<
     } else if (present) {
       notices.push(
         `ignored untrusted project settings ${projectPath} (hooks and rules in it were not applied; ` +
-          `pass --trust-project or --settings ${PROJECT_SETTINGS} to apply them)`,
+          `pass --trust or --settings ${PROJECT_SETTINGS} to apply them)`,
       );
     } else if (options.trustProject) {
-      notices.push(`--trust-project: no project settings at ${projectPath}`);
+      notices.push(`--trust: no project settings at ${projectPath}`);
     }
   }
   for (const path of explicitPaths) {
