@@ -118,7 +118,7 @@ export const MUTATIONS: readonly Mutation[] = [
     claim: 'acceptance',
     file: 'src/excerpt/disclosure.ts',
     find: "if (role !== 'user' || !Array.isArray(content)) continue;",
-    replace: 'if (!Array.isArray(content)) continue;',
+    replace: "if ((role !== 'user' && false) || !Array.isArray(content)) continue;",
     tests: ACCEPTANCE_TESTS,
   },
   {
