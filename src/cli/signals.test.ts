@@ -62,6 +62,15 @@ async function verify(runDir: string) {
   return { code, doc: JSON.parse(io.out()) };
 }
 
+/** A process's command line, or undefined once it is gone. */
+function cmdlineOf(pid: number): string | undefined {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
 /** Living descendants of `pid` now (children, their children, …), by pid and command line. */
 function descendants(pid: number): { pid: number; cmdline: string }[] {
   const all = allProcesses().filter(isAlive);
@@ -71,7 +80,11 @@ function descendants(pid: number): { pid: number; cmdline: string }[] {
     found.push(...next);
     frontier = next;
   }
-  return found.map((p) => ({ pid: p, cmdline: readFileSync(`/proc/${p}/cmdline`, 'utf8') }));
+  // A process that ended between the listing and the read is not one to look for afterwards.
+  return found.flatMap((p) => {
+    const cmdline = cmdlineOf(p);
+    return cmdline === undefined ? [] : [{ pid: p, cmdline }];
+  });
 }
 
 for (const [signal, code] of [['SIGTERM', 143], ['SIGINT', 130]] as const) {
@@ -92,7 +105,7 @@ for (const [signal, code] of [['SIGTERM', 143], ['SIGINT', 130]] as const) {
       expect(await waitNoneWith(m)).toEqual([]);
       // Every process caplab started (hooks, and over MCP the server) is gone: a pid still alive is
       // one of them only if its command line is still the same.
-      await until(() => family.every((p) => !isAlive(procStat(p.pid)) || readFileSync(`/proc/${p.pid}/cmdline`, 'utf8') !== p.cmdline), 5000);
+      await until(() => family.every((p) => !isAlive(procStat(p.pid)) || cmdlineOf(p.pid) !== p.cmdline), 5000);
       const { code: verified, doc } = await verify(runDir);
       expect(verified).toBe(0);
       expect(doc.end).toEqual({ ending: 'interrupted', accepted: false, exitCode: code, cause: expect.stringContaining(signal) });

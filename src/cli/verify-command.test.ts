@@ -1,6 +1,7 @@
 import { expect, test } from 'bun:test';
 import { cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { canonicalHash } from '../contract/index.ts';
 import { cli } from './cli.ts';
 import { rechain } from '../ledger/test-kit.ts';
 import { testIo } from './test-io.ts';
@@ -76,6 +77,9 @@ test('verify --json on a forged, re-chained demo run names the acceptance check 
       receipt['sha256'] = '0'.repeat(64);
       // A careful forger keeps the acceptance's card summary repeating the receipt.
       acceptance['card'] = { path: receipt['path'], sha256: receipt['sha256'] };
+      // …and the create call's hash of the data it returned, which verify ties the receipt to.
+      const create = events.find((e) => e['type'] === 'call' && e['name'] === 'create_card')!;
+      (create['outcome'] as Record<string, unknown>)['data_sha256'] = canonicalHash(receipt);
       return events;
     });
     const { code, doc } = await verifyJson(dir);

@@ -1,5 +1,5 @@
 import type { Binding } from '../binding/index.ts';
-import { recordable, sha256Hex } from '../contract/index.ts';
+import { canonicalHash, recordable, sha256Hex } from '../contract/index.ts';
 import { acceptanceChecks, CARD_PATH, disclosedSources, isAccepted, type AcceptanceCheck, type CardReceipt, type Snapshot } from '../excerpt/index.ts';
 import { executeCall, runBatches, type CallRecord, type Pipeline, type ProducingRequest, type ProtocolExchange, type RuntimeTool, type ToolCall } from '../pipeline/index.ts';
 import { ambiguousCallIds, duplicateIdRecord } from './call-ids.ts';
@@ -222,7 +222,8 @@ function callEvent(record: RecordedCall): Record<string, unknown> {
           ok: true,
           evidence: outcome.value.evidence,
           object_version: outcome.value.objectVersion ?? null,
-          data_sha256: sha256Hex(JSON.stringify(outcome.value.data)),
+          // Canonical, so verify can tie a receipt recorded elsewhere (acceptance) to the call that returned it.
+          data_sha256: canonicalHash(recordable(outcome.value.data)),
         }
       : { ok: false, class: outcome.class, kind: outcome.kind, message: outcome.message, ...(record.rawResultSha256 ? { raw_result_sha256: record.rawResultSha256 } : {}) },
     model_text_sha256: sha256Hex(record.modelText),

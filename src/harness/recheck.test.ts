@@ -10,7 +10,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { convertArguments } from '../binding/index.ts';
-import { sha256Hex } from '../contract/index.ts';
+import { canonicalHash, sha256Hex } from '../contract/index.ts';
 import { fixtureSnapshot, parseCard, renderCard } from '../excerpt/index.ts';
 import { fixedClock, verify } from '../ledger/index.ts';
 import { rechain, type EditableEvent } from '../ledger/test-kit.ts';
@@ -51,6 +51,9 @@ const receiptOf = (events: Event[]) => acceptanceOf(events)['receipt'] as Record
 function setReceipt(events: Event[], patch: Record<string, unknown>): Event[] {
   const receipt = Object.assign(receiptOf(events), patch);
   acceptanceOf(events)['card'] = { path: receipt['path'], sha256: receipt['sha256'] };
+  // …and the hash of the data the create call returned, which verify ties the receipt to.
+  const create = events.find((e) => e['type'] === 'call' && e['name'] === 'create_card')!;
+  (create['outcome'] as Record<string, unknown>)['data_sha256'] = canonicalHash(receipt);
   return events;
 }
 
@@ -100,6 +103,17 @@ const FORGERIES: readonly Forgery[] = [
       writeFileSync(path, readFileSync(path, 'utf8').replace('run: forge\n', 'run: other\n'));
       rechain(dir);
     },
+  },
+  {
+    defect: 'a receipt no create call returned (the summary kept consistent, the call not)',
+    fails: 'card_hash',
+    caughtAs: { kind: 'receipt_mismatch', at: 'acceptance' },
+    forge: (dir) =>
+      rechain(dir, (events) => {
+        const receipt = Object.assign(receiptOf(events), { sha256: sha256Hex('another card') });
+        acceptanceOf(events)['card'] = { path: receipt['path'], sha256: receipt['sha256'] };
+        return events;
+      }),
   },
   { defect: 'receipt hash wrong', fails: 'card_hash', forge: (dir) => rechain(dir, (events) => setReceipt(events, { sha256: sha256Hex('another card') })) },
   // verify ties the receipt's size to the card file before it re-computes the checks.

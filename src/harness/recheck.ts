@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { canonicalJson, jsonTooDeep, LIMITS, ok, type Outcome } from '../contract/index.ts';
+import { canonicalHash, canonicalJson, jsonTooDeep, LIMITS, ok, type Outcome } from '../contract/index.ts';
 import { acceptanceChecks, CardReceipt, isAccepted, takeSnapshot, type AcceptanceCheck } from '../excerpt/index.ts';
 import type { LedgerEvent, ReadRecorded, Recheck, VerifyFailure } from '../ledger/index.ts';
 import { failAt, LEDGER_FILE } from '../ledger/index.ts';
@@ -92,6 +92,12 @@ export const recheckAcceptance: Recheck<RecheckReport> = (events, readFile) => {
     return failAt('receipt_mismatch', `the acceptance vouches for ${cardRef?.path ?? 'no card'}, the receipt names ${receipt.path}`, at(acceptanceEvent));
   }
   const card = cardRef ? readFile(cardRef.path) : undefined;
+  const creates = calls.filter(({ call }) => call.name === 'create_card');
+  // The receipt must be the data a successful create call returned (its canonical hash), not one written in later.
+  const returned = creates.flatMap(({ call }) => (call.outcome.ok && typeof call.outcome['data_sha256'] === 'string' ? [call.outcome['data_sha256']] : []));
+  if (receipt && !returned.includes(canonicalHash(receipt))) {
+    return failAt('receipt_mismatch', 'the receipt in the acceptance event is not the data any successful create_card call returned', at(acceptanceEvent));
+  }
   // The receipt, the acceptance's card summary and the card file must tell one story (sha256 is checked by card_hash).
   const summary = acceptanceEvent['card'];
   if (receipt && card?.ok && card.value.byteLength !== receipt.bytes) {
@@ -100,7 +106,6 @@ export const recheckAcceptance: Recheck<RecheckReport> = (events, readFile) => {
   if (canonicalOf(summary) !== canonicalOf(receipt ? { path: receipt.path, sha256: receipt.sha256 } : null)) {
     return failAt('receipt_mismatch', 'the acceptance event\'s card summary does not repeat the receipt\'s path and sha256', at(acceptanceEvent));
   }
-  const creates = calls.filter(({ call }) => call.name === 'create_card');
   const checks = acceptanceChecks({
     snapshot,
     ...(receipt ? { receipt } : {}),
