@@ -137,6 +137,14 @@ export const MUTATIONS: readonly Mutation[] = [
     replace: 'differing[0]!',
     tests: ACCEPTANCE_TESTS,
   },
+  {
+    id: 'receipt-not-tied-to-create',
+    claim: 'acceptance',
+    file: 'src/harness/recheck.ts',
+    find: 'if (receipt && !returned.includes(canonicalHash(receipt))) {',
+    replace: 'if (receipt && !returned.includes(canonicalHash(receipt)) && false) {',
+    tests: ACCEPTANCE_TESTS,
+  },
   // contracts: JSON Schema 2020-12, hashed over canonical JSON.
   {
     id: 'canonical-json-unsorted-keys',
