@@ -183,7 +183,7 @@ describe('probe --call: sent once, judged', () => {
     const cases: [Mode, string, string][] = [
       ['bad_output', 'output_schema_violation', 'spec MUST'],
       ['no_structured', 'missing_structured_content', 'spec MUST'],
-      ['ok', 'text_without_structured', 'spec SHOULD'],
+      ['text_only', 'text_without_structured', 'spec SHOULD'],
       ['is_error', 'is_error', 'caplab host rule'],
       ['odd_content', 'content_type', 'spec MUST'],
       ['rpc_error', 'jsonrpc_error', 'caplab host rule'],
