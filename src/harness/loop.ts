@@ -224,7 +224,7 @@ function callEvent(record: RecordedCall): Record<string, unknown> {
           object_version: outcome.value.objectVersion ?? null,
           data_sha256: sha256Hex(JSON.stringify(outcome.value.data)),
         }
-      : { ok: false, class: outcome.class, kind: outcome.kind, message: outcome.message, ...(record.rawResultSha256 ? { raw_result_sha256: record.rawResultSha256 } : {}) },
+      : { ok: false, class: outcome.class, kind: outcome.kind, message: outcome.message, ...(outcome.basis ? { basis: outcome.basis } : {}), ...(record.rawResultSha256 ? { raw_result_sha256: record.rawResultSha256 } : {}) },
     model_text_sha256: sha256Hex(record.modelText),
     ...(record.fullOutput ? { files: [{ role: 'full_output', ...record.fullOutput }] } : {}),
   };
