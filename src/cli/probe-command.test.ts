@@ -34,6 +34,14 @@ test('probe --call read_source -- bun src/main.ts serve: the text block carries 
   expect(report.close.survivors).toEqual([]);
 });
 
+test('probe --call of a tool caplab serve did not list: unlisted_tool [caplab host rule], still sent (the server refuses it), exit 1', async () => {
+  const io = testIo(ROOT, { PATH });
+  const code = await cli(['probe', '--call', 'nope', '--', process.execPath, 'src/main.ts', 'serve'], io);
+  expect(code).toBe(1);
+  expect(io.out()).toContain('protocol/unlisted_tool [caplab host rule]');
+  expect(io.out()).toContain('protocol/jsonrpc_error [caplab host rule]');
+});
+
 test('probe usage errors exit 2; a command that cannot start exits 3', async () => {
   const io = testIo('/', { PATH: '/usr/bin:/bin' });
   expect(await cli(['probe'], io)).toBe(2);

@@ -196,6 +196,17 @@ describe('probe --call: sent once, judged', () => {
     }
   });
 
+  test('a --call of a name the server did not list: an unlisted_tool finding (caplab host rule), still sent, and what came back is judged', async () => {
+    // This server answers every tools/call name alike: it runs a tool it never listed.
+    const report = await probeMode('ok', { calls: [{ name: 'hidden_tool', arguments: { source_id: 'alpha' } }, READ] });
+    expect(report.calls.map((c) => [c.tool, c.outcome, c.findings.map((f) => [f.kind, f.basis])])).toEqual([
+      ['hidden_tool', 'result', [['unlisted_tool', 'caplab host rule']]],
+      ['read_source', 'result', []],
+    ]);
+    expect(report.calls[0]!.findings[0]!.message).toContain('sent as asked, outcome result');
+    gone(report);
+  });
+
   test('a call past its deadline: timeout, outcome unknown, never re-sent', async () => {
     const report = await probeMode('slow', { calls: [READ], timeouts: { requestMs: 100 } });
     expect(report.calls).toEqual([expect.objectContaining({ outcome: 'unknown', findings: [expect.objectContaining({ class: 'timeout', kind: 'deadline' })] })]);
