@@ -209,7 +209,7 @@ export const MUTATIONS: readonly Mutation[] = [
     id: 'stray-stdout-ignored',
     claim: 'mcp-client',
     file: 'src/mcp/messages.ts',
-    find: "return fail('protocol', 'framing', `non-protocol bytes on stdout: ${JSON.stringify(text.slice(0, 80))}`);",
+    find: "return refuse('protocol', 'framing', `non-protocol bytes on stdout: ${JSON.stringify(text.slice(0, 80))}`);",
     replace: "return ok({ type: 'notification', message: { jsonrpc: '2.0', method: 'notifications/message' } });",
     tests: ['src/mcp/messages.test.ts', 'src/mcp/client.test.ts'],
   },

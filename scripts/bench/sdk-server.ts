@@ -1,8 +1,9 @@
 /**
  * The SDK baseline server: read_source written only with @modelcontextprotocol/sdk,
  * the way a user would (low-level Server + StdioServerTransport, hand-written
- * JSON Schemas). Same text and structuredContent shape as caplab's fixture
- * server so both answer with payloads of the same size. Imports nothing from caplab.
+ * JSON Schemas). Same text block (the serialized structuredContent) and
+ * structuredContent shape as caplab's fixture server so both answer with
+ * payloads of the same size. Imports nothing from caplab.
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -56,9 +57,7 @@ server.setRequestHandler(CallToolRequestSchema, (request) => {
   if (request.params.name !== 'read_source' || !source) {
     return { content: [{ type: 'text', text: `unknown tool or source` }], isError: true };
   }
-  return {
-    content: [{ type: 'text', text: source.text }],
-    structuredContent: { source_id: id, text: source.text, sha256: source.sha256, bytes: source.bytes, snapshot },
-  };
+  const structuredContent = { source_id: id, text: source.text, sha256: source.sha256, bytes: source.bytes, snapshot };
+  return { content: [{ type: 'text', text: JSON.stringify(structuredContent) }], structuredContent };
 });
 await server.connect(new StdioServerTransport());

@@ -87,7 +87,7 @@ Exit codes: 0 listed, 2 usage error (a bad package or folder, a symlink that lea
 
 The fixture MCP server on stdio (newline-delimited JSON-RPC, protocol 2025-06-18). Tool
 read_source with inputSchema and outputSchema from the same contract the host validates with;
-results carry text content and structuredContent. Logs go to stderr only; exits on stdin EOF.
+results carry structuredContent and one text block holding it serialized. Logs go to stderr only; exits on stdin EOF.
 Every stdin line gets one answer (-32700 not JSON, -32600 not a request, -32601 unknown method,
 -32602 bad params) or one stderr line; stdin is not read while stdout is not being read.
 caplab demo spawns it itself (this same program with \`serve\`), with a cleaned environment.
@@ -119,7 +119,8 @@ untrusted hints. A protocol violation (any non-protocol stdout byte included) en
   --json                   one JSON document on stdout
   --call NAME [--args JSON] send tools/call once (repeatable) and judge the result: isError,
                            content types, structuredContent against outputSchema (Ajv; draft-07
-                           and 2020-12), a text block carrying it, timing
+                           and 2020-12), a text block carrying it, timing; a NAME the
+                           server did not list is an unlisted_tool finding (still sent once)
   --timeout-ms N           per request (tools/list page, tools/call; default 10000)
   --startup-timeout-ms N   spawn to initialize answer (default 120000, for cold npx installs)
   --cwd DIR                the server's cwd (default: a fresh empty directory, removed at

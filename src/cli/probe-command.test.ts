@@ -25,6 +25,23 @@ test('probe -- bun src/main.ts serve: the fixture server, read_source, no findin
   expect(io.err()).toContain(`caplab probe: starting ${process.execPath} ${join(ROOT, 'src/main.ts')} serve`);
 });
 
+test('probe --call read_source -- bun src/main.ts serve: the text block carries the serialized structuredContent, so the call is clean (exit 0)', async () => {
+  const io = testIo(ROOT, { PATH });
+  const code = await cli(['probe', '--json', ...READ, '--', process.execPath, 'src/main.ts', 'serve'], io);
+  const report = JSON.parse(io.out());
+  expect(report.calls).toEqual([expect.objectContaining({ tool: 'read_source', outcome: 'result', outputSchema: 'valid', structuredContent: true, contentTypes: ['text'], findings: [] })]);
+  expect([code, report.exit, report.findings]).toEqual([0, 0, []]);
+  expect(report.close.survivors).toEqual([]);
+});
+
+test('probe --call of a tool caplab serve did not list: unlisted_tool [caplab host rule], still sent (the server refuses it), exit 1', async () => {
+  const io = testIo(ROOT, { PATH });
+  const code = await cli(['probe', '--call', 'nope', '--', process.execPath, 'src/main.ts', 'serve'], io);
+  expect(code).toBe(1);
+  expect(io.out()).toContain('protocol/unlisted_tool [caplab host rule]');
+  expect(io.out()).toContain('protocol/jsonrpc_error [caplab host rule]');
+});
+
 test('probe usage errors exit 2; a command that cannot start exits 3', async () => {
   const io = testIo('/', { PATH: '/usr/bin:/bin' });
   expect(await cli(['probe'], io)).toBe(2);

@@ -105,6 +105,8 @@ describe('the SDK client against caplab serve', () => {
     const structured = result.structuredContent as Record<string, unknown>;
     expect(structured).toMatchObject({ source_id: 'alpha', text: alpha.text, snapshot: fixtureSnapshot().id });
     expect(structured['sha256']).toBe(new Bun.CryptoHasher('sha256').update(alpha.text).digest('hex'));
+    // A client that ignores structured results still gets all of it: the one text block is its serialization.
+    expect((result.content as { type: string; text: string }[]).map((block) => [block.type, JSON.parse(block.text)])).toEqual([['text', structured]]);
   });
 
   test('invalid arguments come back as a tool error naming caplab class and kind', async () => {

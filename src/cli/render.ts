@@ -1,8 +1,14 @@
+import type { Failure } from '../contract/index.ts';
 import type { AcceptanceCheck } from '../excerpt/index.ts';
 import type { LoopStep, RecordedCall, RunOutcome } from '../harness/index.ts';
 import type { Paint } from './io.ts';
 
 const short = (hash: string) => hash.slice(0, 12);
+
+/** A failure as printed: class/kind, its basis where it names one (a refused MCP peer), then the message. */
+export function failureText(f: Pick<Failure, 'class' | 'kind' | 'message' | 'basis'>): string {
+  return `${f.class}/${f.kind}${f.basis ? ` [${f.basis}]` : ''}: ${f.message}`;
+}
 
 function describeCall(record: RecordedCall, paint: Paint): string {
   const { protocol } = record;
@@ -14,8 +20,7 @@ function describeCall(record: RecordedCall, paint: Paint): string {
     const v = record.outcome.value;
     return `${head}\n      ${paint.ok('✓')} ${v.evidence}${v.objectVersion ? ` sha256 ${short(v.objectVersion)}` : ''}${record.fullOutput ? ` (truncated for the model; full output ${record.fullOutput.path})` : ''}`;
   }
-  const f = record.outcome;
-  return `${head}\n      ${paint.bad('✗')} ${f.class}/${f.kind}: ${f.message}`;
+  return `${head}\n      ${paint.bad('✗')} ${failureText(record.outcome)}`;
 }
 
 /** Renders one step as it happens. */

@@ -6,7 +6,7 @@ import { loadScenario, runReport, runTask, type LoopStep, type RunOutcome, type 
 import { clockFromEnv } from '../ledger/index.ts';
 import { EXIT, interruptCode, paint, type Io } from './io.ts';
 import { checkOutDir, checkRunId } from './paths.ts';
-import { renderEnding, renderStep } from './render.ts';
+import { failureText, renderEnding, renderStep } from './render.ts';
 import { setupRun, type RunFlags } from './setup.ts';
 
 const RUN_OPTIONS = {
@@ -123,8 +123,8 @@ export async function runCommand(flags: RunFlags, io: Io, mcpTools?: ToolProvide
   });
   if (!executed.ok) {
     const { failure, code } = executed;
-    if (flags.json) io.stdout(`${JSON.stringify({ accepted: false, scripted: true, error: { class: failure.class, kind: failure.kind, message: failure.message }, exit_code: code }, null, 2)}\n`);
-    io.stderr(`caplab: ${failure.class}/${failure.kind}: ${failure.message}\n`);
+    if (flags.json) io.stdout(`${JSON.stringify({ accepted: false, scripted: true, error: { class: failure.class, kind: failure.kind, message: failure.message, ...(failure.basis ? { basis: failure.basis } : {}) }, exit_code: code }, null, 2)}\n`);
+    io.stderr(`caplab: ${failureText(failure)}\n`);
     return code;
   }
   if (flags.json) io.stdout(`${JSON.stringify(runReport(executed.outcome, scenario.value.name), null, 2)}\n`);

@@ -17,6 +17,13 @@ export const ERROR_CLASSES = [
 
 export type ErrorClass = (typeof ERROR_CLASSES)[number];
 
+/**
+ * What a refusal rests on (SPEC F-PROBE): the MCP spec's MUST, its SHOULD, or
+ * a rule of caplab's own as a host — kept apart so a host requirement is never
+ * passed off as the protocol's.
+ */
+export type Basis = 'spec MUST' | 'spec SHOULD' | 'caplab host rule';
+
 /** An expected failure, as a value. `kind` narrows the class (e.g. `sources_not_disclosed`). */
 export interface Failure {
   readonly ok: false;
@@ -24,6 +31,8 @@ export interface Failure {
   readonly kind: string;
   readonly message: string;
   readonly issues?: readonly string[];
+  /** Set where a peer is refused (the strict MCP client's protocol failures); absent elsewhere. */
+  readonly basis?: Basis;
 }
 
 export interface Success<T> {
@@ -38,6 +47,11 @@ export function fail(errorClass: ErrorClass, kind: string, message: string, issu
   return issues && issues.length > 0
     ? { ok: false, class: errorClass, kind, message, issues }
     : { ok: false, class: errorClass, kind, message };
+}
+
+/** The same failure, naming what the refusal rests on. */
+export function withBasis(failure: Failure, basis: Basis): Failure {
+  return { ...failure, basis };
 }
 
 /** Creates a success value. */

@@ -4,8 +4,8 @@
  */
 export { canonicalJson } from './canonical.ts';
 export { canonicalHash, sha256Hex } from './hash.ts';
-export { ERROR_CLASSES, fail, isUnknownOutcome, ok } from './failure.ts';
-export type { ErrorClass, Failure, Outcome, Success } from './failure.ts';
+export { ERROR_CLASSES, fail, isUnknownOutcome, ok, withBasis } from './failure.ts';
+export type { Basis, ErrorClass, Failure, Outcome, Success } from './failure.ts';
 export type { AnySchema, Contract, Effect } from './contract.ts';
 export { exportContract, exportSchema, JSON_SCHEMA_DIALECT, schemaHash } from './schema.ts';
 export type { ExportedContract, JsonSchema } from './schema.ts';

@@ -225,7 +225,7 @@ function callEvent(record: RecordedCall): Record<string, unknown> {
           // Canonical, so verify can tie a receipt recorded elsewhere (acceptance) to the call that returned it.
           data_sha256: canonicalHash(recordable(outcome.value.data)),
         }
-      : { ok: false, class: outcome.class, kind: outcome.kind, message: outcome.message, ...(record.rawResultSha256 ? { raw_result_sha256: record.rawResultSha256 } : {}) },
+      : { ok: false, class: outcome.class, kind: outcome.kind, message: outcome.message, ...(outcome.basis ? { basis: outcome.basis } : {}), ...(record.rawResultSha256 ? { raw_result_sha256: record.rawResultSha256 } : {}) },
     model_text_sha256: sha256Hex(record.modelText),
     ...(record.fullOutput ? { files: [{ role: 'full_output', ...record.fullOutput }] } : {}),
   };

@@ -28,7 +28,7 @@ export function runReport(outcome: RunOutcome, scenario: string): Record<string,
       permission: c.permission ?? null,
       result: c.outcome.ok
         ? { ok: true, evidence: c.outcome.value.evidence, object_version: c.outcome.value.objectVersion ?? null }
-        : { ok: false, class: c.outcome.class, kind: c.outcome.kind, message: c.outcome.message },
+        : { ok: false, class: c.outcome.class, kind: c.outcome.kind, message: c.outcome.message, ...(c.outcome.basis ? { basis: c.outcome.basis } : {}) },
       full_output: c.fullOutput ?? null,
     };
   });

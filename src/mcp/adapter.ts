@@ -3,7 +3,7 @@ import { fail, ok, sha256Hex, type Failure, type Outcome } from '../contract/ind
 import { readSourceContract, type ReadSourceResult } from '../excerpt/index.ts';
 import { sourceById, type Snapshot } from '../excerpt/index.ts';
 import { attributesOf, type CallContext, type ProtocolExchange, type RuntimeTool, type ToolOutput } from '../pipeline/index.ts';
-import type { ExpectedTool, TextAgreement } from './call.ts';
+import type { ExpectedTool } from './call.ts';
 import type { Exchange, StrictClient } from './client.ts';
 import { CLIENT_INFO } from './handshake.ts';
 
@@ -17,13 +17,13 @@ export const MCP_GAPS: readonly string[] = [
   'processes that leave the server process group (setsid) are found and killed on close only on Linux, where caplab is a child subreaper; elsewhere they are not tracked',
 ];
 
-/** read_source's text content is the source text itself; it must equal structuredContent.text. */
-const readSourceTextAgrees: TextAgreement = function readSourceTextAgrees(texts, structured) {
-  return texts.length === 1 && texts[0] === (structured as ReadSourceResult).text;
-};
-
-/** read_source as the strict client pins it. */
-export const READ_SOURCE_EXPECTED: ExpectedTool = { contract: readSourceContract, textAgrees: readSourceTextAgrees };
+/**
+ * read_source as the strict client pins it. Its text block carries the
+ * serialized structuredContent (the spec's SHOULD), so the default agreement
+ * rule applies; the model is shown `data.text` from the checked structured
+ * result (see the handler), never the raw text block.
+ */
+export const READ_SOURCE_EXPECTED: ExpectedTool = { contract: readSourceContract };
 
 function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
   return a.byteLength === b.byteLength && a.every((byte, index) => byte === b[index]);

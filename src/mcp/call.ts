@@ -3,11 +3,14 @@ import { canonicalJson, fail, ok, type Contract, type Outcome } from '../contrac
 import type { Reply } from './connection.ts';
 import { describeIssues, type JsonRpcId } from './messages.ts';
 import { CallToolResult, textBlocks } from './results.ts';
+import { refuse } from './basis.ts';
 
 /**
  * Whether the text content of a result says the same as its structured
- * content. Tools decide what "the same" means; the default is the spec's
- * suggestion that text carries the serialized JSON.
+ * content. The default is the spec's SHOULD ("a tool that returns structured
+ * content SHOULD also return the serialized JSON in a TextContent block"):
+ * exactly one text block, which parses as JSON equal to structuredContent as
+ * sent (key order aside). A tool may pin another meaning of "the same".
  */
 export type TextAgreement = (texts: readonly string[], structured: unknown) => boolean;
 
@@ -52,16 +55,17 @@ function excerpt(text: string, max = 2000): string {
  * - structuredContent missing or invalid → protocol/output_invalid.
  * - text disagreeing with structuredContent → evidence/result_conflict: stop,
  *   never pick the more convenient of the two.
+ * Every protocol refusal names its basis (src/mcp/basis.ts).
  */
 export function interpretCall(tool: ExpectedTool, reply: Reply): Outcome<CallResult> {
   const name = tool.contract.name;
   if ('error' in reply.answer) {
     const { code, message } = reply.answer.error;
-    return fail('protocol', 'jsonrpc_error', `${name}: JSON-RPC error ${code}: ${excerpt(message)}`);
+    return refuse('protocol', 'jsonrpc_error', `${name}: JSON-RPC error ${code}: ${excerpt(message)}`);
   }
   const parsed = v.safeParse(CallToolResult, reply.answer.result);
   if (!parsed.success) {
-    return fail('protocol', 'malformed_result', `${name}: result is not an MCP CallToolResult`, describeIssues(parsed.issues));
+    return refuse('protocol', 'malformed_result', `${name}: result is not an MCP CallToolResult`, describeIssues(parsed.issues));
   }
   const result = parsed.output;
   const texts = textBlocks(result);
@@ -69,14 +73,14 @@ export function interpretCall(tool: ExpectedTool, reply: Reply): Outcome<CallRes
     return fail('business', 'tool_error', `${name} reported an error: ${excerpt(texts.join('\n'))}`);
   }
   if (result.structuredContent === undefined) {
-    return fail('protocol', 'output_invalid', `${name}: outputSchema declared but structuredContent missing`);
+    return refuse('protocol', 'output_invalid', `${name}: outputSchema declared but structuredContent missing`);
   }
   const structured = v.safeParse(tool.contract.result, result.structuredContent);
   if (!structured.success) {
-    return fail('protocol', 'output_invalid', `${name}: structuredContent violates the pinned result schema`, describeIssues(structured.issues));
+    return refuse('protocol', 'output_invalid', `${name}: structuredContent violates the pinned result schema`, describeIssues(structured.issues));
   }
-  if (!(tool.textAgrees ?? jsonTextAgrees)(texts, structured.output)) {
-    return fail('evidence', 'result_conflict', `${name}: text content disagrees with structuredContent`);
+  if (!(tool.textAgrees ?? jsonTextAgrees)(texts, result.structuredContent)) {
+    return refuse('evidence', 'result_conflict', `${name}: text content disagrees with structuredContent`);
   }
   return ok({
     jsonrpcId: reply.id,

@@ -33,15 +33,15 @@ const beta = { source_id: 'beta' };
 
 describe('every inbound line is checked on its own; a violation fails the session closed', () => {
   test.each([
-    ['stray', 'protocol', 'framing'],
-    ['unknown_id', 'protocol', 'unknown_id'],
-    ['string_id', 'protocol', 'unknown_id'],
-    ['bad_utf8', 'protocol', 'encoding'],
-    ['list_changed', 'protocol', 'tool_drift'],
-  ] as const)('%s → %s/%s, and later calls get the same failure', async (mode, errorClass, kind) => {
+    ['stray', 'protocol', 'framing', 'spec MUST'],
+    ['unknown_id', 'protocol', 'unknown_id', 'spec MUST'],
+    ['string_id', 'protocol', 'unknown_id', 'spec MUST'],
+    ['bad_utf8', 'protocol', 'encoding', 'spec MUST'],
+    ['list_changed', 'protocol', 'tool_drift', 'caplab host rule'],
+  ] as const)('%s → %s/%s (basis: %s), and later calls get the same failure', async (mode, errorClass, kind, basis) => {
     const client = await open(mode);
     const first = await client.callTool('read_source', beta, ids);
-    expect(first).toMatchObject({ ok: false, class: errorClass, kind });
+    expect(first).toMatchObject({ ok: false, class: errorClass, kind, basis });
     expect(client.failure()).toMatchObject({ class: errorClass, kind });
     expect(await client.callTool('read_source', beta, ids)).toMatchObject({ ok: false, class: errorClass, kind });
   });
@@ -70,13 +70,19 @@ describe('tools/call results', () => {
   });
 
   test.each([
-    ['is_error', 'business', 'tool_error'],
-    ['rpc_error', 'protocol', 'jsonrpc_error'],
-    ['no_structured', 'protocol', 'output_invalid'],
-    ['conflict', 'evidence', 'result_conflict'],
-  ] as const)('%s → %s/%s, session stays usable', async (mode, errorClass, kind) => {
+    ['is_error', 'business', 'tool_error', 'none'],
+    ['rpc_error', 'protocol', 'jsonrpc_error', 'caplab host rule'],
+    ['no_structured', 'protocol', 'output_invalid', 'spec MUST'],
+    ['bad_output', 'protocol', 'output_invalid', 'spec MUST'],
+    // The text block is JSON, but not the structuredContent sent beside it.
+    ['conflict', 'evidence', 'result_conflict', 'caplab host rule'],
+    // The text block is the source text, not the serialized structuredContent.
+    ['text_only', 'evidence', 'result_conflict', 'caplab host rule'],
+  ] as const)('%s → %s/%s (basis: %s), session stays usable', async (mode, errorClass, kind, basis) => {
     const client = await open(mode);
-    expect(await client.callTool('read_source', beta, ids)).toMatchObject({ ok: false, class: errorClass, kind });
+    const called = await client.callTool('read_source', beta, ids);
+    expect(called).toMatchObject({ ok: false, class: errorClass, kind });
+    expect(!called.ok && (called.basis ?? 'none')).toBe(basis);
     expect(client.failure()).toBeUndefined();
     expect(client.exchanges()).toEqual([
       expect.objectContaining({ jsonrpcId: 3, toolCallId: 'toolu_1', actionId: 'act-1', isError: mode === 'is_error', outcome: `${errorClass}/${kind}` }),

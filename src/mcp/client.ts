@@ -7,6 +7,7 @@ import { handshake } from './handshake.ts';
 import { launchIdentity, type Launch } from './launch.ts';
 import type { JsonRpcId } from './messages.ts';
 import type { Implementation, ListedTool } from './results.ts';
+import { refuse } from './basis.ts';
 
 /** Every wait the client makes; injectable so tests stay fast. */
 export interface Timeouts extends Graces {
@@ -84,7 +85,7 @@ export async function openStrictClient(options: ClientOptions): Promise<Outcome<
   // A listed tool set that changes mid-session is no longer the one we pinned.
   const connection = new Connection(child.value, limits, timeouts, (method) =>
     method === 'notifications/tools/list_changed'
-      ? fail('protocol', 'tool_drift', 'server announced tools/list_changed; the pinned tool set no longer holds')
+      ? refuse('protocol', 'tool_drift', 'server announced tools/list_changed; the pinned tool set no longer holds')
       : undefined,
   );
   const contracts = options.tools.map((tool) => tool.contract);

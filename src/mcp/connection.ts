@@ -3,6 +3,7 @@ import { terminate, type ChildProcess, type CloseReport, type Graces } from './c
 import { InboundReader } from './inbound.ts';
 import { encodeLine, idKey, type ErrorObject, type InboundMessage, type JsonRpcId } from './messages.ts';
 import { StderrTail } from './stderr.ts';
+import { refuse } from './basis.ts';
 
 export interface ConnectionLimits {
   readonly maxLineBytes: number;
@@ -245,7 +246,7 @@ export class Connection {
     const { id } = inbound.message;
     if (id === null) {
       const error = inbound.type === 'error' ? inbound.message.error.message : '';
-      return this.#fail(fail('protocol', 'unknown_id', `error response with id null: ${error}`));
+      return this.#fail(refuse('protocol', 'unknown_id', `error response with id null: ${error}`));
     }
     const key = idKey(id);
     const pending = this.#pending.get(key);
@@ -260,7 +261,7 @@ export class Connection {
       this.#answered.add(key);
       return;
     }
-    if (this.#answered.has(key)) return this.#fail(fail('protocol', 'duplicate_response', `second response for id ${key}`));
-    this.#fail(fail('protocol', 'unknown_id', `response for id ${key}, which matches no pending request (JSON type included)`));
+    if (this.#answered.has(key)) return this.#fail(refuse('protocol', 'duplicate_response', `second response for id ${key}`));
+    this.#fail(refuse('protocol', 'unknown_id', `response for id ${key}, which matches no pending request (JSON type included)`));
   }
 }

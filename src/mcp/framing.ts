@@ -1,4 +1,5 @@
-import { fail, ok, type Failure, type Outcome } from '../contract/index.ts';
+import { ok, type Failure, type Outcome } from '../contract/index.ts';
+import { refuse } from './basis.ts';
 
 const NEWLINE = 0x0a;
 
@@ -70,7 +71,7 @@ export class LineSplitter {
   #tooLarge(): Failure {
     this.#parts = [];
     this.#partBytes = 0;
-    this.#failure = fail('protocol', 'too_large', `inbound line exceeds ${this.#maxLineBytes} bytes`);
+    this.#failure = refuse('protocol', 'too_large', `inbound line exceeds ${this.#maxLineBytes} bytes`);
     return this.#failure;
   }
 }

@@ -19,14 +19,14 @@ async function open(launch: Launch) {
 
 describe('fixed-profile handshake refuses, and leaves no process behind', () => {
   test.each([
-    ['banner', 'framing'],
-    ['version', 'version_mismatch'],
-    ['cursor', 'pagination_unsupported'],
-    ['extra_tool', 'unexpected_tools'],
-    ['drift', 'tool_drift'],
-  ] as const)('%s → protocol/%s', async (mode, kind) => {
+    ['banner', 'framing', 'spec MUST'],
+    ['version', 'version_mismatch', 'caplab host rule'],
+    ['cursor', 'pagination_unsupported', 'caplab host rule'],
+    ['extra_tool', 'unexpected_tools', 'caplab host rule'],
+    ['drift', 'tool_drift', 'caplab host rule'],
+  ] as const)('%s → protocol/%s (basis: %s)', async (mode, kind, basis) => {
     const { client, pids } = await open(misbehaveLaunch(mode));
-    expect(client).toMatchObject({ ok: false, class: 'protocol', kind });
+    expect(client).toMatchObject({ ok: false, class: 'protocol', kind, basis });
     expect(pids).toHaveLength(1);
     expect(isRunning(pids[0]!)).toBe(false);
   });

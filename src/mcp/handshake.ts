@@ -1,8 +1,9 @@
 import * as v from 'valibot';
-import { exportContract, fail, ok, schemaHash, type Contract, type Outcome } from '../contract/index.ts';
+import { exportContract, ok, schemaHash, type Contract, type Outcome } from '../contract/index.ts';
 import type { Connection } from './connection.ts';
 import { describeIssues } from './messages.ts';
 import { InitializeResult, ListToolsResult, PROTOCOL_VERSION, type ListedTool } from './results.ts';
+import { refuse } from './basis.ts';
 
 /** The client's own name and version, sent as clientInfo and bound as the adapter version. */
 export const CLIENT_INFO = { name: 'caplab-strict-client', version: '1.0.0' } as const;
@@ -29,10 +30,10 @@ export async function expectResult<T>(
   if (!reply.ok) return reply;
   if ('error' in reply.value.answer) {
     const { code, message } = reply.value.answer.error;
-    return fail('protocol', 'jsonrpc_error', `${method} refused with JSON-RPC error ${code}: ${message}`);
+    return refuse('protocol', 'jsonrpc_error', `${method} refused with JSON-RPC error ${code}: ${message}`);
   }
   const parsed = v.safeParse(schema, reply.value.answer.result);
-  if (!parsed.success) return fail('protocol', 'malformed_result', `${method} result is not MCP ${PROTOCOL_VERSION}`, describeIssues(parsed.issues));
+  if (!parsed.success) return refuse('protocol', 'malformed_result', `${method} result is not MCP ${PROTOCOL_VERSION}`, describeIssues(parsed.issues));
   return ok(parsed.output);
 }
 
@@ -67,29 +68,29 @@ export async function handshake(connection: Connection, contracts: readonly Cont
   if (!initialize.ok) return initialize;
   const answered = initialize.value.protocolVersion;
   if (answered !== PROTOCOL_VERSION) {
-    return fail('protocol', 'version_mismatch', `server answered protocol ${JSON.stringify(answered)}; this client speaks only ${PROTOCOL_VERSION}`);
+    return refuse('protocol', 'version_mismatch', `server answered protocol ${JSON.stringify(answered)}; this client speaks only ${PROTOCOL_VERSION}`);
   }
-  if (!initialize.value.capabilities.tools) return fail('protocol', 'unexpected_tools', 'server does not declare the tools capability');
+  if (!initialize.value.capabilities.tools) return refuse('protocol', 'unexpected_tools', 'server does not declare the tools capability');
   const initialized = connection.notify('notifications/initialized', {});
   if (!initialized.ok) return initialized;
 
   const listed = await expectResult(connection, 'tools/list', {}, ListToolsResult, timeoutMs);
   if (!listed.ok) return listed;
   if (listed.value.nextCursor !== undefined) {
-    return fail('protocol', 'pagination_unsupported', 'tools/list returned nextCursor; the fixed profile accepts one complete page only');
+    return refuse('protocol', 'pagination_unsupported', 'tools/list returned nextCursor; the fixed profile accepts one complete page only');
   }
   const names = listed.value.tools.map((tool) => tool.name);
   const expected = contracts.map((contract) => contract.name);
   const extra = names.filter((name) => !expected.includes(name));
   const missing = expected.filter((name) => !names.includes(name));
   if (extra.length > 0 || missing.length > 0 || new Set(names).size !== names.length) {
-    return fail('protocol', 'unexpected_tools', `tools/list gave [${names.join(', ')}]; expected exactly [${expected.join(', ')}]`);
+    return refuse('protocol', 'unexpected_tools', `tools/list gave [${names.join(', ')}]; expected exactly [${expected.join(', ')}]`);
   }
   const drift = contracts.flatMap((contract) => {
     const tool = listed.value.tools.find((candidate) => candidate.name === contract.name)!;
     const problem = checkPinned(tool, contract);
     return problem ? [problem] : [];
   });
-  if (drift.length > 0) return fail('protocol', 'tool_drift', drift.join('; '), drift);
+  if (drift.length > 0) return refuse('protocol', 'tool_drift', drift.join('; '), drift);
   return ok({ initialize: initialize.value, tools: listed.value.tools });
 }

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
-import { fail, ok, type Outcome } from '../contract/index.ts';
+import { ok, type Outcome } from '../contract/index.ts';
+import { refuse } from './basis.ts';
 
 /**
  * The JSON-RPC 2.0 and MCP 2025-06-18 messages the strict client accepts.
@@ -54,20 +55,20 @@ export function decodeLine(line: Uint8Array): Outcome<InboundMessage> {
   try {
     text = decoder.decode(line);
   } catch {
-    return fail('protocol', 'encoding', 'inbound line is not valid UTF-8');
+    return refuse('protocol', 'encoding', 'inbound line is not valid UTF-8');
   }
   // Padding, CR or a BOM means the peer is not writing bare JSON lines.
   if (text.length === 0 || text !== text.trim()) {
-    return fail('protocol', 'framing', `inbound line is not a bare JSON text: ${JSON.stringify(text.slice(0, 80))}`);
+    return refuse('protocol', 'framing', `inbound line is not a bare JSON text: ${JSON.stringify(text.slice(0, 80))}`);
   }
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
-    return fail('protocol', 'framing', `non-protocol bytes on stdout: ${JSON.stringify(text.slice(0, 80))}`);
+    return refuse('protocol', 'framing', `non-protocol bytes on stdout: ${JSON.stringify(text.slice(0, 80))}`);
   }
-  if (Array.isArray(value)) return fail('protocol', 'not_jsonrpc', 'JSON-RPC batches are not part of MCP 2025-06-18');
-  if (value === null || typeof value !== 'object') return fail('protocol', 'not_jsonrpc', 'inbound line is not a JSON object');
+  if (Array.isArray(value)) return refuse('protocol', 'not_jsonrpc', 'JSON-RPC batches are not part of MCP 2025-06-18');
+  if (value === null || typeof value !== 'object') return refuse('protocol', 'not_jsonrpc', 'inbound line is not a JSON object');
   const record = value as Record<string, unknown>;
   if ('method' in record) {
     const parsed = 'id' in record ? v.safeParse(InboundRequest, value) : v.safeParse(InboundNotification, value);
@@ -76,16 +77,16 @@ export function decodeLine(line: Uint8Array): Outcome<InboundMessage> {
         ? ok({ type: 'request', message: parsed.output as v.InferOutput<typeof InboundRequest> })
         : ok({ type: 'notification', message: parsed.output });
     }
-    return fail('protocol', 'not_jsonrpc', 'malformed JSON-RPC request or notification', describeIssues(parsed.issues));
+    return refuse('protocol', 'not_jsonrpc', 'malformed JSON-RPC request or notification', describeIssues(parsed.issues));
   }
   if ('error' in record) {
     const parsed = v.safeParse(ErrorResponse, value);
     if (parsed.success) return ok({ type: 'error', message: parsed.output });
-    return fail('protocol', 'not_jsonrpc', 'malformed JSON-RPC error response', describeIssues(parsed.issues));
+    return refuse('protocol', 'not_jsonrpc', 'malformed JSON-RPC error response', describeIssues(parsed.issues));
   }
   const parsed = v.safeParse(ResultResponse, value);
   if (parsed.success) return ok({ type: 'result', message: parsed.output });
-  return fail('protocol', 'not_jsonrpc', 'malformed JSON-RPC response', describeIssues(parsed.issues));
+  return refuse('protocol', 'not_jsonrpc', 'malformed JSON-RPC response', describeIssues(parsed.issues));
 }
 
 /** Encodes one outbound message as a single `\n`-terminated UTF-8 line. */

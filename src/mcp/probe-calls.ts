@@ -96,6 +96,19 @@ export function judgeResult(tool: string, result: Record<string, unknown>, runti
 }
 
 /**
+ * A `--call` of a name the server did not list. It is still sent, once: the
+ * user named it, and what a server does with a name it never listed is
+ * evidence of its own — an unknown-tool error is the expected answer; a
+ * result means the server runs tools it does not show. The finding is
+ * caplab's (the spec has no rule on calling an unlisted name).
+ */
+export function unlistedCall(call: ProbedCall, listingComplete: boolean): ProbedCall {
+  const page = listingComplete ? '' : ' (the listing was incomplete: it may be on a page probe did not read)';
+  const unlisted = finding('protocol', 'unlisted_tool', 'caplab host rule', `not in the server's tools/list${page}; sent as asked, outcome ${call.outcome}`, { tool: call.tool });
+  return { ...call, findings: [unlisted, ...call.findings] };
+}
+
+/**
  * Sends one tools/call — once: a call that times out is reported with its
  * outcome unknown and is never sent again — and judges what came back.
  */

@@ -30,13 +30,12 @@ export function finding(
 }
 
 /**
- * The basis of a failure the connection or the handshake produced. Framing,
- * encoding, JSON-RPC shape and correlation are the spec's MUSTs (stdio:
- * "The server MUST NOT write anything to its stdout that is not a valid MCP
- * message"); a deadline and a lost connection are the host's own limits.
+ * A failure the connection or the handshake produced, as a finding. A strict
+ * client refusal names its own basis (src/mcp/basis.ts); anything else — a
+ * deadline, a lost connection — is the host's own limit.
  */
 export function fromFailure(failure: Failure, tool?: string): ProbeFinding {
-  const basis: Basis = failure.class === 'protocol' && failure.kind !== 'too_large' ? 'spec MUST' : 'caplab host rule';
+  const basis: Basis = failure.basis ?? 'caplab host rule';
   const evidence = failure.issues && failure.issues.length > 0 ? failure.issues.slice(0, 5).join('; ') : undefined;
   return finding(failure.class, failure.kind, basis, failure.message, { ...(tool !== undefined ? { tool } : {}), ...(evidence ? { evidence } : {}) });
 }

@@ -5,8 +5,10 @@
  * revision's features it does not check — neither is a finding.
  */
 
-/** Whether a finding rests on the spec's MUST, its SHOULD, or a rule of caplab's own as a host. */
-export type Basis = 'spec MUST' | 'spec SHOULD' | 'caplab host rule';
+import type { Basis } from '../contract/index.ts';
+
+// One definition, in contract (a strict-client failure carries it too); probe's findings reuse it.
+export type { Basis };
 
 /** The revision probe offers in `initialize`. */
 export const PROBE_OFFERED = '2025-06-18';

@@ -183,7 +183,7 @@ describe('probe --call: sent once, judged', () => {
     const cases: [Mode, string, string][] = [
       ['bad_output', 'output_schema_violation', 'spec MUST'],
       ['no_structured', 'missing_structured_content', 'spec MUST'],
-      ['ok', 'text_without_structured', 'spec SHOULD'],
+      ['text_only', 'text_without_structured', 'spec SHOULD'],
       ['is_error', 'is_error', 'caplab host rule'],
       ['odd_content', 'content_type', 'spec MUST'],
       ['rpc_error', 'jsonrpc_error', 'caplab host rule'],
@@ -194,6 +194,17 @@ describe('probe --call: sent once, judged', () => {
       expect(report.failure).toBeUndefined();
       gone(report);
     }
+  });
+
+  test('a --call of a name the server did not list: an unlisted_tool finding (caplab host rule), still sent, and what came back is judged', async () => {
+    // This server answers every tools/call name alike: it runs a tool it never listed.
+    const report = await probeMode('ok', { calls: [{ name: 'hidden_tool', arguments: { source_id: 'alpha' } }, READ] });
+    expect(report.calls.map((c) => [c.tool, c.outcome, c.findings.map((f) => [f.kind, f.basis])])).toEqual([
+      ['hidden_tool', 'result', [['unlisted_tool', 'caplab host rule']]],
+      ['read_source', 'result', []],
+    ]);
+    expect(report.calls[0]!.findings[0]!.message).toContain('sent as asked, outcome result');
+    gone(report);
   });
 
   test('a call past its deadline: timeout, outcome unknown, never re-sent', async () => {

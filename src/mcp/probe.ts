@@ -6,7 +6,7 @@ import { spawnChild, type CloseReport, type Graces, type SpawnFn } from './child
 import { Connection, DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from './connection.ts';
 import { CLIENT_INFO, expectResult } from './handshake.ts';
 import { buildEnv, PROBE_ENV_ALLOW, type Launch } from './launch.ts';
-import { probeCall, type CallRequest, type ProbedCall } from './probe-calls.ts';
+import { probeCall, unlistedCall, type CallRequest, type ProbedCall } from './probe-calls.ts';
 import { finding, fromFailure, type ProbeFinding } from './probe-finding.ts';
 import { listAll } from './probe-list.ts';
 import { checkTools, type ProbedTool } from './probe-tools.ts';
@@ -159,9 +159,10 @@ export async function probe(command: readonly string[], options: ProbeOptions = 
   findings.push(...checked.findings);
   if (listing.failure) return finish(listing.failure);
 
+  const listed = new Set(tools.map((tool) => tool.name));
   for (const call of options.calls ?? []) {
     const result = await probeCall(connection, call, checked.runtimes.get(call.name), profile, timeouts.requestMs);
-    calls.push(result);
+    calls.push(listed.has(call.name) ? result : unlistedCall(result, complete));
     if (connection.failure) return finish();
   }
 

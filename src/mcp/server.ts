@@ -42,7 +42,8 @@ function callReadSource(snapshot: Snapshot, args: unknown): CallToolResult {
     bytes: source.byteLength,
     snapshot: snapshot.id,
   };
-  return { content: [{ type: 'text', text: data.text }], structuredContent: data };
+  // The text block carries the serialized structuredContent (the spec's SHOULD), for clients that ignore structured results.
+  return { content: [{ type: 'text', text: JSON.stringify(data) }], structuredContent: data };
 }
 
 const invalidParams = (message: string): MethodAnswer => ({ error: { code: RPC_ERROR.invalidParams, message: `Invalid params: ${message}` } });

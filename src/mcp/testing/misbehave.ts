@@ -16,7 +16,7 @@ export const MODES = [
   'silent_init', 'setsid_grandchild',
   // probe's findings and versions
   'bad_tools', 'empty_cursor', 'changes', 'undeclared_change', 'server_request', 'v2024', 'v2025_03', 'v2025_11', 'future',
-  'bad_output', 'serialized', 'die_start', 'echo_env', 'draft07', 'odd_content', 'slow_start',
+  'bad_output', 'serialized', 'text_only', 'die_start', 'echo_env', 'draft07', 'odd_content', 'slow_start',
 ] as const;
 export type Mode = (typeof MODES)[number];
 
@@ -102,9 +102,12 @@ function readSource(args: { source_id?: string }): Record<string, unknown> {
     const wrong = { ...structured, bytes: 'many' };
     return { content: [{ type: 'text', text: JSON.stringify(wrong) }], structuredContent: wrong };
   }
-  if (mode === 'serialized' || mode === 'draft07') return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
   if (mode === 'odd_content') return { content: [{ type: 'text', text: JSON.stringify(structured) }, { type: 'hologram' }], structuredContent: structured };
-  return { content: [{ type: 'text', text: mode === 'conflict' ? `${text} (abridged)` : text }], structuredContent: structured };
+  // The source text alone, not the serialized structuredContent (the spec's SHOULD missed).
+  if (mode === 'text_only') return { content: [{ type: 'text', text }], structuredContent: structured };
+  // Valid JSON, but not the structuredContent sent beside it.
+  if (mode === 'conflict') return { content: [{ type: 'text', text: JSON.stringify({ ...structured, text: `${text} (abridged)` }) }], structuredContent: structured };
+  return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
 }
 
 async function trickle(line: string): Promise<void> {
