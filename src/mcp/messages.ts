@@ -1,3 +1,4 @@
+import { issuePath } from '../base/index.ts';
 import * as v from 'valibot';
 import { fail, ok, type Outcome } from '../contract/index.ts';
 
@@ -39,7 +40,7 @@ export type InboundMessage =
 const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 function describeIssues(issues: readonly v.BaseIssue<unknown>[]): string[] {
-  return issues.map((issue) => `${issue.path?.map((item) => String(item.key)).join('.') ?? ''}: ${issue.message}`);
+  return issues.map((issue) => `${issuePath(issue) ?? ''}: ${issue.message}`);
 }
 
 /**
