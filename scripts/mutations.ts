@@ -233,18 +233,18 @@ export const MUTATIONS: readonly Mutation[] = [
   {
     id: 'whole-env-passed',
     claim: 'mcp-launch',
-    file: 'src/mcp/launch.ts',
+    file: 'src/base/env.ts',
     find: 'for (const name of allow) {',
     replace: 'for (const name of [...allow, ...Object.keys(source)]) {',
-    tests: ['src/mcp/launch.test.ts'],
+    tests: ['src/base/env.test.ts', 'src/mcp/launch.test.ts', 'src/pipeline/hooks/env.test.ts'],
   },
   {
     id: 'credential-names-allowed',
     claim: 'mcp-launch',
-    file: 'src/mcp/launch.ts',
+    file: 'src/base/env.ts',
     find: 'return !FORBIDDEN_ENV.test(name);',
     replace: 'return !FORBIDDEN_ENV.test(name) || name.length > 0;',
-    tests: ['src/mcp/launch.test.ts'],
+    tests: ['src/base/env.test.ts', 'src/mcp/launch.test.ts', 'src/pipeline/hooks/env.test.ts'],
   },
   {
     id: 'extra-fd-to-server',

@@ -1,25 +1,27 @@
 /**
  * Keeps the data flow honest: contract → binding → pipeline → excerpt → mcp →
- * harness → cli, with skill, ledger and platform (OS calls) as side rails, and cross-folder imports
- * only through a folder's index.ts. Scans the shipped (non-test) sources.
+ * harness → cli, with skill, ledger and platform (OS calls) as side rails, base (plain shared
+ * helpers) beneath everything, and cross-folder imports only through a folder's index.ts. Scans the
+ * shipped (non-test) sources.
  */
 import { expect, test } from 'bun:test';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
-/** What each folder may import. Anything not listed is a wrong-way dependency. */
+/** What each folder may import; base imports nothing of caplab, and every folder may import base. Anything not listed is a wrong-way dependency. */
 const ALLOWED: Record<string, readonly string[]> = {
-  assets: [],
-  contract: [],
-  platform: [],
-  binding: ['contract'],
-  pipeline: ['contract', 'binding', 'platform'],
-  excerpt: ['contract', 'binding', 'pipeline', 'assets', 'ledger'],
-  mcp: ['contract', 'binding', 'pipeline', 'excerpt', 'platform'],
-  skill: ['contract', 'assets'],
-  ledger: ['contract'],
-  harness: ['contract', 'binding', 'pipeline', 'excerpt', 'mcp', 'ledger', 'assets', 'platform', 'version.ts'],
-  cli: ['contract', 'binding', 'pipeline', 'excerpt', 'mcp', 'harness', 'skill', 'ledger', 'assets', 'platform', 'version.ts'],
+  base: [],
+  assets: ['base'],
+  contract: ['base'],
+  platform: ['base'],
+  binding: ['base', 'contract'],
+  pipeline: ['base', 'contract', 'binding', 'platform'],
+  excerpt: ['base', 'contract', 'binding', 'pipeline', 'assets', 'ledger'],
+  mcp: ['base', 'contract', 'binding', 'pipeline', 'excerpt', 'platform'],
+  skill: ['base', 'contract', 'assets'],
+  ledger: ['base', 'contract'],
+  harness: ['base', 'contract', 'binding', 'pipeline', 'excerpt', 'mcp', 'ledger', 'assets', 'platform', 'version.ts'],
+  cli: ['base', 'contract', 'binding', 'pipeline', 'excerpt', 'mcp', 'harness', 'skill', 'ledger', 'assets', 'platform', 'version.ts'],
 };
 
 /**

@@ -1,4 +1,5 @@
 import { canonicalHash, exportContract, schemaHash, type Contract, type Effect, type ErrorClass, type JsonSchema, type Outcome } from '../contract/index.ts';
+import { deepFreeze } from '../base/index.ts';
 import { fail, ok } from '../contract/index.ts';
 import { checkFills, findSchemaDefault } from './fills.ts';
 import { prepareTarget, RESULT_CONVERSION, type ModelTarget } from './targets.ts';
@@ -83,15 +84,6 @@ export interface BindOptions {
   readonly implementation: Implementation;
   readonly server?: ServerIdentity;
   readonly gaps?: readonly string[];
-}
-
-/** Deep-freezes plain data in place and returns it. */
-export function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key]);
-  }
-  return value;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { canonicalJson, fail, ok, schemaHash, type Outcome } from '../contract/index.ts';
 import type { Binding } from './binding.ts';
-import { deepFreeze } from './binding.ts';
+import { deepFreeze } from '../base/index.ts';
 import { applyFills } from './fills.ts';
 import { isJsonObject } from './missing.ts';
 import { prepareTarget, type TargetCodec } from './targets.ts';

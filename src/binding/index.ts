@@ -4,7 +4,7 @@
  * convert arguments without losing the difference between missing, null and
  * a value.
  */
-export { bind, bindingId, deepFreeze, tryBind } from './binding.ts';
+export { bind, bindingId, tryBind } from './binding.ts';
 export type { Binding, BindingBody, BindOptions, BoundContract, Implementation, ServerIdentity } from './binding.ts';
 export {
   ANTHROPIC_CONVERSION,

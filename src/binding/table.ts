@@ -1,5 +1,6 @@
 import { canonicalHash, type Contract, type Failure } from '../contract/index.ts';
-import { deepFreeze, tryBind, type Binding, type Implementation, type ServerIdentity } from './binding.ts';
+import { deepFreeze } from '../base/index.ts';
+import { tryBind, type Binding, type Implementation, type ServerIdentity } from './binding.ts';
 import type { ModelTarget } from './targets.ts';
 
 /** One tool the host offers: its contract and who implements it. */

@@ -3,13 +3,12 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { fail, type Failure } from '../contract/index.ts';
 import { parseArgs } from 'node:util';
 import type { ToolProvider } from '../harness/index.ts';
-import { caseDir, checkCases, judge, type CheckResult } from './check.ts';
+import { caseFlags, checkCases, judge, type CheckResult } from './check.ts';
 import { HELP } from './help.ts';
 import { EXIT, paint, type Io } from './io.ts';
 import { junitXml } from './junit.ts';
 import { checkOutDir, checkReportFile, checkRunId, usageFailure } from './paths.ts';
 import { execute, newRunId } from './run-command.ts';
-import type { RunFlags } from './setup.ts';
 
 /** `caplab check [--json] [--junit FILE] [--out DIR]`: the CI smoke test. */
 export async function checkCommand(args: readonly string[], io: Io, mcpTools: ToolProvider): Promise<number> {
@@ -42,21 +41,7 @@ export async function checkCommand(args: readonly string[], io: Io, mcpTools: To
   if (!v.json) io.stdout(`caplab check — ${cases.length} scenarios, run dirs under ${root}\n\n`);
   const width = Math.max(...cases.map((c) => c.id.length));
   for (const item of cases) {
-    const flags: RunFlags = {
-      transport: item.transport,
-      scenario: item.scenario.name,
-      json: true,
-      yes: false,
-      trustProject: false,
-      allowTools: [],
-      denyTools: [],
-      skillDirs: [],
-      noSkill: false,
-      settings: [],
-      defaultSkill: 'excerpt-card',
-      out: caseDir(root, item),
-      runId: `${checkId}-${item.id}`,
-    };
+    const flags = caseFlags(item, root, `${checkId}-${item.id}`);
     const result = judge(item, await execute(flags, item.scenario, io, mcpTools));
     results.push(result);
     if (!v.json) {

@@ -4,9 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Scenario } from '../harness/index.ts';
 import { effectViolation, readRunEffects } from './check-effects.ts';
-import { caseDir, checkCases, judge, type CheckCase } from './check.ts';
+import { caseDir, caseFlags, checkCases, judge, type CheckCase } from './check.ts';
 import { execute } from './run-command.ts';
-import type { RunFlags } from './setup.ts';
 import { testIo } from './test-io.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'caplab-check-'));
@@ -14,21 +13,7 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 /** Runs one case as `caplab check` does (same flags), locally. */
 async function runCase(item: CheckCase, root: string) {
-  const flags: RunFlags = {
-    transport: 'local',
-    scenario: item.scenario.name,
-    json: true,
-    yes: false,
-    trustProject: false,
-    allowTools: [],
-    denyTools: [],
-    skillDirs: [],
-    noSkill: false,
-    settings: [],
-    defaultSkill: 'excerpt-card',
-    out: caseDir(root, item),
-    runId: `t-${item.id}`,
-  };
+  const flags = caseFlags(item, root, `t-${item.id}`, 'local');
   return judge(item, await execute(flags, item.scenario, testIo(root), undefined));
 }
 
@@ -69,7 +54,7 @@ test('a run whose refusals differ from the expected list does not pass, even wit
 test('the card is counted from the run dir: a second file under card/ fails the case', async () => {
   const item = caseNamed('demo-local');
   const root = join(scratch, 'extra-card');
-  const flags = { transport: 'local', scenario: 'happy', json: true, yes: false, trustProject: false, allowTools: [], denyTools: [], skillDirs: [], noSkill: false, settings: [], defaultSkill: 'excerpt-card', out: caseDir(root, item), runId: 't-extra' } satisfies RunFlags;
+  const flags = caseFlags(item, root, 't-extra', 'local');
   const executed = await execute(flags, item.scenario, testIo(root), undefined);
   expect(judge(item, executed).passed).toBe(true);
   writeFileSync(join(caseDir(root, item), 'card', 'second.md'), 'x');

@@ -3,6 +3,7 @@ import { builtinScenarioNames, loadScenario, recheckAcceptance, type RunOutcome,
 import { verify } from '../ledger/index.ts';
 import { effectViolation, readRunEffects, type RunEffects } from './check-effects.ts';
 import type { Executed } from './run-command.ts';
+import type { RunFlags } from './setup.ts';
 
 /** One check case: a scenario over a transport, and how it must end. */
 export interface CheckCase {
@@ -138,4 +139,23 @@ function readEffects(runDir: string): RunEffects | undefined {
 /** The run dir of one case under the check's folder. */
 export function caseDir(root: string, item: CheckCase): string {
   return join(root, item.id);
+}
+
+/** The flags `caplab check` runs a case with: JSON, no permission prompt, the default skill, nothing else. */
+export function caseFlags(item: CheckCase, root: string, runId: string, transport: CheckCase['transport'] = item.transport): RunFlags {
+  return {
+    transport,
+    scenario: item.scenario.name,
+    json: true,
+    yes: false,
+    trustProject: false,
+    allowTools: [],
+    denyTools: [],
+    skillDirs: [],
+    noSkill: false,
+    settings: [],
+    defaultSkill: 'excerpt-card',
+    out: caseDir(root, item),
+    runId,
+  };
 }

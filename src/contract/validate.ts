@@ -1,13 +1,10 @@
+import { issuePath } from '../base/index.ts';
 import * as v from 'valibot';
 import type { AnySchema } from './contract.ts';
 import { fail, ok, type Failure, type Outcome } from './failure.ts';
 
 /** A custom message of the form `snake_kind: text` names its own failure kind. */
 const KIND_PREFIX = /^([a-z][a-z0-9_]*): /;
-
-function issuePath(issue: v.BaseIssue<unknown>): string {
-  return issue.path?.map((item) => String(item.key)).join('.') ?? '';
-}
 
 /**
  * The kind of one valibot issue: missing_field, extra_field, not_object,
@@ -28,7 +25,7 @@ function issueKind(issue: v.BaseIssue<unknown>): string {
 }
 
 function describe(issue: v.BaseIssue<unknown>): string {
-  const path = issuePath(issue);
+  const path = issuePath(issue) ?? '';
   const message = issue.message.replace(KIND_PREFIX, '');
   return path ? `${path}: ${message}` : message;
 }

@@ -1,3 +1,4 @@
+import { issuePath } from '../base/index.ts';
 import * as v from 'valibot';
 import { canonicalHash, canonicalJson, jsonTooDeep, LIMITS, ok, type Outcome } from '../contract/index.ts';
 import { acceptanceChecks, CardReceipt, isAccepted, takeSnapshot, type AcceptanceCheck } from '../excerpt/index.ts';
@@ -33,7 +34,7 @@ const ToolUseShape = v.looseObject({ type: v.literal('tool_use'), id: v.string()
 function shaped<S extends v.GenericSchema>(schema: S, event: LedgerEvent): v.InferOutput<S> | VerifyFailure {
   const parsed = v.safeParse(schema, event);
   if (parsed.success) return parsed.output;
-  const issues = parsed.issues.map((issue) => `${v.getDotPath(issue) ?? '(event)'}: ${issue.message}`);
+  const issues = parsed.issues.map((issue) => `${issuePath(issue) ?? '(event)'}: ${issue.message}`);
   return { ...failAt('bad_event', `line ${event.seq + 1} is not a well-formed ${event.type} event: ${issues.join('; ')}`, at(event)), issues };
 }
 const failed = (value: unknown): value is VerifyFailure => typeof value === 'object' && value !== null && (value as { ok?: unknown }).ok === false;

@@ -2,7 +2,7 @@
  * The run record (SPEC F-LEDGER): a run dir of write-once files and a
  * hash-chained `ledger.jsonl` that vouches for them, sealed on close, and the
  * offline verifier that re-checks all of it. A side rail: it depends only on
- * `contract`. The format and the file-reference rule are documented in `format.ts`.
+ * `contract` (and `base`, beneath everything). The format and the file-reference rule are documented in `format.ts`.
  */
 export { clockFromEnv, fixedClock, systemClock } from './clock.ts';
 export type { Clock } from './clock.ts';

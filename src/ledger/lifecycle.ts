@@ -1,3 +1,4 @@
+import { issuePath } from '../base/index.ts';
 import * as v from 'valibot';
 import { ok, type Outcome } from '../contract/index.ts';
 import type { RecordedEvent } from './read-ledger.ts';
@@ -74,6 +75,6 @@ export function checkLifecycle(recorded: readonly RecordedEvent[]): Outcome<RunE
 }
 
 function shapeFailure(type: string, entry: RecordedEvent, issues: readonly v.BaseIssue<unknown>[]): VerifyFailure {
-  const detail = issues.map((issue) => `${v.getDotPath(issue) ?? '(event)'}: ${issue.message}`);
+  const detail = issues.map((issue) => `${issuePath(issue) ?? '(event)'}: ${issue.message}`);
   return { ...failAt('bad_event', `line ${entry.line} is not a well-formed ${type} event: ${detail.join('; ')}`, where(entry)), issues: detail };
 }

@@ -4,6 +4,7 @@ import { isoAt, type Clock } from './clock.ts';
 import { ENVELOPE_KEYS, EVENT_TYPE, encodeSeal, fileRefsOf, GENESIS, LEDGER_FORMAT, type FileRef, type Seal } from './format.ts';
 import { defaultFs, errorCode, syncParent, writeAll, type RunDirFs } from './fs.ts';
 import { LEDGER_FILE, RESERVED_FILES, resolveInside, SEAL_FILE } from './rel-path.ts';
+import { walkRunDir } from './walk.ts';
 import { writeFresh, type WrittenFile } from './write-fresh.ts';
 
 export interface OpenRunDirOptions {
@@ -165,29 +166,11 @@ export class RunDir {
    */
   unreferencedFiles(role: string): FileRef[] {
     const refs: FileRef[] = [];
-    const pending = [''];
-    while (pending.length > 0) {
-      const rel = pending.pop()!;
-      let names: string[];
-      try {
-        names = this.#fs.readdirSync(join(this.dir, rel)).map(String).sort();
-      } catch {
-        continue;
-      }
-      for (const name of names) {
-        const path = rel === '' ? name : `${rel}/${name}`;
-        if (RESERVED_FILES.includes(path) || this.#referenced.has(path)) continue;
-        try {
-          const stat = this.#fs.lstatSync(join(this.dir, path));
-          if (stat.isDirectory()) pending.push(path);
-          else if (stat.isFile()) {
-            const ref = this.fileRef(path, role);
-            if (ref.ok) refs.push(ref.value);
-          }
-        } catch {
-          // Gone or unreadable: left for verify to name.
-        }
-      }
+    for (const step of walkRunDir(this.#fs, this.dir, (path) => RESERVED_FILES.includes(path) || this.#referenced.has(path))) {
+      // A step that could not be read is gone or unreadable: left for verify to name.
+      if (step.kind !== 'entry' || !step.stat.isFile()) continue;
+      const ref = this.fileRef(step.path, role);
+      if (ref.ok) refs.push(ref.value);
     }
     return refs;
   }

@@ -6,6 +6,7 @@ import { checkLifecycle } from './lifecycle.ts';
 import { readRecorded } from './read-recorded.ts';
 import { readLedger, type RecordedEvent } from './read-ledger.ts';
 import { LEDGER_FILE, RESERVED_FILES, SEAL_FILE } from './rel-path.ts';
+import { walkRunDir } from './walk.ts';
 import { failAt, locate, type VerifyFailure, type VerifyLocation, type VerifyOutcome } from './report.ts';
 
 /** Reads a recorded file's verified bytes (only files some event references). */
@@ -154,31 +155,17 @@ function checkFiles(
  */
 function listFiles(fs: RunDirFs, root: string): string[] | VerifyFailure {
   const files: string[] = [];
-  const pending = [''];
-  while (pending.length > 0) {
-    const rel = pending.pop()!;
-    let names: string[];
-    try {
-      names = fs.readdirSync(join(root, rel)).map(String).sort();
-    } catch (error) {
-      const why = errorCode(error) === 'ENOENT' ? 'does not exist' : `cannot be listed: ${String(error)}`;
-      return failAt('missing_ledger', `${join(root, rel)} ${why}`, { file: rel === '' ? LEDGER_FILE : rel });
+  for (const step of walkRunDir(fs, root)) {
+    if (step.kind === 'unlistable') {
+      const why = errorCode(step.error) === 'ENOENT' ? 'does not exist' : `cannot be listed: ${String(step.error)}`;
+      return failAt('missing_ledger', `${join(root, step.path)} ${why}`, { file: step.path === '' ? LEDGER_FILE : step.path });
     }
-    for (const name of names) {
-      const path = rel === '' ? name : `${rel}/${name}`;
-      let stat;
-      try {
-        stat = fs.lstatSync(join(root, path));
-      } catch (error) {
-        return failAt('unreadable', `${path} cannot be examined: ${String(error)}`, { file: path });
-      }
-      if (files.length + pending.length >= LIMITS.recordEntries) {
-        return failAt('too_large', `the run dir holds more than ${LIMITS.recordEntries} entries`, { file: path });
-      }
-      if (stat.isDirectory()) pending.push(path);
-      else if (stat.isFile()) files.push(path);
-      else return failAt('unexpected_entry', `${path} is neither a regular file nor a folder`, { file: path });
+    if (step.kind === 'unstatable') return failAt('unreadable', `${step.path} cannot be examined: ${String(step.error)}`, { file: step.path });
+    if (files.length + step.pendingDirs >= LIMITS.recordEntries) {
+      return failAt('too_large', `the run dir holds more than ${LIMITS.recordEntries} entries`, { file: step.path });
     }
+    if (step.stat.isFile()) files.push(step.path);
+    else if (!step.stat.isDirectory()) return failAt('unexpected_entry', `${step.path} is neither a regular file nor a folder`, { file: step.path });
   }
   return files.sort();
 }

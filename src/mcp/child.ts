@@ -1,6 +1,5 @@
 import { fail, ok, redactorFor, type Outcome, type Redactor } from '../contract/index.ts';
-import { reapOrphans, trackChild, type OrphanReport } from '../platform/index.ts';
-import { livingMembers, signalGroup, waitGroupGone } from './group.ts';
+import { livingMembers, reapOrphans, signalGroup, trackChild, waitGroupGone, type OrphanReport } from '../platform/index.ts';
 import type { Launch } from './launch.ts';
 
 /**

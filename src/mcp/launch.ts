@@ -1,3 +1,5 @@
+import { buildEnv } from '../base/index.ts';
+
 /**
  * The launch object: everything that decides what process the host starts.
  * Fixed data, recorded in the binding; never chosen by the model.
@@ -19,16 +21,8 @@ export function launchIdentity(launch: Launch): { readonly launch: readonly stri
   return { launch: [...launch.command], cwd: launch.cwd, envNames: Object.keys(launch.env).sort() };
 }
 
-/**
- * Names that look like credentials or that change how a runtime loads code.
- * Refused even when an allowlist names them: an allowlist typo must not leak a secret.
- */
-const FORBIDDEN_ENV = /(^|_)(API_?KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIALS?|AUTH)(_|$)|^AWS_|^NODE_OPTIONS$|^LD_|^DYLD_|^BUN_OPTIONS$/i;
-
-/** Whether a variable name may ever be passed to a server. */
-export function envNameAllowed(name: string): boolean {
-  return !FORBIDDEN_ENV.test(name);
-}
+// Env building and its credential-name guard have one home, shared with command hooks.
+export { buildEnv, envNameAllowed } from '../base/index.ts';
 
 /**
  * The fixture server's allowlist: empty. Its command is absolute, it reads no
@@ -41,30 +35,6 @@ export const FIXTURE_ENV_ALLOW: readonly string[] = [];
  * interpreter and a temp dir. Credentials are never on it.
  */
 export const PROBE_ENV_ALLOW: readonly string[] = ['PATH', 'HOME', 'LANG', 'LC_ALL', 'LC_CTYPE', 'TZ', 'TMPDIR'];
-
-/**
- * Builds a child environment from an allowlist.
- *
- * @param allow Variable names to copy from `source` when present.
- * @param source The environment to copy from (injectable; defaults to `process.env`).
- * @param fixed Variables the host sets itself.
- * @returns A fresh object holding only allowed names.
- */
-export function buildEnv(
-  allow: readonly string[],
-  source: Readonly<Record<string, string | undefined>> = process.env,
-  fixed: Readonly<Record<string, string>> = {},
-): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const name of [...allow, ...Object.keys(fixed)]) {
-    if (!envNameAllowed(name)) throw new Error(`environment variable ${name} looks like a credential or loader hook`);
-  }
-  for (const name of allow) {
-    const value = source[name];
-    if (value !== undefined) env[name] = value;
-  }
-  return Object.assign(env, fixed);
-}
 
 /**
  * Whether this process is a `bun build --compile` executable: its main module

@@ -1,3 +1,4 @@
+import { issuePath } from '../base/index.ts';
 import * as v from 'valibot';
 import { ok, type Outcome } from '../contract/index.ts';
 import { refuse } from './basis.ts';
@@ -40,7 +41,7 @@ export type InboundMessage =
 const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 function describeIssues(issues: readonly v.BaseIssue<unknown>[]): string[] {
-  return issues.map((issue) => `${issue.path?.map((item) => String(item.key)).join('.') ?? ''}: ${issue.message}`);
+  return issues.map((issue) => `${issuePath(issue) ?? ''}: ${issue.message}`);
 }
 
 /**

@@ -2,6 +2,8 @@
  * The execution pipeline (SPEC F-PIPE): the single path every tool call takes,
  * local or MCP — resolve → convert → validate → PreToolUse hooks → permission
  * → handler → result validation → output limit → PostToolUse hooks → result.
+ * Its subfolders (hooks, permissions, settings) are part of this surface, so a
+ * library user assembles a `Pipeline` from this one import.
  */
 export { partition, runBatches } from './batch.ts';
 export type { Hook, HookEvent, HookInput, HookResult, PermissionDecision } from './hook.ts';
@@ -12,3 +14,6 @@ export { errorText, executeCall, resolveCall } from './run.ts';
 export type { CallRecord, KeptFile, Pipeline, StageName, StageRecord } from './run.ts';
 export { attributesOf } from './tool.ts';
 export type { CallContext, ProducingRequest, ProtocolExchange, RuntimeTool, ToolAttributes, ToolCall, ToolOutput } from './tool.ts';
+export * from './hooks/index.ts';
+export * from './permissions/index.ts';
+export * from './settings/index.ts';

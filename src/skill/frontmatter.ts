@@ -1,3 +1,4 @@
+import { issuePath } from '../base/index.ts';
 import * as v from 'valibot';
 import { fail, ok, type Outcome } from '../contract/index.ts';
 import { STAGES, type Requirement, type Stage } from './types.ts';
@@ -78,7 +79,7 @@ export function parseFrontmatter(yaml: string): Outcome<Manifest> {
   const parsed = v.safeParse(Frontmatter, data);
   if (!parsed.success) {
     const describe = (issue: v.BaseIssue<unknown>): [string, string] => {
-      const path = issue.path?.map((item) => String(item.key)).join('.') ?? 'frontmatter';
+      const path = issuePath(issue) ?? 'frontmatter';
       const missing = issue.input === undefined && issue.kind === 'schema';
       const extra = issue.expected === 'never';
       return [path, missing ? 'is required' : extra ? 'is not an Agent Skills field' : issue.message];

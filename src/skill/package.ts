@@ -1,3 +1,4 @@
+import { deepFreeze } from '../base/index.ts';
 import { canonicalHash, fail, LIMITS, ok, sha256Hex, type Failure, type Outcome } from '../contract/index.ts';
 import { stageInstructions } from './body.ts';
 import { parseFrontmatter, splitSkillMd } from './frontmatter.ts';
@@ -27,14 +28,6 @@ export const PACKAGE_HASH_FORMAT = 'caplab-skill/1';
 export function packageHash(files: readonly { readonly path: string; readonly sha256: string }[]): string {
   const sorted = [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return canonicalHash({ format: PACKAGE_HASH_FORMAT, files: sorted.map(({ path, sha256 }) => ({ path, sha256 })) });
-}
-
-function freeze<T>(value: T): T {
-  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const key of Object.keys(value)) freeze((value as Record<string, unknown>)[key]);
-  }
-  return value;
 }
 
 const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
@@ -109,7 +102,7 @@ export function parsePackage(folder: string, origin: PackageOrigin, read: Packag
   const stages = {} as Record<Stage, { instructions: string; resources: readonly string[] }>;
   for (const stage of STAGES) stages[stage] = { instructions: instructions.value[stage], resources: m.stageResources[stage] };
   return ok(
-    freeze({
+    deepFreeze({
       name: m.name,
       description: m.description,
       version: m.version,

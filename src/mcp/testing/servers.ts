@@ -1,6 +1,6 @@
 /**
  * TEST ONLY — launches and process checks for the MCP tests. Deliberately
- * independent of `group.ts`, so the tests do not prove the code with itself.
+ * independent of `platform/process-group.ts`, so the tests do not prove the code with itself.
  */
 import { readFileSync } from 'node:fs';
 import type { Timeouts } from '../client.ts';

@@ -152,6 +152,18 @@ describe('commandHook with real scripts', () => {
     expect(await goneWithin(child)).toBe(true);
   });
 
+  test('a hook that exits ends its group with it: a background child does not outlive it', async () => {
+    const result = await run('sleep 30 </dev/null >/dev/null 2>&1 & echo $!');
+    const child = Number(result.stdout?.trim());
+    try {
+      expect(result.exitCode).toBe(0);
+      expect(child).toBeGreaterThan(0);
+      expect(await goneWithin(child)).toBe(true);
+    } finally {
+      if (child > 0 && !gone(child)) process.kill(child, 'SIGKILL');
+    }
+  });
+
   test('abort kills the process group and is recorded; the hook inherits only fds 0-2', async () => {
     // A FIFO tells the test, without polling, that the script has started its child.
     const fifo = join(scratch, 'abort.fifo');

@@ -1,5 +1,5 @@
 import { LIMITS } from '../../contract/index.ts';
-import { trackChild } from '../../platform/index.ts';
+import { signalGroup, trackChild } from '../../platform/index.ts';
 import type { Hook, HookEvent, HookInput, HookResult } from '../hook.ts';
 import { redactCut, redactorFor, type Redactor } from '../../contract/index.ts';
 import { captureBounded, TRUNCATION_MARK } from './capture.ts';
@@ -61,15 +61,6 @@ export const bunSpawnHook: SpawnHook = function bunSpawnHook(argv, options) {
   trackChild(child.pid, child.exited);
   return child;
 };
-
-/** Kills a whole process group; a group already gone is not an error. */
-function killGroup(pid: number): void {
-  try {
-    process.kill(-pid, 'SIGKILL');
-  } catch {
-    // ESRCH: nothing left in the group.
-  }
-}
 
 /** Writes the input JSON and closes stdin; a hook that never reads it is fine. */
 async function feed(child: HookProcess, input: HookInput): Promise<void> {
@@ -133,7 +124,7 @@ async function runWith(env: Record<string, string>, spec: CommandHookSpec, optio
   let ended: 'timeout' | 'aborted' | undefined;
   const end = (why: 'timeout' | 'aborted'): void => {
     ended ??= why;
-    killGroup(child.pid);
+    signalGroup(child.pid, 'SIGKILL');
   };
   const timer = setTimeout(() => end('timeout'), (spec.timeoutSec ?? DEFAULT_HOOK_TIMEOUT_SEC) * 1000);
   const onAbort = (): void => end('aborted');
@@ -141,7 +132,7 @@ async function runWith(env: Record<string, string>, spec: CommandHookSpec, optio
   const exited = child.exited.then((code) => {
     clearTimeout(timer);
     // The hook's group ends with the hook: no background child outlives it.
-    killGroup(child.pid);
+    signalGroup(child.pid, 'SIGKILL');
     return code;
   });
   const grace = graceAfter(exited, options.drainGraceMs ?? 1000);

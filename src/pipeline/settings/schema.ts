@@ -1,3 +1,4 @@
+import { issuePath } from '../../base/index.ts';
 import * as v from 'valibot';
 import { compileMatcher } from '../hooks/index.ts';
 import { parseRule } from '../permissions/index.ts';
@@ -93,8 +94,8 @@ export type SettingsFile = v.InferOutput<typeof SettingsSchema>;
 
 /** `hooks.PreToolUse.0.matcher: …` — the field first, then what is wrong with it. */
 export function describeIssue(issue: v.BaseIssue<unknown>): string {
-  const path = v.getDotPath(issue);
+  const path = issuePath(issue);
   // An unknown key arrives as `Expected never`: say so in words.
   const message = issue.expected === 'never' ? `unknown field (caplab reads only hooks and permissions; see the docs)` : issue.message;
-  return path !== null ? `${path}: ${message}` : message;
+  return path !== undefined ? `${path}: ${message}` : message;
 }

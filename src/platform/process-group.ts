@@ -1,4 +1,4 @@
-import { allProcesses, isAlive } from '../platform/index.ts';
+import { allProcesses, isAlive } from './proc.ts';
 
 /**
  * Process-group membership, read from /proc on Linux.
