@@ -1,7 +1,8 @@
 /**
  * Real MCP peers, from the lockfile (test-only devDependencies; nothing is
  * fetched at test time): caplab probe against @modelcontextprotocol/
- * server-everything, and the SDK's own stdio client against `caplab serve`.
+ * server-everything; the MCP Inspector's CLI and the SDK's own stdio client
+ * against `caplab serve`.
  */
 import { describe, expect, test } from 'bun:test';
 import { readFileSync } from 'node:fs';
@@ -69,14 +70,61 @@ describe('caplab probe against server-everything', () => {
   });
 });
 
+const INSPECTOR_CLI = join(ROOT, 'node_modules/@modelcontextprotocol/inspector-cli/build/index.js');
+
 /**
- * The official SDK's stdio client against `caplab serve` (from source). The
- * issue asked for @modelcontextprotocol/inspector's CLI here; it cannot be
- * installed with `npm ci` from this registry (its vite dependency names an
- * optional package the registry does not have, so the lockfile cannot be
- * complete), so the SDK's own client — the library the inspector is built
- * on — is the peer.
+ * The MCP Inspector's CLI (`@modelcontextprotocol/inspector-cli`, the CLI of
+ * @modelcontextprotocol/inspector on its own: the whole inspector cannot be
+ * installed with `npm ci` from this registry, its vite names an optional
+ * package the registry lacks) against `caplab serve` from source. It reads
+ * its own package.json through a cwd-relative existence check, so it runs
+ * from a folder whose parent holds a package.json (src/).
  */
+async function inspector(...args: string[]): Promise<{ code: number; out: string }> {
+  const proc = Bun.spawn([process.execPath, INSPECTOR_CLI, process.execPath, join(ROOT, 'src/main.ts'), 'serve', ...args], {
+    cwd: join(ROOT, 'src'),
+    env: ENV,
+    stdout: 'pipe',
+    stderr: 'ignore',
+    stdin: 'ignore',
+  });
+  const out = await new Response(proc.stdout).text();
+  return { code: await proc.exited, out };
+}
+
+describe('mcp-inspector CLI against caplab serve', () => {
+  const pinned = exportContract(readSourceContract);
+
+  test('tools/list shows read_source with both schemas', async () => {
+    const { code, out } = await inspector('--method', 'tools/list');
+    expect(code).toBe(0);
+    const tools = JSON.parse(out).tools;
+    expect(tools.map((t: { name: string }) => t.name)).toEqual(['read_source']);
+    expect(tools[0].inputSchema).toEqual(pinned.inputSchema);
+    expect(tools[0].outputSchema).toEqual(pinned.resultSchema);
+  });
+
+  test('tools/call read_source source_id=alpha matches the snapshot', async () => {
+    const { code, out } = await inspector('--method', 'tools/call', '--tool-name', 'read_source', '--tool-arg', 'source_id=alpha');
+    expect(code).toBe(0);
+    const result = JSON.parse(out);
+    const alpha = sourceById(fixtureSnapshot(), 'alpha')!;
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent).toMatchObject({ source_id: 'alpha', text: alpha.text, snapshot: fixtureSnapshot().id });
+    expect(result.structuredContent.sha256).toBe(new Bun.CryptoHasher('sha256').update(alpha.text).digest('hex'));
+    expect(JSON.parse(result.content[0].text)).toEqual(result.structuredContent);
+  });
+
+  test('invalid arguments come back as a tool error naming caplab class and kind', async () => {
+    const { out } = await inspector('--method', 'tools/call', '--tool-name', 'read_source', '--tool-arg', 'source_id=gamma');
+    const result = JSON.parse(out);
+    expect(result.isError).toBe(true);
+    expect(result.content[0].text).toStartWith('invalid_arguments/unknown_source:');
+    expect(await noneLeft(join(ROOT, 'src/main.ts'))).toEqual([]);
+  });
+});
+
+/** The official SDK's stdio client against `caplab serve` (from source), the library the inspector is built on. */
 async function withServe<T>(use: (client: Client) => Promise<T>): Promise<T> {
   const transport = new StdioClientTransport({ command: process.execPath, args: [join(ROOT, 'src/main.ts'), 'serve'], env: ENV, cwd: ROOT, stderr: 'ignore' });
   const client = new Client({ name: 'caplab-peer-test', version: '0.0.0' });
