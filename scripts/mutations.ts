@@ -141,8 +141,8 @@ export const MUTATIONS: readonly Mutation[] = [
     id: 'receipt-not-tied-to-create',
     claim: 'acceptance',
     file: 'src/harness/recheck.ts',
-    find: 'if (receipt && !returned.includes(canonicalHash(receipt))) {',
-    replace: 'if (receipt && !returned.includes(canonicalHash(receipt)) && false) {',
+    find: 'const returned = creates.flatMap(',
+    replace: 'const returned = receipt ? [canonicalHash(receipt)] : creates.flatMap(',
     tests: ACCEPTANCE_TESTS,
   },
   // contracts: JSON Schema 2020-12, hashed over canonical JSON.
