@@ -4,9 +4,10 @@
  * all in one run on one machine, reported as ratios. Measurement only — no
  * thresholds are asserted, and the exit code says only whether the run worked.
  *
- * Usage: bun scripts/bench.ts [--calls N] [--reps N] [--json]
+ * Usage: bun scripts/bench.ts [--calls N] [--reps N] [--cold N] [--json]
  *   --calls  timed tools/call round trips per target (default 500)
  *   --reps   timed repetitions of session setup and of the demo (default 5)
+ *   --cold   interleaved pairs for the cold-start comparisons of dist/caplab (default 20)
  *   --json   print only the final JSON line
  */
 import { mkdtempSync, rmSync, statSync, existsSync } from 'node:fs';
@@ -14,13 +15,15 @@ import { tmpdir, cpus } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { binaryLaunch, caplabClient, caplabTool, openCaplab, openEcho, openSdk, type Target } from './bench/targets.ts';
+import { coldStart } from './bench/cold.ts';
 import { childrenOf, nowUs, processesMatching, ratio, stats, type Stats } from './bench/util.ts';
 
-const { values: flags } = parseArgs({ options: { calls: { type: 'string' }, reps: { type: 'string' }, json: { type: 'boolean' } } });
+const { values: flags } = parseArgs({ options: { calls: { type: 'string' }, reps: { type: 'string' }, cold: { type: 'string' }, json: { type: 'boolean' } } });
 const CALLS = Number(flags.calls ?? 500);
 const REPS = Number(flags.reps ?? 5);
-if (!(Number.isInteger(CALLS) && CALLS >= 10 && Number.isInteger(REPS) && REPS >= 1)) {
-  process.stderr.write('usage: bun scripts/bench.ts [--calls N≥10] [--reps N≥1] [--json]\n');
+const COLD = Number(flags.cold ?? 20);
+if (!(Number.isInteger(CALLS) && CALLS >= 10 && Number.isInteger(REPS) && REPS >= 1 && Number.isInteger(COLD) && COLD >= 1)) {
+  process.stderr.write('usage: bun scripts/bench.ts [--calls N≥10] [--reps N≥1] [--cold N≥1] [--json]\n');
   process.exit(2);
 }
 const WARMUP = Math.min(100, Math.ceil(CALLS / 5));
@@ -140,7 +143,10 @@ const setup = await setupTimes({
 log('demo wall time …\n');
 const demo = await demoTimes();
 
-// 4. Nothing this bench started may outlive it. Every process it starts is its
+// 4. Cold start of the compiled binary, whole processes, against compiled baselines.
+const cold = hasBinary ? coldStart(root, binary, COLD, log) : null;
+
+// 5. Nothing this bench started may outlive it. Every process it starts is its
 // direct child while alive (setsid keeps the parent), so a living child is a
 // leak and ours to stop; a finished pid may be reused, so it is never signalled.
 const stillAlive = childrenOf(process.pid);
@@ -162,6 +168,7 @@ const result = {
   setupMs: setup,
   setupRatioCaplabVsSdk: ratio(setup['caplab']!.open.median, setup['sdk']!.open.median),
   demoMs: demo,
+  cold: cold ? { pairs: COLD, ...cold } : 'dist/caplab not built (npm run build)',
   binary: hasBinary ? { path: 'dist/caplab', bytes: statSync(binary).size, mib: Math.round((statSync(binary).size / 2 ** 20) * 10) / 10 } : null,
   cleanup: { processesStarted: started.length, childrenStillAlive: stillAlive, newLookalikes: leftover.map(([pid, argv]) => ({ pid, argv })) },
   wallSeconds: Math.round((nowUs() - wall0) / 1e5) / 10,
@@ -177,6 +184,13 @@ if (!flags.json) {
   out += `caplab/SDK open median ratio: ${result.setupRatioCaplabVsSdk}\n`;
   out += `\ndemo wall time (ms)                 n   median      p10      p90      min      max\n`;
   for (const [name, s] of Object.entries(demo)) out += row(`demo (${name})`, s);
+  if (cold) {
+    out += `\ncold start, compiled, ${COLD} interleaved pairs (median)   wall ms   cpu ms\n`;
+    const side = (name: string, s: { wallMs: Stats; cpuMs: Stats }) => `${name.padEnd(48)}${f(s.wallMs.median)}${f(s.cpuMs.median)}\n`;
+    const ratios = (r: { wall: number; cpu: number }) => `${'  ratio caplab / baseline'.padEnd(48)}${r.wall.toFixed(2).padStart(9)}${r.cpu.toFixed(2).padStart(9)}\n`;
+    out += side('dist/caplab --version', cold.version.caplab) + side('hello-world', cold.version.baseline) + ratios(cold.version.ratio);
+    out += side('dist/caplab demo', cold.demo.caplab) + side('SDK client + server (spawn, init, list, 3 calls)', cold.demo.baseline) + ratios(cold.demo.ratio);
+  }
   out += `\nbinary: ${result.binary ? `${result.binary.path} ${result.binary.bytes} bytes (${result.binary.mib} MiB)` : 'dist/caplab not built'}\n`;
   out += `payload bytes (alpha, beta): ${payloadSizes.join(', ')}; machine: ${result.machine.cpu} ×${result.machine.cpus}, bun ${Bun.version}\n`;
   out += `cleanup: ${stillAlive.length === 0 ? 'no child process left' : `killed leftover children ${stillAlive.join(', ')}`}`;

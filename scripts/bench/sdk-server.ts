@@ -12,7 +12,8 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 
-const dir = join(import.meta.dir, '../../fixtures/sources');
+// The sources folder may be given as the first argument (the compiled server has no source tree beside it).
+const dir = process.argv[2] ?? join(import.meta.dir, '../../fixtures/sources');
 const sha256 = (data: string | Uint8Array) => createHash('sha256').update(data).digest('hex');
 const sources = new Map(
   ['alpha', 'beta'].map((id) => {

@@ -1,13 +1,9 @@
-import { mcpTools } from '../harness/index.ts';
-import { serve } from '../mcp/index.ts';
 import { CAPLAB_VERSION } from '../version.ts';
 import { HELP } from './help.ts';
 import { EXIT, interruptCode, type Io } from './io.ts';
-import { parseRunFlags, runCommand } from './run-command.ts';
-import { verifyCommand } from './verify-command.ts';
-import { checkCommand } from './check-command.ts';
-import { probeCommand } from './probe-command.ts';
-import { skillsCommand, toolsCommand } from './info-commands.ts';
+
+// Each command's modules are imported when that command runs, so `--version` and `verify` never
+// evaluate the MCP client or ajv and `serve` never evaluates the host (test/module-graph.test.ts).
 
 /** Commands that start processes: main.ts makes them a child subreaper and turns SIGINT/SIGTERM into `io.interrupt`. */
 const GUARDED = new Set(['demo', 'run', 'check', 'probe']);
@@ -54,24 +50,27 @@ async function dispatch(argv: readonly string[], io: Io): Promise<number> {
   switch (command) {
     case 'demo':
     case 'run': {
+      const [{ parseRunFlags, runCommand }, { mcpTools }] = await Promise.all([import('./run-command.ts'), import('../harness/index.ts')]);
       const flags = parseRunFlags(rest, command);
       if ('usage' in flags) return usage(io, command, flags.usage);
       return runCommand(flags, io, mcpTools({ envSource: io.env }));
     }
-    case 'check':
+    case 'check': {
+      const [{ checkCommand }, { mcpTools }] = await Promise.all([import('./check-command.ts'), import('../harness/index.ts')]);
       return checkCommand(rest, io, mcpTools({ envSource: io.env }));
+    }
     case 'tools':
-      return toolsCommand(rest, io);
+      return (await import('./info-commands.ts')).toolsCommand(rest, io);
     case 'skills':
-      return skillsCommand(rest, io);
+      return (await import('./info-commands.ts')).skillsCommand(rest, io);
     case 'serve':
       if (rest.length > 0) return usage(io, 'serve', `unexpected argument ${JSON.stringify(rest[0])}`);
       if (!io.streams) return usage(io, 'serve', 'no process streams to serve on');
-      return serve(io.streams);
+      return (await import('../mcp/index.ts')).serve(io.streams);
     case 'probe':
-      return probeCommand(rest, io);
+      return (await import('./probe-command.ts')).probeCommand(rest, io);
     case 'verify':
-      return verifyCommand(rest, io);
+      return (await import('./verify-command.ts')).verifyCommand(rest, io);
     default:
       return usage(io, undefined, `unknown command ${JSON.stringify(command)}`);
   }

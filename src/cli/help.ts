@@ -1,5 +1,5 @@
 import { CAPLAB_VERSION } from '../version.ts';
-import { RUN_ID_RULE } from './paths.ts';
+import { RUN_ID_RULE } from './run-id.ts';
 
 export const EXIT_CODES_HELP = `Exit codes:
   0  accepted / every scenario ended as expected / verified

@@ -2,15 +2,8 @@ import { lstatSync, readdirSync, statSync, type Stats } from 'node:fs';
 import { dirname } from 'node:path';
 import { fail, type Failure } from '../contract/index.ts';
 
-/**
- * A run id: 1–64 of `[A-Za-z0-9._-]`, starting with a letter, a digit or `_`.
- * It becomes a folder name under `caplab-runs/`, so `.`, `..`, hidden names
- * and names that read as flags are refused.
- */
-export const RUN_ID = /^[A-Za-z0-9_][A-Za-z0-9._-]{0,63}$/;
-
-/** The run-id rule in words, for `--help` and usage errors. */
-export const RUN_ID_RULE = '1–64 of [A-Za-z0-9._-], starting with a letter, digit or _';
+import { RUN_ID, RUN_ID_RULE } from './run-id.ts';
+export { RUN_ID, RUN_ID_RULE } from './run-id.ts';
 
 /** A usage problem with a path or id, found before any work (the CLI exits 2 for each). */
 export function usageFailure(kind: 'bad_run_id' | 'bad_path', message: string): Failure {

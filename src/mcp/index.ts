@@ -7,9 +7,7 @@
 export { serve } from './server.ts';
 export { FIXTURE_SERVER_INFO } from './fixture-info.ts';
 export type { ServeIo } from './server.ts';
-export { openFixtureSession } from './session.ts';
 export type { FixtureSession, FixtureSessionOptions } from './session.ts';
-export { openStrictClient, DEFAULT_TIMEOUTS } from './client.ts';
 export type { CallOptions, ClientOptions, Exchange, StrictClient, Timeouts } from './client.ts';
 export { checkAgainstSnapshot, MCP_ADAPTER_VERSION, MCP_GAPS, mcpReadSource, READ_SOURCE_EXPECTED } from './adapter.ts';
 export type { McpReadSourceOptions } from './adapter.ts';
@@ -22,10 +20,30 @@ export { CLIENT_INFO } from './handshake.ts';
 export { buildEnv, DEV_SERVE_ENTRY, envNameAllowed, FIXTURE_ENV_ALLOW, fixtureLaunch, isCompiled, PROBE_ENV_ALLOW, probeEnv } from './launch.ts';
 export type { DefaultLaunchOptions, Launch } from './launch.ts';
 export { PROTOCOL_VERSION } from './results.ts';
-export { probe, PROBE_TIMEOUTS } from './probe.ts';
 export type { ProbeOptions, ProbeReport, ProbeTimeouts } from './probe.ts';
 export { PROBE_OFFERED, PROBE_VERSIONS } from './probe-versions.ts';
 export type { Basis } from './probe-versions.ts';
 export type { ProbeFinding } from './probe-finding.ts';
 export type { ProbedTool } from './probe-tools.ts';
 export type { CallRequest, ProbedCall } from './probe-calls.ts';
+
+// The client, the fixture session and the prober load on first use, so `caplab serve` and `verify`
+// never evaluate the client and only `probe` loads ajv (test/module-graph.test.ts holds this).
+type OpenFixtureSession = typeof import('./session.ts').openFixtureSession;
+type OpenStrictClient = typeof import('./client.ts').openStrictClient;
+type Probe = typeof import('./probe.ts').probe;
+
+/** Opens the fixture server session (see session.ts); loads the strict client on first use. */
+export async function openFixtureSession(...args: Parameters<OpenFixtureSession>): ReturnType<OpenFixtureSession> {
+  return (await import('./session.ts')).openFixtureSession(...args);
+}
+
+/** Opens a strict fixed-profile client (see client.ts); loads it on first use. */
+export async function openStrictClient(...args: Parameters<OpenStrictClient>): ReturnType<OpenStrictClient> {
+  return (await import('./client.ts')).openStrictClient(...args);
+}
+
+/** Probes any stdio MCP server (see probe.ts); loads it, and ajv with it, on first use. */
+export async function probe(...args: Parameters<Probe>): ReturnType<Probe> {
+  return (await import('./probe.ts')).probe(...args);
+}

@@ -1,0 +1,86 @@
+/**
+ * Cold start, whole processes (issue 15): `dist/caplab --version` against a compiled hello-world,
+ * and `dist/caplab demo` against the SDK-only client + server (sdk-client.ts, sdk-server.ts), all
+ * compiled with the same start-up flags as caplab's binary, into a temp dir that is removed after.
+ * Pairs are interleaved (the order flips every pair) so load on the shared machine lands on both.
+ * cpu is user+system of the process and the children it waited for (the server). Peak RSS is not
+ * reported here: Bun's spawnSync maxRSS read the same value for every process in one bench run.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ratio, stats, type Stats } from './util.ts';
+
+export interface ColdSide {
+  readonly wallMs: Stats;
+  readonly cpuMs: Stats;
+}
+export interface ColdPair {
+  readonly caplab: ColdSide;
+  readonly baseline: ColdSide;
+  readonly ratio: { readonly wall: number; readonly cpu: number };
+}
+
+/** The flags that shape start-up, shared with scripts/build.ts's binary (not splitting: one entry). */
+const START_FLAGS = ['--compile', '--minify', '--bytecode', '--format=esm', '--no-compile-autoload-dotenv', '--no-compile-autoload-bunfig'];
+
+function compile(entry: string, outfile: string, cwd: string): void {
+  const built = Bun.spawnSync([process.execPath, 'build', ...START_FLAGS, entry, '--outfile', outfile], { cwd, stdout: 'pipe', stderr: 'pipe' });
+  if (built.exitCode !== 0) throw new Error(`compiling ${entry}: ${built.stderr.toString().slice(-500)}`);
+}
+
+interface Sample {
+  wall: number[];
+  cpu: number[];
+}
+
+function once(argv: readonly string[], cwd: string, into: Sample | undefined, expect: string): void {
+  const t0 = Bun.nanoseconds();
+  const run = Bun.spawnSync([...argv], { cwd, env: { PATH: '/usr/bin:/bin' }, stdout: 'pipe', stderr: 'pipe' });
+  const wall = (Bun.nanoseconds() - t0) / 1e6;
+  if (run.exitCode !== 0 || !run.stdout.toString().includes(expect)) throw new Error(`${argv.join(' ')} exited ${run.exitCode}: ${run.stderr.toString().slice(-500)}`);
+  if (!into) return;
+  const usage = run.resourceUsage!;
+  into.wall.push(wall);
+  into.cpu.push(Number(usage.cpuTime.user + usage.cpuTime.system) / 1000);
+}
+
+const side = (s: Sample): ColdSide => ({ wallMs: stats(s.wall), cpuMs: stats(s.cpu) });
+
+/** One warm-up pair, then `pairs` interleaved pairs. `a` is caplab's command, `b` the baseline's. */
+function pairUp(pairs: number, cwd: string, a: (n: number) => string[], b: (n: number) => string[], expectA: string, expectB: string): ColdPair {
+  const sa: Sample = { wall: [], cpu: [] };
+  const sb: Sample = { wall: [], cpu: [] };
+  for (let n = -1; n < pairs; n++) {
+    const runs = [() => once(a(n), cwd, n >= 0 ? sa : undefined, expectA), () => once(b(n), cwd, n >= 0 ? sb : undefined, expectB)];
+    for (const run of n % 2 === 0 ? runs : runs.reverse()) run();
+  }
+  const [ca, cb] = [side(sa), side(sb)];
+  return { caplab: ca, baseline: cb, ratio: { wall: ratio(ca.wallMs.median, cb.wallMs.median), cpu: ratio(ca.cpuMs.median, cb.cpuMs.median) } };
+}
+
+export function coldStart(root: string, binary: string, pairs: number, log: (text: string) => void): { version: ColdPair; demo: ColdPair } {
+  const scratch = mkdtempSync(join(tmpdir(), 'caplab-bench-cold-'));
+  try {
+    log('compiling hello-world and the SDK baseline …\n');
+    writeFileSync(join(scratch, 'hello.ts'), `console.log('hello');\n`);
+    compile(join(scratch, 'hello.ts'), join(scratch, 'hello'), scratch);
+    compile(join(root, 'scripts/bench/sdk-server.ts'), join(scratch, 'sdk-server'), root);
+    compile(join(root, 'scripts/bench/sdk-client.ts'), join(scratch, 'sdk-client'), root);
+    log(`--version vs hello-world, ${pairs} pairs …\n`);
+    const version = pairUp(pairs, scratch, () => [binary, '--version'], () => [join(scratch, 'hello')], 'caplab ', 'hello');
+    log(`cold demo vs SDK client+server, ${pairs} pairs …\n`);
+    const sources = join(root, 'fixtures/sources');
+    const demo = pairUp(
+      pairs,
+      scratch,
+      (n) => [binary, 'demo', '--json', '--out', join(scratch, `run-${n}`)],
+      () => [join(scratch, 'sdk-client'), join(scratch, 'sdk-server'), sources],
+      '"accepted": true',
+      'ok',
+    );
+    return { version, demo };
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}

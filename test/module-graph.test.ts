@@ -1,0 +1,99 @@
+/**
+ * Each command loads only what it needs (SPEC "Non-functional", issue 15): the module graph as the
+ * bundler sees it (Bun.build's metafile; type-only imports are erased before it, so they do not count).
+ * A command loads main.ts's static closure, the modules cli.ts imports for it, and the lazy units
+ * (`import()` inside a function) that command calls.
+ */
+import { expect, test } from 'bun:test';
+import { join, relative, resolve } from 'node:path';
+
+const root = join(import.meta.dir, '..');
+
+interface Graph {
+  readonly edges: ReadonlyMap<string, readonly { path: string; dynamic: boolean }[]>;
+}
+
+async function graphOf(entry: string): Promise<Graph> {
+  const built = await Bun.build({ entrypoints: [join(root, entry)], target: 'bun', metafile: true, throw: false });
+  if (!built.success || !built.metafile) throw new Error(`Bun.build ${entry}: ${built.logs.join('\n')}`);
+  const meta = typeof built.metafile === 'string' ? JSON.parse(built.metafile) : built.metafile;
+  // metafile paths are relative to the working directory; keys here are relative to the repo root.
+  const key = (path: string) => relative(root, resolve(path));
+  const edges = new Map<string, { path: string; dynamic: boolean }[]>();
+  for (const [path, input] of Object.entries<{ imports: { path: string; kind: string; external?: boolean }[] }>(meta.inputs)) {
+    edges.set(
+      key(path),
+      input.imports.filter((i) => !i.external).map((i) => ({ path: key(i.path), dynamic: i.kind === 'dynamic-import' })),
+    );
+  }
+  return { edges };
+}
+
+/** Modules evaluated when `from` is imported: static edges only (or every edge, with `dynamic`). */
+function closure(graph: Graph, from: readonly string[], dynamic = false): Set<string> {
+  const seen = new Set<string>();
+  const stack = [...from];
+  while (stack.length > 0) {
+    const at = stack.pop()!;
+    if (seen.has(at)) continue;
+    seen.add(at);
+    for (const edge of graph.edges.get(at) ?? []) if (dynamic || !edge.dynamic) stack.push(edge.path);
+  }
+  return seen;
+}
+
+const dynamicTargets = (graph: Graph, within: Set<string>) =>
+  new Set([...within].flatMap((m) => (graph.edges.get(m) ?? []).filter((e) => e.dynamic).map((e) => e.path)));
+
+const HOST_SESSION = ['src/mcp/session.ts', 'src/mcp/client.ts'];
+/** What cli.ts imports per command, and the lazy units from src/mcp/index.ts that command calls. */
+const COMMANDS: Record<string, readonly string[]> = {
+  '--version/--help': [],
+  demo: ['src/cli/run-command.ts', 'src/harness/index.ts', ...HOST_SESSION],
+  run: ['src/cli/run-command.ts', 'src/harness/index.ts', ...HOST_SESSION],
+  check: ['src/cli/check-command.ts', 'src/harness/index.ts', ...HOST_SESSION],
+  tools: ['src/cli/info-commands.ts'],
+  skills: ['src/cli/info-commands.ts'],
+  serve: ['src/mcp/index.ts'],
+  probe: ['src/cli/probe-command.ts', 'src/mcp/probe.ts'],
+  verify: ['src/cli/verify-command.ts'],
+};
+
+const isPackage = (name: string) => (m: string) => m.includes(`node_modules/${name}/`);
+const sdkOrZod = (m: string) => isPackage('@modelcontextprotocol/sdk')(m) || isPackage('zod')(m);
+const isHost = (m: string) => m.startsWith('src/harness/') || HOST_SESSION.includes(m) || /^src\/cli\/(run|check|verify|probe)-command\.ts$/.test(m);
+
+const graph = await graphOf('src/main.ts');
+const base = closure(graph, ['src/main.ts']);
+const loads = Object.fromEntries(Object.entries(COMMANDS).map(([name, units]) => [name, new Set([...base, ...closure(graph, units)])]));
+
+test('every lazy import is accounted for: cli.ts per command and the lazy units of src/mcp/index.ts', () => {
+  const everything = closure(graph, ['src/main.ts'], true);
+  const known = new Set(Object.values(COMMANDS).flat());
+  expect([...dynamicTargets(graph, everything)].filter((m) => !known.has(m)).sort()).toEqual([]);
+  expect([...known].filter((m) => !graph.edges.has(m))).toEqual([]);
+});
+
+test('no command reaches an @modelcontextprotocol/sdk or zod module at run time, even lazily', () => {
+  expect([...closure(graph, ['src/main.ts'], true)].filter(sdkOrZod)).toEqual([]);
+});
+
+test('only probe loads ajv; --version/--help, verify and serve load nothing of the MCP client', () => {
+  const withAjv = Object.entries(loads).filter(([, mods]) => [...mods].some(isPackage('ajv'))).map(([name]) => name);
+  expect(withAjv).toEqual(['probe']);
+  for (const name of ['--version/--help', 'verify', 'serve']) expect({ name, client: [...loads[name]!].filter((m) => HOST_SESSION.includes(m)) }).toEqual({ name, client: [] });
+});
+
+test('--version/--help loads no pipeline, MCP, harness or package; serve loads nothing of the host', () => {
+  expect([...loads['--version/--help']!].filter((m) => !m.startsWith('src/cli/') && !m.startsWith('src/platform/') && !m.startsWith('src/base/') && m !== 'src/main.ts' && m !== 'src/version.ts')).toEqual([]);
+  expect([...loads['serve']!].filter(isHost)).toEqual([]);
+  // The check can see what it forbids: the host commands do load the host.
+  expect([...loads['demo']!].filter(isHost).length).toBeGreaterThan(5);
+});
+
+test('the graph check sees an SDK import, a static edge and a lazy edge', async () => {
+  const sdkGraph = await graphOf('scripts/bench/sdk-server.ts');
+  expect([...closure(sdkGraph, ['scripts/bench/sdk-server.ts'])].some(sdkOrZod)).toBe(true);
+  expect(closure(graph, ['src/mcp/index.ts']).has('src/mcp/probe.ts')).toBe(false);
+  expect(closure(graph, ['src/mcp/index.ts'], true).has('src/mcp/probe.ts')).toBe(true);
+});
