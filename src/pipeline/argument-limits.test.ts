@@ -1,30 +1,13 @@
 import { expect, test } from 'bun:test';
 import * as v from 'valibot';
 import { bind, convertArguments } from '../binding/index.ts';
-import { LIMITS, ok, sha256Hex, type Contract } from '../contract/index.ts';
+import { LIMITS, ok, sha256Hex } from '../contract/index.ts';
 import type { Hook } from './hook.ts';
 import { executeCall, type CallRecord, type Pipeline } from './run.ts';
+import { echoContractWith } from './testing/echo-contract.ts';
 import { attributesOf, type ProducingRequest, type RuntimeTool } from './tool.ts';
 
-const echoContract = {
-  name: 'echo',
-  version: '1.0.0',
-  discovery: 'Echo a word.',
-  description: 'Echoes a word, repeated.',
-  input: v.strictObject({ word: v.string(), times: v.optional(v.number()), extra: v.optional(v.unknown()) }),
-  result: v.strictObject({ echoed: v.string() }),
-  effect: 'read',
-  readOnly: true,
-  destructive: false,
-  idempotent: true,
-  concurrencySafe: true,
-  openWorld: false,
-  identity: 'test',
-  preconditions: [],
-  limits: { timeoutMs: 1000, maxResultBytes: 32 },
-  completionEvidence: 'bytes observed now',
-  errorClasses: ['invalid_arguments'],
-} as const satisfies Contract;
+const echoContract = echoContractWith(v.strictObject({ word: v.string(), times: v.optional(v.number()), extra: v.optional(v.unknown()) }));
 
 /** One echo tool behind a pipeline; `entered` counts handler entries. */
 function setup(hooks: readonly Hook[] = [], convert: Pipeline['convert'] = (_binding, args) => ok({ converted: args, filled: [] })) {

@@ -1,31 +1,14 @@
 import { expect, test } from 'bun:test';
 import * as v from 'valibot';
 import { bind } from '../binding/index.ts';
-import { canonicalHash, fail, ok, sha256Hex, type Contract } from '../contract/index.ts';
+import { canonicalHash, fail, ok, sha256Hex } from '../contract/index.ts';
 import type { Hook } from './hook.ts';
 import { inProcessHook } from './hooks/index.ts';
 import { executeCall, type Pipeline } from './run.ts';
+import { echoContractWith } from './testing/echo-contract.ts';
 import { attributesOf, type ProducingRequest, type RuntimeTool } from './tool.ts';
 
-const echoContract = {
-  name: 'echo',
-  version: '1.0.0',
-  discovery: 'Echo a word.',
-  description: 'Echoes a word, repeated.',
-  input: v.strictObject({ word: v.pipe(v.string(), v.minLength(1)), times: v.optional(v.number()) }),
-  result: v.strictObject({ echoed: v.string() }),
-  effect: 'read',
-  readOnly: true,
-  destructive: false,
-  idempotent: true,
-  concurrencySafe: true,
-  openWorld: false,
-  identity: 'test',
-  preconditions: [],
-  limits: { timeoutMs: 1000, maxResultBytes: 32 },
-  completionEvidence: 'bytes observed now',
-  errorClasses: ['invalid_arguments'],
-} as const satisfies Contract;
+const echoContract = echoContractWith(v.strictObject({ word: v.pipe(v.string(), v.minLength(1)), times: v.optional(v.number()) }));
 
 function echoTool(options: { check?: RuntimeTool['check']; handler?: RuntimeTool['handler']; timeoutMs?: number; mcp?: boolean } = {}) {
   let entered = 0;
