@@ -16,7 +16,7 @@ export async function checkCommand(args: readonly string[], io: Io, mcpTools: To
   try {
     parsed = parseArgs({
       args: [...args],
-      options: { json: { type: 'boolean' }, junit: { type: 'string' }, out: { type: 'string' }, 'run-id': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      options: { json: { type: 'boolean' }, junit: { type: 'string' }, out: { type: 'string' }, 'run-id': { type: 'string' }, durable: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
       strict: true,
       allowPositionals: false,
     });
@@ -41,7 +41,7 @@ export async function checkCommand(args: readonly string[], io: Io, mcpTools: To
   if (!v.json) io.stdout(`caplab check — ${cases.length} scenarios, run dirs under ${root}\n\n`);
   const width = Math.max(...cases.map((c) => c.id.length));
   for (const item of cases) {
-    const flags = caseFlags(item, root, `${checkId}-${item.id}`);
+    const flags = { ...caseFlags(item, root, `${checkId}-${item.id}`), ...(v.durable ? { durable: true } : {}) };
     const result = judge(item, await execute(flags, item.scenario, io, mcpTools));
     results.push(result);
     if (!v.json) {

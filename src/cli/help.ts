@@ -25,7 +25,9 @@ const RUN_FLAGS = `  --transport mcp|local   read_source over the fixture MCP se
   --deny-tool=NAME        deny a tool (repeatable; deny wins over every allow)
   --yes                   resolve permission "ask" as allow (default: deny, non-interactive)
   --skills DIR            add method packages from DIR
-  --no-skill              adopt no method package`;
+  --no-skill              adopt no method package
+  --durable               fsync every ledger event and file as it is written, so a machine crash
+                          leaves a durable prefix (default: one sync of the run dir before the seal)`;
 
 export const HELP: Record<string, string> = {
   main: `caplab ${CAPLAB_VERSION} — a capability harness for tool-using agents
@@ -94,7 +96,7 @@ caplab demo spawns it itself (this same program with \`serve\`), with a cleaned 
 
 Exit codes: 0 stdin closed (or stdout closed by the client), 2 usage error, 3 a stdin line over
 1 MiB (mcpLineBytes) or stdout could not be written.`,
-  check: `Usage: caplab check [--json] [--junit FILE] [--out DIR] [--run-id ID]
+  check: `Usage: caplab check [--json] [--junit FILE] [--out DIR] [--run-id ID] [--durable]
 
 The smoke test for CI: the demo over MCP and over the local path, and every built-in negative
 scenario (same-batch also over MCP), each with its expected ending; every run dir is then
@@ -103,6 +105,7 @@ verified offline. Prints a table scenario / expected / observed / ✓.
   --junit FILE   JUnit XML: one testcase per scenario, failures with the observed class/kind
   --out DIR      where the run dirs go (default ./caplab-runs/<check-id>/); must not exist or be empty
   --run-id ID    the check id (${RUN_ID_RULE})
+  --durable      fsync every ledger event and file as it is written (default: once per run dir, before its seal)
 
 Exit codes: 0 every scenario ended as expected, 1 some did not, 2 usage error (paths are checked
 before the first scenario), 3 the JUnit file or stdout could not be written.`,

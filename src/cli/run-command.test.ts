@@ -2,6 +2,8 @@ import { expect, test } from 'bun:test';
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { cli } from './cli.ts';
+import { HELP } from './help.ts';
+import { parseRunFlags } from './run-command.ts';
 import { testIo } from './test-io.ts';
 import { scratchDir } from '../../test/scratch.ts';
 
@@ -125,4 +127,10 @@ test('over MCP (dev launch): the demo is accepted with 2 of 3 calls over MCP and
   const batch = await runJson(['run', '--scenario', 'same-batch', '--json'], temp(), env);
   const create = batch.doc.calls.find((c: any) => c.name === 'create_card');
   expect([batch.code, batch.doc.transport, create.result.kind, create.handler_entered]).toEqual([1, 'mcp', 'sources_not_disclosed', false]);
+});
+
+test('--durable is a demo, run and check flag, said in their help; absent, flags say nothing of it', () => {
+  expect(parseRunFlags(['--durable'], 'demo')).toMatchObject({ durable: true });
+  expect('durable' in parseRunFlags([], 'demo')).toBe(false);
+  for (const command of ['demo', 'run', 'check']) expect(HELP[command]).toContain('--durable');
 });

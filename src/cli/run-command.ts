@@ -23,6 +23,7 @@ const RUN_OPTIONS = {
   skills: { type: 'string', multiple: true },
   'no-skill': { type: 'boolean' },
   scenario: { type: 'string' },
+  durable: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' }, // answered by cli() before these flags are parsed
 } as const;
 
@@ -63,6 +64,7 @@ export function parseRunFlags(args: readonly string[], command: 'demo' | 'run'):
     ...(v.out !== undefined ? { out: v.out } : {}),
     ...(v['run-id'] !== undefined ? { runId: v['run-id'] } : {}),
     ...(command === 'demo' ? { defaultSkill: 'excerpt-card' } : {}),
+    ...(v.durable ? { durable: true } : {}),
     settings: v.settings ?? [],
   };
 }
@@ -95,6 +97,7 @@ export async function execute(flags: RunFlags, scenario: Scenario, io: Io, mcpTo
     runDir,
     clock: clock.value,
     cwd: io.cwd,
+    durable: flags.durable ?? false,
     ...setup.value.run,
     ...(onStep ? { onStep } : {}),
     ...(io.interrupt ? { signal: io.interrupt } : {}),

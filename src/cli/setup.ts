@@ -27,6 +27,8 @@ export interface RunFlags {
   readonly runId?: string;
   /** `--settings FILE`, repeatable: applied in order, every file's rules and hooks added. */
   readonly settings: readonly string[];
+  /** `--durable`: fsync every event and file as it is written, not once at the end. */
+  readonly durable?: boolean;
 }
 
 export interface RunSetup {

@@ -152,3 +152,33 @@ test('an interruption closes the tools at once: a call in flight ends as closed 
   const report = verify(run.runDir, { recheck: recheckAcceptance });
   expect(report.ok && report.value.end).toMatchObject({ ending: 'interrupted', exitCode: 130 });
 });
+
+/** An fs that counts fsyncs of the ledger file. */
+function ledgerSyncs(): { fs: RunDirFs; count: () => number } {
+  const ledgerFds = new Set<number>();
+  let count = 0;
+  const fs: RunDirFs = {
+    ...nodeFs,
+    openSync: ((path: nodeFs.PathLike, flags: nodeFs.OpenMode, mode?: nodeFs.Mode) => {
+      const fd = nodeFs.openSync(path, flags, mode);
+      if (String(path).endsWith('ledger.jsonl')) ledgerFds.add(fd);
+      return fd;
+    }) as typeof nodeFs.openSync,
+    fsyncSync: (fd: number) => {
+      if (ledgerFds.has(fd)) count += 1;
+      nodeFs.fsyncSync(fd);
+    },
+  };
+  return { fs, count: () => count };
+}
+
+test('the ledger is synced once per run by default, and once per event with durable; both verify', async () => {
+  for (const durable of [false, true]) {
+    const counted = ledgerSyncs();
+    const run = options({ fs: counted.fs, durable });
+    const outcome = await runTask(run);
+    if (!outcome.ok) throw new Error(outcome.message);
+    expect({ durable, syncs: counted.count() }).toEqual({ durable, syncs: durable ? outcome.value.events : 1 });
+    expect(verify(run.runDir, { recheck: recheckAcceptance }).ok).toBe(true);
+  }
+});

@@ -29,6 +29,8 @@ export interface RunOptions {
   readonly onStep?: (step: LoopStep) => void;
   /** The run dir's filesystem (a test makes a write fail through it). */
   readonly fs?: RunDirFs;
+  /** fsync every event and file as it is written (`--durable`; see the ledger's `OpenRunDirOptions`). */
+  readonly durable?: boolean;
   /**
    * Aborted on SIGINT/SIGTERM (main.ts) or by a test, with the signal's name
    * as its reason: no new work starts, hooks and servers are terminated with
@@ -89,7 +91,7 @@ function recorderOf(run: RunDir): RunRecorder {
  * close report.
  */
 export async function runTask(options: RunOptions): Promise<Outcome<RunOutcome>> {
-  const opened = openRunDir(options.runDir, { clock: options.clock, ...(options.fs ? { fs: options.fs } : {}) });
+  const opened = openRunDir(options.runDir, { clock: options.clock, durable: options.durable ?? false, ...(options.fs ? { fs: options.fs } : {}) });
   if (!opened.ok) return opened;
   const run = opened.value;
   const recorder = recorderOf(run);

@@ -64,7 +64,7 @@ describe('append', () => {
     expect(readFileSync(join(run.dir, 'ledger.head'), 'utf8')).toBe(`${canonicalJson({ count: 2, format: LEDGER_FORMAT, head: second })}\n`);
   });
 
-  test('each line is on disk as soon as append returns', () => {
+  test('each line is in the file as soon as append returns', () => {
     const run = fresh();
     must(run.append('run_start', {}));
     expect(readFileSync(join(run.dir, 'ledger.jsonl'), 'utf8').split('\n')).toHaveLength(2);

@@ -2,7 +2,7 @@ import { join, resolve } from 'node:path';
 import { canonicalJson, fail, ok, sha256Hex, type Failure, type Outcome } from '../contract/index.ts';
 import { isoAt, type Clock } from './clock.ts';
 import { ENVELOPE_KEYS, EVENT_TYPE, encodeSeal, fileRefsOf, GENESIS, LEDGER_FORMAT, type FileRef, type Seal } from './format.ts';
-import { defaultFs, errorCode, syncParent, writeAll, type RunDirFs } from './fs.ts';
+import { defaultFs, errorCode, syncParent, syncTree, writeAll, type RunDirFs } from './fs.ts';
 import { LEDGER_FILE, RESERVED_FILES, resolveInside, SEAL_FILE } from './rel-path.ts';
 import { walkRunDir } from './walk.ts';
 import { writeFresh, type WrittenFile } from './write-fresh.ts';
@@ -11,13 +11,24 @@ export interface OpenRunDirOptions {
   /** Source of every event's `at`; see `clockFromEnv`. */
   readonly clock: Clock;
   readonly fs?: RunDirFs;
+  /**
+   * fsync every event line, and every file with its folder, as it is written
+   * (`--durable`): a machine crash mid-run then leaves a durable, verifiable
+   * prefix. Default false: writes go to the page cache and `close` syncs the
+   * files, their folders and the ledger once, before the seal — so a sealed
+   * run dir is on disk either way.
+   */
+  readonly durable?: boolean;
 }
 
 const encoder = new TextEncoder();
 
 /**
  * An open run dir: files written once each, and `ledger.jsonl` appended one
- * fsynced line at a time, so a crash leaves a verifiable prefix (unsealed).
+ * whole line per write(2), so a crash leaves a verifiable prefix (unsealed)
+ * and never a partial line that verify accepts (a line counts only with its
+ * newline, and is hash-chained to the next). Lines and files are fsynced as
+ * they are written when `durable`, else all at once in `close`, before the seal.
  * Lifecycle: `openRunDir` → `writeFile` / `append` … → `close` (writes the seal).
  *
  * Misuse by the program (appending after close, malformed events, values JSON
@@ -29,6 +40,7 @@ export class RunDir {
   readonly dir: string;
   readonly #fs: RunDirFs;
   readonly #clock: Clock;
+  readonly #durable: boolean;
   readonly #written = new Map<string, WrittenFile>();
   readonly #referenced = new Set<string>();
   #fd: number | undefined;
@@ -38,11 +50,12 @@ export class RunDir {
   #broken: Failure | undefined;
   #closed: Outcome<Seal> | undefined;
 
-  private constructor(dir: string, fd: number, fs: RunDirFs, clock: Clock) {
+  private constructor(dir: string, fd: number, fs: RunDirFs, clock: Clock, durable: boolean) {
     this.dir = dir;
     this.#fd = fd;
     this.#fs = fs;
     this.#clock = clock;
+    this.#durable = durable;
   }
 
   /** See `openRunDir`. */
@@ -57,8 +70,9 @@ export class RunDir {
       // Exclusive create: of two runs racing for one empty folder, exactly one gets it.
       const ledger = join(root, LEDGER_FILE);
       const fd = fs.openSync(ledger, 'wx', 0o644);
-      syncParent(fs, ledger);
-      return ok(new RunDir(root, fd, fs, options.clock));
+      const durable = options.durable ?? false;
+      if (durable) syncParent(fs, ledger);
+      return ok(new RunDir(root, fd, fs, options.clock, durable));
     } catch (error) {
       return errorCode(error) === 'EEXIST' ? taken : fail('business', 'write_failed', `could not open run dir ${root}: ${String(error)}`);
     }
@@ -84,7 +98,7 @@ export class RunDir {
     const target = resolveInside(this.dir, relPath);
     if (!target.ok) return target;
     const data = typeof bytes === 'string' ? encoder.encode(bytes) : bytes;
-    const written = writeFresh(this.#fs, this.dir, relPath, data, `w${this.#temps++}`);
+    const written = writeFresh(this.#fs, this.dir, relPath, data, `w${this.#temps++}`, { sync: this.#durable });
     if (written.ok) this.#written.set(relPath, written.value);
     return written;
   }
@@ -105,7 +119,7 @@ export class RunDir {
   }
 
   /**
-   * Appends one event line `{ seq, type, at, prev, ...data }` and flushes it to disk.
+   * Appends one event line `{ seq, type, at, prev, ...data }` in one write (fsynced when `durable`).
    * Every `data.files` reference is checked against the run dir first, so the
    * ledger never vouches for bytes it has not seen.
    * @returns The new event's hash (the new head).
@@ -125,7 +139,7 @@ export class RunDir {
     const line = canonicalJson({ ...data, seq: this.#seq, type, at: isoAt(this.#clock), prev: this.#head });
     try {
       writeAll(this.#fs, this.#fd!, encoder.encode(`${line}\n`));
-      this.#fs.fsyncSync(this.#fd!);
+      if (this.#durable) this.#fs.fsyncSync(this.#fd!);
     } catch (error) {
       // The tail may now hold a partial line; appending after it would bury it, so stop here.
       this.#broken = fail('business', 'write_failed', `ledger write failed at seq ${this.#seq} (${type}); the ledger is closed to further events: ${String(error)}`);
@@ -138,20 +152,20 @@ export class RunDir {
   }
 
   /**
-   * Closes the ledger and writes the seal (`ledger.head`: count and head hash).
-   * A ledger whose write failed is closed unsealed and reports that failure.
-   * Calling it again returns the first answer.
+   * Closes the ledger and writes the seal (`ledger.head`: count and head hash),
+   * durably, after everything it vouches for is on disk (see `durable`).
+   * A ledger whose write or final sync failed is closed unsealed and reports
+   * that failure. Calling it again returns the first answer.
    */
   close(): Outcome<Seal> {
     if (this.#closed) return this.#closed;
     const seal: Seal = { count: this.#seq, format: LEDGER_FORMAT, head: this.#head };
-    const sealed = this.#broken
-      ? this.#broken
-      : writeFresh(this.#fs, this.dir, SEAL_FILE, encoder.encode(encodeSeal(seal)), 'seal');
+    const synced = this.#broken ?? (this.#durable ? undefined : this.#syncAll());
+    const sealed = synced ?? writeFresh(this.#fs, this.dir, SEAL_FILE, encoder.encode(encodeSeal(seal)), 'seal');
     try {
       this.#fs.closeSync(this.#fd!);
     } catch {
-      // Every line was already fsynced; a failing close(2) loses nothing.
+      // Every line was already written (and synced before any seal); a failing close(2) loses nothing.
     }
     this.#fd = undefined;
     this.#closed = sealed.ok ? ok(seal) : sealed;
@@ -186,12 +200,23 @@ export class RunDir {
     try {
       if (this.#fd !== undefined) this.#fs.closeSync(this.#fd);
     } catch {
-      // Every line was already fsynced; a failing close(2) loses nothing.
+      // Every line was already written; a failing close(2) loses nothing.
     }
     this.#fd = undefined;
     const failure = fail('business', 'unsealed', `the run dir was closed without a seal: ${reason}`);
     this.#closed = failure;
     return failure;
+  }
+
+  /** The once-per-run sync of the default mode: files, their folders, then the ledger. */
+  #syncAll(): Failure | undefined {
+    try {
+      syncTree(this.#fs, this.dir, [...new Set([...this.#written.keys(), ...this.#referenced])]);
+      this.#fs.fsyncSync(this.#fd!);
+      return undefined;
+    } catch (error) {
+      return fail('business', 'write_failed', `could not sync the run dir before sealing it; it is left unsealed: ${String(error)}`);
+    }
   }
 
   #checkRef(ref: FileRef): Failure | undefined {

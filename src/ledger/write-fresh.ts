@@ -58,12 +58,22 @@ function changedFolder(fs: RunDirFs, seen: readonly Seen[]): string | undefined 
   return undefined;
 }
 
+/** How `writeFresh` treats durability. */
+export interface WriteFreshOptions {
+  /**
+   * fsync the file before it is linked into place and its folder after (default true).
+   * false leaves both to the caller (the run dir syncs them once, at close); the file
+   * is still never visible half-written under its name.
+   */
+  readonly sync?: boolean;
+}
+
 /**
  * Writes `bytes` to `root/relPath` only if nothing is there yet: a hidden
  * temp file in the same folder (written, fsynced, closed), then link(2) —
  * which fails with EEXIST instead of replacing — then unlink the temp. No
  * partial file is ever visible under the target name, and no temp survives a
- * failure.
+ * failure. With `sync: false` the two fsyncs are skipped (see `WriteFreshOptions`).
  *
  * No symlink is followed under `root`: every folder on the way is checked
  * with lstat(2) before the write and again after it (same device and inode,
@@ -77,7 +87,8 @@ function changedFolder(fs: RunDirFs, seen: readonly Seen[]): string | undefined 
  * @param tempTag Distinguishes temp names of one writer (a counter is enough:
  * the run dir belongs to one writer).
  */
-export function writeFresh(fs: RunDirFs, root: string, relPath: string, bytes: Uint8Array, tempTag: string): Outcome<WrittenFile> {
+export function writeFresh(fs: RunDirFs, root: string, relPath: string, bytes: Uint8Array, tempTag: string, options: WriteFreshOptions = {}): Outcome<WrittenFile> {
+  const sync = options.sync ?? true;
   const target = join(root, ...relPath.split('/'));
   const name = relPath.split('/').at(-1)!;
   const temp = join(target, '..', `.${name}.${tempTag}.tmp`);
@@ -90,7 +101,7 @@ export function writeFresh(fs: RunDirFs, root: string, relPath: string, bytes: U
     fd = fs.openSync(temp, 'wx', 0o644);
     step = 'write temp';
     writeAll(fs, fd, bytes);
-    fs.fsyncSync(fd);
+    if (sync) fs.fsyncSync(fd);
     fs.closeSync(fd);
     fd = undefined;
     step = 'link';
@@ -98,7 +109,7 @@ export function writeFresh(fs: RunDirFs, root: string, relPath: string, bytes: U
     step = 'remove temp';
     fs.unlinkSync(temp);
     step = 'sync folder';
-    syncParent(fs, target);
+    if (sync) syncParent(fs, target);
     const changed = changedFolder(fs, folders.value);
     if (changed !== undefined) return unsafe(relPath, `${changed} changed while the file was written (replaced, or swapped for a symlink)`);
     return ok({ path: relPath, sha256: sha256Hex(bytes), bytes: bytes.byteLength });
