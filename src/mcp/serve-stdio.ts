@@ -1,11 +1,23 @@
-import type { Readable, Writable } from 'node:stream';
 import { LineSplitter } from './framing.ts';
 import type { LineAnswer } from './serve-rpc.ts';
 
+/**
+ * Where serve writes: the part of a Node `Writable` it uses. The callback
+ * says when the stream let go of the bytes, or why it failed.
+ */
+export interface ServeSink {
+  write(chunk: Uint8Array | string, callback?: (error?: Error | null) => void): unknown;
+  on(event: 'error', listener: (error: Error) => void): unknown;
+}
+
+/**
+ * serve's stdio: any async iterable of chunks in (a Node `Readable`, or a web
+ * `ReadableStream` such as `Bun.stdin.stream()`), sinks out.
+ */
 export interface ServeStreams {
-  readonly stdin: Readable;
-  readonly stdout: Writable;
-  readonly stderr: Writable;
+  readonly stdin: AsyncIterable<Uint8Array | string>;
+  readonly stdout: ServeSink;
+  readonly stderr: ServeSink;
 }
 
 export interface ServeStdioLimits {
@@ -31,7 +43,7 @@ class Output {
   #waiter: (() => void) | undefined;
   readonly #bound: number;
 
-  constructor(streams: readonly Writable[], bound: number) {
+  constructor(streams: readonly ServeSink[], bound: number) {
     this.#bound = bound;
     for (const stream of streams) stream.on('error', (error: Error) => this.#fail(error));
   }
@@ -40,7 +52,7 @@ class Output {
     return this.#failure;
   }
 
-  write(stream: Writable, text: string): void {
+  write(stream: ServeSink, text: string): void {
     if (this.#failure) return;
     const bytes = encoder.encode(text);
     this.#pending += bytes.byteLength;
@@ -103,7 +115,7 @@ export async function serveStdio(
   let lineNumber = 0;
   // for-await pulls one chunk at a time: while this loop waits for output to
   // settle, stdin is not read and the pipe's own buffer holds the client back.
-  for await (const chunk of streams.stdin as AsyncIterable<Uint8Array | string>) {
+  for await (const chunk of streams.stdin) {
     for (const piece of upToEachNewline(typeof chunk === 'string' ? encoder.encode(chunk) : chunk)) {
       // One line per push, so the lines before an over-size one are still answered.
       const lines = splitter.push(piece);
