@@ -3,12 +3,14 @@
  * and `dist/caplab demo` against the SDK-only client + server (sdk-client.ts, sdk-server.ts), all
  * compiled with the same start-up flags as caplab's binary, into a temp dir that is removed after.
  * Pairs are interleaved (the order flips every pair) so load on the shared machine lands on both.
- * cpu is user+system of the process and the children it waited for (the server). Peak RSS is not
- * reported here: Bun's spawnSync maxRSS read the same value for every process in one bench run.
+ * cpu is user+system of the process and the children it waited for (the server). Peak RSS of the
+ * host (client) and of its server, each on its own, comes from separate runs polled through /proc
+ * (rss.ts), so the polling does not disturb the timed pairs.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { peakRss } from './rss.ts';
 import { ratio, stats, type Stats } from './util.ts';
 
 export interface ColdSide {
@@ -59,7 +61,30 @@ function pairUp(pairs: number, cwd: string, a: (n: number) => string[], b: (n: n
   return { caplab: ca, baseline: cb, ratio: { wall: ratio(ca.wallMs.median, cb.wallMs.median), cpu: ratio(ca.cpuMs.median, cb.cpuMs.median) } };
 }
 
-export function coldStart(root: string, binary: string, pairs: number, log: (text: string) => void): { version: ColdPair; demo: ColdPair } {
+/** Median peak RSS (KiB) of the host process and of its server over `runs` runs of each side, alternating. */
+export interface RssPair {
+  readonly runs: number;
+  readonly caplab: { readonly hostKiB: number; readonly serverKiB: number };
+  readonly baseline: { readonly hostKiB: number; readonly serverKiB: number };
+  readonly ratio: { readonly host: number; readonly server: number };
+}
+
+async function rssPair(runs: number, cwd: string, a: (n: number) => string[], b: () => string[], expectA: string, expectB: string): Promise<RssPair> {
+  const seen = { a: { host: [] as number[], server: [] as number[] }, b: { host: [] as number[], server: [] as number[] } };
+  for (let n = 0; n < runs; n++) {
+    for (const [side, argv, expect] of [['a', a(n), expectA], ['b', b(), expectB]] as const) {
+      const peak = await peakRss(argv, cwd, expect);
+      seen[side].host.push(peak.self);
+      seen[side].server.push(peak.children[0] ?? 0);
+    }
+  }
+  const median = (xs: number[]) => stats(xs).median;
+  const caplab = { hostKiB: median(seen.a.host), serverKiB: median(seen.a.server) };
+  const baseline = { hostKiB: median(seen.b.host), serverKiB: median(seen.b.server) };
+  return { runs, caplab, baseline, ratio: { host: ratio(caplab.hostKiB, baseline.hostKiB), server: ratio(caplab.serverKiB, baseline.serverKiB) } };
+}
+
+export async function coldStart(root: string, binary: string, pairs: number, log: (text: string) => void): Promise<{ version: ColdPair; demo: ColdPair; rss: RssPair }> {
   const scratch = mkdtempSync(join(tmpdir(), 'caplab-bench-cold-'));
   try {
     log('compiling hello-world and the SDK baseline …\n');
@@ -71,15 +96,13 @@ export function coldStart(root: string, binary: string, pairs: number, log: (tex
     const version = pairUp(pairs, scratch, () => [binary, '--version'], () => [join(scratch, 'hello')], 'caplab ', 'hello');
     log(`cold demo vs SDK client+server, ${pairs} pairs …\n`);
     const sources = join(root, 'fixtures/sources');
-    const demo = pairUp(
-      pairs,
-      scratch,
-      (n) => [binary, 'demo', '--json', '--out', join(scratch, `run-${n}`)],
-      () => [join(scratch, 'sdk-client'), join(scratch, 'sdk-server'), sources],
-      '"accepted": true',
-      'ok',
-    );
-    return { version, demo };
+    const caplabDemo = (n: number) => [binary, 'demo', '--json', '--out', join(scratch, `run-${n}`)];
+    const sdkDemo = () => [join(scratch, 'sdk-client'), join(scratch, 'sdk-server'), sources];
+    const demo = pairUp(pairs, scratch, caplabDemo, sdkDemo, '"accepted": true', 'ok');
+    const rssRuns = Math.min(pairs, 7);
+    log(`peak RSS of host and server, ${rssRuns} runs each …\n`);
+    const rss = await rssPair(rssRuns, scratch, (n) => caplabDemo(pairs + n), sdkDemo, '"accepted": true', 'ok');
+    return { version, demo, rss };
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }

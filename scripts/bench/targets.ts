@@ -1,19 +1,47 @@
 /**
  * The things bench.ts times: the raw pipe echo, the SDK client against the SDK
  * baseline server, and caplab's strict client against its fixture server.
- * Each target does one read_source-sized round trip per `call(i)`.
+ * Each target does one read_source-sized round trip per `call(i)`. Sources
+ * come from a folder (`alpha.md`, `beta.md`) both servers read at start, so the
+ * payload size can be swept (`writeSources`).
  */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { readSourceContract } from '../../src/excerpt/contracts.ts';
-import { fixtureSnapshot } from '../../src/excerpt/sources.ts';
+import { SOURCE_IDS, takeSnapshot, type Snapshot } from '../../src/excerpt/index.ts';
 import { validateArguments } from '../../src/contract/index.ts';
 import { fixtureLaunch, openFixtureSession, type FixtureSession, type Launch } from '../../src/mcp/index.ts';
 import type { CallContext } from '../../src/pipeline/index.ts';
 
-export const SOURCES = ['alpha', 'beta'] as const;
-const source = (i: number) => SOURCES[i % SOURCES.length]!;
+const source = (i: number) => SOURCE_IDS[i % SOURCE_IDS.length]!;
+
+/**
+ * Writes `alpha.md` and `beta.md` of exactly `bytes` bytes each into `dir`:
+ * markdown-like lines of ASCII with one em dash (3 bytes of UTF-8) each, so JSON
+ * escaping (newlines, quotes) and UTF-8 both take part as in a real source.
+ */
+export function writeSources(dir: string, bytes: number): Snapshot {
+  mkdirSync(dir, { recursive: true });
+  for (const [n, id] of SOURCE_IDS.entries()) {
+    let text = `# ${id}\n\n`;
+    for (let line = 1; text.length < bytes; line++) text += `Line ${line} of ${id}: the keeper wrote "lit at dusk" — ${n}.\n`;
+    const encoded = new TextEncoder().encode(text);
+    // Cut to size, never inside a character (a continuation byte 10xxxxxx would start the cut-off part), then pad with dots.
+    let end = bytes;
+    while (end > 0 && ((encoded[end] ?? 0) & 0xc0) === 0x80) end--;
+    const padded = new Uint8Array(bytes).fill(0x2e);
+    padded.set(encoded.subarray(0, end));
+    writeFileSync(join(dir, `${id}.md`), padded);
+  }
+  return readSnapshot(dir);
+}
+
+/** The snapshot of a sources folder, as both servers take it. */
+export function readSnapshot(dir: string): Snapshot {
+  return takeSnapshot(SOURCE_IDS.map((id) => ({ id, bytes: new Uint8Array(readFileSync(join(dir, `${id}.md`))) })));
+}
 
 export interface Target {
   readonly name: string;
@@ -49,10 +77,10 @@ export function openEcho(payloadSizes: readonly number[]): Target {
 }
 
 /** The SDK as a user would use it: Client + StdioClientTransport, listTools, then callTool. */
-export async function openSdk(): Promise<Target> {
+export async function openSdk(sourcesDir: string): Promise<Target> {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [join(import.meta.dir, 'sdk-server.ts')],
+    args: [join(import.meta.dir, 'sdk-server.ts'), sourcesDir],
     stderr: 'ignore',
   });
   const client = new Client({ name: 'bench-sdk-client', version: '1.0.0' });
@@ -70,9 +98,10 @@ export async function openSdk(): Promise<Target> {
   };
 }
 
-const snapshot = fixtureSnapshot();
+/** caplab's `serve()` over a sources folder (caplab-server.ts), launched like the fixture server. */
+export const sourcesLaunch = (sourcesDir: string): Launch => ({ command: [process.execPath, join(import.meta.dir, 'caplab-server.ts'), sourcesDir], cwd: '/', env: {} });
 
-export async function openCaplab(launch?: Launch): Promise<FixtureSession> {
+export async function openCaplab(snapshot: Snapshot, launch?: Launch): Promise<FixtureSession> {
   const session = await openFixtureSession({ snapshot, instanceId: 'bench', ...(launch ? { launch } : {}) });
   if (!session.ok) throw new Error(`caplab session: ${session.class}/${session.kind}: ${session.message}`);
   return session.value;

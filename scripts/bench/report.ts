@@ -1,0 +1,81 @@
+/** The human-readable tables of scripts/bench.ts (the JSON line is printed after them). */
+import type { ColdPair, RssPair } from './cold.ts';
+import type { ProfileRow } from './profile.ts';
+import type { SizePoint } from './sweep.ts';
+import type { Stats } from './util.ts';
+
+export interface BenchResult {
+  readonly machine: { readonly cpu: string; readonly cpus: number; readonly bun: string };
+  readonly perCallUs: readonly (Stats & { readonly name: string; readonly vsSdk: number; readonly vsEcho: number })[];
+  readonly sweep: readonly SizePoint[];
+  readonly slope16to256: readonly { readonly name: string; readonly usPerKiB: number; readonly largeOverSmall: number }[];
+  readonly profile: readonly { readonly sourceBytes: number; readonly rows: readonly ProfileRow[] }[];
+  readonly setupMs?: Record<string, { readonly open: Stats; readonly close: Stats }>;
+  readonly setupRatioCaplabVsSdk?: number;
+  readonly demoMs?: Record<string, Stats>;
+  readonly cold?: string | { readonly pairs: number; readonly version: ColdPair; readonly demo: ColdPair; readonly rss: RssPair };
+  readonly binary: { readonly path: string; readonly bytes: number; readonly mib: number } | null;
+  readonly cleanup: { readonly childrenStillAlive: readonly number[]; readonly newLookalikes: readonly { readonly pid: number }[] };
+  readonly wallSeconds: number;
+}
+
+const f = (x: number, width = 9) => x.toFixed(1).padStart(width);
+const kib = (bytes: number) => `${bytes / 1024} KiB`;
+const row = (name: string, s: Stats, extra = '') => `${name.padEnd(32)}${String(s.n).padStart(5)}${f(s.median)}${f(s.p10)}${f(s.p90)}${f(s.min)}${f(s.max)}${extra}\n`;
+
+function steady(result: BenchResult): string {
+  let out = '';
+  for (const point of result.sweep) {
+    const [echo, sdk] = [point.perCallUs[0]!.us.median, point.perCallUs[1]!.us.median];
+    out += `\nper call (µs), ${kib(point.sourceBytes)} sources      n   median      p10      p90      min      max   ×SDK  ×echo\n`;
+    for (const { name, us } of point.perCallUs) out += row(name, us, `${(us.median / sdk).toFixed(2).padStart(7)}${(us.median / echo).toFixed(2).padStart(7)}`);
+    out += `response line bytes (alpha, beta): ${point.responseBytes.join(', ')}; ${point.responsePerSourceByte} response bytes per source byte\n`;
+  }
+  out += `\nper-byte cost, 16 → 256 KiB           µs per KiB   256 KiB / 16 KiB\n`;
+  for (const s of result.slope16to256) out += `${s.name.padEnd(36)}${s.usPerKiB.toFixed(2).padStart(12)}${s.largeOverSmall.toFixed(2).padStart(19)}\n`;
+  return out;
+}
+
+function profile(result: BenchResult): string {
+  const sizes = result.profile.map((p) => kib(p.sourceBytes).padStart(11)).join('');
+  let out = `\none read_source round trip, median µs per part${' '.repeat(14)}${sizes}\n`;
+  for (const [i, first] of result.profile[0]!.rows.entries()) {
+    out += `${first.part.padEnd(60)}${result.profile.map((p) => f(p.rows[i]!.us, 11)).join('')}\n`;
+  }
+  return out;
+}
+
+function cold(c: Exclude<BenchResult['cold'], string | undefined>): string {
+  let out = `\ncold start, compiled, ${c.pairs} interleaved pairs (median)   wall ms   cpu ms\n`;
+  const side = (name: string, s: { wallMs: Stats; cpuMs: Stats }) => `${name.padEnd(48)}${f(s.wallMs.median)}${f(s.cpuMs.median)}\n`;
+  const ratios = (r: { wall: number; cpu: number }) => `${'  ratio caplab / baseline'.padEnd(48)}${r.wall.toFixed(2).padStart(9)}${r.cpu.toFixed(2).padStart(9)}\n`;
+  out += side('dist/caplab --version', c.version.caplab) + side('hello-world', c.version.baseline) + ratios(c.version.ratio);
+  out += side('dist/caplab demo', c.demo.caplab) + side('SDK client + server (spawn, init, list, 3 calls)', c.demo.baseline) + ratios(c.demo.ratio);
+  const { rss } = c;
+  out += `\npeak RSS, cold demo, median of ${rss.runs} runs (KiB)          host   server\n`;
+  out += `${'caplab (dist/caplab demo, its serve child)'.padEnd(48)}${String(rss.caplab.hostKiB).padStart(9)}${String(rss.caplab.serverKiB).padStart(9)}\n`;
+  out += `${'SDK client, SDK server'.padEnd(48)}${String(rss.baseline.hostKiB).padStart(9)}${String(rss.baseline.serverKiB).padStart(9)}\n`;
+  out += `${'  ratio caplab / SDK'.padEnd(48)}${rss.ratio.host.toFixed(2).padStart(9)}${rss.ratio.server.toFixed(2).padStart(9)}\n`;
+  return out;
+}
+
+export function render(result: BenchResult): string {
+  let out = steady(result) + profile(result);
+  if (result.setupMs) {
+    out += `\nsession setup (ms)                  n   median      p10      p90      min      max\n`;
+    for (const [name, s] of Object.entries(result.setupMs)) out += row(`${name} open`, s.open) + row(`${name} close`, s.close);
+    out += `caplab/SDK open median ratio: ${result.setupRatioCaplabVsSdk}\n`;
+  }
+  if (result.demoMs) {
+    out += `\ndemo wall time (ms)                 n   median      p10      p90      min      max\n`;
+    for (const [name, s] of Object.entries(result.demoMs)) out += row(`demo (${name})`, s);
+  }
+  if (typeof result.cold === 'object') out += cold(result.cold);
+  else if (result.cold) out += `\ncold start: ${result.cold}\n`;
+  out += `\nbinary: ${result.binary ? `${result.binary.path} ${result.binary.bytes} bytes (${result.binary.mib} MiB)` : 'dist/caplab not built'}\n`;
+  out += `machine: ${result.machine.cpu} ×${result.machine.cpus}, bun ${result.machine.bun}\n`;
+  const { childrenStillAlive: alive, newLookalikes: lookalikes } = result.cleanup;
+  out += `cleanup: ${alive.length === 0 ? 'no child process left' : `killed leftover children ${alive.join(', ')}`}`;
+  out += `${lookalikes.length === 0 ? '' : `; new look-alike processes (maybe another run): ${lookalikes.map((l) => l.pid).join(', ')}`}; wall ${result.wallSeconds} s\n\n`;
+  return out;
+}
