@@ -162,12 +162,15 @@ export async function runTask(options: RunOptions): Promise<Outcome<RunOutcome>>
         options.onStep?.(step);
       },
     });
+    // The record so far goes to disk (all at once) while the servers close; close() syncs the rest.
+    const syncing = run.sync();
     // Before the servers close, what hooks left (their report stays theirs); after, whatever is left.
     const early = await reapOrphans(ORPHAN_GRACES);
     const closeReport = await toolsClose();
     options.signal?.removeEventListener('abort', closeOnAbort);
     toolsClose = undefined;
     const orphans = mergeReports(early, await reapOrphans(ORPHAN_GRACES));
+    await syncing;
     const signal = options.signal?.aborted ? String(options.signal.reason) : undefined;
     const { exitCode, ending } = signal ? { exitCode: interruptedExit(signal), ending: `interrupted by ${signal}` } : endingOf(loop);
     const counts = { stop: loop.stop, requests: loop.requests.length, tool_calls: loop.calls.length, transport_close: closeReport ?? null, orphans };

@@ -14,10 +14,11 @@ import { openRunDir, type RunDir } from './run-dir.ts';
 import { must, tempDir } from './sample-run.ts';
 import { verify } from './verify.ts';
 
-/** An fs that records every fsync by path (relative to the run dir, `.` for the dir itself). */
-function countingFs(failSyncOf?: string) {
+/** An fs that records every fsync by path (relative to the run dir, `.` for the dir itself); `ahead` the concurrent ones. */
+function countingFs(failSyncOf?: string, failAheadOf?: string) {
   const pathOf = new Map<number, string>();
   const synced: string[] = [];
+  const ahead: string[] = [];
   let root = '';
   const name = (fd: number) => relative(root, pathOf.get(fd) ?? '?').replace(/\.w\d+\.tmp$|\.seal\.tmp$/, '.tmp') || '.';
   const fs: RunDirFs = {
@@ -32,8 +33,13 @@ function countingFs(failSyncOf?: string) {
       synced.push(name(fd));
       nodeFs.fsyncSync(fd);
     },
+    fsync: ((fd: number, callback: (error: NodeJS.ErrnoException | null) => void) => {
+      if (failAheadOf !== undefined && name(fd) === failAheadOf) return void setTimeout(() => callback(Object.assign(new Error('EIO: i/o error, fsync'), { code: 'EIO' })), 1);
+      ahead.push(name(fd));
+      nodeFs.fsync(fd, callback);
+    }) as RunDirFs['fsync'],
   };
-  return { fs, synced, setRoot: (dir: string) => void (root = dir) };
+  return { fs, synced, ahead, setRoot: (dir: string) => void (root = dir) };
 }
 
 function open(durable: boolean | undefined, counting: ReturnType<typeof countingFs>): RunDir {
@@ -71,6 +77,40 @@ describe('default: no fsync while the run goes on, one sync of the whole dir bef
     expect(!closed.ok && closed.message).toContain('left unsealed');
     expect(existsSync(join(run.dir, 'ledger.head'))).toBe(false);
     expect(verify(run.dir)).toMatchObject({ ok: false, kind: 'unsealed' });
+  });
+});
+
+describe('sync(): the same syncs ahead of close, all in flight at once', () => {
+  test('sync() takes the files and folders so far; close then syncs only the ledger and the seal', async () => {
+    const counting = countingFs();
+    const run = open(undefined, counting);
+    record(run);
+    await run.sync();
+    expect(counting.ahead.sort()).toEqual(['.', 'requests', 'requests/1.json', 'snapshot', 'snapshot/a.md']);
+    expect(counting.synced).toEqual([]);
+    must(run.close());
+    expect(counting.synced).toEqual(['ledger.jsonl', '.ledger.head.tmp', '.']);
+    expect(verify(run.dir).ok).toBe(true);
+  });
+
+  test('a file written after sync() is synced by close, with its folders; a sync() that failed leaves everything to close', async () => {
+    const counting = countingFs(undefined, 'requests');
+    const run = open(false, counting);
+    record(run);
+    await run.sync();
+    must(run.writeFile('outputs/x.txt', 'x'));
+    must(run.append('note', { files: [must(run.fileRef('outputs/x.txt', 'output'))] }));
+    must(run.close());
+    expect(counting.synced).toEqual(['snapshot/a.md', 'requests/1.json', 'outputs/x.txt', 'outputs', 'requests', 'snapshot', '.', 'ledger.jsonl', '.ledger.head.tmp', '.']);
+  });
+
+  test('durable: sync() has nothing to do', async () => {
+    const counting = countingFs();
+    const run = open(true, counting);
+    record(run);
+    await run.sync();
+    expect(counting.ahead).toEqual([]);
+    run.close();
   });
 });
 

@@ -2,7 +2,8 @@ import { join, resolve } from 'node:path';
 import { canonicalJson, fail, ok, sha256Hex, type Failure, type Outcome } from '../contract/index.ts';
 import { isoAt, type Clock } from './clock.ts';
 import { ENVELOPE_KEYS, EVENT_TYPE, encodeSeal, fileRefsOf, GENESIS, LEDGER_FORMAT, type FileRef, type Seal } from './format.ts';
-import { defaultFs, errorCode, syncParent, syncTree, writeAll, type RunDirFs } from './fs.ts';
+import { Durability } from './durability.ts';
+import { defaultFs, errorCode, writeAll, type RunDirFs } from './fs.ts';
 import { LEDGER_FILE, RESERVED_FILES, resolveInside, SEAL_FILE } from './rel-path.ts';
 import { walkRunDir } from './walk.ts';
 import { writeFresh, type WrittenFile } from './write-fresh.ts';
@@ -11,13 +12,7 @@ export interface OpenRunDirOptions {
   /** Source of every event's `at`; see `clockFromEnv`. */
   readonly clock: Clock;
   readonly fs?: RunDirFs;
-  /**
-   * fsync every event line, and every file with its folder, as it is written
-   * (`--durable`): a machine crash mid-run then leaves a durable, verifiable
-   * prefix. Default false: writes go to the page cache and `close` syncs the
-   * files, their folders and the ledger once, before the seal — so a sealed
-   * run dir is on disk either way.
-   */
+  /** fsync every line and file as it is written (`--durable`); default: once, before the seal (see durability.ts). */
   readonly durable?: boolean;
 }
 
@@ -27,8 +22,8 @@ const encoder = new TextEncoder();
  * An open run dir: files written once each, and `ledger.jsonl` appended one
  * whole line per write(2), so a crash leaves a verifiable prefix (unsealed)
  * and never a partial line that verify accepts (a line counts only with its
- * newline, and is hash-chained to the next). Lines and files are fsynced as
- * they are written when `durable`, else all at once in `close`, before the seal.
+ * newline, and is hash-chained to the next). A sealed run dir is on disk
+ * (`durable`: each line and file as written; else all of it before the seal).
  * Lifecycle: `openRunDir` → `writeFile` / `append` … → `close` (writes the seal).
  *
  * Misuse by the program (appending after close, malformed events, values JSON
@@ -40,7 +35,7 @@ export class RunDir {
   readonly dir: string;
   readonly #fs: RunDirFs;
   readonly #clock: Clock;
-  readonly #durable: boolean;
+  readonly #durability: Durability;
   readonly #written = new Map<string, WrittenFile>();
   readonly #referenced = new Set<string>();
   #fd: number | undefined;
@@ -50,12 +45,12 @@ export class RunDir {
   #broken: Failure | undefined;
   #closed: Outcome<Seal> | undefined;
 
-  private constructor(dir: string, fd: number, fs: RunDirFs, clock: Clock, durable: boolean) {
+  private constructor(dir: string, fd: number, fs: RunDirFs, clock: Clock, durability: Durability) {
     this.dir = dir;
     this.#fd = fd;
     this.#fs = fs;
     this.#clock = clock;
-    this.#durable = durable;
+    this.#durability = durability;
   }
 
   /** See `openRunDir`. */
@@ -70,9 +65,9 @@ export class RunDir {
       // Exclusive create: of two runs racing for one empty folder, exactly one gets it.
       const ledger = join(root, LEDGER_FILE);
       const fd = fs.openSync(ledger, 'wx', 0o644);
-      const durable = options.durable ?? false;
-      if (durable) syncParent(fs, ledger);
-      return ok(new RunDir(root, fd, fs, options.clock, durable));
+      const durability = new Durability(fs, root, options.durable ?? false);
+      durability.ledgerCreated(ledger);
+      return ok(new RunDir(root, fd, fs, options.clock, durability));
     } catch (error) {
       return errorCode(error) === 'EEXIST' ? taken : fail('business', 'write_failed', `could not open run dir ${root}: ${String(error)}`);
     }
@@ -98,7 +93,7 @@ export class RunDir {
     const target = resolveInside(this.dir, relPath);
     if (!target.ok) return target;
     const data = typeof bytes === 'string' ? encoder.encode(bytes) : bytes;
-    const written = writeFresh(this.#fs, this.dir, relPath, data, `w${this.#temps++}`, { sync: this.#durable });
+    const written = writeFresh(this.#fs, this.dir, relPath, data, `w${this.#temps++}`, { sync: this.#durability.durable });
     if (written.ok) this.#written.set(relPath, written.value);
     return written;
   }
@@ -139,7 +134,7 @@ export class RunDir {
     const line = canonicalJson({ ...data, seq: this.#seq, type, at: isoAt(this.#clock), prev: this.#head });
     try {
       writeAll(this.#fs, this.#fd!, encoder.encode(`${line}\n`));
-      if (this.#durable) this.#fs.fsyncSync(this.#fd!);
+      this.#durability.lineWritten(this.#fd!);
     } catch (error) {
       // The tail may now hold a partial line; appending after it would bury it, so stop here.
       this.#broken = fail('business', 'write_failed', `ledger write failed at seq ${this.#seq} (${type}); the ledger is closed to further events: ${String(error)}`);
@@ -160,7 +155,7 @@ export class RunDir {
   close(): Outcome<Seal> {
     if (this.#closed) return this.#closed;
     const seal: Seal = { count: this.#seq, format: LEDGER_FORMAT, head: this.#head };
-    const synced = this.#broken ?? (this.#durable ? undefined : this.#syncAll());
+    const synced = this.#broken ?? this.#beforeSeal();
     const sealed = synced ?? writeFresh(this.#fs, this.dir, SEAL_FILE, encoder.encode(encodeSeal(seal)), 'seal');
     try {
       this.#fs.closeSync(this.#fd!);
@@ -208,11 +203,23 @@ export class RunDir {
     return failure;
   }
 
-  /** The once-per-run sync of the default mode: files, their folders, then the ledger. */
-  #syncAll(): Failure | undefined {
+  /**
+   * Syncs now, all in flight at once, the files so far and their folders, so
+   * the caller can overlap it with other waiting (the servers closing); `close`
+   * then syncs only what came after. Never fails: `close` retries and reports.
+   */
+  async sync(): Promise<void> {
+    if (this.#closed || this.#broken) return;
+    await this.#durability.syncAhead(this.#recordedFiles());
+  }
+
+  #recordedFiles(): string[] {
+    return [...new Set([...this.#written.keys(), ...this.#referenced])];
+  }
+
+  #beforeSeal(): Failure | undefined {
     try {
-      syncTree(this.#fs, this.dir, [...new Set([...this.#written.keys(), ...this.#referenced])]);
-      this.#fs.fsyncSync(this.#fd!);
+      this.#durability.beforeSeal(this.#recordedFiles(), this.#fd!);
       return undefined;
     } catch (error) {
       return fail('business', 'write_failed', `could not sync the run dir before sealing it; it is left unsealed: ${String(error)}`);
