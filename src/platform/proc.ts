@@ -48,3 +48,22 @@ export function allProcesses(): ProcStat[] {
 export function isAlive(stat: ProcStat | undefined): boolean {
   return stat !== undefined && stat.state !== 'Z' && stat.state !== 'X';
 }
+
+/**
+ * Pids of this process's children, from /proc/self/task/TID/children (every
+ * thread's: a reparented orphan may land on any of them), without reading
+ * every process. Undefined when the kernel does not offer the file
+ * (CONFIG_PROC_CHILDREN): the caller then scans /proc.
+ */
+export function ownChildren(): number[] | undefined {
+  try {
+    const pids: number[] = [];
+    for (const task of readdirSync('/proc/self/task')) {
+      const listed = readFileSync(`/proc/self/task/${task}/children`, 'utf8').trim();
+      if (listed !== '') for (const pid of listed.split(' ')) pids.push(Number(pid));
+    }
+    return pids;
+  } catch {
+    return undefined;
+  }
+}

@@ -11,16 +11,21 @@ import { allProcesses, isAlive } from './proc.ts';
 
 const hasProc = process.platform === 'linux';
 
+/** Whether any process, zombies included, is in the group (kill(2) with signal 0 answers ESRCH when none is). */
+function groupExists(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code !== 'ESRCH';
+  }
+}
+
 /** Pids of the group's members that can still run (zombies excluded). */
 export function livingMembers(pgid: number): number[] {
-  if (!hasProc) {
-    try {
-      process.kill(-pgid, 0);
-      return [pgid];
-    } catch {
-      return [];
-    }
-  }
+  // An empty group (the usual case once a server exited and was reaped) needs no /proc scan.
+  if (!groupExists(pgid)) return [];
+  if (!hasProc) return [pgid];
   return allProcesses()
     .filter((stat) => stat.pgrp === pgid && isAlive(stat))
     .map((stat) => stat.pid);

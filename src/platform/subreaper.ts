@@ -1,5 +1,5 @@
 import { dlopen, FFIType } from 'bun:ffi';
-import { allProcesses, isAlive, procStat, type ProcStat } from './proc.ts';
+import { allProcesses, isAlive, ownChildren, procStat, type ProcStat } from './proc.ts';
 
 /**
  * No survivors, even after `setsid` (SPEC F-LIMITS). A process that leaves
@@ -110,6 +110,9 @@ function signal(pid: number, signal: 'SIGTERM' | 'SIGKILL'): void {
 
 /** Children of ours caplab did not start (zombies among them reaped), and the living members of groups they lead. */
 function findEscaped(): ProcStat[] {
+  // Usually every child is one caplab started: then nothing escaped, and /proc needs no full scan.
+  const children = ownChildren();
+  if (children !== undefined && children.every((pid) => tracked.has(pid))) return [];
   const all = allProcesses();
   const roots = all.filter((s) => s.ppid === process.pid && !tracked.has(s.pid));
   for (const zombie of roots.filter((s) => !isAlive(s))) reaped(zombie.pid);
