@@ -7,6 +7,9 @@ import { becomeSubreaper } from './platform/index.ts';
 
 const argv = process.argv.slice(2);
 const interrupt = new AbortController();
+// The binary starts with a reluctant JIT (scripts/build.ts): right for a run, not for a long `serve`
+// session, which gets the normal policy after its first second.
+if (argv[0] === 'serve') setTimeout(() => Bun.unsafe.setJITPolicy?.(1), 1000).unref();
 if (guardsProcesses(argv)) {
   // Escaped descendants (setsid) are reparented here, so a run's close can find and kill them (Linux).
   becomeSubreaper();
