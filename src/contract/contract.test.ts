@@ -27,3 +27,13 @@ test('exported schemas declare JSON Schema 2020-12 and are hashed over their can
   expect(exported.inputSchemaHash).toBe(sha256Hex(canonicalJson(exported.inputSchema)));
   expect(exported.resultSchemaHash).toBe(sha256Hex(canonicalJson(exported.resultSchema)));
 });
+
+test('a contract is exported once: every caller shares one deep-frozen export; another contract object gets its own', () => {
+  const contractLike = { input: v.strictObject({ id: v.string() }), result: v.strictObject({ ok: v.boolean() }) } as unknown as Parameters<typeof exportContract>[0];
+  const first = exportContract(contractLike);
+  expect(exportContract(contractLike)).toBe(first);
+  expect(Object.isFrozen(first.inputSchema) && Object.isFrozen(first.inputSchema['properties'])).toBe(true);
+  const twin = exportContract({ ...contractLike });
+  expect(twin).not.toBe(first);
+  expect(twin).toEqual(first);
+});

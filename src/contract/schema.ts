@@ -1,4 +1,5 @@
 import { toJsonSchema } from '@valibot/to-json-schema';
+import { deepFreeze } from '../base/index.ts';
 import { codePointBounds } from './code-points.ts';
 import type { AnySchema, Contract } from './contract.ts';
 import { canonicalHash } from './hash.ts';
@@ -38,14 +39,25 @@ export interface ExportedContract {
   readonly resultSchemaHash: string;
 }
 
-/** Exports a contract's schemas once. */
+const exported = new WeakMap<Contract, ExportedContract>();
+
+/**
+ * Exports a contract's schemas, once per contract object: a run binds and
+ * pins the same contract several times (binding, handshake, server), and the
+ * export is the costliest step of each. The result is deep-frozen, since
+ * every caller shares it.
+ */
 export function exportContract(contract: Contract): ExportedContract {
+  const known = exported.get(contract);
+  if (known) return known;
   const inputSchema = exportSchema(contract.input);
   const resultSchema = exportSchema(contract.result);
-  return {
+  const result = deepFreeze({
     inputSchema,
     inputSchemaHash: schemaHash(inputSchema),
     resultSchema,
     resultSchemaHash: schemaHash(resultSchema),
-  };
+  });
+  exported.set(contract, result);
+  return result;
 }
