@@ -3,7 +3,6 @@
  * streams, signals, exit code). Everything else takes an `Io`.
  */
 import { cli, exitAfterOutput, fileSink, guardsProcesses, outputWriter, type Io } from './cli/index.ts';
-import { becomeSubreaper } from './platform/index.ts';
 
 const argv = process.argv.slice(2);
 const interrupt = new AbortController();
@@ -12,7 +11,8 @@ const interrupt = new AbortController();
 if (argv[0] === 'serve') setTimeout(() => Bun.unsafe.setJITPolicy?.(1), 1000).unref();
 if (guardsProcesses(argv)) {
   // Escaped descendants (setsid) are reparented here, so a run's close can find and kill them (Linux).
-  becomeSubreaper();
+  // Imported here, not above: `--version`, `verify` and `serve` then never load bun:ffi or node:fs for it.
+  (await import('./platform/index.ts')).becomeSubreaper();
   // The first SIGINT/SIGTERM stops the work in order; later ones are ignored so the teardown
   // (bounded by its graces) completes and the record is sealed.
   for (const name of ['SIGINT', 'SIGTERM'] as const) process.on(name, () => interrupt.abort(name));

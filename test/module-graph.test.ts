@@ -46,16 +46,18 @@ const dynamicTargets = (graph: Graph, within: Set<string>) =>
   new Set([...within].flatMap((m) => (graph.edges.get(m) ?? []).filter((e) => e.dynamic).map((e) => e.path)));
 
 const HOST_SESSION = ['src/mcp/session.ts', 'src/mcp/client.ts'];
+/** main.ts makes the commands that start processes a child subreaper, importing platform for them only. */
+const GUARDED = ['src/platform/index.ts'];
 /** What cli.ts imports per command, and the lazy units from src/mcp/index.ts that command calls. */
 const COMMANDS: Record<string, readonly string[]> = {
   '--version/--help': [],
-  demo: ['src/cli/run-command.ts', 'src/harness/index.ts', ...HOST_SESSION],
-  run: ['src/cli/run-command.ts', 'src/harness/index.ts', ...HOST_SESSION],
-  check: ['src/cli/check-command.ts', 'src/harness/index.ts', ...HOST_SESSION],
+  demo: ['src/cli/run-command.ts', 'src/harness/index.ts', ...HOST_SESSION, ...GUARDED],
+  run: ['src/cli/run-command.ts', 'src/harness/index.ts', ...HOST_SESSION, ...GUARDED],
+  check: ['src/cli/check-command.ts', 'src/harness/index.ts', ...HOST_SESSION, ...GUARDED],
   tools: ['src/cli/info-commands.ts'],
   skills: ['src/cli/info-commands.ts'],
   serve: ['src/mcp/index.ts'],
-  probe: ['src/cli/probe-command.ts', 'src/mcp/probe.ts'],
+  probe: ['src/cli/probe-command.ts', 'src/mcp/probe.ts', ...GUARDED],
   verify: ['src/cli/verify-command.ts'],
 };
 
@@ -84,8 +86,8 @@ test('only probe loads ajv; --version/--help, verify and serve load nothing of t
   for (const name of ['--version/--help', 'verify', 'serve']) expect({ name, client: [...loads[name]!].filter((m) => HOST_SESSION.includes(m)) }).toEqual({ name, client: [] });
 });
 
-test('--version/--help loads no pipeline, MCP, harness or package; serve loads nothing of the host', () => {
-  expect([...loads['--version/--help']!].filter((m) => !m.startsWith('src/cli/') && !m.startsWith('src/platform/') && !m.startsWith('src/base/') && m !== 'src/main.ts' && m !== 'src/version.ts')).toEqual([]);
+test('--version/--help loads no pipeline, MCP, harness, platform or package; serve loads nothing of the host', () => {
+  expect([...loads['--version/--help']!].filter((m) => !m.startsWith('src/cli/') && !m.startsWith('src/base/') && m !== 'src/main.ts' && m !== 'src/version.ts')).toEqual([]);
   expect([...loads['serve']!].filter(isHost)).toEqual([]);
   // The check can see what it forbids: the host commands do load the host.
   expect([...loads['demo']!].filter(isHost).length).toBeGreaterThan(5);

@@ -29,11 +29,13 @@ const encoder = new TextEncoder();
 /**
  * Median µs of `run`, each run timed on its own, synchronously (an await per
  * run would time the event loop too), after a warm-up long enough for the JIT's
- * upper tiers (a few hundred runs are not: the first medians come out 5–10× high).
+ * upper tiers (up to 50 000 runs or 0.2 s; a few hundred runs leave medians
+ * 5–10× high). So each part is its optimized cost; whatever the real calls pay
+ * beyond that (less optimized code, GC, scheduling) lands in the remainder.
  */
 function time(run: () => unknown, runs: number): number {
   const warm = nowUs();
-  for (let i = 0; i < 2000 && (i < 100 || nowUs() - warm < 200_000); i++) run();
+  for (let i = 0; i < 50_000 && (i < 20 || nowUs() - warm < 200_000); i++) run();
   const samples: number[] = [];
   for (let i = 0; i < runs; i++) {
     const t0 = nowUs();
