@@ -11,6 +11,8 @@ const root = join(import.meta.dir, '..');
 
 interface Graph {
   readonly edges: ReadonlyMap<string, readonly { path: string; dynamic: boolean }[]>;
+  /** Runtime built-ins (`node:fs`, `bun:ffi`) each module imports statically. */
+  readonly builtins: ReadonlyMap<string, readonly string[]>;
 }
 
 async function graphOf(entry: string): Promise<Graph> {
@@ -20,13 +22,16 @@ async function graphOf(entry: string): Promise<Graph> {
   // metafile paths are relative to the working directory; keys here are relative to the repo root.
   const key = (path: string) => relative(root, resolve(path));
   const edges = new Map<string, { path: string; dynamic: boolean }[]>();
-  for (const [path, input] of Object.entries<{ imports: { path: string; kind: string; external?: boolean }[] }>(meta.inputs)) {
+  const builtins = new Map<string, string[]>();
+  for (const [path, input] of Object.entries<{ imports: { path: string; kind: string; external?: boolean; original?: string }[] }>(meta.inputs)) {
     edges.set(
       key(path),
       input.imports.filter((i) => !i.external).map((i) => ({ path: key(i.path), dynamic: i.kind === 'dynamic-import' })),
     );
+    // Bun reports `node:fs` as path `fs` with the specifier as written in `original`.
+    builtins.set(key(path), input.imports.filter((i) => i.external && i.kind !== 'dynamic-import').map((i) => i.original ?? i.path));
   }
-  return { edges };
+  return { edges, builtins };
 }
 
 /** Modules evaluated when `from` is imported: static edges only (or every edge, with `dynamic`). */
@@ -91,6 +96,14 @@ test('--version/--help loads no pipeline, MCP, harness, platform or package; ser
   expect([...loads['serve']!].filter(isHost)).toEqual([]);
   // The check can see what it forbids: the host commands do load the host.
   expect([...loads['demo']!].filter(isHost).length).toBeGreaterThan(5);
+});
+
+test('--version/--help reaches no node:fs, node:stream, node:tty or bun:ffi: each costs a cold start milliseconds', () => {
+  const costly = ['node:fs', 'node:stream', 'node:tty', 'bun:ffi'];
+  const reached = [...loads['--version/--help']!].flatMap((m) => (graph.builtins.get(m) ?? []).filter((b) => costly.includes(b)).map((b) => `${m}: ${b}`));
+  expect(reached).toEqual([]);
+  // The check can see what it forbids: the run commands do reach them.
+  expect([...loads['demo']!].some((m) => graph.builtins.get(m)?.includes('bun:ffi'))).toBe(true);
 });
 
 test('the graph check sees an SDK import, a static edge and a lazy edge', async () => {

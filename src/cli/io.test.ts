@@ -2,7 +2,7 @@ import { expect, test } from 'bun:test';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { EXIT, exitAfterOutput, outputWriter, paint } from './io.ts';
+import { EXIT, exitAfterOutput, fileSink, outputWriter, paint } from './io.ts';
 import { testIo } from './test-io.ts';
 
 test('colour only on a TTY, and never with NO_COLOR set', () => {
@@ -54,6 +54,27 @@ test('a healthy stream gets every write, in order', async () => {
   writer.write('b');
   expect(await writer.settled()).toBeUndefined();
   expect(stream.written).toEqual(['a', 'b']);
+});
+
+test('fileSink: writes land in order even when an earlier one is slower; a failure reaches its callback and the error listeners', async () => {
+  const landed: string[] = [];
+  const file = Bun.file('/dev/null');
+  let calls = 0;
+  const sink = fileSink(file, async (_file, chunk) => {
+    const text = typeof chunk === 'string' ? chunk : new TextDecoder().decode(chunk);
+    // The first write takes longest: a sink that did not chain would land it last.
+    await Bun.sleep(++calls === 1 ? 20 : 1);
+    if (text === 'bad') throw Object.assign(new Error('ENOSPC'), { code: 'ENOSPC' });
+    landed.push(text);
+    return text.length;
+  });
+  const heard: string[] = [];
+  sink.on('error', (error) => heard.push((error as NodeJS.ErrnoException).code ?? '?'));
+  const done = (label: string) => new Promise<string>((resolve) => sink.write(label, (error) => resolve(error ? `${label}:${(error as NodeJS.ErrnoException).code}` : label)));
+  const answers = await Promise.all([done('a'), done('b'), done('bad'), done('c')]);
+  expect(landed).toEqual(['a', 'b', 'c']);
+  expect(answers).toEqual(['a', 'b', 'bad:ENOSPC', 'c']);
+  expect(heard).toEqual(['ENOSPC']);
 });
 
 test.skipIf(!existsSync('/dev/full'))('caplab demo > /dev/full: a message on stderr and exit 3; the run itself still completes', async () => {
