@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { createTaskContract, setPropertiesContract, updateNoteContract } from '../../fixtures/contracts/index.ts';
 import { bindTable, describeTools, MODEL_TARGETS, renderToolsText, type ModelTarget, type ToolEntry } from '../binding/index.ts';
-import { createCardContract, CREATE_CARD_VERSION, LOCAL_READ_SOURCE_VERSION, readSourceContract } from '../excerpt/index.ts';
+import { createCardContract, CREATE_CARD_VERSION, LOCAL_READ_SOURCE_VERSION, readSourceContract, STAGES } from '../excerpt/index.ts';
 import { describeSkills, discoverPackages, renderSkillsText } from '../skill/index.ts';
 import { HELP } from './help.ts';
 import { EXIT, type Io } from './io.ts';
@@ -51,7 +51,7 @@ export function skillsCommand(args: readonly string[], io: Io): number {
   const parsed = parse(args, io, 'skills', { skills: { type: 'string' } });
   if (!parsed) return EXIT.usage;
   if (parsed.values.help) return io.stdout(`${HELP['skills']}\n`), EXIT.ok;
-  const packages = discoverPackages({ dirs: parsed.values.skills ? [parsed.values.skills] : [] });
+  const packages = discoverPackages({ dirs: parsed.values.skills ? [parsed.values.skills] : [], stages: STAGES });
   if (!packages.ok) {
     io.stderr(`caplab skills: ${packages.class}/${packages.kind}: ${packages.message}\n`);
     return EXIT.usage;

@@ -1,6 +1,6 @@
 import { convertArguments } from '../binding/index.ts';
 import { fail, ok, type Outcome } from '../contract/index.ts';
-import { createCardContract, readSourceContract } from '../excerpt/index.ts';
+import { createCardContract, readSourceContract, STAGES } from '../excerpt/index.ts';
 import type { RunOptions, Scenario, ToolProvider } from '../harness/index.ts';
 import { localTools } from '../harness/index.ts';
 import { FIXTURE_SERVER_INFO } from '../mcp/index.ts';
@@ -104,7 +104,7 @@ export async function setupRun(flags: RunFlags, scenario: Scenario, io: Io, mcpT
 /** The method package the run adopts, bound to the task's tools (or none). */
 function adopt(flags: RunFlags, scenario: Scenario): Outcome<RunOptions['method'] | undefined> {
   const name = flags.noSkill ? undefined : (scenario.skill ?? flags.defaultSkill);
-  const packages = discoverPackages({ dirs: flags.skillDirs });
+  const packages = discoverPackages({ dirs: flags.skillDirs, stages: STAGES });
   if (!packages.ok) return packages;
   if (name === undefined) return ok(undefined);
   const pkg = packages.value.find((p) => p.name === name);

@@ -12,4 +12,6 @@ export { disclosedSources } from './disclosure.ts';
 export { LOCAL_READ_SOURCE_VERSION, localReadSource } from './read-source.ts';
 export { fixtureSnapshot, SOURCE_IDS } from './sources.ts';
 export { sourceById, takeSnapshot } from './snapshot.ts';
+export { STAGES, stageOf } from './stages.ts';
+export type { Stage } from './stages.ts';
 export type { Snapshot, SourceSnapshot } from './snapshot.ts';
