@@ -54,7 +54,7 @@ const COMMANDS: Record<string, readonly string[]> = {
   check: ['src/cli/check-command.ts', 'src/harness/index.ts', ...HOST_SESSION],
   tools: ['src/cli/info-commands.ts'],
   skills: ['src/cli/info-commands.ts'],
-  serve: ['src/mcp/index.ts'],
+  serve: ['src/excerpt/server/index.ts'],
   probe: ['src/cli/probe-command.ts', 'src/mcp/probe.ts'],
   verify: ['src/cli/verify-command.ts'],
 };

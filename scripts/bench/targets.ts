@@ -9,7 +9,8 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { readSourceContract } from '../../src/excerpt/contracts.ts';
 import { fixtureSnapshot } from '../../src/excerpt/sources.ts';
 import { validateArguments } from '../../src/contract/index.ts';
-import { fixtureLaunch, openFixtureSession, type FixtureSession, type Launch } from '../../src/mcp/index.ts';
+import { openFixtureSession, type FixtureSession } from '../../src/excerpt/fixture-session.ts';
+import { fixtureLaunch, type Launch } from '../../src/mcp/index.ts';
 import type { CallContext } from '../../src/pipeline/index.ts';
 
 export const SOURCES = ['alpha', 'beta'] as const;

@@ -66,7 +66,7 @@ async function dispatch(argv: readonly string[], io: Io): Promise<number> {
     case 'serve':
       if (rest.length > 0) return usage(io, 'serve', `unexpected argument ${JSON.stringify(rest[0])}`);
       if (!io.streams) return usage(io, 'serve', 'no process streams to serve on');
-      return (await import('../mcp/index.ts')).serve(io.streams);
+      return (await import('../excerpt/server/index.ts')).serve(io.streams);
     case 'probe':
       return (await import('./probe-command.ts')).probeCommand(rest, io);
     case 'verify':

@@ -1,9 +1,8 @@
 import { convertArguments } from '../binding/index.ts';
 import { fail, ok, type Outcome } from '../contract/index.ts';
-import { createCardContract, readSourceContract, STAGES } from '../excerpt/index.ts';
+import { createCardContract, FIXTURE_SERVER_INFO, readSourceContract, STAGES } from '../excerpt/index.ts';
 import type { RunOptions, Scenario, ToolProvider } from '../harness/index.ts';
 import { localTools } from '../harness/index.ts';
-import { FIXTURE_SERVER_INFO } from '../mcp/index.ts';
 import type { Nameable } from '../pipeline/index.ts';
 import { checkNames, parseRules, permissionPolicy, type Rule } from '../pipeline/permissions/index.ts';
 import { hooksFromSettings, resolveSettings } from '../pipeline/settings/index.ts';

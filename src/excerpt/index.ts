@@ -9,6 +9,11 @@ export { CardReceipt, createCardContract, QUOTE_MAX, QUOTE_MIN, readSourceContra
 export type { CreateCardInput } from './contracts.ts';
 export { CREATE_CARD_VERSION, localCreateCard } from './create-card.ts';
 export { disclosedSources } from './disclosure.ts';
+export { FIXTURE_SERVER_INFO } from './fixture-info.ts';
+export { openFixtureSession } from './fixture-session.ts';
+export type { FixtureSession, FixtureSessionOptions } from './fixture-session.ts';
+export { checkAgainstSnapshot, mcpReadSource, READ_SOURCE_EXPECTED } from './mcp-read-source.ts';
+export type { McpReadSourceOptions } from './mcp-read-source.ts';
 export { LOCAL_READ_SOURCE_VERSION, localReadSource } from './read-source.ts';
 export { fixtureSnapshot, SOURCE_IDS } from './sources.ts';
 export { sourceById, takeSnapshot } from './snapshot.ts';

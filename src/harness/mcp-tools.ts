@@ -1,6 +1,6 @@
 import { LIMITS } from '../contract/index.ts';
-import { localCreateCard } from '../excerpt/index.ts';
-import { MCP_GAPS, fixtureLaunch, openFixtureSession, type FixtureSessionOptions } from '../mcp/index.ts';
+import { localCreateCard, openFixtureSession, type FixtureSessionOptions } from '../excerpt/index.ts';
+import { MCP_GAPS, fixtureLaunch } from '../mcp/index.ts';
 import type { ToolProvider } from './tools.ts';
 
 /** Stands in for a process id in records that must not depend on which process ran. */

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, test } from 'bun:test';
 import { fixtureSnapshot } from '../excerpt/sources.ts';
-import { READ_SOURCE_EXPECTED } from './adapter.ts';
+import { READ_SOURCE_EXPECTED } from '../excerpt/mcp-read-source.ts';
 import { openStrictClient, type StrictClient } from './client.ts';
 import type { ConnectionLimits } from './connection.ts';
 import type { Mode } from './testing/misbehave.ts';

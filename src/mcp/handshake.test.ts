@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test';
-import { READ_SOURCE_EXPECTED } from './adapter.ts';
+import { READ_SOURCE_EXPECTED } from '../excerpt/mcp-read-source.ts';
 import { spawnChild, type SpawnFn } from './child.ts';
 import { openStrictClient } from './client.ts';
 import type { Launch } from './launch.ts';

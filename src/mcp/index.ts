@@ -1,16 +1,16 @@
 /**
- * MCP over stdio (SPEC F-MCP): the fixture server (`caplab serve`), the
- * strict fixed-profile client, and the adapter that makes an MCP tool an
- * ordinary runtime tool. Test servers live in `testing/` and are never
- * imported from here.
+ * MCP over stdio (SPEC F-MCP): a tools-only server engine (a task's fixture
+ * server runs on it as `caplab serve`), the strict fixed-profile client, a
+ * session that wraps a server's tools as ordinary runtime tools, and the
+ * prober. Test servers live in `testing/` and are never imported from here.
  */
-export { serve } from './server.ts';
-export { FIXTURE_SERVER_INFO } from './fixture-info.ts';
-export type { ServeIo } from './server.ts';
-export type { FixtureSession, FixtureSessionOptions } from './session.ts';
+export { serveTools, toolServerMethods } from './tool-server.ts';
+export type { ServedTool, ToolServer } from './tool-server.ts';
+export type { Methods } from './serve-rpc.ts';
+export type { ServeStreams } from './serve-stdio.ts';
+export type { Session, SessionOptions } from './session.ts';
 export type { CallOptions, ClientOptions, Exchange, StrictClient, Timeouts } from './client.ts';
-export { checkAgainstSnapshot, MCP_ADAPTER_VERSION, MCP_GAPS, mcpReadSource, READ_SOURCE_EXPECTED } from './adapter.ts';
-export type { McpReadSourceOptions } from './adapter.ts';
+export { MCP_ADAPTER_VERSION, MCP_GAPS, protocolExchange } from './adapter.ts';
 export type { CallResult, ExpectedTool, TextAgreement } from './call.ts';
 export { spawnChild, terminate } from './child.ts';
 export type { ChildProcess, CloseReport, Graces, SpawnFn } from './child.ts';
@@ -27,15 +27,15 @@ export type { ProbeFinding } from './probe-finding.ts';
 export type { ProbedTool } from './probe-tools.ts';
 export type { CallRequest, ProbedCall } from './probe-calls.ts';
 
-// The client, the fixture session and the prober load on first use, so `caplab serve` and `verify`
+// The client, the session and the prober load on first use, so `caplab serve` and `verify`
 // never evaluate the client and only `probe` loads ajv (test/module-graph.test.ts holds this).
-type OpenFixtureSession = typeof import('./session.ts').openFixtureSession;
+type OpenSession = typeof import('./session.ts').openSession;
 type OpenStrictClient = typeof import('./client.ts').openStrictClient;
 type Probe = typeof import('./probe.ts').probe;
 
-/** Opens the fixture server session (see session.ts); loads the strict client on first use. */
-export async function openFixtureSession(...args: Parameters<OpenFixtureSession>): ReturnType<OpenFixtureSession> {
-  return (await import('./session.ts')).openFixtureSession(...args);
+/** Opens a session with one server (see session.ts); loads the strict client on first use. */
+export async function openSession(...args: Parameters<OpenSession>): ReturnType<OpenSession> {
+  return (await import('./session.ts')).openSession(...args);
 }
 
 /** Opens a strict fixed-profile client (see client.ts); loads it on first use. */

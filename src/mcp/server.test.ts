@@ -2,7 +2,9 @@ import { describe, expect, test } from 'bun:test';
 import { PassThrough } from 'node:stream';
 import { LIMITS } from '../contract/index.ts';
 import { fixtureSnapshot } from '../excerpt/sources.ts';
-import { READ_SOURCE_EXPECTED } from './adapter.ts';
+import { openFixtureSession } from '../excerpt/fixture-session.ts';
+import { READ_SOURCE_EXPECTED } from '../excerpt/mcp-read-source.ts';
+import { serve } from '../excerpt/server/index.ts';
 import { spawnChild } from './child.ts';
 import { openStrictClient } from './client.ts';
 import { Connection, DEFAULT_CONNECTION_LIMITS } from './connection.ts';
@@ -10,8 +12,6 @@ import { handshake } from './handshake.ts';
 import { fixtureLaunch } from './launch.ts';
 import { LineSplitter } from './framing.ts';
 import { decodeLine } from './messages.ts';
-import { serve } from './server.ts';
-import { openFixtureSession } from './session.ts';
 import { callContext } from './testing/context.ts';
 import { FAST, isRunning } from './testing/servers.ts';
 
@@ -154,7 +154,7 @@ test('openStrictClient with the fixture server lists exactly read_source with th
 
 test('the fixture answers parse under the SDK protocol schemas; both listed schemas are object schemas', async () => {
   const { CallToolResultSchema, InitializeResultSchema, ListToolsResultSchema } = await import('@modelcontextprotocol/sdk/types.js');
-  const { fixtureMethods } = await import('./server.ts');
+  const { fixtureMethods } = await import('../excerpt/server/index.ts');
   const methods = fixtureMethods(snapshot).requests;
   const answer = async (method: string, params: Record<string, unknown>) => {
     const answered = await methods[method]!(params);
