@@ -1,7 +1,8 @@
 /**
- * Keeps the data flow honest: contract → binding → pipeline → excerpt → mcp →
- * harness → cli, with skill, ledger and platform (OS calls) as side rails, base (plain shared
- * helpers) beneath everything, and cross-folder imports only through a folder's index.ts. Scans the
+ * Keeps the data flow honest: contract → binding → pipeline → mcp → harness →
+ * tasks (excerpt) → cli, with skill, ledger and platform (OS calls) as side rails, base (plain shared
+ * helpers) beneath everything, and cross-folder imports only through a folder's index.ts. No
+ * generic folder imports a task; the CLI's registry is the one file that names one. Scans the
  * shipped (non-test) sources.
  */
 import { expect, test } from 'bun:test';
@@ -16,11 +17,13 @@ const ALLOWED: Record<string, readonly string[]> = {
   platform: ['base'],
   binding: ['base', 'contract'],
   pipeline: ['base', 'contract', 'binding', 'platform'],
-  excerpt: ['base', 'contract', 'binding', 'pipeline', 'assets', 'ledger', 'mcp'],
   mcp: ['base', 'contract', 'binding', 'pipeline', 'platform'],
   skill: ['base', 'contract', 'assets'],
   ledger: ['base', 'contract'],
-  harness: ['base', 'contract', 'binding', 'pipeline', 'excerpt', 'mcp', 'ledger', 'assets', 'platform', 'version.ts'],
+  harness: ['base', 'contract', 'binding', 'pipeline', 'mcp', 'ledger', 'assets', 'platform', 'version.ts'],
+  // A task builds on the generic folders and implements the harness's Task.
+  excerpt: ['base', 'contract', 'binding', 'pipeline', 'assets', 'ledger', 'mcp', 'harness'],
+  // Only the registry (cli/tasks.ts) may take a task folder: the next test holds that.
   cli: ['base', 'contract', 'binding', 'pipeline', 'excerpt', 'mcp', 'harness', 'skill', 'ledger', 'assets', 'platform', 'version.ts'],
 };
 

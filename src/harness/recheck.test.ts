@@ -18,6 +18,7 @@ import { recheckAcceptance } from './recheck.ts';
 import { runTask } from './run.ts';
 import { loadScenario } from './scenario.ts';
 import { localTools } from './tools.ts';
+import { excerptTask } from '../excerpt/index.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'caplab-forge-'));
 const honestDir = join(root, 'honest');
@@ -25,12 +26,13 @@ const snapshot = fixtureSnapshot();
 const [alpha, beta] = snapshot.sources as [(typeof snapshot.sources)[number], (typeof snapshot.sources)[number]];
 
 beforeAll(async () => {
-  const scenario = loadScenario('happy');
+  const scenario = loadScenario(excerptTask.scenarios.folder, 'happy');
   if (!scenario.ok) throw new Error(scenario.message);
   const outcome = await runTask({
+    task: excerptTask,
     scenario: scenario.value,
     snapshot,
-    tools: localTools,
+    tools: localTools(excerptTask),
     runId: 'forge',
     runDir: honestDir,
     clock: fixedClock(0),
@@ -167,7 +169,7 @@ function forged(forge: (dir: string) => void) {
   const dir = join(root, `copy-${++copies}`);
   cpSync(honestDir, dir, { recursive: true });
   forge(dir);
-  return verify(dir, { recheck: recheckAcceptance });
+  return verify(dir, { recheck: recheckAcceptance(excerptTask) });
 }
 
 /** Check ids the recheck re-computed to fail, from its one-issue-per-differing-check list. */
