@@ -39,7 +39,7 @@ export function toolsCommand(args: readonly string[], io: Io, task: Task): numbe
     io.stderr(`caplab tools: --model must be one of ${MODEL_TARGETS.join(', ')}\n`);
     return EXIT.usage;
   }
-  const description = describeTools(bindTable([...task.tools.entries, ...EXAMPLE_ENTRIES], target));
+  const description = describeTools(bindTable([...task.tools.local.map((tool) => tool.entry), ...EXAMPLE_ENTRIES], target));
   io.stdout(parsed.values.json ? `${JSON.stringify(description, null, 2)}\n` : `${renderToolsText(description)}\n`);
   return EXIT.ok;
 }
@@ -54,7 +54,7 @@ export function skillsCommand(args: readonly string[], io: Io, task: Task): numb
     io.stderr(`caplab skills: ${packages.class}/${packages.kind}: ${packages.message}\n`);
     return EXIT.usage;
   }
-  const tools = task.tools.entries.map(({ contract }) => ({ name: contract.name, version: contract.version }));
+  const tools = task.tools.local.map(({ entry: { contract } }) => ({ name: contract.name, version: contract.version }));
   const report = describeSkills(packages.value, tools);
   io.stdout(parsed.values.json ? `${JSON.stringify(report, null, 2)}\n` : `${renderSkillsText(report)}\n`);
   return EXIT.ok;

@@ -34,7 +34,7 @@ export interface RunSetup {
 
 /** The tools a method package may bind to: model-visible name and contract version. */
 function toolVersions(task: Task): { readonly name: string; readonly version: string }[] {
-  return task.tools.entries.map((entry) => ({ name: entry.contract.name, version: entry.contract.version }));
+  return task.tools.local.map(({ entry: { contract } }) => ({ name: contract.name, version: contract.version }));
 }
 
 /**
@@ -44,7 +44,7 @@ function toolVersions(task: Task): { readonly name: string; readonly version: st
  */
 export function offeredTools(task: Task, transport: RunFlags['transport']): readonly Nameable[] {
   const served = new Set(task.tools.mcp.expected.map((expected) => expected.contract.name));
-  return task.tools.entries.map(({ contract: { name } }): Nameable =>
+  return task.tools.local.map(({ entry: { contract: { name } } }): Nameable =>
     transport === 'mcp' && served.has(name) ? { binding: { tool: name, server: { name: task.tools.mcp.server } }, contract: { name } } : { binding: { tool: name }, contract: { name } },
   );
 }

@@ -23,4 +23,3 @@ export { fixtureSnapshot, SOURCE_IDS } from './sources.ts';
 export { sourceById, takeSnapshot } from './snapshot.ts';
 export { STAGES, stageOf } from './stages.ts';
 export type { Stage } from './stages.ts';
-export type { Snapshot, SourceSnapshot } from './snapshot.ts';

@@ -22,11 +22,10 @@ export const excerptTask: Task = {
   snapshot: fixtureSnapshot,
   snapshotOf: takeSnapshot,
   tools: {
-    entries: [
-      { contract: readSourceContract, implementation: { kind: 'local', version: LOCAL_READ_SOURCE_VERSION } },
-      { contract: createCardContract, implementation: { kind: 'local', version: CREATE_CARD_VERSION } },
+    local: [
+      { entry: { contract: readSourceContract, implementation: { kind: 'local', version: LOCAL_READ_SOURCE_VERSION } }, make: localReadSource },
+      { entry: { contract: createCardContract, implementation: { kind: 'local', version: CREATE_CARD_VERSION } }, make: localCreateCard },
     ],
-    local: (snapshot, runId) => [localReadSource(snapshot), localCreateCard(snapshot, runId)],
     mcp: {
       server: FIXTURE_SERVER_INFO.name,
       expected: [READ_SOURCE_EXPECTED],

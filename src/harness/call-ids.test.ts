@@ -2,7 +2,7 @@ import { afterAll, expect, test } from 'bun:test';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fixtureSnapshot } from '../excerpt/index.ts';
+import { excerptTask, fixtureSnapshot } from '../excerpt/index.ts';
 import { fixedClock, verify } from '../ledger/index.ts';
 import type { CallRecord } from '../pipeline/index.ts';
 import { ambiguousCallIds } from './call-ids.ts';
@@ -10,7 +10,6 @@ import { recheckAcceptance } from './recheck.ts';
 import { runTask } from './run.ts';
 import { parseScenario } from './scenario.ts';
 import { localTools } from './tools.ts';
-import { excerptTask } from '../excerpt/index.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'caplab-call-ids-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));

@@ -11,7 +11,7 @@ export type { LoopOptions, LoopResult, LoopStep, MethodSupport, RequestRecord, S
 export { isAccepted } from './acceptance.ts';
 export type { AcceptanceCheck, Verdict } from './acceptance.ts';
 export { disclosedSources } from './disclosure.ts';
-export type { AcceptanceRecord, Artifact, LiveRun, RecordedRun, RoleFileRef, Snapshot, SourceSnapshot, Task } from './task.ts';
+export type { AcceptanceRecord, Artifact, LiveRun, LocalTool, RecordedRun, RoleFileRef, Snapshot, SourceSnapshot, Task } from './task.ts';
 export { encodePayload, HOST_RULES, systemText, toolSpec } from './payload.ts';
 export type { RequestPayload, ToolSpec } from './payload.ts';
 export type { FileRef, RunRecorder } from './recorder.ts';

@@ -1,7 +1,7 @@
 import { LIMITS } from '../contract/index.ts';
 import { MCP_GAPS, fixtureLaunch, openSession, type SessionOptions } from '../mcp/index.ts';
 import type { RuntimeTool } from '../pipeline/index.ts';
-import type { Task } from './task.ts';
+import type { Snapshot, Task } from './task.ts';
 import type { ToolProvider } from './tools.ts';
 
 /** Stands in for a process id in records that must not depend on which process ran. */
@@ -56,7 +56,7 @@ export function mcpTools(
       ok: true,
       value: {
         transport: 'mcp',
-        tools: servedInPlace(task.tools.local(snapshot, runId), session.value.tools),
+        tools: servedInPlace(task, session.value.tools, snapshot, runId),
         protocolOf: session.value.protocolOf,
         server: {
           serverInfo: { name: identity.name, version: identity.version },
@@ -84,8 +84,13 @@ export function mcpTools(
   };
 }
 
-/** The local tools with each served tool in its local namesake's place (by contract name); served tools without one follow. */
-function servedInPlace(local: readonly RuntimeTool[], served: readonly RuntimeTool[]): RuntimeTool[] {
-  const byName = (tool: RuntimeTool) => tool.contract.name;
-  return [...local.map((tool) => served.find((s) => byName(s) === byName(tool)) ?? tool), ...served.filter((s) => !local.some((tool) => byName(tool) === byName(s)))];
+/**
+ * The task's tools with each served tool in its local namesake's place (by
+ * contract name), served tools without one after them. A replaced local tool
+ * is never made: binding it would cost the start-up for nothing.
+ */
+function servedInPlace(task: Task, served: readonly RuntimeTool[], snapshot: Snapshot, runId: string): RuntimeTool[] {
+  const named = (name: string) => served.find((tool) => tool.contract.name === name);
+  const local = task.tools.local.map((tool) => named(tool.entry.contract.name) ?? tool.make(snapshot, runId));
+  return [...local, ...served.filter((tool) => !local.includes(tool))];
 }

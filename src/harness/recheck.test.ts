@@ -11,14 +11,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { convertArguments } from '../binding/index.ts';
 import { canonicalHash, sha256Hex } from '../contract/index.ts';
-import { fixtureSnapshot, parseCard, renderCard } from '../excerpt/index.ts';
+import { excerptTask, fixtureSnapshot, parseCard, renderCard } from '../excerpt/index.ts';
 import { fixedClock, verify } from '../ledger/index.ts';
 import { rechain, type EditableEvent } from '../ledger/test-kit.ts';
 import { recheckAcceptance } from './recheck.ts';
 import { runTask } from './run.ts';
 import { loadScenario } from './scenario.ts';
 import { localTools } from './tools.ts';
-import { excerptTask } from '../excerpt/index.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'caplab-forge-'));
 const honestDir = join(root, 'honest');

@@ -10,13 +10,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { convertArguments } from '../binding/index.ts';
 import { fail, type Outcome } from '../contract/index.ts';
-import { fixtureSnapshot } from '../excerpt/index.ts';
+import { excerptTask, fixtureSnapshot } from '../excerpt/index.ts';
 import { fixedClock, verify, type RunDirFs } from '../ledger/index.ts';
 import { recheckAcceptance } from './recheck.ts';
 import { runTask, type RunOptions, type RunOutcome } from './run.ts';
 import { loadScenario } from './scenario.ts';
 import { localTools } from './tools.ts';
-import { excerptTask } from '../excerpt/index.ts';
 
 const temp = mkdtempSync(join(tmpdir(), 'caplab-run-end-'));
 afterAll(() => rmSync(temp, { recursive: true, force: true }));

@@ -5,14 +5,13 @@ import { join } from 'node:path';
 import * as v from 'valibot';
 import { bind, convertArguments } from '../binding/index.ts';
 import { canonicalHash, ok } from '../contract/index.ts';
-import { fixtureSnapshot, readSourceContract } from '../excerpt/index.ts';
+import { excerptTask, fixtureSnapshot, readSourceContract } from '../excerpt/index.ts';
 import { fixedClock } from '../ledger/index.ts';
 import type { RuntimeTool } from '../pipeline/index.ts';
 import { runTask } from './run.ts';
 import { loadScenario } from './scenario.ts';
 import { localTools } from './tools.ts';
 import { scratchDir } from '../../test/scratch.ts';
-import { excerptTask } from '../excerpt/index.ts';
 
 const snapshot = fixtureSnapshot();
 

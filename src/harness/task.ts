@@ -28,6 +28,14 @@ export interface Snapshot {
   readonly sources: readonly SourceSnapshot[];
 }
 
+/** One of a task's tools as a local function: how it is bound, and how a run makes it. */
+export interface LocalTool {
+  /** Contract and local implementation: what `caplab tools` lists and method packages bind to. */
+  readonly entry: ToolEntry;
+  /** The runtime tool over the run's snapshot. */
+  make(snapshot: Snapshot, runId: string): RuntimeTool;
+}
+
 /** A file in the run dir with the role it plays for the event that vouches for it. */
 export type RoleFileRef = FileRef & { readonly role: string };
 
@@ -86,11 +94,9 @@ export interface Task {
   /** The same snapshot engine over recorded source files (`verify`). */
   snapshotOf(files: readonly { readonly id: string; readonly bytes: Uint8Array }[]): Snapshot;
   readonly tools: {
-    /** Every tool as bound locally (contract and implementation): `caplab tools`, method packages, known names. */
-    readonly entries: readonly ToolEntry[];
-    /** The tools as local functions over the run's snapshot, in the order the model sees them. */
-    local(snapshot: Snapshot, runId: string): readonly RuntimeTool[];
-    /** The tools the task's fixture MCP server serves (each replaces its local namesake over MCP), and their adapter. */
+    /** Every tool as a local function, in the order the model sees them. */
+    readonly local: readonly LocalTool[];
+    /** The tools the task's fixture MCP server serves (each takes its local namesake's place over MCP), and their adapter. */
     readonly mcp: {
       readonly server: string;
       readonly expected: readonly ExpectedTool[];

@@ -32,7 +32,7 @@ export type ToolProvider = (snapshot: Snapshot, runId: string) => Promise<Outcom
 export function localTools(task: Task): ToolProvider {
   return async (snapshot, runId) => ({
     ok: true,
-    value: { transport: 'local', tools: task.tools.local(snapshot, runId), close: async () => undefined },
+    value: { transport: 'local', tools: task.tools.local.map((tool) => tool.make(snapshot, runId)), close: async () => undefined },
   });
 }
 

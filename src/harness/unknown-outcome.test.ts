@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { convertArguments } from '../binding/index.ts';
-import { fixtureSnapshot } from '../excerpt/index.ts';
+import { excerptTask, fixtureSnapshot } from '../excerpt/index.ts';
 import { fixedClock, verify } from '../ledger/index.ts';
 import { FAST, misbehaveLaunch } from '../mcp/testing/servers.ts';
 import type { RuntimeTool } from '../pipeline/index.ts';
@@ -12,7 +12,6 @@ import { recheckAcceptance } from './recheck.ts';
 import { runTask } from './run.ts';
 import { loadScenario, type Scenario } from './scenario.ts';
 import { localTools, type ToolProvider } from './tools.ts';
-import { excerptTask } from '../excerpt/index.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'caplab-unknown-outcome-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
