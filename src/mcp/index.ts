@@ -3,19 +3,36 @@
  * strict fixed-profile client, and the adapter that makes an MCP tool an
  * ordinary runtime tool. Test servers live in `testing/` and are never
  * imported from here.
+ *
+ * The client in layers, each usable alone: a `Transport` (the seam; stdio
+ * and in-memory here, HTTP later), the `Correlator` (JSON-RPC ids, deadlines,
+ * cancellation, notifications) over any transport, and the strict session
+ * (handshake, list, call) over a correlator; `openStrictClient` composes
+ * them over a spawned server's stdio.
  */
+import type { Outcome } from '../contract/index.ts';
+import type { SessionOptions, StrictSession } from './strict-session.ts';
+import type { Transport } from './transport.ts';
+
 export { serve } from './server.ts';
 export { FIXTURE_SERVER_INFO } from './fixture-info.ts';
 export type { ServeIo } from './server.ts';
 export type { FixtureSession, FixtureSessionOptions } from './session.ts';
-export type { CallOptions, ClientOptions, Exchange, StrictClient, Timeouts } from './client.ts';
+export type { ClientOptions, StrictClient, Timeouts } from './client.ts';
+export type { CallOptions, Exchange, SessionOptions, SessionTimeouts, StrictSession } from './strict-session.ts';
+export type { MessageInfo, Transport, Written } from './transport.ts';
+export { DEFAULT_CONNECTION_LIMITS, openStdioTransport, StdioTransport } from './stdio-transport.ts';
+export type { ConnectionLimits, StdioOptions } from './stdio-transport.ts';
+export { memoryTransportPair } from './memory-transport.ts';
+export type { MemoryPeer } from './memory-transport.ts';
+export { Correlator } from './correlator.ts';
+export type { CorrelatorOptions, NotificationPolicy, Reply, RequestObserver, RequestOptions, Sent } from './correlator.ts';
+export type { ErrorObject, InboundMessage, JsonRpcId, OutboundMessage } from './messages.ts';
 export { checkAgainstSnapshot, MCP_ADAPTER_VERSION, MCP_GAPS, mcpReadSource, READ_SOURCE_EXPECTED } from './adapter.ts';
 export type { McpReadSourceOptions } from './adapter.ts';
 export type { CallResult, ExpectedTool, TextAgreement } from './call.ts';
 export { spawnChild, terminate } from './child.ts';
 export type { ChildProcess, CloseReport, Graces, SpawnFn } from './child.ts';
-export { DEFAULT_CONNECTION_LIMITS } from './connection.ts';
-export type { ConnectionLimits } from './connection.ts';
 export { CLIENT_INFO } from './handshake.ts';
 export { buildEnv, DEV_SERVE_ENTRY, envNameAllowed, FIXTURE_ENV_ALLOW, fixtureLaunch, isCompiled, PROBE_ENV_ALLOW, probeEnv } from './launch.ts';
 export type { DefaultLaunchOptions, Launch } from './launch.ts';
@@ -41,6 +58,11 @@ export async function openFixtureSession(...args: Parameters<OpenFixtureSession>
 /** Opens a strict fixed-profile client (see client.ts); loads it on first use. */
 export async function openStrictClient(...args: Parameters<OpenStrictClient>): ReturnType<OpenStrictClient> {
   return (await import('./client.ts')).openStrictClient(...args);
+}
+
+/** Runs the fixed-profile handshake over any transport (see strict-session.ts); loads the session on first use. */
+export async function startStrictSession<Closed>(transport: Transport<Closed>, options: SessionOptions): Promise<Outcome<StrictSession<Closed>>> {
+  return (await import('./strict-session.ts')).startStrictSession(transport, options);
 }
 
 /** Probes any stdio MCP server (see probe.ts); loads it, and ajv with it, on first use. */

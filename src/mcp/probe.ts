@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Failure } from '../contract/index.ts';
-import { spawnChild, type CloseReport, type Graces, type SpawnFn } from './child.ts';
-import { Connection, DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from './connection.ts';
+import type { CloseReport, Graces, SpawnFn } from './child.ts';
+import { Correlator } from './correlator.ts';
 import { CLIENT_INFO, expectResult } from './handshake.ts';
 import { buildEnv, PROBE_ENV_ALLOW, type Launch } from './launch.ts';
 import { probeCall, unlistedCall, type CallRequest, type ProbedCall } from './probe-calls.ts';
@@ -12,6 +12,7 @@ import { listAll } from './probe-list.ts';
 import { checkTools, type ProbedTool } from './probe-tools.ts';
 import { PROBE_OFFERED, PROBE_VERSIONS, versionProfile } from './probe-versions.ts';
 import { InitializeResult, type Implementation } from './results.ts';
+import { openStdioTransport, type ConnectionLimits } from './stdio-transport.ts';
 
 export interface ProbeTimeouts extends Graces {
   /** Spawn to initialize answer: generous, a cold `npx` may install first. */
@@ -96,10 +97,10 @@ export async function probe(command: readonly string[], options: ProbeOptions = 
   const listChanged = { declared: false, received: 0, relisted: false, changed: false };
   const serverRequests: string[] = [];
 
-  const child = (options.spawn ?? spawnChild)(launch);
-  if (!child.ok) {
+  const transport = openStdioTransport(launch, { graces: timeouts, ...(options.limits ? { limits: options.limits } : {}), ...(options.spawn ? { spawn: options.spawn } : {}) });
+  if (!transport.ok) {
     if (cwdIsTemp) rmSync(cwd, { recursive: true, force: true });
-    return { ...base, tools, pages, complete, listChanged, calls, findings, failure: fromFailure(child), stderr: '' };
+    return { ...base, tools, pages, complete, listChanged, calls, findings, failure: fromFailure(transport), stderr: '' };
   }
   const onNotification = (method: string): Failure | undefined => {
     if (method === 'notifications/tools/list_changed') listChanged.received += 1;
@@ -108,9 +109,9 @@ export async function probe(command: readonly string[], options: ProbeOptions = 
   const onRequest = (method: string): void => {
     if (method !== 'ping') serverRequests.push(method);
   };
-  const connection = new Connection(child.value, { ...DEFAULT_CONNECTION_LIMITS, ...options.limits }, timeouts, onNotification, onRequest);
+  const session = new Correlator(transport.value, { onNotification, onRequest });
   // Closing settles the pending request as closed, so the probe ends at its next step with what it has.
-  const stop = () => void connection.close();
+  const stop = () => void session.close();
   if (options.signal?.aborted) stop();
   else options.signal?.addEventListener('abort', stop, { once: true });
   let known: { serverInfo?: Implementation; protocolVersion?: string; versionNotes?: NonNullable<ProbeReport['versionNotes']> } = {};
@@ -118,20 +119,20 @@ export async function probe(command: readonly string[], options: ProbeOptions = 
 
   const finish = async (ended?: Failure): Promise<ProbeReport> => {
     // A violation may arrive while probe is between requests; it ended the session all the same.
-    const failure = ended ?? connection.failure;
-    const close = await connection.close();
+    const failure = ended ?? session.failure;
+    const close = await session.close();
     if (cwdIsTemp) rmSync(cwd, { recursive: true, force: true });
     for (const method of new Set(serverRequests)) {
       findings.push(finding('protocol', 'server_request', 'spec MUST', `server sent a ${method} request; this client declared no capability for it (answered "method not found")`, { evidence: method }));
     }
-    const report = { ...base, ...known, tools, pages, complete, listChanged, calls, findings, stderr: connection.stderr(), close };
+    const report = { ...base, ...known, tools, pages, complete, listChanged, calls, findings, stderr: transport.value.stderr(), close };
     if (!failure) return report;
     const hint = !started && cwdIsTemp && failure.class === 'closed' ? 'the server exited before answering initialize in an empty temp cwd; if it needs its project files, try --cwd .' : undefined;
     return { ...report, failure: fromFailure(failure), ...(hint ? { hint } : {}) };
   };
 
   const params = { protocolVersion: PROBE_OFFERED, capabilities: {}, clientInfo: CLIENT_INFO };
-  const initialize = await expectResult(connection, 'initialize', params, InitializeResult, timeouts.startupMs);
+  const initialize = await expectResult(session, 'initialize', params, InitializeResult, timeouts.startupMs);
   if (!initialize.ok) return finish(initialize);
   started = true;
   const { serverInfo, protocolVersion, capabilities } = initialize.value;
@@ -145,12 +146,12 @@ export async function probe(command: readonly string[], options: ProbeOptions = 
   }
   if (protocolVersion !== PROBE_OFFERED) known.versionNotes = { notApplicable: profile.notApplicable, notChecked: profile.notChecked };
   listChanged.declared = capabilities.tools?.listChanged === true;
-  const initialized = connection.notify('notifications/initialized', {});
+  const initialized = session.notify('notifications/initialized', {});
   if (!initialized.ok) return finish(initialized);
   if (!capabilities.tools) findings.push(finding('protocol', 'no_tools_capability', 'spec MUST', 'server does not declare the tools capability'));
 
   const maxPages = options.maxPages ?? 20;
-  const listing = await listAll(connection, maxPages, timeouts.requestMs);
+  const listing = await listAll(session, maxPages, timeouts.requestMs);
   pages = listing.pages;
   complete = listing.complete;
   findings.push(...listing.findings);
@@ -161,16 +162,16 @@ export async function probe(command: readonly string[], options: ProbeOptions = 
 
   const listed = new Set(tools.map((tool) => tool.name));
   for (const call of options.calls ?? []) {
-    const result = await probeCall(connection, call, checked.runtimes.get(call.name), profile, timeouts.requestMs);
+    const result = await probeCall(session, call, checked.runtimes.get(call.name), profile, timeouts.requestMs);
     calls.push(listed.has(call.name) ? result : unlistedCall(result, complete));
-    if (connection.failure) return finish();
+    if (session.failure) return finish();
   }
 
   if (listChanged.received > 0) {
     if (!listChanged.declared) {
       findings.push(finding('protocol', 'list_changed_undeclared', 'spec MUST', 'server sent notifications/tools/list_changed without declaring tools.listChanged', { evidence: `${listChanged.received} notification(s)` }));
     }
-    const again = await listAll(connection, maxPages, timeouts.requestMs);
+    const again = await listAll(session, maxPages, timeouts.requestMs);
     listChanged.relisted = true;
     if (again.failure) return finish(again.failure);
     const relisted = checkTools(again.entries, profile).tools;
@@ -185,7 +186,7 @@ export async function probe(command: readonly string[], options: ProbeOptions = 
   }
   // A barrier: the server answers in order, so anything it wrote before this answer (a second
   // response, a stray line) has been read by the time it arrives.
-  const barrier = await connection.send('ping', {}, { timeoutMs: timeouts.requestMs }).reply;
+  const barrier = await session.request('ping', {}, { timeoutMs: timeouts.requestMs }).reply;
   if (!barrier.ok && barrier.class === 'timeout') {
     findings.push(finding('timeout', 'ping_unanswered', 'spec MUST', `no answer to ping within ${timeouts.requestMs} ms (the receiver MUST respond promptly)`));
   }

@@ -6,7 +6,7 @@ import { mcpReadSource, protocolExchange, READ_SOURCE_EXPECTED, type McpReadSour
 import type { SpawnFn } from './child.ts';
 import { openStrictClient, type Exchange, type StrictClient, type Timeouts } from './client.ts';
 import type { CloseReport } from './child.ts';
-import type { ConnectionLimits } from './connection.ts';
+import type { ConnectionLimits } from './stdio-transport.ts';
 import { fixtureLaunch, type Launch } from './launch.ts';
 
 export interface FixtureSessionOptions extends McpReadSourceOptions {
