@@ -18,7 +18,7 @@ export interface MemoryServer {
 }
 
 /** Modes that break the byte stream or the process, not the protocol: they need the stdio transport. */
-const STDIO_ONLY = new Set<Mode>(['banner', 'stray', 'bad_utf8', 'trickle', 'oversize', 'ignore_term', 'grandchild', 'setsid_grandchild', 'die_start', 'slow_start', 'report']);
+const STDIO_ONLY = new Set<Mode>(['banner', 'stray', 'bad_utf8', 'trickle', 'oversize', 'ignore_term', 'grandchild', 'setsid_grandchild', 'die_start', 'report']);
 
 export function memoryServer(mode: Mode): MemoryServer {
   if (STDIO_ONLY.has(mode)) throw new Error(`misbehave mode ${mode} needs a process (stdio transport)`);
@@ -40,7 +40,8 @@ export function memoryServer(mode: Mode): MemoryServer {
     token: undefined,
   });
   // One message at a time, as the process reads its stdin: the next waits for the last.
-  let queue = Promise.resolve();
+  // A cold start (slow_start) reads nothing for 400 ms.
+  let queue = mode === 'slow_start' ? Bun.sleep(400) : Promise.resolve();
   peer.onmessage = (message) => {
     received.push(message as Received);
     queue = queue.then(() => handle(message as Received)).catch((error: unknown) => {
