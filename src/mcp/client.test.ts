@@ -117,6 +117,18 @@ describe('unknown outcomes and shutdown', () => {
     expect(await client.callTool('read_source', beta, ids)).toMatchObject({ ok: false, class: 'closed', kind: 'connection_lost' });
   });
 
+  test('a call the session ended carries the server stderr tail', async () => {
+    const client = await open('slow');
+    const call = client.callTool('read_source', beta, ids);
+    // The server logs the call on stderr; wait until caplab has read it (the deadline bounds a failure).
+    const deadline = performance.now() + 5_000;
+    while (!client.stderr().includes('tools/call #3 received') && performance.now() < deadline) await Bun.sleep(5);
+    await client.close();
+    const ended = await call;
+    expect(ended).toMatchObject({ ok: false, class: 'closed', kind: 'session_closed' });
+    expect(!ended.ok && ended.issues).toEqual(['server stderr (tail): tools/call #3 received']);
+  });
+
   test('a server that ignores SIGTERM and stdin EOF is SIGKILLed, group and all', async () => {
     const client = await open('ignore_term', {}, 200);
     expect(await client.callTool('read_source', beta, ids)).toMatchObject({ ok: false, class: 'timeout' });

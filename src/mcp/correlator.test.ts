@@ -2,6 +2,8 @@ import { describe, expect, test } from 'bun:test';
 import { fail } from '../contract/index.ts';
 import { Correlator } from './correlator.ts';
 import { memoryTransportPair, type MemoryPeer } from './memory-transport.ts';
+import type { InboundMessage } from './messages.ts';
+import type { Transport } from './transport.ts';
 
 /** A correlator over an in-memory pair; the test plays the server. */
 function pair(options: ConstructorParameters<typeof Correlator>[1] = {}) {
@@ -74,6 +76,25 @@ describe('correlation', () => {
     gone.server.close();
     expect(await b.reply).toMatchObject({ ok: false, class: 'closed', kind: 'connection_lost' });
     expect(gone.correlator.notify('n', {})).toMatchObject({ ok: false, kind: 'connection_lost' });
+  });
+  test('after the session failed, nothing more is read, even from a transport that keeps delivering', async () => {
+    // A transport that breaks the seam's rule and delivers after close().
+    const written: unknown[] = [];
+    const leaky: Transport = {
+      start() {},
+      send: (message) => (written.push(message), { bytes: 1 }),
+      measure: () => 1,
+      close: async () => {},
+    };
+    const correlator = new Correlator(leaky);
+    const deliver = (message: InboundMessage) => leaky.onmessage?.(message, { bytes: 1 });
+    const sent = correlator.request('a', {}, LONG);
+    deliver({ type: 'result', message: { jsonrpc: '2.0', id: 9, result: {} } });
+    expect(await sent.reply).toMatchObject({ ok: false, kind: 'unknown_id' });
+    deliver({ type: 'request', message: { jsonrpc: '2.0', id: 'srv-1', method: 'ping' } });
+    deliver({ type: 'result', message: { jsonrpc: '2.0', id: 1, result: {} } });
+    expect(correlator.failure).toMatchObject({ kind: 'unknown_id' });
+    expect(written).toHaveLength(1);
   });
 });
 

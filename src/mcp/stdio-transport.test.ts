@@ -97,6 +97,18 @@ describe('StdioTransport over an in-memory child (no process)', () => {
     expect([got, ends, fake.written]).toEqual([[], [], []]);
   });
 
+  test('closing while a chunk is being delivered stops delivery at once, mid-chunk', async () => {
+    const { fake, transport, got } = started();
+    transport.onmessage = (message, info) => {
+      got.push({ message, bytes: info.bytes });
+      void transport.close();
+    };
+    fake.stdout('{"jsonrpc":"2.0","id":1,"result":{}}\n{"jsonrpc":"2.0","id":2,"result":{}}\n');
+    await until(() => got.length > 0);
+    await transport.close();
+    expect(got).toHaveLength(1);
+  });
+
   test('close() returns only after the server stderr has ended, so its last line is kept', async () => {
     // The last stderr line arrives only after the server exited, as a pipe may deliver it.
     const fake = fakeChild((f) => {
