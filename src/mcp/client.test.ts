@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, test } from 'bun:test';
+import { until } from '../../test/until.ts';
 import { fixtureSnapshot } from '../excerpt/sources.ts';
 import { spawnChild, type SpawnFn } from './child.ts';
 import { openStrictClient, type StrictClient } from './client.ts';
@@ -120,9 +121,8 @@ describe('unknown outcomes and shutdown', () => {
   test('a call the session ended carries the server stderr tail', async () => {
     const client = await open('slow');
     const call = client.callTool('read_source', beta, ids);
-    // The server logs the call on stderr; wait until caplab has read it (the deadline bounds a failure).
-    const deadline = performance.now() + 5_000;
-    while (!client.stderr().includes('tools/call #3 received') && performance.now() < deadline) await Bun.sleep(5);
+    // The server logs the call on stderr; wait until caplab has read it.
+    await until(() => client.stderr().includes('tools/call #3 received'));
     await client.close();
     const ended = await call;
     expect(ended).toMatchObject({ ok: false, class: 'closed', kind: 'session_closed' });

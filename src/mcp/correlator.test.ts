@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'bun:test';
+import { until } from '../../test/until.ts';
 import { fail } from '../contract/index.ts';
 import { Correlator } from './correlator.ts';
 import { memoryTransportPair, type MemoryPeer } from './memory-transport.ts';
@@ -12,12 +13,6 @@ function pair(options: ConstructorParameters<typeof Correlator>[1] = {}) {
   server.onmessage = (message) => seen.push(message);
   const correlator = new Correlator(transport, options);
   return { correlator, server, seen, transport };
-}
-
-/** Polls until `done()` holds; the deadline only bounds a failure. */
-async function until(done: () => boolean, ms = 5_000): Promise<void> {
-  const deadline = performance.now() + ms;
-  while (!done() && performance.now() < deadline) await Bun.sleep(1);
 }
 
 const answer = (server: MemoryPeer, id: unknown, result: Record<string, unknown> = {}) => server.send({ jsonrpc: '2.0', id, result });

@@ -1,32 +1,16 @@
 /**
- * The client's layers as a library user reaches them: only through
- * package.json `exports` (`caplab/mcp`, `caplab/contract`), an in-process
- * server on the in-memory pair, the strict session on top. No process.
+ * The client's layers as a library user reaches them: caplab's code only
+ * through package.json `exports` (`caplab/mcp`, `caplab/contract`), an
+ * in-process server on the in-memory pair, the strict session on top. No process.
  */
 import { expect, test } from 'bun:test';
 import * as v from 'valibot';
-import { exportContract, type Contract } from 'caplab/contract';
+import { exportContract } from 'caplab/contract';
 import { Correlator, memoryTransportPair, PROTOCOL_VERSION, startStrictSession, type MemoryPeer } from 'caplab/mcp';
+import { echoContractWith } from '../pipeline/testing/echo-contract.ts';
 
-const echo = {
-  name: 'echo',
-  version: '1.0.0',
-  discovery: 'Echo a text.',
-  description: 'Returns the text it was given.',
-  input: v.strictObject({ text: v.string() }),
-  result: v.strictObject({ text: v.string() }),
-  effect: 'read',
-  readOnly: true,
-  destructive: false,
-  idempotent: true,
-  concurrencySafe: true,
-  openWorld: false,
-  identity: 'example',
-  preconditions: [],
-  limits: { timeoutMs: 1000, maxResultBytes: 1024 },
-  completionEvidence: 'bytes computed now',
-  errorClasses: [],
-} as const satisfies Contract;
+// Test data, not library code: the pipeline tests' echo contract.
+const echo = echoContractWith(v.strictObject({ text: v.string() }));
 
 /** A minimal MCP server for `echo`, answering on the peer end of the pair. */
 function serveEcho(server: MemoryPeer): void {
@@ -38,7 +22,7 @@ function serveEcho(server: MemoryPeer): void {
       initialize: () => ({ protocolVersion: PROTOCOL_VERSION, capabilities: { tools: {} }, serverInfo: { name: 'echo-server', version: '1.0.0' } }),
       'tools/list': () => ({ tools: [{ name: 'echo', inputSchema, outputSchema: resultSchema }] }),
       'tools/call': () => {
-        const structured = { text: (params['arguments'] as { text: string }).text };
+        const structured = { echoed: (params['arguments'] as { text: string }).text };
         return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
       },
     };
@@ -53,7 +37,7 @@ test('an in-process server through caplab/mcp: the strict session over the in-me
   if (!session.ok) throw new Error(session.message);
   expect(session.value.serverInfo.name).toBe('echo-server');
   const called = await session.value.callTool('echo', { text: 'hi' }, { toolCallId: 'toolu_1', actionId: 'act-1' });
-  expect(called.ok && called.value.structured).toEqual({ text: 'hi' });
+  expect(called.ok && called.value.structured).toEqual({ echoed: 'hi' });
   expect(session.value.exchanges()).toEqual([expect.objectContaining({ tool: 'echo', jsonrpcId: 3, outcome: 'ok' })]);
   await session.value.close();
   expect(server.closed).toBe(true);

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { describe, expect, test } from 'bun:test';
+import { until } from '../../test/until.ts';
 import { exportContract } from '../contract/index.ts';
 import { readSourceContract } from '../excerpt/contracts.ts';
 import { DEV_SERVE_ENTRY } from './launch.ts';
@@ -92,7 +93,6 @@ test('probe leaves no process (checked in /proc), a forking server included', as
   expect(report.complete).toBe(true);
   const match = /grandchild=(\d+)/.exec(report.stderr);
   expect(match).not.toBeNull();
-  const deadline = performance.now() + 5_000;
-  while (isRunning(Number(match![1])) && performance.now() < deadline) await Bun.sleep(20);
+  await until(() => !isRunning(Number(match![1])));
   expect(isRunning(Number(match![1]))).toBe(false);
 });

@@ -1,16 +1,11 @@
 import { describe, expect, test } from 'bun:test';
+import { until } from '../../test/until.ts';
 import type { Failure } from '../contract/index.ts';
 import type { InboundMessage } from './messages.ts';
 import { DEFAULT_CONNECTION_LIMITS, StdioTransport, type ConnectionLimits } from './stdio-transport.ts';
 import { fakeChild, type FakeChild } from './testing/fake-child.ts';
 
 const GRACES = { exitMs: 1_000, termMs: 1_000, killMs: 1_000 };
-
-/** Polls until `done()` holds; the deadline only bounds a failure. */
-async function until(done: () => boolean, ms = 5_000): Promise<void> {
-  const deadline = performance.now() + ms;
-  while (!done() && performance.now() < deadline) await Bun.sleep(1);
-}
 
 function started(fake: FakeChild = fakeChild(), limits: Partial<ConnectionLimits> = {}) {
   const transport = new StdioTransport(fake.child, { ...DEFAULT_CONNECTION_LIMITS, ...limits }, GRACES);
