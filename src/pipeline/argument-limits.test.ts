@@ -3,7 +3,9 @@ import * as v from 'valibot';
 import { bind, convertArguments } from '../binding/index.ts';
 import { LIMITS, ok, sha256Hex } from '../contract/index.ts';
 import type { Hook } from './hook.ts';
-import { executeCall, type CallRecord, type Pipeline } from './run.ts';
+import type { CallRecord } from './call-record.ts';
+import { executeCall } from './run.ts';
+import type { Pipeline } from './stages/index.ts';
 import { echoContractWith } from './testing/echo-contract.ts';
 import { attributesOf, type ProducingRequest, type RuntimeTool } from './tool.ts';
 

@@ -10,8 +10,11 @@ export type { Hook, HookEvent, HookInput, HookResult, PermissionDecision } from 
 export { toolNames } from './names.ts';
 export type { Nameable } from './names.ts';
 export { truncateUtf8 } from './output-limit.ts';
-export { errorText, executeCall, resolveCall } from './run.ts';
-export type { CallRecord, KeptFile, Pipeline, StageName, StageRecord } from './run.ts';
+export { errorText } from './call-record.ts';
+export type { CallArguments, CallRecord, KeptFile, StageName, StageRecord } from './call-record.ts';
+export { executeCall } from './run.ts';
+export { resolveCall, STAGES } from './stages/index.ts';
+export type { CallState, Pipeline, Stage, Step } from './stages/index.ts';
 export { attributesOf } from './tool.ts';
 export type { CallContext, ProducingRequest, ProtocolExchange, RuntimeTool, ToolAttributes, ToolCall, ToolOutput } from './tool.ts';
 export * from './hooks/index.ts';

@@ -4,7 +4,10 @@ import { bind } from '../binding/index.ts';
 import { canonicalHash, fail, ok, sha256Hex } from '../contract/index.ts';
 import type { Hook } from './hook.ts';
 import { inProcessHook } from './hooks/index.ts';
-import { executeCall, type Pipeline } from './run.ts';
+import type { StageName } from './call-record.ts';
+import { executeCall, runStages } from './run.ts';
+import { next, stop, type Pipeline, type Stage, type Step } from './stages/index.ts';
+import { callState } from './testing/call-state.ts';
 import { echoContractWith } from './testing/echo-contract.ts';
 import { attributesOf, type ProducingRequest, type RuntimeTool } from './tool.ts';
 
@@ -231,4 +234,31 @@ test('PostToolUse: a block cannot undo the call; the model is told why', async (
   const { pipeline, request } = setup(echo.tool, { hooks: [hook('PostToolUse', { block: 'looks odd', exitCode: 2 })] });
   const record = await executeCall({ id: 't', name: 'echo', arguments: { word: 'hi' } }, request, 'a1', pipeline);
   expect([classKind(record), record.modelText]).toEqual(['ok', 'hi\n[PostToolUse hook test-PostToolUse: looks odd]']);
+});
+
+test('calls side by side interleave only at their I/O: a call whose hooks return after another call interrupted the run never enters its handler', async () => {
+  const controller = new AbortController();
+  let entered = 0;
+  // The first handler to run interrupts the run on entry, as a SIGINT during a call would.
+  const echo = echoTool({ handler: async () => (entered++, controller.abort('SIGINT'), ok({ data: { echoed: 'hi' }, text: 'hi', evidence: 'bytes observed now' })) });
+  const { pipeline, request } = setup(echo.tool, { signal: controller.signal });
+  const call = (id: string) => executeCall({ id, name: 'echo', arguments: { word: 'hi' } }, request, `a-${id}`, pipeline);
+  const [first, second] = await Promise.all([call('t1'), call('t2')]);
+  expect([classKind(first!), classKind(second!), lastStage(second!)?.stage, entered]).toEqual(['ok', 'precondition/run_interrupted', 'pre_hooks', 1]);
+});
+
+test('runStages records each stage as it passes, a stop under the stage it names, and runs nothing after a stop', async () => {
+  const ran: string[] = [];
+  const tool = echoTool().tool;
+  const stage = (name: StageName, step: Step): Stage => ({ name, needs: [], run: () => (ran.push(name), step) });
+  const stages = [stage('resolve', next({ tool }, 'found')), stage('convert', next()), stage('validate', stop(fail('precondition', 'x', 'y'), {}, 'pre_hooks')), stage('permission', next())];
+  const record = await runStages(stages, callState({}));
+  expect(ran).toEqual(['resolve', 'convert', 'validate']);
+  expect(record.stages).toEqual([
+    { stage: 'resolve', status: 'ok', detail: 'found' },
+    { stage: 'convert', status: 'ok' },
+    { stage: 'pre_hooks', status: 'failed', detail: 'precondition/x' },
+  ]);
+  expect(Object.keys(record.stages[1]!)).toEqual(['stage', 'status']);
+  expect([record.outcome.ok, record.handlerEntered, record.modelText]).toEqual([false, false, '{"error":{"class":"precondition","kind":"x","message":"y"}}']);
 });
