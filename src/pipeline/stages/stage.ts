@@ -28,9 +28,9 @@ export interface Pipeline {
  * One call on its way through the stages, as a stage reads it. A stage never
  * writes it: it returns what it adds (`Adds`), and the fold applies that to
  * the call's state before the next stage runs. Every field is always
- * present, `undefined` until the stage that finds it sets it, so each call's
- * state keeps one shape and the engine's property reads stay fast; a stage
- * names the fields it reads in its `needs`.
+ * present, `undefined` until the stage that finds it sets it, so the fold's
+ * writes never change the state's shape (the engine keeps one hidden class
+ * per call state); a stage names the fields it reads in its `needs`.
  */
 export interface CallState {
   readonly call: ToolCall;
