@@ -196,6 +196,14 @@ export const MUTATIONS: readonly Mutation[] = [
     replace: 'if (denyFlag && hook) return',
     tests: ['src/pipeline/permissions/policy.test.ts'],
   },
+  {
+    id: 'hooks-after-permission',
+    claim: 'pipeline',
+    file: 'src/pipeline/stages/index.ts',
+    find: 'validate, preHooks, permission, handler',
+    replace: 'validate, permission, preHooks, handler',
+    tests: ['src/pipeline/stages/index.test.ts', 'src/pipeline/run.test.ts'],
+  },
   // mcp-client: strict 2025-06-18, nothing but JSON-RPC on stdout.
   {
     id: 'other-protocol-version-accepted',

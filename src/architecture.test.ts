@@ -73,7 +73,7 @@ test('every folder imports only the folders upstream of it, through their index.
  * a new task folder is covered without touching this list.
  */
 const GENERIC: readonly string[] = ['base', 'assets', 'contract', 'platform', 'binding', 'pipeline', 'mcp', 'skill', 'ledger', 'harness', 'cli'];
-/** The one file that names tasks: the CLI's registry picks the task. */
+/** The one file that imports tasks: the CLI's registry picks the task. */
 const REGISTRY = 'cli/tasks.ts';
 /** Every folder of src holding shipped code. */
 const FOLDERS = [...new Set(shipped.map((path) => path.split('/')[0]!))];
@@ -93,7 +93,7 @@ function taskImports(files: readonly string[], read: (path: string) => string): 
   return found;
 }
 
-test('no generic folder imports a task: only the registry names one', () => {
+test('no generic folder imports a task: only the registry imports one', () => {
   const topLevel = readdirSync(src).filter((name) => name.endsWith('.ts') && !name.endsWith('.test.ts') && !name.endsWith('.d.ts'));
   const tasks = FOLDERS.filter((folder) => !GENERIC.includes(folder));
   expect(tasks).toContain('excerpt');

@@ -45,7 +45,7 @@ function closure(graph: Graph, from: readonly string[], dynamic = false): Set<st
 const dynamicTargets = (graph: Graph, within: Set<string>) =>
   new Set([...within].flatMap((m) => (graph.edges.get(m) ?? []).filter((e) => e.dynamic).map((e) => e.path)));
 
-const HOST_SESSION = ['src/mcp/session.ts', 'src/mcp/client.ts'];
+const HOST_SESSION = ['src/mcp/session.ts', 'src/mcp/client.ts', 'src/mcp/strict-session.ts'];
 /** The task's two entries, each loaded by the registry (src/cli/tasks.ts) on first use: the host side and the fixture server. */
 const TASK = { host: 'src/excerpt/index.ts', server: 'src/excerpt/server/index.ts' };
 /** What cli.ts imports per command, the task entry it loads, and the lazy units from src/mcp/index.ts that command calls. */

@@ -1,5 +1,5 @@
 /**
- * The task registry: the one file that names a task folder (the architecture
+ * The task registry: the one file that imports a task folder (the architecture
  * test holds this). Both entries load on first use, each on its own, so
  * `--version` loads no task and `caplab serve` loads the task's fixture server
  * without the host (test/module-graph.test.ts).

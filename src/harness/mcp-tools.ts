@@ -1,5 +1,5 @@
 import { LIMITS } from '../contract/index.ts';
-import { MCP_GAPS, fixtureLaunch, openSession, type SessionOptions } from '../mcp/index.ts';
+import { MCP_GAPS, fixtureLaunch, openToolSession, type ToolSessionOptions } from '../mcp/index.ts';
 import type { RuntimeTool } from '../pipeline/index.ts';
 import type { Snapshot, Task } from './task.ts';
 import type { ToolProvider } from './tools.ts';
@@ -38,12 +38,12 @@ export function tailUtf8(text: string, maxBytes: number): string {
  */
 export function mcpTools(
   task: Task,
-  options: { readonly envSource: Readonly<Record<string, string | undefined>> } & Partial<Omit<SessionOptions, 'tools' | 'adapt'>>,
+  options: { readonly envSource: Readonly<Record<string, string | undefined>> } & Partial<Omit<ToolSessionOptions, 'tools' | 'adapt'>>,
 ): ToolProvider {
   const { envSource, ...sessionOptions } = options;
   const reproducible = (envSource['SOURCE_DATE_EPOCH'] ?? '') !== '';
   return async (snapshot, runId) => {
-    const session = await openSession({
+    const session = await openToolSession({
       launch: fixtureLaunch({ envSource }),
       instanceId: `${runId}/fixture-1`,
       ...sessionOptions,

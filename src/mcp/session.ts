@@ -6,10 +6,10 @@ import type { ExpectedTool } from './call.ts';
 import type { SpawnFn } from './child.ts';
 import { openStrictClient, type Exchange, type StrictClient, type Timeouts } from './client.ts';
 import type { CloseReport } from './child.ts';
-import type { ConnectionLimits } from './connection.ts';
+import type { ConnectionLimits } from './stdio-transport.ts';
 import type { Launch } from './launch.ts';
 
-export interface SessionOptions {
+export interface ToolSessionOptions {
   readonly launch: Launch;
   /** The tools the server must list, each pinned to the contract the host validates with. */
   readonly tools: readonly ExpectedTool[];
@@ -21,8 +21,8 @@ export interface SessionOptions {
   readonly spawn?: SpawnFn;
 }
 
-/** An open session with one server, its tools wrapped for the pipeline. */
-export interface Session {
+/** An open session with one server, its tools wrapped for the pipeline (over the strict client). */
+export interface ToolSession {
   readonly tools: readonly RuntimeTool[];
   readonly identity: ServerIdentity;
   readonly client: StrictClient;
@@ -41,11 +41,11 @@ export interface Session {
  * wrapped as runtime tools.
  *
  * @example
- * const session = await openSession({ launch: fixtureLaunch(), tools: [expected], adapt: (client) => [wrap(client)] });
+ * const session = await openToolSession({ launch: fixtureLaunch(), tools: [expected], adapt: (client) => [wrap(client)] });
  * if (!session.ok) return exitFor(session);
  * try { … run with session.value.tools … } finally { await session.value.close(); }
  */
-export async function openSession(options: SessionOptions): Promise<Outcome<Session>> {
+export async function openToolSession(options: ToolSessionOptions): Promise<Outcome<ToolSession>> {
   const client = await openStrictClient({
     launch: options.launch,
     tools: options.tools,
