@@ -89,7 +89,7 @@ export const MUTATIONS: readonly Mutation[] = [
   {
     id: 'disclosure-anywhere-in-payload',
     claim: 'acceptance',
-    file: 'src/excerpt/disclosure.ts',
+    file: 'src/harness/disclosure.ts',
     find: 'const texts = toolResultTexts(parsed);',
     // Every string anywhere in the payload counts (system text, error results, user text, tool_use input).
     replace: 'const texts = toolResultTexts(parsed); JSON.stringify(parsed, (_key, value: unknown) => (typeof value === \'string\' && texts.push(value), value));',
@@ -116,7 +116,7 @@ export const MUTATIONS: readonly Mutation[] = [
   {
     id: 'disclosure-any-role',
     claim: 'acceptance',
-    file: 'src/excerpt/disclosure.ts',
+    file: 'src/harness/disclosure.ts',
     find: "if (role !== 'user' || !Array.isArray(content)) continue;",
     replace: "if ((role !== 'user' && false) || !Array.isArray(content)) continue;",
     tests: ACCEPTANCE_TESTS,
@@ -124,7 +124,7 @@ export const MUTATIONS: readonly Mutation[] = [
   {
     id: 'disclosure-is_error-only-true',
     claim: 'acceptance',
-    file: 'src/excerpt/disclosure.ts',
+    file: 'src/harness/disclosure.ts',
     find: '(b.is_error !== undefined && b.is_error !== false)',
     replace: 'b.is_error === true',
     tests: ACCEPTANCE_TESTS,
@@ -140,7 +140,7 @@ export const MUTATIONS: readonly Mutation[] = [
   {
     id: 'receipt-not-tied-to-create',
     claim: 'acceptance',
-    file: 'src/harness/recheck.ts',
+    file: 'src/excerpt/evidence.ts',
     find: 'const returned = creates.flatMap(',
     replace: 'const returned = receipt ? [canonicalHash(receipt)] : creates.flatMap(',
     tests: ACCEPTANCE_TESTS,
@@ -195,6 +195,14 @@ export const MUTATIONS: readonly Mutation[] = [
     find: 'if (denyFlag) return',
     replace: 'if (denyFlag && hook) return',
     tests: ['src/pipeline/permissions/policy.test.ts'],
+  },
+  {
+    id: 'hooks-after-permission',
+    claim: 'pipeline',
+    file: 'src/pipeline/stages/index.ts',
+    find: 'validate, preHooks, permission, handler',
+    replace: 'validate, permission, preHooks, handler',
+    tests: ['src/pipeline/stages/index.test.ts', 'src/pipeline/run.test.ts'],
   },
   // mcp-client: strict 2025-06-18, nothing but JSON-RPC on stdout.
   {

@@ -1,7 +1,8 @@
 /**
- * Keeps the data flow honest: contract → binding → pipeline → excerpt → mcp →
- * harness → cli, with skill, ledger and platform (OS calls) as side rails, base (plain shared
- * helpers) beneath everything, and cross-folder imports only through a folder's index.ts. Scans the
+ * Keeps the data flow honest: contract → binding → pipeline → mcp → harness →
+ * tasks (excerpt) → cli, with skill, ledger and platform (OS calls) as side rails, base (plain shared
+ * helpers) beneath everything, and cross-folder imports only through a folder's index.ts. No
+ * generic folder imports a task; the CLI's registry is the one file that names one. Scans the
  * shipped (non-test) sources.
  */
 import { expect, test } from 'bun:test';
@@ -16,11 +17,13 @@ const ALLOWED: Record<string, readonly string[]> = {
   platform: ['base'],
   binding: ['base', 'contract'],
   pipeline: ['base', 'contract', 'binding', 'platform'],
-  excerpt: ['base', 'contract', 'binding', 'pipeline', 'assets', 'ledger'],
-  mcp: ['base', 'contract', 'binding', 'pipeline', 'excerpt', 'platform'],
+  mcp: ['base', 'contract', 'binding', 'pipeline', 'platform'],
   skill: ['base', 'contract', 'assets'],
   ledger: ['base', 'contract'],
-  harness: ['base', 'contract', 'binding', 'pipeline', 'excerpt', 'mcp', 'ledger', 'assets', 'platform', 'version.ts'],
+  harness: ['base', 'contract', 'binding', 'pipeline', 'mcp', 'ledger', 'assets', 'platform', 'version.ts'],
+  // A task builds on the generic folders and implements the harness's Task.
+  excerpt: ['base', 'contract', 'binding', 'pipeline', 'assets', 'ledger', 'mcp', 'harness'],
+  // Only the registry (cli/tasks.ts) may take a task folder: the next test holds that.
   cli: ['base', 'contract', 'binding', 'pipeline', 'excerpt', 'mcp', 'harness', 'skill', 'ledger', 'assets', 'platform', 'version.ts'],
 };
 
@@ -63,6 +66,41 @@ test('every folder imports only the folders upstream of it, through their index.
   }
   expect(violations).toEqual([]);
   expect(shipped.length).toBeGreaterThan(50);
+});
+
+/**
+ * The folders every task builds on. Any other folder of src is a task (a plug-in, today `excerpt`):
+ * a new task folder is covered without touching this list.
+ */
+const GENERIC: readonly string[] = ['base', 'assets', 'contract', 'platform', 'binding', 'pipeline', 'mcp', 'skill', 'ledger', 'harness', 'cli'];
+/** The one file that imports tasks: the CLI's registry picks the task. */
+const REGISTRY = 'cli/tasks.ts';
+/** Every folder of src holding shipped code. */
+const FOLDERS = [...new Set(shipped.map((path) => path.split('/')[0]!))];
+
+/** Each (file, task folder) pair where a generic file (or a top-level one, main.ts) loads a task. */
+function taskImports(files: readonly string[], read: (path: string) => string): string[] {
+  const found: string[] = [];
+  for (const path of files) {
+    const folder = path.includes('/') ? path.split('/')[0]! : '.';
+    if (folder !== '.' && !GENERIC.includes(folder)) continue;
+    if (path === REGISTRY) continue;
+    for (const spec of relativeImports(read(path))) {
+      const [top] = relative(src, join(src, path, '..', spec)).split('/');
+      if (top !== undefined && top !== '..' && FOLDERS.includes(top) && !GENERIC.includes(top)) found.push(`${path} imports ${top}`);
+    }
+  }
+  return found;
+}
+
+test('no generic folder imports a task: only the registry imports one', () => {
+  const topLevel = readdirSync(src).filter((name) => name.endsWith('.ts') && !name.endsWith('.test.ts') && !name.endsWith('.d.ts'));
+  const tasks = FOLDERS.filter((folder) => !GENERIC.includes(folder));
+  expect(tasks).toContain('excerpt');
+  expect(taskImports([...shipped, ...topLevel], (path) => readFileSync(join(src, path), 'utf8'))).toEqual([]);
+  // The rule can see what it forbids, for any folder that is not generic.
+  const fake: Record<string, string> = { 'harness/x.ts': `import { t } from '../excerpt/index.ts';`, 'mcp/y.ts': `const m = await import('../excerpt/server/index.ts');`, [REGISTRY]: `import { t } from '../excerpt/index.ts';`, 'excerpt/z.ts': `import { h } from '../harness/index.ts';` };
+  expect(taskImports(Object.keys(fake), (path) => fake[path]!)).toEqual(['harness/x.ts imports excerpt', 'mcp/y.ts imports excerpt']);
 });
 
 test('the scan sees every way a file loads a module', () => {

@@ -63,3 +63,18 @@ test('every exports entry resolves through the package name and exposes what the
     for (const name of used[specifier] ?? []) expect({ name, defined: surface[name] !== undefined }).toEqual({ name, defined: true });
   }
 });
+
+test("the section's bullets name only what their entry exports (values and types)", () => {
+  const readme = readFileSync(join(root, 'README.md'), 'utf8');
+  const section = readme.split(/^## /m).find((part) => part.startsWith('Use as a library\n'))!;
+  const bullets = [...section.matchAll(/^- `caplab\/(\w+)`([\s\S]*?)(?=^- |^\n)/gm)];
+  expect(bullets.map((b) => b[1])).toEqual(['pipeline', 'mcp', 'harness']);
+  for (const [, folder, text] of bullets) {
+    const surface = readFileSync(join(root, 'src', folder!, 'index.ts'), 'utf8');
+    const exported = new Set([...surface.matchAll(/^export\s+(?:type\s+)?\{([^}]*)\}/gm)].flatMap((m) => m[1]!.split(',').map((n) => n.trim().replace(/^type\s+/, ''))));
+    for (const m of surface.matchAll(/^export\s+(?:async\s+)?(?:function|const|class|interface|type)\s+(\w+)/gm)) exported.add(m[1]!);
+    const named = [...text!.matchAll(/`(\w+)`/g)].map((m) => m[1]!);
+    expect(named.length).toBeGreaterThan(0);
+    for (const name of named) expect({ folder, name, exported: exported.has(name) }).toEqual({ folder, name, exported: true });
+  }
+});

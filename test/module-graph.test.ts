@@ -50,20 +50,22 @@ function closure(graph: Graph, from: readonly string[], dynamic = false): Set<st
 const dynamicTargets = (graph: Graph, within: Set<string>) =>
   new Set([...within].flatMap((m) => (graph.edges.get(m) ?? []).filter((e) => e.dynamic).map((e) => e.path)));
 
-const HOST_SESSION = ['src/mcp/session.ts', 'src/mcp/client.ts'];
+const HOST_SESSION = ['src/mcp/session.ts', 'src/mcp/client.ts', 'src/mcp/strict-session.ts'];
 /** main.ts makes the commands that start processes a child subreaper, importing platform for them only. */
 const GUARDED = ['src/platform/index.ts'];
-/** What cli.ts imports per command, and the lazy units from src/mcp/index.ts that command calls. */
+/** The task's two entries, each loaded by the registry (src/cli/tasks.ts) on first use: the host side and the fixture server. */
+const TASK = { host: 'src/excerpt/index.ts', server: 'src/excerpt/server/index.ts' };
+/** What cli.ts imports per command, the task entry it loads, and the lazy units from src/mcp/index.ts that command calls. */
 const COMMANDS: Record<string, readonly string[]> = {
   '--version/--help': [],
-  demo: ['src/cli/run-command.ts', 'src/harness/index.ts', ...HOST_SESSION, ...GUARDED],
-  run: ['src/cli/run-command.ts', 'src/harness/index.ts', ...HOST_SESSION, ...GUARDED],
-  check: ['src/cli/check-command.ts', 'src/harness/index.ts', ...HOST_SESSION, ...GUARDED],
-  tools: ['src/cli/info-commands.ts'],
-  skills: ['src/cli/info-commands.ts'],
-  serve: ['src/mcp/index.ts'],
+  demo: ['src/cli/run-command.ts', 'src/harness/index.ts', TASK.host, ...HOST_SESSION, ...GUARDED],
+  run: ['src/cli/run-command.ts', 'src/harness/index.ts', TASK.host, ...HOST_SESSION, ...GUARDED],
+  check: ['src/cli/check-command.ts', 'src/harness/index.ts', TASK.host, ...HOST_SESSION, ...GUARDED],
+  tools: ['src/cli/info-commands.ts', TASK.host],
+  skills: ['src/cli/info-commands.ts', TASK.host],
+  serve: [TASK.server],
   probe: ['src/cli/probe-command.ts', 'src/mcp/probe.ts', ...GUARDED],
-  verify: ['src/cli/verify-command.ts'],
+  verify: ['src/cli/verify-command.ts', TASK.host],
 };
 
 const isPackage = (name: string) => (m: string) => m.includes(`node_modules/${name}/`);
@@ -74,7 +76,7 @@ const graph = await graphOf('src/main.ts');
 const base = closure(graph, ['src/main.ts']);
 const loads = Object.fromEntries(Object.entries(COMMANDS).map(([name, units]) => [name, new Set([...base, ...closure(graph, units)])]));
 
-test('every lazy import is accounted for: cli.ts per command and the lazy units of src/mcp/index.ts', () => {
+test('every lazy import is accounted for: cli.ts per command, the task registry and the lazy units of src/mcp/index.ts', () => {
   const everything = closure(graph, ['src/main.ts'], true);
   const known = new Set(Object.values(COMMANDS).flat());
   expect([...dynamicTargets(graph, everything)].filter((m) => !known.has(m)).sort()).toEqual([]);
@@ -96,6 +98,13 @@ test('--version/--help loads no pipeline, MCP, harness, platform or package; ser
   expect([...loads['serve']!].filter(isHost)).toEqual([]);
   // The check can see what it forbids: the host commands do load the host.
   expect([...loads['demo']!].filter(isHost).length).toBeGreaterThan(5);
+});
+
+test("the task's fixture server and its host side load apart: serve loads no task index, no host command loads the server", () => {
+  const serverSide = (m: string) => m.startsWith(TASK.server.replace(/index\.ts$/, ''));
+  expect([...loads['serve']!].filter((m) => m === TASK.host)).toEqual([]);
+  expect([...loads['serve']!].some(serverSide)).toBe(true);
+  for (const name of ['demo', 'run', 'check', 'tools', 'skills', 'verify']) expect({ name, server: [...loads[name]!].filter(serverSide) }).toEqual({ name, server: [] });
 });
 
 test('--version/--help reaches no node:fs, node:stream, node:tty or bun:ffi: each costs a cold start milliseconds', () => {

@@ -6,7 +6,7 @@
  * Usage: bun scripts/bench/caplab-server.ts SOURCES_DIR
  */
 import { fileSink } from '../../src/cli/index.ts';
-import { serve } from '../../src/mcp/index.ts';
+import { serve } from '../../src/excerpt/server/index.ts';
 import { readSnapshot } from './targets.ts';
 
 const dir = process.argv[2];

@@ -9,13 +9,13 @@
  * Parts that nest are split by difference of medians (marked "by difference").
  */
 import { LIMITS, sha256Hex, validateArguments } from '../../src/contract/index.ts';
-import { readSourceContract, type ReadSourceResult, type Snapshot } from '../../src/excerpt/index.ts';
+import { checkAgainstSnapshot, READ_SOURCE_EXPECTED, readSourceContract, type ReadSourceResult } from '../../src/excerpt/index.ts';
+import { fixtureMethods } from '../../src/excerpt/server/index.ts';
+import type { Snapshot } from '../../src/excerpt/snapshot.ts';
 import { interpretCall } from '../../src/mcp/call.ts';
-import { checkAgainstSnapshot, READ_SOURCE_EXPECTED } from '../../src/mcp/index.ts';
 import { InboundReader } from '../../src/mcp/inbound.ts';
 import { encodeLine } from '../../src/mcp/messages.ts';
 import { answerLine, type Methods } from '../../src/mcp/serve-rpc.ts';
-import { fixtureMethods } from '../../src/mcp/server.ts';
 import { nowUs, stats } from './util.ts';
 
 export interface ProfileRow {

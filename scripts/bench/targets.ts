@@ -10,9 +10,11 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { readSourceContract } from '../../src/excerpt/contracts.ts';
-import { SOURCE_IDS, takeSnapshot, type Snapshot } from '../../src/excerpt/index.ts';
+import { SOURCE_IDS, takeSnapshot } from '../../src/excerpt/index.ts';
+import type { Snapshot } from '../../src/excerpt/snapshot.ts';
 import { validateArguments } from '../../src/contract/index.ts';
-import { fixtureLaunch, openFixtureSession, type FixtureSession, type Launch } from '../../src/mcp/index.ts';
+import { openFixtureSession, type FixtureSession } from '../../src/excerpt/fixture-session.ts';
+import { fixtureLaunch, type Launch } from '../../src/mcp/index.ts';
 import type { CallContext } from '../../src/pipeline/index.ts';
 
 const source = (i: number) => SOURCE_IDS[i % SOURCE_IDS.length]!;

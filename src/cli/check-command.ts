@@ -2,7 +2,7 @@ import * as nodeFs from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fail, type Failure } from '../contract/index.ts';
 import { parseArgs } from 'node:util';
-import type { ToolProvider } from '../harness/index.ts';
+import type { Task, ToolProvider } from '../harness/index.ts';
 import { caseFlags, checkCases, judge, type CheckResult } from './check.ts';
 import { HELP } from './help.ts';
 import { EXIT, paint, type Io } from './io.ts';
@@ -11,7 +11,7 @@ import { checkOutDir, checkReportFile, checkRunId, usageFailure } from './paths.
 import { execute, newRunId } from './run-command.ts';
 
 /** `caplab check [--json] [--junit FILE] [--out DIR]`: the CI smoke test. */
-export async function checkCommand(args: readonly string[], io: Io, mcpTools: ToolProvider): Promise<number> {
+export async function checkCommand(args: readonly string[], io: Io, task: Task, mcpTools: ToolProvider): Promise<number> {
   let parsed;
   try {
     parsed = parseArgs({
@@ -37,12 +37,12 @@ export async function checkCommand(args: readonly string[], io: Io, mcpTools: To
   if (bad) return usage(io, bad.message);
   const colours = paint(io);
   const results: CheckResult[] = [];
-  const cases = checkCases();
+  const cases = checkCases(task);
   if (!v.json) io.stdout(`caplab check — ${cases.length} scenarios, run dirs under ${root}\n\n`);
   const width = Math.max(...cases.map((c) => c.id.length));
   for (const item of cases) {
-    const flags = { ...caseFlags(item, root, `${checkId}-${item.id}`), ...(v.durable ? { durable: true } : {}) };
-    const result = judge(item, await execute(flags, item.scenario, io, mcpTools));
+    const flags = { ...caseFlags(task, item, root, `${checkId}-${item.id}`), ...(v.durable ? { durable: true } : {}) };
+    const result = judge(task, item, await execute(flags, item.scenario, io, task, mcpTools));
     results.push(result);
     if (!v.json) {
       const mark = result.passed ? colours.ok('✓') : colours.bad('✗');

@@ -4,8 +4,8 @@ import { LEDGER_FILE } from '../ledger/index.ts';
 
 /** What a run left behind, read back from its run dir (never from the in-memory outcome). */
 export interface RunEffects {
-  /** Files under the run dir's `card/` folder. */
-  readonly cardFiles: number;
+  /** Files under the run dir's folder for the task's artifact (`Task.artifact.folder`). */
+  readonly artifactFiles: number;
   /**
    * Per tool that is not read-only (from the bindings recorded at `run_start`),
    * how many recorded calls entered its handler: the side effects the run
@@ -15,7 +15,7 @@ export interface RunEffects {
 }
 
 /**
- * Reads a run dir's side effects: the files under `card/` and, from
+ * Reads a run dir's side effects: the files under the artifact's `folder` and, from
  * `ledger.jsonl`, the handler entries of every tool whose recorded contract
  * is not read-only. A call record names its binding by id; a refused call
  * that never resolved has none and never entered a handler.
@@ -23,10 +23,10 @@ export interface RunEffects {
  * Meant for a run dir `verify` has already accepted: a line that is not
  * JSON is an error here, not a verdict on the record.
  */
-export function readRunEffects(runDir: string): RunEffects {
-  let cardFiles = 0;
+export function readRunEffects(runDir: string, folder: string): RunEffects {
+  let artifactFiles = 0;
   try {
-    cardFiles = readdirSync(join(runDir, 'card')).length;
+    artifactFiles = readdirSync(join(runDir, folder)).length;
   } catch (error) {
     if ((error as { code?: string }).code !== 'ENOENT') throw error;
   }
@@ -44,16 +44,16 @@ export function readRunEffects(runDir: string): RunEffects {
       if (tool !== undefined) effects[tool] = (effects[tool] ?? 0) + 1;
     }
   }
-  return { cardFiles, effects };
+  return { artifactFiles, effects };
 }
 
 /**
  * Why a run's effects break the check's invariant, or undefined: at most one
- * card, and no side effect started twice (a handler entered once per tool
- * that is not read-only).
+ * file under the artifact's `folder`, and no side effect started twice (a
+ * handler entered once per tool that is not read-only).
  */
-export function effectViolation(effects: RunEffects): string | undefined {
-  if (effects.cardFiles > 1) return `${effects.cardFiles} files under card/`;
+export function effectViolation(effects: RunEffects, folder: string): string | undefined {
+  if (effects.artifactFiles > 1) return `${effects.artifactFiles} files under ${folder}/`;
   const repeated = Object.entries(effects.effects).filter(([, n]) => n > 1);
   return repeated.length > 0 ? repeated.map(([tool, n]) => `${tool} handler entered ${n} times`).join(', ') : undefined;
 }

@@ -7,17 +7,18 @@ import { effectViolation, readRunEffects } from './check-effects.ts';
 import { caseDir, caseFlags, checkCases, judge, type CheckCase } from './check.ts';
 import { execute } from './run-command.ts';
 import { testIo } from './test-io.ts';
+import { excerptTask } from '../excerpt/index.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'caplab-check-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 /** Runs one case as `caplab check` does (same flags), locally. */
 async function runCase(item: CheckCase, root: string) {
-  const flags = caseFlags(item, root, `t-${item.id}`, 'local');
-  return judge(item, await execute(flags, item.scenario, testIo(root), undefined));
+  const flags = caseFlags(excerptTask, item, root, `t-${item.id}`, 'local');
+  return judge(excerptTask, item, await execute(flags, item.scenario, testIo(root), excerptTask, undefined));
 }
 
-const localCases = () => checkCases().filter((c) => c.transport === 'local');
+const localCases = () => checkCases(excerptTask).filter((c) => c.transport === 'local');
 const caseNamed = (id: string) => localCases().find((c) => c.id === id)!;
 
 test('at least 15 hostile scenarios are built in, each naming its exact refusals', () => {
@@ -27,7 +28,7 @@ test('at least 15 hostile scenarios are built in, each naming its exact refusals
 });
 
 test('the hostile protocol-looking names also run over MCP, where the server-qualified name exists', () => {
-  expect(checkCases().map((c) => c.id)).toContain('hostile-protocol-names-mcp');
+  expect(checkCases(excerptTask).map((c) => c.id)).toContain('hostile-protocol-names-mcp');
 });
 
 test('every built-in scenario ends as its file expects, with at most one card and no side effect started twice', async () => {
@@ -37,8 +38,8 @@ test('every built-in scenario ends as its file expects, with at most one card an
   const unexpected = results.filter((r) => !r.passed).map((r) => `${r.id}: expected ${r.expected}; observed ${r.observed}`);
   expect(unexpected).toEqual([]);
   for (const r of results) {
-    const effects = readRunEffects(r.runDir!);
-    expect([r.id, effects.cardFiles <= 1, (effects.effects['create_card'] ?? 0) <= 1]).toEqual([r.id, true, true]);
+    const effects = readRunEffects(r.runDir!, 'card');
+    expect([r.id, effects.artifactFiles <= 1, (effects.effects['create_card'] ?? 0) <= 1]).toEqual([r.id, true, true]);
   }
 });
 
@@ -54,11 +55,11 @@ test('a run whose refusals differ from the expected list does not pass, even wit
 test('the card is counted from the run dir: a second file under card/ fails the case', async () => {
   const item = caseNamed('demo-local');
   const root = join(scratch, 'extra-card');
-  const flags = caseFlags(item, root, 't-extra', 'local');
-  const executed = await execute(flags, item.scenario, testIo(root), undefined);
-  expect(judge(item, executed).passed).toBe(true);
+  const flags = caseFlags(excerptTask, item, root, 't-extra', 'local');
+  const executed = await execute(flags, item.scenario, testIo(root), excerptTask, undefined);
+  expect(judge(excerptTask, item, executed).passed).toBe(true);
   writeFileSync(join(caseDir(root, item), 'card', 'second.md'), 'x');
-  const after = judge(item, executed);
+  const after = judge(excerptTask, item, executed);
   expect(after.passed).toBe(false);
   expect(after.observed).toContain('2 files under card/');
 });
@@ -76,17 +77,17 @@ function fakeRunDir(name: string, calls: readonly object[], cards: readonly stri
 
 test('the run-dir reading counts card files and handler entries of writing tools only', () => {
   const entered = (binding: string) => ({ type: 'call', binding_id: binding, handler_entered: true });
-  const once = readRunEffects(fakeRunDir('once', [entered('b-read'), entered('b-read'), entered('b-create'), { type: 'call', binding_id: 'b-create', handler_entered: false }, { type: 'call', handler_entered: false }], ['excerpt-card.md']));
-  expect(once).toEqual({ cardFiles: 1, effects: { create_card: 1 } });
-  expect(effectViolation(once)).toBeUndefined();
-  expect(effectViolation(readRunEffects(fakeRunDir('twice', [entered('b-create'), entered('b-create')], ['excerpt-card.md'])))).toBe('create_card handler entered 2 times');
-  expect(effectViolation(readRunEffects(fakeRunDir('two-cards', [], ['a.md', 'b.md'])))).toBe('2 files under card/');
+  const once = readRunEffects(fakeRunDir('once', [entered('b-read'), entered('b-read'), entered('b-create'), { type: 'call', binding_id: 'b-create', handler_entered: false }, { type: 'call', handler_entered: false }], ['excerpt-card.md']), 'card');
+  expect(once).toEqual({ artifactFiles: 1, effects: { create_card: 1 } });
+  expect(effectViolation(once, 'card')).toBeUndefined();
+  expect(effectViolation(readRunEffects(fakeRunDir('twice', [entered('b-create'), entered('b-create')], ['excerpt-card.md']), 'card'), 'card')).toBe('create_card handler entered 2 times');
+  expect(effectViolation(readRunEffects(fakeRunDir('two-cards', [], ['a.md', 'b.md']), 'card'), 'card')).toBe('2 files under card/');
   const noCardDir = fakeRunDir('no-card-dir', [], []);
   rmSync(join(noCardDir, 'card'), { recursive: true });
-  expect(readRunEffects(noCardDir)).toEqual({ cardFiles: 0, effects: {} });
+  expect(readRunEffects(noCardDir, 'card')).toEqual({ artifactFiles: 0, effects: {} });
 });
 
 test('the README names the number of cases `caplab check` runs', () => {
   const readme = readFileSync(join(import.meta.dir, '../../README.md'), 'utf8');
-  expect(readme).toContain(`scenario, ${checkCases().length} cases;`);
+  expect(readme).toContain(`scenario, ${checkCases(excerptTask).length} cases;`);
 });

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { builtinScenarioNames, loadScenario, recheckAcceptance, type RunOutcome, type Scenario } from '../harness/index.ts';
+import { builtinScenarioNames, loadScenario, recheckAcceptance, type RunOutcome, type Scenario, type Task } from '../harness/index.ts';
 import { verify } from '../ledger/index.ts';
 import { effectViolation, readRunEffects, type RunEffects } from './check-effects.ts';
 import type { Executed } from './run-command.ts';
@@ -27,31 +27,23 @@ export interface CheckResult {
 }
 
 /**
- * Scenarios that also run over MCP: changing the transport must not remove
- * a check. Only `read_source` is served over MCP (`create_card` stays local
- * on both transports), so these are the ones whose outcome the transport
- * could change: the same-batch refusal and names that look like the
- * server-qualified `mcp__caplab-fixture__read_source`. Each MCP case starts
- * a server, the slowest part of a check, so the list stays short.
+ * The cases `caplab check` runs: the task's demo scenario over MCP and over
+ * the local path, every other built-in scenario locally, and those the task
+ * names (`Task.scenarios.overMcp`: changing the transport must not remove a
+ * check) over MCP as well.
  */
-const OVER_MCP_TOO: ReadonlySet<string> = new Set(['same-batch', 'hostile-protocol-names']);
-
-/**
- * The cases `caplab check` runs: the demo over MCP and over the local path,
- * every built-in negative scenario locally, and those in `OVER_MCP_TOO`
- * over MCP as well.
- */
-export function checkCases(): CheckCase[] {
+export function checkCases(task: Pick<Task, 'scenarios'>): CheckCase[] {
+  const { folder, demo, overMcp } = task.scenarios;
   const demos: CheckCase[] = [];
   const cases: CheckCase[] = [];
-  for (const name of builtinScenarioNames()) {
-    const scenario = loadScenario(name);
+  for (const name of builtinScenarioNames(folder)) {
+    const scenario = loadScenario(folder, name);
     if (!scenario.ok) throw new Error(`built-in scenario ${name} is invalid: ${scenario.message}`);
-    if (name === 'happy') {
+    if (name === demo) {
       demos.push({ id: 'demo-mcp', scenario: scenario.value, transport: 'mcp' }, { id: 'demo-local', scenario: scenario.value, transport: 'local' });
     } else {
       cases.push({ id: `${name}-local`, scenario: scenario.value, transport: 'local' });
-      if (OVER_MCP_TOO.has(name)) cases.push({ id: `${name}-mcp`, scenario: scenario.value, transport: 'mcp' });
+      if (overMcp.includes(name)) cases.push({ id: `${name}-mcp`, scenario: scenario.value, transport: 'mcp' });
     }
   }
   return [...demos, ...cases];
@@ -71,21 +63,22 @@ function listRefusals(refusals: readonly { readonly class: string; readonly kind
   return `refused: ${runs.map((r) => (r.count > 1 ? `${r.text} ×${r.count}` : r.text)).join(', ')}`;
 }
 
-function describeExpectation(scenario: Scenario): string {
+function describeExpectation(scenario: Scenario, artifact: string): string {
   const e = scenario.expect;
   const refusals = e.failures ? [listRefusals(e.failures)] : [];
   const failure = e.failure ? [pair(e.failure)] : [];
-  const card = e.card === undefined ? [] : [e.card ? 'card' : 'no card'];
-  return [e.accepted ? 'accepted' : 'not accepted', ...failure, ...refusals, ...card, 'at most one card, no repeated side effect'].join(', ');
+  const made = e.card === undefined ? [] : [e.card ? artifact : `no ${artifact}`];
+  return [e.accepted ? 'accepted' : 'not accepted', ...failure, ...refusals, ...made, `at most one ${artifact}, no repeated side effect`].join(', ');
 }
 
 /**
  * Judges a run against its scenario's expectation, from the run itself and
- * from an offline verification of its run dir (so a run whose record does
- * not verify never counts as expected).
+ * from an offline verification of its run dir with the task's recheck (so a
+ * run whose record does not verify never counts as expected).
  */
-export function judge(item: CheckCase, executed: Executed): CheckResult {
-  const base = { id: item.id, scenario: item.scenario.name, transport: item.transport, expected: describeExpectation(item.scenario) };
+export function judge(task: Task, item: CheckCase, executed: Executed): CheckResult {
+  const artifact = task.artifact.name;
+  const base = { id: item.id, scenario: item.scenario.name, transport: item.transport, expected: describeExpectation(item.scenario, artifact) };
   if (!executed.ok) {
     const f = executed.failure;
     return { ...base, observed: `did not run: ${f.class}/${f.kind}`, passed: false, failure: { class: f.class, kind: f.kind, message: f.message } };
@@ -96,17 +89,17 @@ export function judge(item: CheckCase, executed: Executed): CheckResult {
   const wanted = expect.failure;
   const matched = wanted ? failures.find((f) => f.class === wanted.class && f.kind === wanted.kind) : undefined;
   const shown = matched ?? failures[0];
-  const verified = verify(outcome.runDir, { recheck: recheckAcceptance, expectedHead: outcome.head });
-  // The card and the side effects are read back from the run dir, not taken from the run's own account;
+  const verified = verify(outcome.runDir, { recheck: recheckAcceptance(task), expectedHead: outcome.head });
+  // The artifact and the side effects are read back from the run dir, not taken from the run's own account;
   // they are read even when the record fails to verify, so the report says what is there.
-  const effects = readEffects(outcome.runDir);
-  const violation = effects ? effectViolation(effects) : undefined;
-  const card = effects !== undefined && effects.cardFiles > 0;
+  const effects = readEffects(outcome.runDir, task.artifact.folder);
+  const violation = effects ? effectViolation(effects, task.artifact.folder) : undefined;
+  const made = effects !== undefined && effects.artifactFiles > 0;
   const refusalsMatch = expect.failures === undefined || failures.map(pair).join(' ') === expect.failures.map(pair).join(' ');
   const observed = [
     outcome.loop.accepted ? 'accepted' : 'not accepted',
     ...(expect.failures !== undefined ? [listRefusals(failures)] : shown ? [pair(shown)] : []),
-    card ? 'card' : 'no card',
+    made ? artifact : `no ${artifact}`,
     ...(violation ? [violation] : []),
     verified.ok ? 'record verifies' : `record fails: ${verified.kind}`,
   ].join(', ');
@@ -114,7 +107,7 @@ export function judge(item: CheckCase, executed: Executed): CheckResult {
     outcome.loop.accepted === expect.accepted &&
     (wanted === undefined || matched !== undefined) &&
     refusalsMatch &&
-    (expect.card === undefined || expect.card === card) &&
+    (expect.card === undefined || expect.card === made) &&
     violation === undefined &&
     verified.ok;
   return {
@@ -127,9 +120,9 @@ export function judge(item: CheckCase, executed: Executed): CheckResult {
   };
 }
 
-function readEffects(runDir: string): RunEffects | undefined {
+function readEffects(runDir: string, folder: string): RunEffects | undefined {
   try {
-    return readRunEffects(runDir);
+    return readRunEffects(runDir, folder);
   } catch {
     // A ledger that is not JSON lines already fails verification, which the report shows.
     return undefined;
@@ -141,8 +134,8 @@ export function caseDir(root: string, item: CheckCase): string {
   return join(root, item.id);
 }
 
-/** The flags `caplab check` runs a case with: JSON, no permission prompt, the default skill, nothing else. */
-export function caseFlags(item: CheckCase, root: string, runId: string, transport: CheckCase['transport'] = item.transport): RunFlags {
+/** The flags `caplab check` runs a case with: JSON, no permission prompt, the task's method package, nothing else. */
+export function caseFlags(task: Pick<Task, 'method'>, item: CheckCase, root: string, runId: string, transport: CheckCase['transport'] = item.transport): RunFlags {
   return {
     transport,
     scenario: item.scenario.name,
@@ -154,7 +147,7 @@ export function caseFlags(item: CheckCase, root: string, runId: string, transpor
     skillDirs: [],
     noSkill: false,
     settings: [],
-    defaultSkill: 'excerpt-card',
+    defaultSkill: task.method.skill,
     out: caseDir(root, item),
     runId,
   };

@@ -1,6 +1,7 @@
 import { CAPLAB_VERSION } from '../version.ts';
 import { HELP } from './help.ts';
 import { EXIT, interruptCode, type Io } from './io.ts';
+import { loadTask, serveTask } from './tasks.ts';
 
 // Each command's modules are imported when that command runs, so `--version` and `verify` never
 // evaluate the MCP client or ajv and `serve` never evaluates the host (test/module-graph.test.ts).
@@ -50,27 +51,27 @@ async function dispatch(argv: readonly string[], io: Io): Promise<number> {
   switch (command) {
     case 'demo':
     case 'run': {
-      const [{ parseRunFlags, runCommand }, { mcpTools }] = await Promise.all([import('./run-command.ts'), import('../harness/index.ts')]);
-      const flags = parseRunFlags(rest, command);
+      const [{ parseRunFlags, runCommand }, { mcpTools }, task] = await Promise.all([import('./run-command.ts'), import('../harness/index.ts'), loadTask()]);
+      const flags = parseRunFlags(rest, command, task);
       if ('usage' in flags) return usage(io, command, flags.usage);
-      return runCommand(flags, io, mcpTools({ envSource: io.env }));
+      return runCommand(flags, io, task, mcpTools(task, { envSource: io.env }));
     }
     case 'check': {
-      const [{ checkCommand }, { mcpTools }] = await Promise.all([import('./check-command.ts'), import('../harness/index.ts')]);
-      return checkCommand(rest, io, mcpTools({ envSource: io.env }));
+      const [{ checkCommand }, { mcpTools }, task] = await Promise.all([import('./check-command.ts'), import('../harness/index.ts'), loadTask()]);
+      return checkCommand(rest, io, task, mcpTools(task, { envSource: io.env }));
     }
     case 'tools':
-      return (await import('./info-commands.ts')).toolsCommand(rest, io);
+      return (await import('./info-commands.ts')).toolsCommand(rest, io, await loadTask());
     case 'skills':
-      return (await import('./info-commands.ts')).skillsCommand(rest, io);
+      return (await import('./info-commands.ts')).skillsCommand(rest, io, await loadTask());
     case 'serve':
       if (rest.length > 0) return usage(io, 'serve', `unexpected argument ${JSON.stringify(rest[0])}`);
       if (!io.streams) return usage(io, 'serve', 'no process streams to serve on');
-      return (await import('../mcp/index.ts')).serve(io.streams);
+      return serveTask(io.streams);
     case 'probe':
       return (await import('./probe-command.ts')).probeCommand(rest, io);
     case 'verify':
-      return (await import('./verify-command.ts')).verifyCommand(rest, io);
+      return (await import('./verify-command.ts')).verifyCommand(rest, io, await loadTask());
     default:
       return usage(io, undefined, `unknown command ${JSON.stringify(command)}`);
   }

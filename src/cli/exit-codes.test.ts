@@ -7,32 +7,33 @@ import { EXIT } from './io.ts';
 import { parseRunFlags, runCommand } from './run-command.ts';
 import { testIo } from './test-io.ts';
 import { scratchDir } from '../../test/scratch.ts';
+import { excerptTask } from '../excerpt/index.ts';
 
 const flags = (args: string[]) => {
-  const parsed = parseRunFlags(['--json', ...args], 'demo');
+  const parsed = parseRunFlags(['--json', ...args], 'demo', excerptTask);
   if ('usage' in parsed) throw new Error(parsed.usage);
   return parsed;
 };
 
 /** Local tools whose read_source ends as the given failure. */
 const failingReads = (failure: ReturnType<typeof fail>): ToolProvider => async (snapshot, runId) => {
-  const set = await localTools(snapshot, runId);
+  const set = await localTools(excerptTask)(snapshot, runId);
   if (!set.ok) return set;
   return ok({ ...set.value, tools: set.value.tools.map((t) => (t.contract.name === 'read_source' ? { ...t, handler: async () => failure } : t)) });
 };
 
 test('a server that cannot be spawned: exit 3 (transport), one JSON document naming spawn', async () => {
   const io = testIo(scratchDir('caplab-exit-'));
-  const provider = mcpTools({ envSource: {}, launch: { command: ['/nonexistent/caplab-server'], cwd: '/', env: {} } });
-  expect(await runCommand(flags([]), io, provider)).toBe(EXIT.protocol);
+  const provider = mcpTools(excerptTask, { envSource: {}, launch: { command: ['/nonexistent/caplab-server'], cwd: '/', env: {} } });
+  expect(await runCommand(flags([]), io, excerptTask, provider)).toBe(EXIT.protocol);
   expect(JSON.parse(io.out()).error.class).toBe('spawn');
 });
 
 test('a protocol failure in a call: exit 3; an unknown outcome (timeout/closed): exit 4, reported as unknown, not "not executed"', async () => {
   const protocol = testIo(scratchDir('caplab-exit-'));
-  expect(await runCommand(flags(['--transport', 'mcp']), protocol, failingReads(fail('protocol', 'framing', 'stray byte')))).toBe(EXIT.protocol);
+  expect(await runCommand(flags(['--transport', 'mcp']), protocol, excerptTask, failingReads(fail('protocol', 'framing', 'stray byte')))).toBe(EXIT.protocol);
   const unknown = testIo(scratchDir('caplab-exit-'));
-  expect(await runCommand(flags(['--transport', 'mcp']), unknown, failingReads(fail('timeout', 'deadline', 'no answer')))).toBe(EXIT.unknown);
+  expect(await runCommand(flags(['--transport', 'mcp']), unknown, excerptTask, failingReads(fail('timeout', 'deadline', 'no answer')))).toBe(EXIT.unknown);
   const doc = JSON.parse(unknown.out());
   expect(doc.ending).toContain('outcome unknown');
   expect(doc.calls[0].handler_entered).toBe(true);

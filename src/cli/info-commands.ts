@@ -1,18 +1,16 @@
 import { parseArgs } from 'node:util';
 import { createTaskContract, setPropertiesContract, updateNoteContract } from '../../fixtures/contracts/index.ts';
 import { bindTable, describeTools, MODEL_TARGETS, renderToolsText, type ModelTarget, type ToolEntry } from '../binding/index.ts';
-import { createCardContract, CREATE_CARD_VERSION, LOCAL_READ_SOURCE_VERSION, readSourceContract } from '../excerpt/index.ts';
+import type { Task } from '../harness/index.ts';
 import { describeSkills, discoverPackages, renderSkillsText } from '../skill/index.ts';
 import { HELP } from './help.ts';
 import { EXIT, type Io } from './io.ts';
 
 /**
- * The tools `caplab tools` shows: the excerpt task's two, then the library's
- * example contracts (update semantics the excerpt tools must not be widened to show).
+ * The library's example contracts `caplab tools` shows after the task's own
+ * tools (update semantics a task's tools must not be widened to show).
  */
-const TOOL_ENTRIES: readonly ToolEntry[] = [
-  { contract: readSourceContract, implementation: { kind: 'local', version: LOCAL_READ_SOURCE_VERSION } },
-  { contract: createCardContract, implementation: { kind: 'local', version: CREATE_CARD_VERSION } },
+const EXAMPLE_ENTRIES: readonly ToolEntry[] = [
   { contract: updateNoteContract, implementation: { kind: 'local', version: 'example/1' } },
   { contract: createTaskContract, implementation: { kind: 'local', version: 'example/1' } },
   { contract: setPropertiesContract, implementation: { kind: 'local', version: 'example/1' } },
@@ -31,8 +29,8 @@ function parse(args: readonly string[], io: Io, command: string, extra: Record<s
   }
 }
 
-/** `caplab tools [--model plain|strict|anthropic] [--json]`. */
-export function toolsCommand(args: readonly string[], io: Io): number {
+/** `caplab tools [--model plain|strict|anthropic] [--json]`: the task's tools, then the examples. */
+export function toolsCommand(args: readonly string[], io: Io, task: Task): number {
   const parsed = parse(args, io, 'tools', { model: { type: 'string' } });
   if (!parsed) return EXIT.usage;
   if (parsed.values.help) return io.stdout(`${HELP['tools']}\n`), EXIT.ok;
@@ -41,22 +39,22 @@ export function toolsCommand(args: readonly string[], io: Io): number {
     io.stderr(`caplab tools: --model must be one of ${MODEL_TARGETS.join(', ')}\n`);
     return EXIT.usage;
   }
-  const description = describeTools(bindTable(TOOL_ENTRIES, target));
+  const description = describeTools(bindTable([...task.tools.local.map((tool) => tool.entry), ...EXAMPLE_ENTRIES], target));
   io.stdout(parsed.values.json ? `${JSON.stringify(description, null, 2)}\n` : `${renderToolsText(description)}\n`);
   return EXIT.ok;
 }
 
-/** `caplab skills [--skills DIR] [--json]`. */
-export function skillsCommand(args: readonly string[], io: Io): number {
+/** `caplab skills [--skills DIR] [--json]`: packages parsed against the task's stages and bound to its tools. */
+export function skillsCommand(args: readonly string[], io: Io, task: Task): number {
   const parsed = parse(args, io, 'skills', { skills: { type: 'string' } });
   if (!parsed) return EXIT.usage;
   if (parsed.values.help) return io.stdout(`${HELP['skills']}\n`), EXIT.ok;
-  const packages = discoverPackages({ dirs: parsed.values.skills ? [parsed.values.skills] : [] });
+  const packages = discoverPackages({ dirs: parsed.values.skills ? [parsed.values.skills] : [], stages: task.method.stages });
   if (!packages.ok) {
     io.stderr(`caplab skills: ${packages.class}/${packages.kind}: ${packages.message}\n`);
     return EXIT.usage;
   }
-  const tools = [readSourceContract, createCardContract].map((c) => ({ name: c.name, version: c.version }));
+  const tools = task.tools.local.map(({ entry: { contract } }) => ({ name: contract.name, version: contract.version }));
   const report = describeSkills(packages.value, tools);
   io.stdout(parsed.values.json ? `${JSON.stringify(report, null, 2)}\n` : `${renderSkillsText(report)}\n`);
   return EXIT.ok;

@@ -1,4 +1,4 @@
-import type { ServeIo } from '../mcp/index.ts';
+import type { ServeStreams } from '../mcp/index.ts';
 
 /**
  * The CLI's only window on the process: streams, environment, cwd. `main.ts`
@@ -12,7 +12,7 @@ export interface Io {
   /** Whether stdout is a terminal (colour is used only then, and never with NO_COLOR). */
   readonly isTTY: boolean;
   /** The raw process streams, for `caplab serve` only (it speaks MCP on stdin/stdout). */
-  readonly streams?: ServeIo;
+  readonly streams?: ServeStreams;
   /**
    * Aborted when the process gets SIGINT or SIGTERM, with the signal's name
    * as its reason (main.ts wires it; a test aborts its own).

@@ -8,13 +8,14 @@ import type { Mode } from '../mcp/testing/misbehave.ts';
 import { FAST, misbehaveLaunch } from '../mcp/testing/servers.ts';
 import { parseRunFlags, runCommand } from './run-command.ts';
 import { testIo } from './test-io.ts';
+import { excerptTask } from '../excerpt/index.ts';
 
 /** The demo's tools with read_source over a misbehaving server. */
-const over = (mode: Mode): ToolProvider => mcpTools({ envSource: {}, launch: misbehaveLaunch(mode), timeouts: { ...FAST, callMs: 300 } });
+const over = (mode: Mode): ToolProvider => mcpTools(excerptTask, { envSource: {}, launch: misbehaveLaunch(mode), timeouts: { ...FAST, callMs: 300 } });
 
 /** The same, with the pipeline's own deadline for read_source (not the client's) ending the call. */
 const pipelineDeadline = (mode: Mode): ToolProvider => async (snapshot, runId) => {
-  const set = await mcpTools({ envSource: {}, launch: misbehaveLaunch(mode), timeouts: FAST })(snapshot, runId);
+  const set = await mcpTools(excerptTask, { envSource: {}, launch: misbehaveLaunch(mode), timeouts: FAST })(snapshot, runId);
   if (!set.ok) return set;
   const tools = set.value.tools.map((t) => (t.contract.name === 'read_source' ? { ...t, attributes: { ...t.attributes, timeoutMs: 300 } } : t));
   return ok({ ...set.value, tools });
@@ -24,9 +25,9 @@ async function demo(provider: ToolProvider, json: boolean) {
   const cwd = mkdtempSync(join(tmpdir(), 'caplab-mcpfail-'));
   try {
     const io = testIo(cwd);
-    const flags = parseRunFlags([...(json ? ['--json'] : []), '--run-id', 'f'], 'demo');
+    const flags = parseRunFlags([...(json ? ['--json'] : []), '--run-id', 'f'], 'demo', excerptTask);
     if ('usage' in flags) throw new Error(flags.usage);
-    const code = await runCommand(flags, io, provider);
+    const code = await runCommand(flags, io, excerptTask, provider);
     const ledger = readFileSync(join(cwd, 'caplab-runs/f/ledger.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line));
     return { code, out: io.out(), calls: ledger.filter((e) => e.type === 'call') };
   } finally {

@@ -8,6 +8,7 @@ import { cli } from './cli.ts';
 import { EXIT } from './io.ts';
 import { parseRunFlags, runCommand } from './run-command.ts';
 import { testIo } from './test-io.ts';
+import { excerptTask } from '../excerpt/index.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'caplab-paths-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -36,7 +37,7 @@ test.each([['.'], ['..'], ['-x'], ['.hidden'], ['a/b'], [''], ['x'.repeat(65)]])
 });
 
 test('ordinary run ids still pass: letters, digits, _ . - inside', () => {
-  for (const id of ['r1', '_x', '2026.11.30-a_b', 'x'.repeat(64)]) expect('usage' in parseRunFlags(['--run-id', id], 'demo')).toBe(false);
+  for (const id of ['r1', '_x', '2026.11.30-a_b', 'x'.repeat(64)]) expect('usage' in parseRunFlags(['--run-id', id], 'demo', excerptTask)).toBe(false);
 });
 
 test('--out "" is a usage error: it would write into the working directory', async () => {
@@ -56,10 +57,10 @@ test.each([
 ])('--out naming %s: usage error (exit 2) before any tool starts', async (_, make, says) => {
   const cwd = fresh();
   const out = make(cwd);
-  const flags = parseRunFlags(['--out', out], 'demo');
+  const flags = parseRunFlags(['--out', out], 'demo', excerptTask);
   if ('usage' in flags) throw new Error(flags.usage);
   const io = testIo(cwd);
-  expect(await runCommand(flags, io, untouchable)).toBe(EXIT.usage);
+  expect(await runCommand(flags, io, excerptTask, untouchable)).toBe(EXIT.usage);
   expect(io.err()).toContain(says);
   const check = testIo(cwd);
   expect(await cli(['check', '--out', out], check)).toBe(EXIT.usage);

@@ -7,6 +7,7 @@ import { DEV_SERVE_ENTRY } from '../mcp/index.ts';
 import { EXIT } from './io.ts';
 import { parseRunFlags, runCommand } from './run-command.ts';
 import { testIo } from './test-io.ts';
+import { excerptTask } from '../excerpt/index.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'caplab-redact-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -17,10 +18,10 @@ test('a server that prints a value from its launch env on stderr: the run record
   // The fixture server, started through a shell that first prints the value it was given.
   const serve = [process.execPath, ...DEV_SERVE_ENTRY].map((arg) => `'${arg}'`).join(' ');
   const launch = { command: ['/bin/sh', '-c', `echo "server token: $FIXTURE_TOKEN" >&2; exec ${serve}`], cwd: '/', env: { FIXTURE_TOKEN: SECRET } };
-  const flags = parseRunFlags(['--json', '--run-id', 'redacted'], 'demo');
+  const flags = parseRunFlags(['--json', '--run-id', 'redacted'], 'demo', excerptTask);
   if ('usage' in flags) throw new Error(flags.usage);
   const io = testIo(scratch);
-  expect(await runCommand(flags, io, mcpTools({ envSource: {}, launch }))).toBe(EXIT.ok);
+  expect(await runCommand(flags, io, excerptTask, mcpTools(excerptTask, { envSource: {}, launch }))).toBe(EXIT.ok);
   const runDir = join(scratch, 'caplab-runs', 'redacted');
   const recorded = readdirSync(runDir, { recursive: true, withFileTypes: true })
     .filter((entry) => entry.isFile())

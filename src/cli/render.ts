@@ -1,6 +1,5 @@
 import type { Failure } from '../contract/index.ts';
-import type { AcceptanceCheck } from '../excerpt/index.ts';
-import type { LoopStep, RecordedCall, RunOutcome } from '../harness/index.ts';
+import type { AcceptanceCheck, LoopStep, RecordedCall, RunOutcome } from '../harness/index.ts';
 import type { Paint } from './io.ts';
 
 const short = (hash: string) => hash.slice(0, 12);
@@ -55,8 +54,8 @@ function renderChecks(checks: readonly AcceptanceCheck[], paint: Paint): string 
   return ['Acceptance:', ...rows].join('\n');
 }
 
-/** The end of a run: verdict, card, ledger head. */
-export function renderEnding(outcome: RunOutcome, paint: Paint): string {
+/** The end of a run: verdict, the task's artifact (under its name), ledger head. */
+export function renderEnding(outcome: RunOutcome, paint: Paint, artifactName: string): string {
   const lines = [renderChecks(outcome.loop.checks, paint), ''];
   const verdict = outcome.loop.accepted ? paint.ok('ACCEPTED') : paint.bad('NOT ACCEPTED');
   lines.push(`${verdict} — ${outcome.ending} (exit ${outcome.exitCode})`);
@@ -65,7 +64,9 @@ export function renderEnding(outcome: RunOutcome, paint: Paint): string {
     const s = outcome.server;
     lines.push(`server: ${s.serverInfo.name} ${s.serverInfo.version}, MCP ${s.protocolVersion}, instance ${s.instanceId} (${s.gaps.join('; ')})`);
   }
-  if (outcome.loop.receipt) lines.push(`card:   ${outcome.runDir}/${outcome.loop.receipt.path} sha256 ${outcome.loop.receipt.sha256}`);
+  const made = outcome.loop.artifact;
+  // Labels align with `ledger:` below.
+  if (made) lines.push(`${`${artifactName}:`.padEnd(7)} ${outcome.runDir}/${made.path} sha256 ${made.sha256}`);
   lines.push(`ledger: ${outcome.runDir}/ledger.jsonl head ${outcome.head} (${outcome.events} events)`);
   return lines.join('\n');
 }

@@ -1,8 +1,7 @@
 import { parseArgs } from 'node:util';
 import { join, resolve } from 'node:path';
-import { fixtureSnapshot } from '../excerpt/index.ts';
 import { fail, type Failure } from '../contract/index.ts';
-import { loadScenario, runReport, runTask, type LoopStep, type RunOutcome, type Scenario, type ToolProvider } from '../harness/index.ts';
+import { loadScenario, runReport, runTask, type LoopStep, type RunOutcome, type Scenario, type Task, type ToolProvider } from '../harness/index.ts';
 import { clockFromEnv } from '../ledger/index.ts';
 import { EXIT, interruptCode, paint, type Io } from './io.ts';
 import { checkOutDir, checkRunId } from './paths.ts';
@@ -35,8 +34,8 @@ export function newRunId(now: Date = new Date()): string {
 
 export type UsageError = { readonly usage: string };
 
-/** Parses demo/run flags into plain data, or a usage error. */
-export function parseRunFlags(args: readonly string[], command: 'demo' | 'run'): RunFlags | UsageError {
+/** Parses demo/run flags into plain data, or a usage error. The task gives `demo` its scenario and its method package. */
+export function parseRunFlags(args: readonly string[], command: 'demo' | 'run', task: Pick<Task, 'scenarios' | 'method'>): RunFlags | UsageError {
   let parsed;
   try {
     parsed = parseArgs({ args: [...args], options: RUN_OPTIONS, strict: true, allowPositionals: false });
@@ -50,10 +49,10 @@ export function parseRunFlags(args: readonly string[], command: 'demo' | 'run'):
   if (badId) return { usage: badId.message };
   if (v.out === '') return { usage: '--out needs a folder; an empty path would mean the working directory' };
   if (command === 'run' && v.scenario === undefined) return { usage: 'run needs --scenario NAME|FILE' };
-  if (command === 'demo' && v.scenario !== undefined) return { usage: 'demo runs the happy scenario; use `caplab run --scenario` for others' };
+  if (command === 'demo' && v.scenario !== undefined) return { usage: `demo runs the ${task.scenarios.demo} scenario; use \`caplab run --scenario\` for others` };
   return {
     transport,
-    scenario: v.scenario ?? 'happy',
+    scenario: v.scenario ?? task.scenarios.demo,
     json: v.json ?? false,
     yes: v.yes ?? false,
     trustProject: (v.trust ?? false) || (v['trust-project'] ?? false),
@@ -63,7 +62,7 @@ export function parseRunFlags(args: readonly string[], command: 'demo' | 'run'):
     noSkill: v['no-skill'] ?? false,
     ...(v.out !== undefined ? { out: v.out } : {}),
     ...(v['run-id'] !== undefined ? { runId: v['run-id'] } : {}),
-    ...(command === 'demo' ? { defaultSkill: 'excerpt-card' } : {}),
+    ...(command === 'demo' ? { defaultSkill: task.method.skill } : {}),
     ...(v.durable ? { durable: true } : {}),
     settings: v.settings ?? [],
   };
@@ -76,14 +75,14 @@ export type Executed = { readonly ok: true; readonly outcome: RunOutcome } | { r
  * Sets up and runs one scenario: clock, run id and dir, tools, hooks,
  * permissions, method. Shared by demo, run and check.
  */
-export async function execute(flags: RunFlags, scenario: Scenario, io: Io, mcpTools: ToolProvider | undefined, onStep?: (step: LoopStep) => void): Promise<Executed> {
+export async function execute(flags: RunFlags, scenario: Scenario, io: Io, task: Task, mcpTools: ToolProvider | undefined, onStep?: (step: LoopStep) => void): Promise<Executed> {
   const clock = clockFromEnv(io.env);
   if (!clock.ok) return { ok: false, code: EXIT.usage, failure: clock };
   const runId = flags.runId ?? newRunId();
   const runDir = resolve(io.cwd, flags.out ?? join('caplab-runs', runId));
   const badOut = checkOutDir(runDir, flags.out !== undefined ? '--out' : 'run dir');
   if (badOut) return { ok: false, code: EXIT.usage, failure: badOut };
-  const setup = await setupRun(flags, scenario, io, mcpTools);
+  const setup = await setupRun(flags, scenario, io, task, mcpTools);
   if (!setup.ok) return { ok: false, code: EXIT.usage, failure: setup };
   for (const notice of setup.value.notices) io.stderr(`caplab: ${notice}\n`);
   // Interrupted before this run began (check's later scenarios): no run dir is made.
@@ -91,8 +90,9 @@ export async function execute(flags: RunFlags, scenario: Scenario, io: Io, mcpTo
     return { ok: false, code: interruptCode(io.interrupt.reason), failure: fail('precondition', 'run_interrupted', `interrupted by ${String(io.interrupt.reason)} before the run started`) };
   }
   const outcome = await runTask({
+    task,
     scenario,
-    snapshot: fixtureSnapshot(),
+    snapshot: task.snapshot(),
     runId,
     runDir,
     clock: clock.value,
@@ -108,9 +108,9 @@ export async function execute(flags: RunFlags, scenario: Scenario, io: Io, mcpTo
 }
 
 /** `caplab demo` and `caplab run`: one scenario, streamed or as one JSON document. */
-export async function runCommand(flags: RunFlags, io: Io, mcpTools?: ToolProvider): Promise<number> {
+export async function runCommand(flags: RunFlags, io: Io, task: Task, mcpTools?: ToolProvider): Promise<number> {
   const colours = paint(io);
-  const scenario = loadScenario(flags.scenario);
+  const scenario = loadScenario(task.scenarios.folder, flags.scenario);
   if (!scenario.ok) {
     io.stderr(`caplab: ${scenario.class}/${scenario.kind}: ${scenario.message}\n`);
     return EXIT.usage;
@@ -119,7 +119,7 @@ export async function runCommand(flags: RunFlags, io: Io, mcpTools?: ToolProvide
     io.stdout(`caplab ${flags.transport === 'mcp' ? 'over MCP (stdio, 2025-06-18)' : 'with local tools'} — scenario ${scenario.value.name}\n`);
     io.stdout(`${colours.dim('model: scripted (replayed responses; usage is synthetic)')}\n`);
   }
-  const executed = await execute(flags, scenario.value, io, mcpTools, (step) => {
+  const executed = await execute(flags, scenario.value, io, task, mcpTools, (step) => {
     if (flags.json) return;
     const line = renderStep(step, colours);
     if (line) io.stdout(`${line}\n`);
@@ -130,8 +130,8 @@ export async function runCommand(flags: RunFlags, io: Io, mcpTools?: ToolProvide
     io.stderr(`caplab: ${failureText(failure)}\n`);
     return code;
   }
-  if (flags.json) io.stdout(`${JSON.stringify(runReport(executed.outcome, scenario.value.name), null, 2)}\n`);
-  else io.stdout(`\n${renderEnding(executed.outcome, colours)}\n`);
+  if (flags.json) io.stdout(`${JSON.stringify(runReport(executed.outcome, scenario.value.name, task.artifact.name), null, 2)}\n`);
+  else io.stdout(`\n${renderEnding(executed.outcome, colours, task.artifact.name)}\n`);
   const { exitCode, runDir, ending } = executed.outcome;
   if (exitCode === EXIT.sigint || exitCode === EXIT.sigterm) {
     io.stderr(`caplab: ${ending}: new work stopped, hooks and servers terminated; the run is recorded as interrupted in ${runDir}\n`);

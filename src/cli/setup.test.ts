@@ -6,6 +6,7 @@ import { toolNames } from '../pipeline/index.ts';
 import { cli } from './cli.ts';
 import { offeredTools } from './setup.ts';
 import { testIo } from './test-io.ts';
+import { excerptTask } from '../excerpt/index.ts';
 
 const hooks = join(import.meta.dir, '../../fixtures/hooks');
 const env = { PATH: process.env['PATH'] ?? '/usr/bin:/bin' };
@@ -79,7 +80,7 @@ test('offeredTools names exactly what a run binds, for each transport', async ()
   for (const transport of ['local', 'mcp'] as const) {
     const { code, out } = await demo(['--transport', transport, '--json', '--run-id', `names-${transport}`]);
     expect(code).toBe(0);
-    const expected = offeredTools(transport).flatMap((tool) => toolNames(tool)).sort();
+    const expected = offeredTools(excerptTask, transport).flatMap((tool) => toolNames(tool)).sort();
     expect(bound(JSON.parse(out).run_dir)).toEqual(expected);
   }
 });

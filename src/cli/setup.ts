@@ -1,9 +1,7 @@
 import { convertArguments } from '../binding/index.ts';
 import { fail, ok, type Outcome } from '../contract/index.ts';
-import { createCardContract, readSourceContract } from '../excerpt/index.ts';
-import type { RunOptions, Scenario, ToolProvider } from '../harness/index.ts';
+import type { RunOptions, Scenario, Task, ToolProvider } from '../harness/index.ts';
 import { localTools } from '../harness/index.ts';
-import { FIXTURE_SERVER_INFO } from '../mcp/index.ts';
 import type { Nameable } from '../pipeline/index.ts';
 import { checkNames, parseRules, permissionPolicy, type Rule } from '../pipeline/permissions/index.ts';
 import { hooksFromSettings, resolveSettings } from '../pipeline/settings/index.ts';
@@ -21,7 +19,7 @@ export interface RunFlags {
   readonly denyTools: readonly string[];
   readonly skillDirs: readonly string[];
   readonly noSkill: boolean;
-  /** The method package to adopt when the scenario names none (demo: excerpt-card). */
+  /** The method package to adopt when the scenario names none (demo and check: the task's). */
   readonly defaultSkill?: string;
   readonly out?: string;
   readonly runId?: string;
@@ -36,42 +34,40 @@ export interface RunSetup {
   readonly notices: readonly string[];
 }
 
-/**
- * The excerpt task's own grant: the user asked for one card, so `create_card`
- * is allowed by a task rule. It is an ordinary allow rule: any deny rule,
- * `--deny-tool` or hook deny still wins over it.
- */
-const TASK_GRANT: readonly string[] = ['create_card'];
-
 /** The tools a method package may bind to: model-visible name and contract version. */
-const TOOL_VERSIONS = [readSourceContract, createCardContract].map((c) => ({ name: c.name, version: c.version }));
+function toolVersions(task: Task): { readonly name: string; readonly version: string }[] {
+  return task.tools.local.map(({ entry: { contract } }) => ({ name: contract.name, version: contract.version }));
+}
 
 /**
  * The tools each transport offers, known before anything is spawned: over
- * MCP, read_source is listed by the fixture server (mcp/server.ts) and
- * create_card stays local. A test compares this with what a run binds.
+ * MCP, those the task's fixture server serves are listed by it under their
+ * contract names; the rest stay local. A test compares this with what a run binds.
  */
-export function offeredTools(transport: RunFlags['transport']): readonly Nameable[] {
-  const local = (name: string): Nameable => ({ binding: { tool: name }, contract: { name } });
-  // The fixture server lists read_source under its contract's name (mcp/server.ts).
-  const listed = readSourceContract.name;
-  const read: Nameable = transport === 'mcp' ? { binding: { tool: listed, server: { name: FIXTURE_SERVER_INFO.name } }, contract: { name: listed } } : local(readSourceContract.name);
-  return [read, local(createCardContract.name)];
+export function offeredTools(task: Task, transport: RunFlags['transport']): readonly Nameable[] {
+  const served = new Set(task.tools.mcp.expected.map((expected) => expected.contract.name));
+  return task.tools.local.map(({ entry: { contract: { name } } }): Nameable =>
+    transport === 'mcp' && served.has(name) ? { binding: { tool: name, server: { name: task.tools.mcp.server } }, contract: { name } } : { binding: { tool: name }, contract: { name } },
+  );
 }
 
-/** Builds a run's tools, hooks, permissions, conversion and method from flags; a bad input is a usage failure. */
-export async function setupRun(flags: RunFlags, scenario: Scenario, io: Io, mcpTools?: ToolProvider): Promise<Outcome<RunSetup>> {
+/**
+ * Builds a run's tools, hooks, permissions, conversion and method from flags;
+ * a bad input is a usage failure. The task's own grant (`Task.tools.grant`) is
+ * an ordinary allow rule: any deny rule, `--deny-tool` or hook deny still wins over it.
+ */
+export async function setupRun(flags: RunFlags, scenario: Scenario, io: Io, task: Task, mcpTools?: ToolProvider): Promise<Outcome<RunSetup>> {
   const settings = await resolveSettings({ trustProject: flags.trustProject, cwd: io.cwd, settingsPaths: flags.settings });
   if (!settings.ok) return settings;
   const allowFlags = parseRules(flags.allowTools, '--allow-tool');
   if (!allowFlags.ok) return allowFlags;
   const denyFlags = parseRules(flags.denyTools, '--deny-tool');
   if (!denyFlags.ok) return denyFlags;
-  const taskGrant = parseRules(TASK_GRANT, 'task grant');
+  const taskGrant = parseRules(task.tools.grant, 'task grant');
   if (!taskGrant.ok) return taskGrant;
   const rules = settings.value.permissions;
   const labelled = (list: readonly Rule[], where: (rule: Rule) => string) => list.map((rule) => ({ where: where(rule), rule }));
-  const known = checkNames(offeredTools(flags.transport), {
+  const known = checkNames(offeredTools(task, flags.transport), {
     rules: [
       ...(['allow', 'ask', 'deny'] as const).flatMap((kind) => labelled(rules[kind], (rule) => `permissions.${kind} rule ${JSON.stringify(rule.text)}`)),
       ...labelled(allowFlags.value, (rule) => `--allow-tool=${rule.text}`),
@@ -88,12 +84,12 @@ export async function setupRun(flags: RunFlags, scenario: Scenario, io: Io, mcpT
     yes: flags.yes,
   });
 
-  const method = adopt(flags, scenario);
+  const method = adopt(flags, scenario, task);
   if (!method.ok) return method;
   if (flags.transport === 'mcp' && !mcpTools) return fail('spawn', 'mcp_unavailable', 'the MCP transport is not available in this build');
   return ok({
     run: {
-      tools: flags.transport === 'mcp' && mcpTools ? mcpTools : localTools,
+      tools: flags.transport === 'mcp' && mcpTools ? mcpTools : localTools(task),
       hooks: hooksFromSettings(settings.value, { env: io.env }),
       permission: (tool, hook) => policy(tool, hook),
       convert: (binding, args) => convertArguments(binding, args),
@@ -103,15 +99,15 @@ export async function setupRun(flags: RunFlags, scenario: Scenario, io: Io, mcpT
   });
 }
 
-/** The method package the run adopts, bound to the task's tools (or none). */
-function adopt(flags: RunFlags, scenario: Scenario): Outcome<RunOptions['method'] | undefined> {
+/** The method package the run adopts, parsed against the task's stages and bound to its tools (or none). */
+function adopt(flags: RunFlags, scenario: Scenario, task: Task): Outcome<RunOptions['method'] | undefined> {
   const name = flags.noSkill ? undefined : (scenario.skill ?? flags.defaultSkill);
-  const packages = discoverPackages({ dirs: flags.skillDirs });
+  const packages = discoverPackages({ dirs: flags.skillDirs, stages: task.method.stages });
   if (!packages.ok) return packages;
   if (name === undefined) return ok(undefined);
   const pkg = packages.value.find((p) => p.name === name);
   if (!pkg) return fail('invalid_arguments', 'unknown_skill', `no method package named ${JSON.stringify(name)} (have: ${packages.value.map((p) => p.name).join(', ')})`);
-  const bound = bindPackage(pkg, TOOL_VERSIONS);
+  const bound = bindPackage(pkg, toolVersions(task));
   if (!bound.ok) return bound;
   const support = methodSupport(bound.value);
   return ok({

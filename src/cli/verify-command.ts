@@ -1,12 +1,16 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { recheckAcceptance, type RecheckReport } from '../harness/index.ts';
+import { recheckAcceptance, type RecheckReport, type Task } from '../harness/index.ts';
 import { failAt, renderVerifyText, verify, type VerifyOutcome } from '../ledger/index.ts';
 import { HELP } from './help.ts';
 import { EXIT, type Io } from './io.ts';
 
-/** `caplab verify RUN_DIR [--json] [--head HASH]`: re-checks a run dir offline. */
-export function verifyCommand(args: readonly string[], io: Io): number {
+/**
+ * `caplab verify RUN_DIR [--json] [--head HASH]`: re-checks a run dir offline,
+ * acceptance with the task's recheck (a run dir does not name its task; the
+ * registry has one).
+ */
+export function verifyCommand(args: readonly string[], io: Io, task: Task): number {
   let parsed;
   try {
     parsed = parseArgs({ args: [...args], options: { json: { type: 'boolean' }, head: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true });
@@ -28,7 +32,7 @@ export function verifyCommand(args: readonly string[], io: Io): number {
     io.stderr('caplab verify: --head takes the 64 lowercase hex digits of a ledger head\n');
     return EXIT.usage;
   }
-  const report = verifySafely(dir, head);
+  const report = verifySafely(dir, head, task);
   if (parsed.values.json) {
     io.stdout(`${JSON.stringify(report.ok ? { verified: true, ...report.value } : { verified: false, error: { class: report.class, kind: report.kind, message: report.message, at: report.at, ...(report.issues ? { issues: report.issues } : {}) } }, null, 2)}\n`);
   } else {
@@ -43,9 +47,9 @@ export function verifyCommand(args: readonly string[], io: Io): number {
  * `verify` is total by construction; this net only keeps a verifier bug from
  * surfacing as a stack trace: it is reported as a verdict (does not verify).
  */
-function verifySafely(dir: string, head: string | undefined): VerifyOutcome<RecheckReport> {
+function verifySafely(dir: string, head: string | undefined, task: Task): VerifyOutcome<RecheckReport> {
   try {
-    return verify(dir, { recheck: recheckAcceptance, ...(head !== undefined ? { expectedHead: head } : {}) });
+    return verify(dir, { recheck: recheckAcceptance(task), ...(head !== undefined ? { expectedHead: head } : {}) });
   } catch (error) {
     return failAt('verifier_error', `the verifier failed on this input (a caplab bug; please report it): ${String(error)}`, { file: '.' });
   }

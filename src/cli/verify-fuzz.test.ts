@@ -13,6 +13,7 @@ import { join, relative } from 'node:path';
 import { recheckAcceptance } from '../harness/index.ts';
 import { verify } from '../ledger/index.ts';
 import { copyRun, demoRunDir, readEvents, rechain, refOf, type Event } from './verify-test-kit.ts';
+import { excerptTask } from '../excerpt/index.ts';
 
 const temp = mkdtempSync(join(tmpdir(), 'caplab-verify-fuzz-'));
 afterAll(() => rmSync(temp, { recursive: true, force: true }));
@@ -52,7 +53,7 @@ function restore(only?: readonly string[]): void {
 type Verdict = 'verifies' | 'fails' | 'throws';
 function verdictOf(expectedHead?: string): { verdict: Verdict; kind?: string } {
   try {
-    const report = verify(work, { recheck: recheckAcceptance, ...(expectedHead ? { expectedHead } : {}) });
+    const report = verify(work, { recheck: recheckAcceptance(excerptTask), ...(expectedHead ? { expectedHead } : {}) });
     return report.ok ? { verdict: 'verifies' } : { verdict: 'fails', kind: report.kind };
   } catch (error) {
     return { verdict: 'throws', kind: String(error) };

@@ -5,7 +5,8 @@
  */
 import { describe, expect, test } from 'bun:test';
 import { sha256Hex } from '../contract/index.ts';
-import { acceptanceChecks, isAccepted, type AcceptanceEvidence, type Verdict } from './acceptance.ts';
+import { isAccepted, type Verdict } from '../harness/index.ts';
+import { acceptanceChecks, type AcceptanceEvidence } from './acceptance.ts';
 import { CARD_PATH, renderCard, type CardContent } from './card.ts';
 import type { CardReceipt } from './contracts.ts';
 import { fixtureSnapshot } from './sources.ts';

@@ -1,22 +1,10 @@
 import { sha256Hex } from '../contract/index.ts';
+import { disclosedSources, type AcceptanceCheck, type Snapshot } from '../harness/index.ts';
 import { parseCard } from './card.ts';
 import type { CardReceipt } from './contracts.ts';
-import { disclosedSources } from './disclosure.ts';
 import { SOURCE_IDS } from './sources.ts';
-import type { Snapshot } from './snapshot.ts';
 
-export type Verdict = 'pass' | 'fail' | 'not_verifiable';
-
-/** One acceptance check: what was checked, against what, on which evidence, and the verdict. */
-export interface AcceptanceCheck {
-  readonly id: string;
-  readonly object: string;
-  readonly condition: string;
-  readonly evidence: string;
-  readonly verdict: Verdict;
-}
-
-/** The recorded bytes acceptance is decided from. The same input drives `caplab verify`. */
+/** The bytes acceptance is decided from, live (evidence.ts `liveAcceptance`) or recorded (`recordedAcceptance`, for `caplab verify`). */
 export interface AcceptanceEvidence {
   readonly snapshot: Snapshot;
   /** The receipt of the one successful create_card, if any. */
@@ -78,11 +66,6 @@ export function acceptanceChecks(evidence: AcceptanceEvidence): AcceptanceCheck[
     verdict: 'not_verifiable',
   });
   return checks;
-}
-
-/** Accepted iff every automatically verifiable check passed. */
-export function isAccepted(checks: readonly AcceptanceCheck[]): boolean {
-  return checks.every((check) => check.verdict !== 'fail');
 }
 
 function refused(evidence: AcceptanceEvidence): string {

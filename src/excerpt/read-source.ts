@@ -1,18 +1,12 @@
 import { bind } from '../binding/index.ts';
 import { fail, ok } from '../contract/index.ts';
 import { attributesOf, type RuntimeTool } from '../pipeline/index.ts';
-import { readSourceContract, type ReadSourceResult } from './contracts.ts';
-import { sourceById, type Snapshot } from './snapshot.ts';
+import { readSourceContract } from './contracts.ts';
+import { readSourceResult } from './read-result.ts';
+import type { Snapshot } from './snapshot.ts';
 
 /** Version of the local read_source implementation (part of its binding). */
 export const LOCAL_READ_SOURCE_VERSION = 'local-read-source/1';
-
-/** The read_source result for one snapshot source, as both transports must return it. */
-function readSourceResult(snapshot: Snapshot, id: string): ReadSourceResult | undefined {
-  const source = sourceById(snapshot, id);
-  if (!source) return undefined;
-  return { source_id: id as ReadSourceResult['source_id'], text: source.text, sha256: source.sha256, bytes: source.byteLength, snapshot: snapshot.id };
-}
 
 /** read_source as a local function over the startup snapshot. */
 export function localReadSource(snapshot: Snapshot): RuntimeTool {

@@ -1,24 +1,13 @@
 import { canonicalHash, sha256Hex } from '../contract/index.ts';
+// Types only (erased at build): the fixture server loads this file and nothing of the host.
+import type { Snapshot, SourceSnapshot } from '../harness/index.ts';
 
-/** One source as read once at startup. Bytes are never re-read. */
-export interface SourceSnapshot {
-  readonly id: string;
-  readonly bytes: Uint8Array;
-  readonly text: string;
-  readonly sha256: string;
-  readonly byteLength: number;
-}
-
-/** The immutable startup snapshot: the only material sources can be quoted from. */
-export interface Snapshot {
-  readonly id: string;
-  /** Sources in the fixed order (the order quotes must follow). */
-  readonly sources: readonly SourceSnapshot[];
-}
+export type { Snapshot, SourceSnapshot };
 
 /**
- * Takes the startup snapshot from raw bytes. Decoding is fatal: a source that
- * is not valid UTF-8 is refused rather than silently repaired.
+ * Takes the startup snapshot from raw bytes: the only material sources can be
+ * quoted from. Decoding is fatal: a source that is not valid UTF-8 is refused
+ * rather than silently repaired.
  */
 export function takeSnapshot(files: readonly { readonly id: string; readonly bytes: Uint8Array }[]): Snapshot {
   const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });

@@ -6,8 +6,8 @@
 import { join } from 'node:path';
 import { scratchDir } from '../../test/scratch.ts';
 import { ok, sha256Hex } from '../contract/index.ts';
+import { disclosedSources } from '../harness/index.ts';
 import type { Pipeline, ProducingRequest, RuntimeTool } from '../pipeline/index.ts';
-import { disclosedSources } from './disclosure.ts';
 import type { Snapshot } from './snapshot.ts';
 
 /** Wraps a tool so the test can count handler entries. */

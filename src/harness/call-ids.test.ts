@@ -2,7 +2,7 @@ import { afterAll, expect, test } from 'bun:test';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fixtureSnapshot } from '../excerpt/index.ts';
+import { excerptTask, fixtureSnapshot } from '../excerpt/index.ts';
 import { fixedClock, verify } from '../ledger/index.ts';
 import type { CallRecord } from '../pipeline/index.ts';
 import { ambiguousCallIds } from './call-ids.ts';
@@ -50,13 +50,14 @@ test('duplicate tool_call ids: every call sharing the id is refused (invalid_arg
   );
   if (!scenario.ok) throw new Error(scenario.message);
   let creates = 0;
-  const tools = async (snapshot: Parameters<typeof localTools>[0], runId: string) => {
-    const set = await localTools(snapshot, runId);
+  const tools = async (snapshot: Parameters<ReturnType<typeof localTools>>[0], runId: string) => {
+    const set = await localTools(excerptTask)(snapshot, runId);
     if (!set.ok) return set;
     const counted = set.value.tools.map((t) => (t.contract.name === 'create_card' ? { ...t, handler: (...args: Parameters<typeof t.handler>) => (creates++, t.handler(...args)) } : t));
     return { ...set, value: { ...set.value, tools: counted } };
   };
   const outcome = await runTask({
+    task: excerptTask,
     scenario: scenario.value,
     snapshot: fixtureSnapshot(),
     runId: 'dup',
@@ -81,9 +82,9 @@ test('duplicate tool_call ids: every call sharing the id is refused (invalid_arg
   ]);
   expect(creates).toBe(0);
   expect(outcome.value.loop.accepted).toBe(false);
-  expect(outcome.value.loop.receipt).toBeUndefined();
+  expect(outcome.value.loop.artifact).toBeUndefined();
   // The ledger records each refusal as a call event, with the kind.
   const ledger = readFileSync(join(scratch, 'dup', 'ledger.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line));
   expect(ledger.filter((e) => e.type === 'call' && e.outcome.kind === 'duplicate_call_id')).toHaveLength(5);
-  expect(verify(join(scratch, 'dup'), { recheck: recheckAcceptance, expectedHead: outcome.value.head }).ok).toBe(true);
+  expect(verify(join(scratch, 'dup'), { recheck: recheckAcceptance(excerptTask), expectedHead: outcome.value.head }).ok).toBe(true);
 });

@@ -1,13 +1,18 @@
 /**
- * The harness: the model interface and the scripted model, request payloads
- * and intent records, the loop, and a whole run with its report.
+ * The harness: the Task interface a task plugs in through, the model interface
+ * and the scripted model, request payloads, intent records and disclosure,
+ * the loop, acceptance and its recheck, and a whole run with its report.
  */
 export type { ContentBlock, Message, Model, ModelResponse, TextBlock, ToolResultBlock, ToolUseBlock, Usage } from './model.ts';
 export { intentTools, mappingTag } from './intent.ts';
 export type { Intent, IntentTool } from './intent.ts';
 export { runLoop } from './loop.ts';
 export type { LoopOptions, LoopResult, LoopStep, MethodSupport, RequestRecord, Stage } from './loop.ts';
-export { encodePayload, SYSTEM_PROMPT, TASK_PROMPT, toolSpec } from './payload.ts';
+export { isAccepted } from './acceptance.ts';
+export type { AcceptanceCheck, Verdict } from './acceptance.ts';
+export { disclosedSources } from './disclosure.ts';
+export type { AcceptanceRecord, Artifact, LiveRun, LocalTool, RecordedRun, RoleFileRef, Snapshot, SourceSnapshot, Task } from './task.ts';
+export { encodePayload, HOST_RULES, systemText, toolSpec } from './payload.ts';
 export type { RequestPayload, ToolSpec } from './payload.ts';
 export type { FileRef, RunRecorder } from './recorder.ts';
 export { runReport } from './report.ts';
@@ -16,8 +21,8 @@ export type { RunOptions, RunOutcome } from './run.ts';
 export { builtinScenarioNames, loadScenario, Scenario, scriptedModel } from './scenario.ts';
 export { runtimeTable, localTools } from './tools.ts';
 export type { ServerReport, ToolProvider, ToolSet } from './tools.ts';
-export { recheckAcceptance } from './recheck.ts';
-export type { RecheckReport } from './recheck.ts';
+export { canonicalOf, eventAt, isVerifyFailure, recheckAcceptance, shapedEvent } from './recheck.ts';
+export type { RecheckReport, RecordedCallEvent } from './recheck.ts';
 export { mcpTools } from './mcp-tools.ts';
 export { recordedCall, viaOf } from './recorded-call.ts';
 export type { RecordedCall } from './recorded-call.ts';

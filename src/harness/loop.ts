@@ -1,16 +1,18 @@
 import type { Binding } from '../binding/index.ts';
 import { canonicalHash, recordable, sha256Hex } from '../contract/index.ts';
-import { acceptanceChecks, CARD_PATH, disclosedSources, isAccepted, type AcceptanceCheck, type CardReceipt, type Snapshot } from '../excerpt/index.ts';
-import { executeCall, runBatches, type CallRecord, type Pipeline, type ProducingRequest, type ProtocolExchange, type RuntimeTool, type ToolCall } from '../pipeline/index.ts';
+import { executeCall, runBatches, type Pipeline, type ProducingRequest, type ProtocolExchange, type RuntimeTool, type ToolCall } from '../pipeline/index.ts';
+import { isAccepted, type AcceptanceCheck } from './acceptance.ts';
 import { ambiguousCallIds, duplicateIdRecord } from './call-ids.ts';
+import { disclosedSources } from './disclosure.ts';
 import { intentTools, mappingTag, type Intent } from './intent.ts';
 import type { Message, Model, ModelResponse, TextBlock, ToolResultBlock, ToolUseBlock } from './model.ts';
-import { encodePayload, SYSTEM_PROMPT, TASK_PROMPT, toolSpec, type RequestPayload } from './payload.ts';
+import { encodePayload, systemText, toolSpec, type RequestPayload } from './payload.ts';
 import type { FileRef, RunRecorder } from './recorder.ts';
 import { recordedCall, viaOf, type RecordedCall } from './recorded-call.ts';
+import type { Artifact, Snapshot, Task } from './task.ts';
 
-/** The method stage a request belongs to, decided by the host from what has happened. */
-export type Stage = 'read' | 'create' | 'finish';
+/** The method stage a request belongs to: one of the task's stages, decided by the host from what has happened. */
+export type Stage = string;
 
 /** Method material support (skills): blocks for a stage, and adoption from payload bytes. */
 export interface MethodSupport {
@@ -26,6 +28,7 @@ export type LoopStep =
   | { readonly type: 'acceptance'; readonly checks: readonly AcceptanceCheck[]; readonly accepted: boolean };
 
 export interface LoopOptions {
+  readonly task: Task;
   readonly runId: string;
   readonly model: Model;
   readonly snapshot: Snapshot;
@@ -53,7 +56,8 @@ export interface LoopResult {
   readonly calls: readonly RecordedCall[];
   readonly checks: readonly AcceptanceCheck[];
   readonly accepted: boolean;
-  readonly receipt?: CardReceipt;
+  /** What the task produced, when its acceptance names it. */
+  readonly artifact?: Artifact;
   /**
    * Why the loop stopped: the model finished, the script ran out, the request
    * bound was hit, or the run was interrupted (no acceptance is decided then).
@@ -64,13 +68,13 @@ export interface LoopResult {
 const pad = (n: number) => String(n).padStart(2, '0');
 
 /**
- * Runs the excerpt task: request → response → calls through the pipeline →
- * tool results → next request, until a final answer; then acceptance. An
- * aborted `pipeline.signal` ends it without a verdict.
+ * Runs a task: request → response → calls through the pipeline → tool
+ * results → next request, until a final answer; then the task's acceptance.
+ * An aborted `pipeline.signal` ends it without a verdict.
  */
 export async function runLoop(options: LoopOptions): Promise<LoopResult> {
-  const { recorder, snapshot } = options;
-  const messages: Message[] = [{ role: 'user', content: TASK_PROMPT }];
+  const { recorder, snapshot, task } = options;
+  const messages: Message[] = [{ role: 'user', content: task.prompt.user }];
   const requests: RequestRecord[] = [];
   const calls: RecordedCall[] = [];
   const producers = new Map<string, ProducingRequest>();
@@ -85,11 +89,11 @@ export async function runLoop(options: LoopOptions): Promise<LoopResult> {
     }
     const registry = options.registry();
     const bindings: Record<string, Binding> = Object.fromEntries(Object.values(registry).map((t) => [t.binding.tool, t.binding]));
-    const stage = stageOf(calls);
+    const stage = task.method.stageOf(calls);
     const payload: RequestPayload = {
       model: options.model.name,
       max_tokens: 1024,
-      system: [{ type: 'text', text: SYSTEM_PROMPT }, ...(options.method?.blocks(stage) ?? [])],
+      system: [{ type: 'text', text: systemText(task) }, ...(options.method?.blocks(stage) ?? [])],
       tools: Object.values(registry).map((t) => toolSpec(t.binding)),
       messages: structuredClone(messages),
     };
@@ -159,45 +163,22 @@ export async function runLoop(options: LoopOptions): Promise<LoopResult> {
   }
 
   if (stop === 'interrupted' || options.pipeline.signal?.aborted) return { requests, calls, checks: [], accepted: false, stop: 'interrupted' };
-  const creates = calls.filter((c) => c.name === 'create_card' && c.outcome.ok);
-  const receipt = creates[0]?.outcome.ok ? (creates[0].outcome.value.data as CardReceipt) : undefined;
-  const producingId = creates[0] ? requestOf(requests, creates[0]) : undefined;
-  const checks = acceptanceChecks({
+  const decided = task.acceptance.live({
     snapshot,
-    ...(receipt ? { receipt } : {}),
-    ...(() => {
-      const card = options.readRunFile(receipt?.path ?? CARD_PATH);
-      return card ? { card } : {};
-    })(),
-    ...(producingId && producers.get(producingId) ? { producingPayload: producers.get(producingId)!.payload } : {}),
-    successfulCreates: creates.length,
-    refusedCreates: calls.flatMap((c) => (c.name === 'create_card' && !c.outcome.ok ? [`${c.toolCallId}: ${c.outcome.class}/${c.outcome.kind}`] : [])),
+    calls,
+    requestOf: (toolCallId) => {
+      const id = requests.find((r) => r.response?.content.some((b) => b.type === 'tool_use' && b.id === toolCallId))?.intent.request_id;
+      const producing = id === undefined ? undefined : producers.get(id);
+      return producing ? { id: producing.id, payload: producing.payload } : undefined;
+    },
+    readFile: options.readRunFile,
+    fileRef: (relPath, role) => recorder.fileRef(relPath, role),
   });
+  const { checks } = decided;
   const accepted = isAccepted(checks);
-  // A card on disk is vouched for even without a receipt: a create whose outcome is unknown
-  // (a handler timeout after the write) leaves one, and the record must still account for it.
-  const cardRef = recorder.fileRef(receipt?.path ?? CARD_PATH, 'card');
-  recorder.append('acceptance', {
-    ...(cardRef ? { files: [cardRef] } : {}),
-    accepted,
-    checks,
-    receipt: receipt ?? null,
-    producing_request: producingId ?? null,
-    card: receipt ? { path: receipt.path, sha256: receipt.sha256 } : null,
-  });
+  recorder.append('acceptance', { ...(decided.files.length > 0 ? { files: decided.files } : {}), accepted, checks, ...decided.fields });
   options.onStep?.({ type: 'acceptance', checks, accepted });
-  return { requests, calls, checks, accepted, ...(receipt ? { receipt } : {}), stop };
-}
-
-/** read until every source was read successfully; then create; after a card, finish. */
-function stageOf(calls: readonly CallRecord[]): 'read' | 'create' | 'finish' {
-  if (calls.some((c) => c.name === 'create_card' && c.outcome.ok)) return 'finish';
-  const read = new Set(calls.filter((c) => c.name === 'read_source' && c.outcome.ok).map((c) => (c.outcome.ok ? (c.outcome.value.data as { source_id: string }).source_id : '')));
-  return read.size >= 2 ? 'create' : 'read';
-}
-
-function requestOf(requests: readonly RequestRecord[], record: CallRecord): string | undefined {
-  return requests.find((r) => r.response?.content.some((b) => b.type === 'tool_use' && b.id === record.toolCallId))?.intent.request_id;
+  return { requests, calls, checks, accepted, ...(decided.artifact ? { artifact: decided.artifact } : {}), stop };
 }
 
 /** The ledger's view of a call: ids, transport and exchange, arguments at each step, decisions, outcome. */

@@ -1,6 +1,7 @@
 import { LIMITS } from '../contract/index.ts';
-import { localCreateCard } from '../excerpt/index.ts';
-import { MCP_GAPS, fixtureLaunch, openFixtureSession, type FixtureSessionOptions } from '../mcp/index.ts';
+import { MCP_GAPS, fixtureLaunch, openToolSession, type ToolSessionOptions } from '../mcp/index.ts';
+import type { RuntimeTool } from '../pipeline/index.ts';
+import type { Snapshot, Task } from './task.ts';
 import type { ToolProvider } from './tools.ts';
 
 /** Stands in for a process id in records that must not depend on which process ran. */
@@ -27,21 +28,27 @@ export function tailUtf8(text: string, maxBytes: number): string {
 }
 
 /**
- * read_source over the fixture MCP server (spawned from this program with a
- * cleaned environment), create_card local: the demo's default. The instance
- * id derives from the run id so that same-id runs bind identically. With
- * SOURCE_DATE_EPOCH set in `envSource` the run is meant to be reproducible,
- * so process ids are kept out of the close record (the server's stderr,
- * surviving members).
+ * The tools the task's fixture MCP server serves (spawned from this program
+ * with a cleaned environment), the rest local: the demo's default. A served
+ * tool takes its local namesake's place, so the model sees the same order on
+ * both transports. The instance id derives from the run id so that same-id
+ * runs bind identically. With SOURCE_DATE_EPOCH set in `envSource` the run is
+ * meant to be reproducible, so process ids are kept out of the close record
+ * (the server's stderr, surviving members).
  */
-export function mcpTools(options: { readonly envSource: Readonly<Record<string, string | undefined>> } & Partial<FixtureSessionOptions>): ToolProvider {
-  const reproducible = (options.envSource['SOURCE_DATE_EPOCH'] ?? '') !== '';
+export function mcpTools(
+  task: Task,
+  options: { readonly envSource: Readonly<Record<string, string | undefined>> } & Partial<Omit<ToolSessionOptions, 'tools' | 'adapt'>>,
+): ToolProvider {
+  const { envSource, ...sessionOptions } = options;
+  const reproducible = (envSource['SOURCE_DATE_EPOCH'] ?? '') !== '';
   return async (snapshot, runId) => {
-    const session = await openFixtureSession({
-      launch: fixtureLaunch({ envSource: options.envSource }),
+    const session = await openToolSession({
+      launch: fixtureLaunch({ envSource }),
       instanceId: `${runId}/fixture-1`,
-      ...options,
-      snapshot,
+      ...sessionOptions,
+      tools: task.tools.mcp.expected,
+      adapt: (client) => task.tools.mcp.adapt(client, snapshot),
     });
     if (!session.ok) return session;
     const { identity } = session.value;
@@ -49,7 +56,7 @@ export function mcpTools(options: { readonly envSource: Readonly<Record<string, 
       ok: true,
       value: {
         transport: 'mcp',
-        tools: [...session.value.tools, localCreateCard(snapshot, runId)],
+        tools: servedInPlace(task, session.value.tools, snapshot, runId),
         protocolOf: session.value.protocolOf,
         server: {
           serverInfo: { name: identity.name, version: identity.version },
@@ -75,4 +82,15 @@ export function mcpTools(options: { readonly envSource: Readonly<Record<string, 
       },
     };
   };
+}
+
+/**
+ * The task's tools with each served tool in its local namesake's place (by
+ * contract name), served tools without one after them. A replaced local tool
+ * is never made: binding it would cost the start-up for nothing.
+ */
+function servedInPlace(task: Task, served: readonly RuntimeTool[], snapshot: Snapshot, runId: string): RuntimeTool[] {
+  const named = (name: string) => served.find((tool) => tool.contract.name === name);
+  const local = task.tools.local.map((tool) => named(tool.entry.contract.name) ?? tool.make(snapshot, runId));
+  return [...local, ...served.filter((tool) => !local.includes(tool))];
 }

@@ -1,14 +1,14 @@
 import type { Binding } from '../binding/index.ts';
 import type { Message, TextBlock } from './model.ts';
+import type { Task } from './task.ts';
 
-/** The task as the user states it to the model. */
-export const TASK_PROMPT =
-  'Make an excerpt card: read the two sources (alpha, then beta), then create one card with one verbatim quote from each, in that order. Finish with a short answer.';
+/** The host's own rules, the start of every request's system text. It states rules; it grants nothing. */
+export const HOST_RULES = 'You are running inside caplab, a capability harness. You may only call the tools listed in this request.';
 
-/** The host's system text. It states rules; it grants nothing. */
-export const SYSTEM_PROMPT =
-  'You are running inside caplab, a capability harness. You may only call the tools listed in this request. ' +
-  'Tool results arrive in the next request; a card can only quote sources whose results are already in the request that proposes it.';
+/** The system text of a task's requests: the host's rules, then the task's own rule. */
+export function systemText(task: Pick<Task, 'prompt'>): string {
+  return `${HOST_RULES} ${task.prompt.rule}`;
+}
 
 /** A tool as the model sees it (provider-shaped). */
 export interface ToolSpec {

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { convertArguments } from '../binding/index.ts';
 import { canonicalHash, sha256Hex } from '../contract/index.ts';
-import { fixtureSnapshot, parseCard, renderCard } from '../excerpt/index.ts';
+import { excerptTask, fixtureSnapshot, parseCard, renderCard } from '../excerpt/index.ts';
 import { fixedClock, verify } from '../ledger/index.ts';
 import { rechain, type EditableEvent } from '../ledger/test-kit.ts';
 import { recheckAcceptance } from './recheck.ts';
@@ -25,12 +25,13 @@ const snapshot = fixtureSnapshot();
 const [alpha, beta] = snapshot.sources as [(typeof snapshot.sources)[number], (typeof snapshot.sources)[number]];
 
 beforeAll(async () => {
-  const scenario = loadScenario('happy');
+  const scenario = loadScenario(excerptTask.scenarios.folder, 'happy');
   if (!scenario.ok) throw new Error(scenario.message);
   const outcome = await runTask({
+    task: excerptTask,
     scenario: scenario.value,
     snapshot,
-    tools: localTools,
+    tools: localTools(excerptTask),
     runId: 'forge',
     runDir: honestDir,
     clock: fixedClock(0),
@@ -167,7 +168,7 @@ function forged(forge: (dir: string) => void) {
   const dir = join(root, `copy-${++copies}`);
   cpSync(honestDir, dir, { recursive: true });
   forge(dir);
-  return verify(dir, { recheck: recheckAcceptance });
+  return verify(dir, { recheck: recheckAcceptance(excerptTask) });
 }
 
 /** Check ids the recheck re-computed to fail, from its one-issue-per-differing-check list. */

@@ -10,7 +10,7 @@ export type FileRef = WrittenFile;
 export interface RunRecorder {
   /** Writes a file inside the run dir atomically and returns its reference. */
   writeFile(relPath: string, bytes: Uint8Array): FileRef;
-  /** References a file something else wrote into the run dir (the card), hashed from disk now; undefined if absent. */
+  /** References a file something else wrote into the run dir (a task's artifact), hashed from disk now; undefined if absent. */
   fileRef(relPath: string, role: string): (FileRef & { readonly role: string }) | undefined;
   /** Appends one event; returns its hash. Files it vouches for go in `files: [{ role, path, sha256, bytes }]`. */
   append(type: string, data: Readonly<Record<string, unknown>>): string;

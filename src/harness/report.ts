@@ -4,9 +4,10 @@ import type { RunOutcome } from './run.ts';
 
 /**
  * The one JSON document `--json` prints for a run. Everything in it comes from
- * the run's records; nothing is claimed that the run did not observe.
+ * the run's records; nothing is claimed that the run did not observe. The
+ * artifact is reported under the task's name for it (`Task.artifact.name`).
  */
-export function runReport(outcome: RunOutcome, scenario: string): Record<string, unknown> {
+export function runReport(outcome: RunOutcome, scenario: string, artifactName: string): Record<string, unknown> {
   const { loop } = outcome;
   const perRequest = loop.requests.map((r) => ({
     request_id: r.intent.request_id,
@@ -68,8 +69,8 @@ export function runReport(outcome: RunOutcome, scenario: string): Record<string,
     })),
     calls,
     acceptance: { accepted: loop.accepted, checks: loop.checks },
-    card: loop.receipt
-      ? { path: `${outcome.runDir}/${loop.receipt.path}`, relative_path: loop.receipt.path, sha256: loop.receipt.sha256, bytes: loop.receipt.bytes }
+    [artifactName]: loop.artifact
+      ? { path: `${outcome.runDir}/${loop.artifact.path}`, relative_path: loop.artifact.path, sha256: loop.artifact.sha256, bytes: loop.artifact.bytes }
       : null,
     usage: {
       synthetic: true,

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { convertArguments } from '../binding/index.ts';
 import { fail, type Outcome } from '../contract/index.ts';
-import { fixtureSnapshot } from '../excerpt/index.ts';
+import { excerptTask, fixtureSnapshot } from '../excerpt/index.ts';
 import { fixedClock, verify, type RunDirFs } from '../ledger/index.ts';
 import { recheckAcceptance } from './recheck.ts';
 import { runTask, type RunOptions, type RunOutcome } from './run.ts';
@@ -22,12 +22,13 @@ afterAll(() => rmSync(temp, { recursive: true, force: true }));
 let runs = 0;
 
 function options(overrides: Partial<RunOptions> = {}): RunOptions {
-  const scenario = loadScenario('happy');
+  const scenario = loadScenario(excerptTask.scenarios.folder, 'happy');
   if (!scenario.ok) throw new Error(scenario.message);
   return {
+    task: excerptTask,
     scenario: scenario.value,
     snapshot: fixtureSnapshot(),
-    tools: localTools,
+    tools: localTools(excerptTask),
     runId: 'r',
     runDir: join(temp, `run-${++runs}`),
     clock: fixedClock(0),
@@ -47,7 +48,7 @@ test('a normal run ends `completed` and verifies, saying so', async () => {
   const outcome = await runTask(run);
   expect(outcome.ok).toBe(true);
   expect(lastEvent(run.runDir)).toMatchObject({ type: 'run_end', ending: 'completed', accepted: true, exit_code: 0, summary: 'accepted' });
-  const report = verify(run.runDir, { recheck: recheckAcceptance });
+  const report = verify(run.runDir, { recheck: recheckAcceptance(excerptTask) });
   expect(report.ok && report.value.end).toEqual({ ending: 'completed', accepted: true, exitCode: 0 });
 });
 
@@ -64,7 +65,7 @@ test('a file write that fails mid-run is recorded as run_end failed with its cau
   expect(!outcome.ok && [outcome.class, outcome.kind]).toEqual(['business', 'record_write_failed']);
   expect(lastEvent(run.runDir)).toMatchObject({ type: 'run_end', ending: 'failed', accepted: false, exit_code: 1 });
   expect(lastEvent(run.runDir).cause).toContain('ENOSPC');
-  const report = verify(run.runDir, { recheck: recheckAcceptance });
+  const report = verify(run.runDir, { recheck: recheckAcceptance(excerptTask) });
   if (!report.ok) throw new Error(report.message);
   expect(report.value.end.ending).toBe('failed');
   expect(report.value.end.cause).toContain('ENOSPC');
@@ -91,7 +92,7 @@ test('a failed ledger write leaves the run dir unsealed, and verify names that',
   expect(!outcome.ok && outcome.kind).toBe('record_write_failed');
   expect(!outcome.ok && outcome.message).toContain('left unsealed');
   expect(nodeFs.existsSync(join(run.runDir, 'ledger.head'))).toBe(false);
-  const report = verify(run.runDir, { recheck: recheckAcceptance });
+  const report = verify(run.runDir, { recheck: recheckAcceptance(excerptTask) });
   expect(!report.ok && report.kind).toBe('unsealed');
 });
 
@@ -104,7 +105,7 @@ test('a crash in the loop after the card was written: run_end failed (cause name
   await expect(runTask(run)).rejects.toThrow('boom in the loop');
   expect(lastEvent(run.runDir)).toMatchObject({ type: 'run_end', ending: 'failed', accepted: false, cause: 'crash: Error: boom in the loop' });
   expect(lastEvent(run.runDir).files).toEqual([expect.objectContaining({ role: 'left_by_failure', path: 'card/excerpt-card.md' })]);
-  const report = verify(run.runDir, { recheck: recheckAcceptance });
+  const report = verify(run.runDir, { recheck: recheckAcceptance(excerptTask) });
   expect(report.ok && report.value.end.ending).toBe('failed');
 });
 
@@ -113,7 +114,7 @@ test('tools that fail to start: run_start then run_end failed (exit 3); every sn
   const outcome: Outcome<RunOutcome> = await runTask(run);
   expect(!outcome.ok && outcome.kind).toBe('spawn_failed');
   expect(lastEvent(run.runDir)).toMatchObject({ type: 'run_end', ending: 'failed', exit_code: 3, cause: 'spawn/spawn_failed: no such server' });
-  const report = verify(run.runDir, { recheck: recheckAcceptance });
+  const report = verify(run.runDir, { recheck: recheckAcceptance(excerptTask) });
   if (!report.ok) throw new Error(`${report.kind}: ${report.message}`);
   expect(report.value.end).toMatchObject({ ending: 'failed', exitCode: 3 });
 });
@@ -122,7 +123,7 @@ test('a run whose start cannot be recorded (a value JSON cannot hold) stays unse
   const run = options({ method: { record: { weight: Number.NaN }, blocks: () => [], adoption: () => null } });
   await expect(runTask(run)).rejects.toThrow('non-finite');
   expect(nodeFs.existsSync(join(run.runDir, 'ledger.head'))).toBe(false);
-  const report = verify(run.runDir, { recheck: recheckAcceptance });
+  const report = verify(run.runDir, { recheck: recheckAcceptance(excerptTask) });
   expect(!report.ok && report.kind).toBe('unsealed');
 });
 
@@ -132,7 +133,7 @@ test('an interruption closes the tools at once: a call in flight ends as closed 
   const closed: string[] = [];
   // read_source hangs until the tool set is closed, as an MCP call does until its connection ends.
   const hanging: RunOptions['tools'] = async (snapshot, runId) => {
-    const set = await localTools(snapshot, runId);
+    const set = await localTools(excerptTask)(snapshot, runId);
     if (!set.ok) return set;
     const handler = async (): Promise<Outcome<never>> => {
       const released = new Promise<void>((resolve) => releases.push(resolve));
@@ -149,7 +150,7 @@ test('an interruption closes the tools at once: a call in flight ends as closed 
   expect(outcome.ok && outcome.value.loop.calls.map((c) => (c.outcome.ok ? 'ok' : c.outcome.kind))).toEqual(['connection_lost', 'run_interrupted']);
   expect(closed).toEqual(['close']);
   expect(lastEvent(run.runDir)).toMatchObject({ type: 'run_end', ending: 'interrupted', exit_code: 130, accepted: false, cause: expect.stringContaining('SIGINT') });
-  const report = verify(run.runDir, { recheck: recheckAcceptance });
+  const report = verify(run.runDir, { recheck: recheckAcceptance(excerptTask) });
   expect(report.ok && report.value.end).toMatchObject({ ending: 'interrupted', exitCode: 130 });
 });
 
@@ -179,6 +180,6 @@ test('the ledger is synced once per run by default, and once per event with dura
     const outcome = await runTask(run);
     if (!outcome.ok) throw new Error(outcome.message);
     expect({ durable, syncs: counted.count() }).toEqual({ durable, syncs: durable ? outcome.value.events : 1 });
-    expect(verify(run.runDir, { recheck: recheckAcceptance }).ok).toBe(true);
+    expect(verify(run.runDir, { recheck: recheckAcceptance(excerptTask) }).ok).toBe(true);
   }
 });

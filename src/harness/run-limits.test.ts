@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { convertArguments } from '../binding/index.ts';
 import { LIMITS } from '../contract/index.ts';
-import { fixtureSnapshot } from '../excerpt/index.ts';
+import { excerptTask, fixtureSnapshot } from '../excerpt/index.ts';
 import { fixedClock, verify } from '../ledger/index.ts';
 import type { Hook } from '../pipeline/index.ts';
 import { recheckAcceptance } from './recheck.ts';
@@ -16,7 +16,7 @@ const scratch = mkdtempSync(join(tmpdir(), 'caplab-run-limits-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 function happy(): Scenario {
-  const loaded = loadScenario('happy');
+  const loaded = loadScenario(excerptTask.scenarios.folder, 'happy');
   if (!loaded.ok) throw new Error(loaded.message);
   return structuredClone(loaded.value);
 }
@@ -32,9 +32,10 @@ function happyWithFirstArguments(args: unknown): Scenario {
 
 async function run(name: string, scenario: Scenario, hooks: readonly Hook[] = []) {
   const outcome = await runTask({
+    task: excerptTask,
     scenario,
     snapshot: fixtureSnapshot(),
-    tools: localTools,
+    tools: localTools(excerptTask),
     runId: name,
     runDir: join(scratch, name),
     clock: fixedClock(0),
@@ -63,7 +64,7 @@ test('a non-finite number in a call’s arguments fails that call by kind; the r
   const response = readFileSync(join(result.runDir, 'requests/01-response.json'), 'utf8');
   expect(response).toContain('"unrecordable": "invalid_arguments/non_finite_number');
   expect(response).not.toContain('"n": null');
-  const verified = verify(result.runDir, { recheck: recheckAcceptance, expectedHead: result.head });
+  const verified = verify(result.runDir, { recheck: recheckAcceptance(excerptTask), expectedHead: result.head });
   expect(verified.ok ? 'verifies' : verified.message).toBe('verifies');
 });
 
@@ -77,7 +78,7 @@ test('a hook rewriting input to a non-finite number fails the call at pre_hooks 
   const result = await run('hook-nonfinite', happy(), [rewrite]);
   expect(firstFailure(result.loop.calls)).toBe('invalid_arguments/non_finite_number');
   expect(result.loop.calls.find((c) => !c.outcome.ok)?.stages.at(-1)?.stage).toBe('pre_hooks');
-  expect(verify(result.runDir, { recheck: recheckAcceptance }).ok).toBe(true);
+  expect(verify(result.runDir, { recheck: recheckAcceptance(excerptTask) }).ok).toBe(true);
 });
 
 test('arguments nested past the arguments limit fail that call as too_deep; the recorded response stays small', async () => {
@@ -88,5 +89,5 @@ test('arguments nested past the arguments limit fail that call as too_deep; the 
   const response = join(result.runDir, 'requests/01-response.json');
   expect(existsSync(response)).toBe(true);
   expect(statSync(response).size).toBeLessThan(64 * 1024);
-  expect(verify(result.runDir, { recheck: recheckAcceptance }).ok).toBe(true);
+  expect(verify(result.runDir, { recheck: recheckAcceptance(excerptTask) }).ok).toBe(true);
 });

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import * as v from 'valibot';
 import { bind, convertArguments } from '../binding/index.ts';
 import { canonicalHash, ok } from '../contract/index.ts';
-import { fixtureSnapshot, readSourceContract } from '../excerpt/index.ts';
+import { excerptTask, fixtureSnapshot, readSourceContract } from '../excerpt/index.ts';
 import { fixedClock } from '../ledger/index.ts';
 import type { RuntimeTool } from '../pipeline/index.ts';
 import { runTask } from './run.ts';
@@ -16,7 +16,7 @@ import { scratchDir } from '../../test/scratch.ts';
 const snapshot = fixtureSnapshot();
 
 test('a binding swapped between request and call is refused (binding_changed); neither handler runs the old call', async () => {
-  const scenario = loadScenario('happy');
+  const scenario = loadScenario(excerptTask.scenarios.folder, 'happy');
   if (!scenario.ok) throw new Error(scenario.message);
   // "The server restarted and now lists a different schema": same name, wider input.
   const drifted = { ...readSourceContract, input: v.strictObject({ source_id: v.string(), revision: v.optional(v.string()) }) };
@@ -29,10 +29,11 @@ test('a binding swapped between request and call is refused (binding_changed); n
     handler: async () => (newHandler++, ok({ data: {}, text: 'new schema', evidence: 'bytes observed now' })),
   };
   const outcome = await runTask({
+    task: excerptTask,
     scenario: scenario.value,
     snapshot,
     tools: async (s, id) => {
-      const set = await localTools(s, id);
+      const set = await localTools(excerptTask)(s, id);
       if (!set.ok) return set;
       const tools = set.value.tools.map((t) => (t.contract.name === 'read_source' ? { ...t, handler: (i: unknown, c: Parameters<RuntimeTool['handler']>[1]) => (oldHandler++, t.handler(i, c)) } : t));
       return ok({ ...set.value, tools });
@@ -61,16 +62,17 @@ test('a binding swapped between request and call is refused (binding_changed); n
 });
 
 test('a local result that breaks its contract is refused (business/result_invalid); the ledger keeps the raw result hash', async () => {
-  const scenario = loadScenario('happy');
+  const scenario = loadScenario(excerptTask.scenarios.folder, 'happy');
   if (!scenario.ok) throw new Error(scenario.message);
   const raw = { totally: 'wrong' };
   const dir = mkdtempSync(join(tmpdir(), 'caplab-result-'));
   try {
     const outcome = await runTask({
+    task: excerptTask,
       scenario: scenario.value,
       snapshot,
       tools: async (s, id) => {
-        const set = await localTools(s, id);
+        const set = await localTools(excerptTask)(s, id);
         if (!set.ok) return set;
         const tools = set.value.tools.map((t) => (t.contract.name === 'read_source' ? { ...t, handler: async () => ok({ data: raw, text: 'fine', evidence: 'bytes observed now' }) } : t));
         return ok({ ...set.value, tools });

@@ -1,7 +1,6 @@
 import { CAPLAB_VERSION } from '../version.ts';
 import type { Outcome } from '../contract/index.ts';
 import { fail, isUnknownOutcome, ok } from '../contract/index.ts';
-import type { Snapshot } from '../excerpt/index.ts';
 import { openRunDir, type Clock, type RunDir, type RunDirFs } from '../ledger/index.ts';
 import { mergeReports, reapOrphans, type SweepGraces } from '../platform/index.ts';
 import type { Hook, Pipeline, RuntimeTool } from '../pipeline/index.ts';
@@ -10,10 +9,14 @@ import { readFileSync } from 'node:fs';
 import { runLoop, type LoopResult, type LoopStep, type MethodSupport } from './loop.ts';
 import type { FileRef, RunRecorder } from './recorder.ts';
 import { scriptedModel, type Scenario } from './scenario.ts';
+import { SNAPSHOT_ROLE, snapshotFile } from './snapshot-files.ts';
+import type { Snapshot, Task } from './task.ts';
 import { runtimeTable, type ServerReport, type ToolProvider } from './tools.ts';
 
 export interface RunOptions {
+  readonly task: Task;
   readonly scenario: Scenario;
+  /** The task's startup snapshot (`task.snapshot()`), taken once before the run. */
   readonly snapshot: Snapshot;
   readonly tools: ToolProvider;
   readonly runId: string;
@@ -116,7 +119,7 @@ export async function runTask(options: RunOptions): Promise<Outcome<RunOutcome>>
     started = true;
   };
   try {
-    for (const s of options.snapshot.sources) snapshotFiles.push({ role: 'snapshot_source', ...recorder.writeFile(`snapshot/${s.id}.md`, s.bytes) });
+    for (const s of options.snapshot.sources) snapshotFiles.push({ role: SNAPSHOT_ROLE, ...recorder.writeFile(snapshotFile(s.id), s.bytes) });
     const toolSet = await options.tools(options.snapshot, options.runId);
     if (!toolSet.ok) {
       start({});
@@ -134,6 +137,7 @@ export async function runTask(options: RunOptions): Promise<Outcome<RunOutcome>>
     start({ transport: toolSet.value.transport, server: toolSet.value.server ?? null, bindings: Object.values(table).map((t) => t.binding) });
     let requestIndex = 0;
     const loop = await runLoop({
+      task: options.task,
       runId: options.runId,
       model: scriptedModel(options.scenario),
       snapshot: options.snapshot,

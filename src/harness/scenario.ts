@@ -20,6 +20,7 @@ const Expect = v.strictObject({
   failure: v.optional(v.strictObject({ class: v.picklist(ERROR_CLASSES), kind: v.string() })),
   /** Every refused call's class/kind in call order: exactly these refusals, no other. */
   failures: v.optional(v.array(v.strictObject({ class: v.picklist(ERROR_CLASSES), kind: v.string() }))),
+  /** Whether the task's artifact exists afterwards (`card`: the field's name in the scenario format). */
   card: v.optional(v.boolean()),
 });
 
@@ -49,27 +50,28 @@ export function parseScenario(text: string, origin: string): Outcome<Scenario> {
   return parsed.ok ? parsed : fail('invalid_arguments', 'bad_scenario', `${origin}: ${parsed.message}`, parsed.issues);
 }
 
-/** Names of the built-in (embedded) scenarios. */
-export function builtinScenarioNames(): readonly string[] {
-  return assetPaths('fixtures/scenarios')
+/** Names of the built-in scenarios: the `.json` files of a task's embedded scenario folder (`Task.scenarios.folder`). */
+export function builtinScenarioNames(folder: string): readonly string[] {
+  return assetPaths(folder)
     .filter((path) => path.endsWith('.json'))
-    .map((path) => path.slice('fixtures/scenarios/'.length, -'.json'.length));
+    .map((path) => path.slice(`${folder}/`.length, -'.json'.length));
 }
 
 /** Reads a scenario file as text, or says why not. */
 export type ReadScenarioFile = (path: string) => Outcome<string>;
 
 /**
- * Loads a scenario by built-in name or by file path. A file is read with a
- * stat first and at most `LIMITS.scenarioBytes` (a FIFO, a device such as
- * /dev/zero, or a directory is refused by kind, never read).
+ * Loads a scenario by built-in name (a file of the task's embedded scenario
+ * `folder`) or by file path. A file is read with a stat first and at most
+ * `LIMITS.scenarioBytes` (a FIFO, a device such as /dev/zero, or a directory
+ * is refused by kind, never read).
  */
-export function loadScenario(nameOrFile: string, readFile: ReadScenarioFile = (p) => readBoundedText(p, LIMITS.scenarioBytes)): Outcome<Scenario> {
-  const embedded = /^[a-z0-9-]+$/.test(nameOrFile) ? assetText(`fixtures/scenarios/${nameOrFile}.json`) : undefined;
+export function loadScenario(folder: string, nameOrFile: string, readFile: ReadScenarioFile = (p) => readBoundedText(p, LIMITS.scenarioBytes)): Outcome<Scenario> {
+  const embedded = /^[a-z0-9-]+$/.test(nameOrFile) ? assetText(`${folder}/${nameOrFile}.json`) : undefined;
   if (embedded !== undefined) return parseScenario(embedded, nameOrFile);
   const text = readFile(nameOrFile);
   if (!text.ok && text.kind === 'not_found') {
-    const known = builtinScenarioNames().join(', ');
+    const known = builtinScenarioNames(folder).join(', ');
     return fail('invalid_arguments', 'unknown_scenario', `no built-in scenario or file ${JSON.stringify(nameOrFile)} (built-in: ${known})`);
   }
   if (!text.ok) return fail(text.class, text.kind, `--scenario ${text.message}`);

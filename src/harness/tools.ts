@@ -1,6 +1,6 @@
 import type { Outcome } from '../contract/index.ts';
-import { localCreateCard, localReadSource, type Snapshot } from '../excerpt/index.ts';
 import type { ProtocolExchange, RuntimeTool } from '../pipeline/index.ts';
+import type { Snapshot, Task } from './task.ts';
 
 /** What the run reports about the server behind MCP tools. */
 export interface ServerReport {
@@ -28,11 +28,13 @@ export interface ToolSet {
 /** Opens the tools of a run. The MCP provider is injected by the CLI (it spawns a process). */
 export type ToolProvider = (snapshot: Snapshot, runId: string) => Promise<Outcome<ToolSet>>;
 
-/** read_source and create_card as local functions. */
-export const localTools: ToolProvider = async (snapshot, runId) => ({
-  ok: true,
-  value: { transport: 'local', tools: [localReadSource(snapshot), localCreateCard(snapshot, runId)], close: async () => undefined },
-});
+/** The task's tools as local functions. */
+export function localTools(task: Task): ToolProvider {
+  return async (snapshot, runId) => ({
+    ok: true,
+    value: { transport: 'local', tools: task.tools.local.map((tool) => tool.make(snapshot, runId)), close: async () => undefined },
+  });
+}
 
 /** Freezes a tool table once per run, keyed by model-visible name. */
 export function runtimeTable(tools: readonly RuntimeTool[]): Readonly<Record<string, RuntimeTool>> {

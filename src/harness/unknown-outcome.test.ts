@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { convertArguments } from '../binding/index.ts';
-import { fixtureSnapshot } from '../excerpt/index.ts';
+import { excerptTask, fixtureSnapshot } from '../excerpt/index.ts';
 import { fixedClock, verify } from '../ledger/index.ts';
 import { FAST, misbehaveLaunch } from '../mcp/testing/servers.ts';
 import type { RuntimeTool } from '../pipeline/index.ts';
@@ -21,7 +21,7 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
  * response: what a model that saw a timeout and "tries again" sends.
  */
 function createThenRepeat(): Scenario {
-  const loaded = loadScenario('happy');
+  const loaded = loadScenario(excerptTask.scenarios.folder, 'happy');
   if (!loaded.ok) throw new Error(loaded.message);
   const scenario = structuredClone(loaded.value);
   const create = scenario.responses[1]!;
@@ -39,7 +39,7 @@ function createThenRepeat(): Scenario {
 function effectThenHang(): { provider: ToolProvider; entered: () => number } {
   let entered = 0;
   const provider: ToolProvider = async (snapshot, runId) => {
-    const opened = await localTools(snapshot, runId);
+    const opened = await localTools(excerptTask)(snapshot, runId);
     if (!opened.ok) return opened;
     const tools = opened.value.tools.map((tool): RuntimeTool => {
       if (tool.contract.name !== 'create_card') return tool;
@@ -64,6 +64,7 @@ test('a create whose handler times out after its effect is unknown, never retrie
   const hanging = effectThenHang();
   const runDir = join(scratch, 'run');
   const outcome = await runTask({
+    task: excerptTask,
     scenario: createThenRepeat(),
     snapshot: fixtureSnapshot(),
     tools: hanging.provider,
@@ -90,21 +91,22 @@ test('a create whose handler times out after its effect is unknown, never retrie
   // No receipt came back, so the card is not accepted on the run's word, and the run ends "outcome unknown".
   expect(outcome.value.loop.accepted).toBe(false);
   expect([outcome.value.exitCode, outcome.value.ending]).toEqual([4, 'outcome unknown: timeout/handler_timeout']);
-  const verified = verify(runDir, { recheck: recheckAcceptance, expectedHead: outcome.value.head });
+  const verified = verify(runDir, { recheck: recheckAcceptance(excerptTask), expectedHead: outcome.value.head });
   expect(verified.ok ? 'verifies' : `${verified.kind}: ${verified.message}`).toBe('verifies');
 });
 
 test('over MCP, a tools/call whose reply never comes ends unknown at the pipeline deadline and is sent once, never re-sent', async () => {
   // read_source over the misbehaving server in `hang` mode: it reads every request and never answers a tools/call.
   const provider: ToolProvider = async (snapshot, runId) => {
-    const set = await mcpTools({ envSource: {}, launch: misbehaveLaunch('hang'), timeouts: FAST })(snapshot, runId);
+    const set = await mcpTools(excerptTask, { envSource: {}, launch: misbehaveLaunch('hang'), timeouts: FAST })(snapshot, runId);
     if (!set.ok) return set;
     return { ok: true, value: { ...set.value, tools: set.value.tools.map((t) => (t.contract.name === 'read_source' ? { ...t, attributes: { ...t.attributes, timeoutMs: 300 } } : t)) } };
   };
-  const loaded = loadScenario('happy');
+  const loaded = loadScenario(excerptTask.scenarios.folder, 'happy');
   if (!loaded.ok) throw new Error(loaded.message);
   const runDir = join(scratch, 'mcp-hang');
   const outcome = await runTask({
+    task: excerptTask,
     scenario: loaded.value,
     snapshot: fixtureSnapshot(),
     tools: provider,
@@ -128,6 +130,6 @@ test('over MCP, a tools/call whose reply never comes ends unknown at the pipelin
   const sent = (runEnd.transport_close.exchanges as { method: string; toolCallId: string; jsonrpcId: number }[]).filter((e) => e.method === 'tools/call');
   expect(sent.map((e) => e.toolCallId)).toEqual(['toolu_01', 'toolu_02']);
   expect(new Set(sent.map((e) => e.jsonrpcId)).size).toBe(2);
-  const verified = verify(runDir, { recheck: recheckAcceptance, expectedHead: outcome.value.head });
+  const verified = verify(runDir, { recheck: recheckAcceptance(excerptTask), expectedHead: outcome.value.head });
   expect(verified.ok ? 'verifies' : `${verified.kind}: ${verified.message}`).toBe('verifies');
 });

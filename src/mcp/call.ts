@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { canonicalJson, fail, ok, type Contract, type Outcome } from '../contract/index.ts';
-import type { Reply } from './connection.ts';
+import type { Reply } from './correlator.ts';
 import { describeIssues, type JsonRpcId } from './messages.ts';
 import { CallToolResult, textBlocks } from './results.ts';
 import { refuse } from './basis.ts';

@@ -3,8 +3,9 @@ import { livingMembers, reapOrphans, signalGroup, trackChild, waitGroupGone, typ
 import type { Launch } from './launch.ts';
 
 /**
- * The transport seam: a started server process as the connection sees it.
- * Tests may provide an in-memory one; `spawnChild` provides the real one.
+ * A started server process as the stdio transport sees it (the process
+ * seam, beneath the message-level `Transport`). Tests may provide an
+ * in-memory one; `spawnChild` provides the real one.
  */
 export interface ChildProcess {
   readonly pid: number;

@@ -1,19 +1,15 @@
 import type { ServerIdentity } from '../binding/index.ts';
 import { fail, ok, type Failure, type Outcome } from '../contract/index.ts';
-import { interpretCall, type CallResult, type ExpectedTool } from './call.ts';
-import { spawnChild, type CloseReport, type Graces, type SpawnFn } from './child.ts';
-import { Connection, DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from './connection.ts';
-import { handshake } from './handshake.ts';
+import type { ExpectedTool } from './call.ts';
+import type { CloseReport, Graces, SpawnFn } from './child.ts';
 import { launchIdentity, type Launch } from './launch.ts';
-import type { JsonRpcId } from './messages.ts';
-import type { Implementation, ListedTool } from './results.ts';
-import { refuse } from './basis.ts';
+import { openStdioTransport, type ConnectionLimits } from './stdio-transport.ts';
+import { startStrictSession, type SessionTimeouts, type StrictSession } from './strict-session.ts';
+
+export type { CallOptions, Exchange } from './strict-session.ts';
 
 /** Every wait the client makes; injectable so tests stay fast. */
-export interface Timeouts extends Graces {
-  readonly handshakeMs: number;
-  readonly callMs: number;
-}
+export interface Timeouts extends Graces, SessionTimeouts {}
 
 export const DEFAULT_TIMEOUTS: Timeouts = { handshakeMs: 10_000, callMs: 10_000, exitMs: 1_000, termMs: 1_000, killMs: 1_000 };
 
@@ -28,43 +24,12 @@ export interface ClientOptions {
   readonly spawn?: SpawnFn;
 }
 
-/** The correlation of one tools/call: protocol id ↔ model tool_call_id ↔ action id. */
-export interface Exchange {
-  readonly method: 'tools/call';
-  readonly tool: string;
-  readonly jsonrpcId: JsonRpcId;
-  readonly toolCallId: string;
-  readonly actionId: string;
-  readonly requestBytes: number;
-  readonly responseBytes: number;
-  readonly isError: boolean;
-  /** `ok`, the failure's class/kind, or `pending` while no answer has settled the request. */
-  readonly outcome: string;
-}
-
-export interface CallOptions {
-  readonly toolCallId: string;
-  readonly actionId: string;
-  readonly timeoutMs?: number;
-  readonly signal?: AbortSignal;
-}
-
-/** A handshaken session with one server under the fixed profile. */
-export interface StrictClient {
+/** A handshaken session with one stdio server under the fixed profile. */
+export interface StrictClient extends StrictSession<CloseReport> {
   readonly identity: ServerIdentity;
-  readonly serverInfo: Implementation;
-  readonly tools: readonly ListedTool[];
-  /** The server's free-form `instructions` from initialize (never shown to the model by this client). */
-  readonly instructions: string | undefined;
-  /** The connection's pid (also the process group id). */
+  /** The server's pid (also the process group id). */
   readonly pid: number;
-  callTool(name: string, args: unknown, options: CallOptions): Promise<Outcome<CallResult & { readonly exchange: Exchange }>>;
-  /** Every tools/call so far, in send order; each is logged when sent, so a call given up on is still there. */
-  exchanges(): readonly Exchange[];
-  /** The failure that ended the session, if any. */
-  failure(): Failure | undefined;
   stderr(): string;
-  close(): Promise<CloseReport>;
 }
 
 function withStderr(failure: Failure, stderr: string): Failure {
@@ -74,30 +39,31 @@ function withStderr(failure: Failure, stderr: string): Failure {
 }
 
 /**
- * Spawns the server and runs the fixed-profile handshake. On any failure the
- * server's process group is stopped before the failure is returned.
+ * Spawns the server, connects the strict session to its stdio and runs the
+ * fixed-profile handshake. On any failure the server's process group is
+ * stopped before the failure is returned, with the server's stderr tail.
  */
 export async function openStrictClient(options: ClientOptions): Promise<Outcome<StrictClient>> {
   const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
-  const limits = { ...DEFAULT_CONNECTION_LIMITS, ...options.limits };
-  const child = (options.spawn ?? spawnChild)(options.launch);
-  if (!child.ok) return child;
-  // A listed tool set that changes mid-session is no longer the one we pinned.
-  const connection = new Connection(child.value, limits, timeouts, (method) =>
-    method === 'notifications/tools/list_changed'
-      ? refuse('protocol', 'tool_drift', 'server announced tools/list_changed; the pinned tool set no longer holds')
-      : undefined,
-  );
-  const contracts = options.tools.map((tool) => tool.contract);
-  const shaken = await handshake(connection, contracts, timeouts.handshakeMs);
-  if (!shaken.ok) {
-    await connection.close();
+  const opened = openStdioTransport(options.launch, {
+    graces: timeouts,
+    ...(options.limits ? { limits: options.limits } : {}),
+    ...(options.spawn ? { spawn: options.spawn } : {}),
+  });
+  if (!opened.ok) return opened;
+  const transport = opened.value;
+  const session = await startStrictSession(transport, {
+    tools: options.tools,
+    timeouts,
+    explainClosed: (failure) => withStderr(failure, transport.stderr()),
+  });
+  if (!session.ok) {
     // A server that dies before its first answer could not be started.
-    const early = shaken.class === 'closed' && shaken.kind === 'connection_lost';
-    const failure = early ? fail('spawn', 'exited_early', `server ended before completing the handshake: ${shaken.message}`) : shaken;
-    return withStderr(failure, connection.stderr());
+    const early = session.class === 'closed' && session.kind === 'connection_lost';
+    const failure = early ? fail('spawn', 'exited_early', `server ended before completing the handshake: ${session.message}`) : session;
+    return withStderr(failure, transport.stderr());
   }
-  const { serverInfo, protocolVersion } = shaken.value.initialize;
+  const { serverInfo, protocolVersion } = session.value;
   const identity: ServerIdentity = {
     name: serverInfo.name,
     version: serverInfo.version,
@@ -105,50 +71,5 @@ export async function openStrictClient(options: ClientOptions): Promise<Outcome<
     ...launchIdentity(options.launch),
     instanceId: options.instanceId ?? crypto.randomUUID(),
   };
-  const expected = new Map(options.tools.map((tool) => [tool.contract.name, tool]));
-  const exchanges: Exchange[] = [];
-
-  return ok({
-    identity,
-    serverInfo,
-    tools: shaken.value.tools,
-    instructions: shaken.value.initialize.instructions,
-    pid: connection.pid,
-    async callTool(name, args, call) {
-      const tool = expected.get(name);
-      if (!tool) throw new Error(`callTool: ${name} is not a pinned tool of this session`);
-      const sent = connection.send('tools/call', { name, arguments: args }, {
-        timeoutMs: call.timeoutMs ?? timeouts.callMs,
-        ...(call.signal ? { signal: call.signal } : {}),
-      });
-      const logged: Exchange = {
-        method: 'tools/call',
-        tool: name,
-        jsonrpcId: sent.id,
-        toolCallId: call.toolCallId,
-        actionId: call.actionId,
-        requestBytes: sent.requestBytes,
-        responseBytes: 0,
-        isError: false,
-        outcome: 'pending',
-      };
-      // Logged before the answer: a caller that stops waiting (a pipeline timeout) can still name the request.
-      const index = exchanges.push(logged) - 1;
-      const reply = await sent.reply;
-      const result = reply.ok ? interpretCall(tool, reply.value) : reply;
-      const exchange: Exchange = {
-        ...logged,
-        responseBytes: reply.ok ? reply.value.responseBytes : 0,
-        isError: !result.ok && result.class === 'business' && result.kind === 'tool_error',
-        outcome: result.ok ? 'ok' : `${result.class}/${result.kind}`,
-      };
-      exchanges[index] = exchange;
-      if (!result.ok) return result.class === 'closed' ? withStderr(result, connection.stderr()) : result;
-      return ok({ ...result.value, exchange });
-    },
-    exchanges: () => exchanges.slice(),
-    failure: () => connection.failure,
-    stderr: () => connection.stderr(),
-    close: () => connection.close(),
-  });
+  return ok({ ...session.value, identity, pid: transport.pid, stderr: () => transport.stderr() });
 }

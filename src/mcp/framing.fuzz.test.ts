@@ -6,7 +6,7 @@ import { cuts, fuzzSeed, insideCharacters, randomText, rng, split, type Rng } fr
 
 /**
  * Fuzzes the client's inbound side (LineSplitter → decodeLine, as
- * `InboundReader` composes them for `Connection`): 11,000 seeded cases per
+ * `InboundReader` composes them for `StdioTransport`): 11,000 seeded cases per
  * run. Reproduce a failure with CAPLAB_FUZZ_SEED=<seed named in it>.
  */
 const SEED = fuzzSeed();

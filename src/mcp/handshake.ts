@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { exportContract, ok, schemaHash, type Contract, type Outcome } from '../contract/index.ts';
-import type { Connection } from './connection.ts';
+import type { Correlator } from './correlator.ts';
 import { describeIssues } from './messages.ts';
 import { InitializeResult, ListToolsResult, PROTOCOL_VERSION, type ListedTool } from './results.ts';
 import { refuse } from './basis.ts';
@@ -20,13 +20,13 @@ export interface Handshake {
  * has no business outcome.
  */
 export async function expectResult<T>(
-  connection: Connection,
+  correlator: Correlator<unknown>,
   method: string,
   params: Record<string, unknown>,
   schema: v.GenericSchema<unknown, T>,
   timeoutMs: number,
 ): Promise<Outcome<T>> {
-  const reply = await connection.send(method, params, { timeoutMs }).reply;
+  const reply = await correlator.request(method, params, { timeoutMs }).reply;
   if (!reply.ok) return reply;
   if ('error' in reply.value.answer) {
     const { code, message } = reply.value.answer.error;
@@ -57,9 +57,9 @@ function checkPinned(listed: ListedTool, contract: Contract): string | undefined
  * answered version is refused), `notifications/initialized`, then one
  * `tools/list` page that must hold exactly the pinned tools.
  */
-export async function handshake(connection: Connection, contracts: readonly Contract[], timeoutMs: number): Promise<Outcome<Handshake>> {
+export async function handshake(correlator: Correlator<unknown>, contracts: readonly Contract[], timeoutMs: number): Promise<Outcome<Handshake>> {
   const initialize = await expectResult(
-    connection,
+    correlator,
     'initialize',
     { protocolVersion: PROTOCOL_VERSION, capabilities: {}, clientInfo: CLIENT_INFO },
     InitializeResult,
@@ -71,10 +71,10 @@ export async function handshake(connection: Connection, contracts: readonly Cont
     return refuse('protocol', 'version_mismatch', `server answered protocol ${JSON.stringify(answered)}; this client speaks only ${PROTOCOL_VERSION}`);
   }
   if (!initialize.value.capabilities.tools) return refuse('protocol', 'unexpected_tools', 'server does not declare the tools capability');
-  const initialized = connection.notify('notifications/initialized', {});
+  const initialized = correlator.notify('notifications/initialized', {});
   if (!initialized.ok) return initialized;
 
-  const listed = await expectResult(connection, 'tools/list', {}, ListToolsResult, timeoutMs);
+  const listed = await expectResult(correlator, 'tools/list', {}, ListToolsResult, timeoutMs);
   if (!listed.ok) return listed;
   if (listed.value.nextCursor !== undefined) {
     return refuse('protocol', 'pagination_unsupported', 'tools/list returned nextCursor; the fixed profile accepts one complete page only');

@@ -1,21 +1,38 @@
 /**
- * MCP over stdio (SPEC F-MCP): the fixture server (`caplab serve`), the
- * strict fixed-profile client, and the adapter that makes an MCP tool an
- * ordinary runtime tool. Test servers live in `testing/` and are never
- * imported from here.
+ * MCP over stdio (SPEC F-MCP): a tools-only server engine (a task's fixture
+ * server runs on it as `caplab serve`), the strict fixed-profile client, a
+ * tool session that wraps a server's tools as ordinary runtime tools, and the
+ * prober. Test servers live in `testing/` and are never imported from here.
+ *
+ * The client in layers, each usable alone: a `Transport` (the seam; stdio
+ * and in-memory here, HTTP later), the `Correlator` (JSON-RPC ids, deadlines,
+ * cancellation, notifications) over any transport, and the strict session
+ * (handshake, list, call) over a correlator; `openStrictClient` composes
+ * them over a spawned server's stdio.
  */
-export { serve } from './server.ts';
-export { FIXTURE_SERVER_INFO } from './fixture-info.ts';
-export type { ServeIo } from './server.ts';
-export type { FixtureSession, FixtureSessionOptions } from './session.ts';
-export type { CallOptions, ClientOptions, Exchange, StrictClient, Timeouts } from './client.ts';
-export { checkAgainstSnapshot, MCP_ADAPTER_VERSION, MCP_GAPS, mcpReadSource, READ_SOURCE_EXPECTED } from './adapter.ts';
-export type { McpReadSourceOptions } from './adapter.ts';
+import type { Outcome } from '../contract/index.ts';
+import type { SessionOptions, StrictSession } from './strict-session.ts';
+import type { Transport } from './transport.ts';
+
+export { serveTools, toolServerMethods } from './tool-server.ts';
+export type { ServedTool, ToolServer } from './tool-server.ts';
+export type { Methods } from './serve-rpc.ts';
+export type { ServeStreams } from './serve-stdio.ts';
+export type { ToolSession, ToolSessionOptions } from './session.ts';
+export type { ClientOptions, StrictClient, Timeouts } from './client.ts';
+export type { CallOptions, Exchange, SessionOptions, SessionTimeouts, StrictSession } from './strict-session.ts';
+export type { MessageInfo, Transport, Written } from './transport.ts';
+export { DEFAULT_CONNECTION_LIMITS, openStdioTransport, StdioTransport } from './stdio-transport.ts';
+export type { ConnectionLimits, StdioOptions } from './stdio-transport.ts';
+export { memoryTransportPair } from './memory-transport.ts';
+export type { MemoryPeer } from './memory-transport.ts';
+export { Correlator } from './correlator.ts';
+export type { CorrelatorOptions, NotificationPolicy, Reply, RequestObserver, RequestOptions, Sent } from './correlator.ts';
+export type { ErrorObject, InboundMessage, JsonRpcId, OutboundMessage } from './messages.ts';
+export { MCP_ADAPTER_VERSION, MCP_GAPS, protocolExchange } from './adapter.ts';
 export type { CallResult, ExpectedTool, TextAgreement } from './call.ts';
 export { spawnChild, terminate } from './child.ts';
 export type { ChildProcess, CloseReport, Graces, SpawnFn } from './child.ts';
-export { DEFAULT_CONNECTION_LIMITS } from './connection.ts';
-export type { ConnectionLimits } from './connection.ts';
 export { CLIENT_INFO } from './handshake.ts';
 export { buildEnv, DEV_SERVE_ENTRY, envNameAllowed, FIXTURE_ENV_ALLOW, fixtureLaunch, isCompiled, PROBE_ENV_ALLOW, probeEnv } from './launch.ts';
 export type { DefaultLaunchOptions, Launch } from './launch.ts';
@@ -27,20 +44,25 @@ export type { ProbeFinding } from './probe-finding.ts';
 export type { ProbedTool } from './probe-tools.ts';
 export type { CallRequest, ProbedCall } from './probe-calls.ts';
 
-// The client, the fixture session and the prober load on first use, so `caplab serve` and `verify`
+// The client, the tool session and the prober load on first use, so `caplab serve` and `verify`
 // never evaluate the client and only `probe` loads ajv (test/module-graph.test.ts holds this).
-type OpenFixtureSession = typeof import('./session.ts').openFixtureSession;
+type OpenToolSession = typeof import('./session.ts').openToolSession;
 type OpenStrictClient = typeof import('./client.ts').openStrictClient;
 type Probe = typeof import('./probe.ts').probe;
 
-/** Opens the fixture server session (see session.ts); loads the strict client on first use. */
-export async function openFixtureSession(...args: Parameters<OpenFixtureSession>): ReturnType<OpenFixtureSession> {
-  return (await import('./session.ts')).openFixtureSession(...args);
+/** Opens a session with one server, its tools wrapped for the pipeline (see session.ts); loads the strict client on first use. */
+export async function openToolSession(...args: Parameters<OpenToolSession>): ReturnType<OpenToolSession> {
+  return (await import('./session.ts')).openToolSession(...args);
 }
 
 /** Opens a strict fixed-profile client (see client.ts); loads it on first use. */
 export async function openStrictClient(...args: Parameters<OpenStrictClient>): ReturnType<OpenStrictClient> {
   return (await import('./client.ts')).openStrictClient(...args);
+}
+
+/** Runs the fixed-profile handshake over any transport (see strict-session.ts); loads the session on first use. */
+export async function startStrictSession<Closed>(transport: Transport<Closed>, options: SessionOptions): Promise<Outcome<StrictSession<Closed>>> {
+  return (await import('./strict-session.ts')).startStrictSession(transport, options);
 }
 
 /** Probes any stdio MCP server (see probe.ts); loads it, and ajv with it, on first use. */

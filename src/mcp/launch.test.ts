@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test';
-import { READ_SOURCE_EXPECTED } from './adapter.ts';
+import { READ_SOURCE_EXPECTED } from '../excerpt/mcp-read-source.ts';
 import { openStrictClient } from './client.ts';
 import { procStat } from '../platform/index.ts';
 import { buildEnv, envNameAllowed, FIXTURE_ENV_ALLOW, isCompiled, launchIdentity, PROBE_ENV_ALLOW } from './launch.ts';

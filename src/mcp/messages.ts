@@ -68,6 +68,15 @@ export function decodeLine(line: Uint8Array): Outcome<InboundMessage> {
   } catch {
     return refuse('protocol', 'framing', `non-protocol bytes on stdout: ${JSON.stringify(text.slice(0, 80))}`);
   }
+  return decodeMessage(value);
+}
+
+/**
+ * Reads one parsed JSON value as exactly one JSON-RPC message, whatever
+ * transport carried it: a batch, a non-object or a malformed envelope is
+ * protocol/not_jsonrpc.
+ */
+export function decodeMessage(value: unknown): Outcome<InboundMessage> {
   if (Array.isArray(value)) return refuse('protocol', 'not_jsonrpc', 'JSON-RPC batches are not part of MCP 2025-06-18');
   if (value === null || typeof value !== 'object') return refuse('protocol', 'not_jsonrpc', 'inbound line is not a JSON object');
   const record = value as Record<string, unknown>;
@@ -89,6 +98,13 @@ export function decodeLine(line: Uint8Array): Outcome<InboundMessage> {
   if (parsed.success) return ok({ type: 'result', message: parsed.output });
   return refuse('protocol', 'not_jsonrpc', 'malformed JSON-RPC response', describeIssues(parsed.issues));
 }
+
+/** What the client sends: a request, a notification, or its answer to a server request. */
+export type OutboundMessage =
+  | { readonly jsonrpc: '2.0'; readonly id: JsonRpcId; readonly method: string; readonly params: Readonly<Record<string, unknown>> }
+  | { readonly jsonrpc: '2.0'; readonly method: string; readonly params: Readonly<Record<string, unknown>> }
+  | { readonly jsonrpc: '2.0'; readonly id: JsonRpcId; readonly result: Readonly<Record<string, unknown>> }
+  | { readonly jsonrpc: '2.0'; readonly id: JsonRpcId; readonly error: ErrorObject };
 
 /** Encodes one outbound message as a single `\n`-terminated UTF-8 line. */
 export function encodeLine(message: Readonly<Record<string, unknown>>): Uint8Array {

@@ -1,5 +1,5 @@
 import { isUnknownOutcome } from '../contract/index.ts';
-import type { Connection } from './connection.ts';
+import type { Correlator } from './correlator.ts';
 import { excerpt, finding, fromFailure, type ProbeFinding } from './probe-finding.ts';
 import type { ToolRuntime } from './probe-tools.ts';
 import type { VersionProfile } from './probe-versions.ts';
@@ -113,7 +113,7 @@ export function unlistedCall(call: ProbedCall, listingComplete: boolean): Probed
  * outcome unknown and is never sent again — and judges what came back.
  */
 export async function probeCall(
-  connection: Connection,
+  correlator: Correlator<unknown>,
   request: CallRequest,
   runtime: ToolRuntime | undefined,
   profile: VersionProfile,
@@ -121,7 +121,7 @@ export async function probeCall(
   now: () => number = () => performance.now(),
 ): Promise<ProbedCall> {
   const started = now();
-  const reply = await connection.send('tools/call', { name: request.name, arguments: request.arguments }, { timeoutMs }).reply;
+  const reply = await correlator.request('tools/call', { name: request.name, arguments: request.arguments }, { timeoutMs }).reply;
   const ms = Math.round(now() - started);
   const tool = request.name;
   if (!reply.ok) {

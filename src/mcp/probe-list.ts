@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import type { Failure, Outcome } from '../contract/index.ts';
-import type { Connection } from './connection.ts';
+import type { Correlator } from './correlator.ts';
 import { expectResult } from './handshake.ts';
 import { excerpt, finding, type ProbeFinding } from './probe-finding.ts';
 
@@ -22,13 +22,13 @@ export interface Listing {
  * non-string cursor is reported and never sent back; a repeated cursor and
  * a page count beyond `maxPages` stop the listing with a finding.
  */
-export async function listAll(connection: Connection, maxPages: number, timeoutMs: number): Promise<Listing> {
+export async function listAll(correlator: Correlator<unknown>, maxPages: number, timeoutMs: number): Promise<Listing> {
   const entries: unknown[] = [];
   const findings: ProbeFinding[] = [];
   const seen = new Set<string>();
   let cursor: string | undefined;
   for (let page = 1; ; page++) {
-    const listed: Outcome<v.InferOutput<typeof ListPage>> = await expectResult(connection, 'tools/list', cursor === undefined ? {} : { cursor }, ListPage, timeoutMs);
+    const listed: Outcome<v.InferOutput<typeof ListPage>> = await expectResult(correlator, 'tools/list', cursor === undefined ? {} : { cursor }, ListPage, timeoutMs);
     if (!listed.ok) return { entries, pages: page - 1, complete: false, findings, failure: listed };
     entries.push(...listed.value.tools);
     const next = listed.value.nextCursor;

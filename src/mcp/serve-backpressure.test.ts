@@ -1,6 +1,6 @@
 import { expect, test } from 'bun:test';
 import { PassThrough, Writable } from 'node:stream';
-import { serve } from './server.ts';
+import { serve } from '../excerpt/server/index.ts';
 
 const turns = async (count: number): Promise<void> => {
   for (let i = 0; i < count; i++) await new Promise((resolve) => setImmediate(resolve));

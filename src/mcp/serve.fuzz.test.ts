@@ -1,9 +1,9 @@
 import { expect, test } from 'bun:test';
 import { PassThrough, Writable } from 'node:stream';
-import { fixtureSnapshot } from '../excerpt/index.ts';
+import { fixtureMethods } from '../excerpt/server/index.ts';
+import { fixtureSnapshot } from '../excerpt/sources.ts';
 import { answerLine, RPC_ERROR } from './serve-rpc.ts';
 import { serveStdio } from './serve-stdio.ts';
-import { fixtureMethods } from './server.ts';
 import { cuts, fuzzSeed, randomText, rng, split, type Rng } from './testing/fuzz.ts';
 
 /**

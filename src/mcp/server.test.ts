@@ -2,16 +2,16 @@ import { describe, expect, test } from 'bun:test';
 import { PassThrough } from 'node:stream';
 import { LIMITS } from '../contract/index.ts';
 import { fixtureSnapshot } from '../excerpt/sources.ts';
-import { READ_SOURCE_EXPECTED } from './adapter.ts';
-import { spawnChild } from './child.ts';
+import { openFixtureSession } from '../excerpt/fixture-session.ts';
+import { READ_SOURCE_EXPECTED } from '../excerpt/mcp-read-source.ts';
+import { serve } from '../excerpt/server/index.ts';
 import { openStrictClient } from './client.ts';
-import { Connection, DEFAULT_CONNECTION_LIMITS } from './connection.ts';
+import { Correlator } from './correlator.ts';
 import { handshake } from './handshake.ts';
 import { fixtureLaunch } from './launch.ts';
 import { LineSplitter } from './framing.ts';
 import { decodeLine } from './messages.ts';
-import { serve } from './server.ts';
-import { openFixtureSession } from './session.ts';
+import { openStdioTransport } from './stdio-transport.ts';
 import { callContext } from './testing/context.ts';
 import { FAST, isRunning } from './testing/servers.ts';
 
@@ -60,12 +60,12 @@ describe('the real fixture server (bun src/main.ts serve) through the strict cli
   });
 
   test('an unknown tool is JSON-RPC error -32602, not a tool result', async () => {
-    const child = spawnChild(fixtureLaunch());
-    if (!child.ok) throw new Error(child.message);
-    const connection = new Connection(child.value, DEFAULT_CONNECTION_LIMITS, { exitMs: 1_000, termMs: 300, killMs: 1_000 });
+    const transport = openStdioTransport(fixtureLaunch(), { graces: { exitMs: 1_000, termMs: 300, killMs: 1_000 } });
+    if (!transport.ok) throw new Error(transport.message);
+    const connection = new Correlator(transport.value);
     try {
       expect((await handshake(connection, [READ_SOURCE_EXPECTED.contract], 5_000)).ok).toBe(true);
-      const reply = await connection.send('tools/call', { name: 'write_source', arguments: {} }, { timeoutMs: 5_000 }).reply;
+      const reply = await connection.request('tools/call', { name: 'write_source', arguments: {} }, { timeoutMs: 5_000 }).reply;
       expect(reply.ok && reply.value.answer).toMatchObject({ error: { code: -32602 } });
     } finally {
       await connection.close();
@@ -73,12 +73,12 @@ describe('the real fixture server (bun src/main.ts serve) through the strict cli
   });
 
   test('a client asking another version still gets 2025-06-18 (the only revision served)', async () => {
-    const child = spawnChild(fixtureLaunch());
-    if (!child.ok) throw new Error(child.message);
-    const connection = new Connection(child.value, DEFAULT_CONNECTION_LIMITS, { exitMs: 1_000, termMs: 300, killMs: 1_000 });
+    const transport = openStdioTransport(fixtureLaunch(), { graces: { exitMs: 1_000, termMs: 300, killMs: 1_000 } });
+    if (!transport.ok) throw new Error(transport.message);
+    const connection = new Correlator(transport.value);
     try {
       const params = { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 't', version: '0' } };
-      const reply = await connection.send('initialize', params, { timeoutMs: 5_000 }).reply;
+      const reply = await connection.request('initialize', params, { timeoutMs: 5_000 }).reply;
       expect(reply.ok && reply.value.answer).toMatchObject({ result: { protocolVersion: '2025-06-18' } });
     } finally {
       await connection.close();
@@ -154,7 +154,7 @@ test('openStrictClient with the fixture server lists exactly read_source with th
 
 test('the fixture answers parse under the SDK protocol schemas; both listed schemas are object schemas', async () => {
   const { CallToolResultSchema, InitializeResultSchema, ListToolsResultSchema } = await import('@modelcontextprotocol/sdk/types.js');
-  const { fixtureMethods } = await import('./server.ts');
+  const { fixtureMethods } = await import('../excerpt/server/index.ts');
   const methods = fixtureMethods(snapshot).requests;
   const answer = async (method: string, params: Record<string, unknown>) => {
     const answered = await methods[method]!(params);

@@ -1,27 +1,28 @@
 import type { ServerIdentity } from '../binding/index.ts';
 import { ok, type Outcome } from '../contract/index.ts';
-import type { Snapshot } from '../excerpt/index.ts';
 import type { ProtocolExchange, RuntimeTool } from '../pipeline/index.ts';
-import { mcpReadSource, protocolExchange, READ_SOURCE_EXPECTED, type McpReadSourceOptions } from './adapter.ts';
+import { protocolExchange } from './adapter.ts';
+import type { ExpectedTool } from './call.ts';
 import type { SpawnFn } from './child.ts';
 import { openStrictClient, type Exchange, type StrictClient, type Timeouts } from './client.ts';
 import type { CloseReport } from './child.ts';
-import type { ConnectionLimits } from './connection.ts';
-import { fixtureLaunch, type Launch } from './launch.ts';
+import type { ConnectionLimits } from './stdio-transport.ts';
+import type { Launch } from './launch.ts';
 
-export interface FixtureSessionOptions extends McpReadSourceOptions {
-  /** The host's startup snapshot: every result is compared with it. */
-  readonly snapshot: Snapshot;
-  /** Default: `fixtureLaunch()` (this binary with `serve`, or Bun with the dev entry). */
-  readonly launch?: Launch;
+export interface ToolSessionOptions {
+  readonly launch: Launch;
+  /** The tools the server must list, each pinned to the contract the host validates with. */
+  readonly tools: readonly ExpectedTool[];
+  /** Wraps the open client's tools for the pipeline (a task's adapter: it checks results against host evidence). */
+  readonly adapt: (client: StrictClient) => readonly RuntimeTool[];
   readonly instanceId?: string;
   readonly timeouts?: Partial<Timeouts>;
   readonly limits?: Partial<ConnectionLimits>;
   readonly spawn?: SpawnFn;
 }
 
-/** An open session with the fixture server, its tools wrapped for the pipeline. */
-export interface FixtureSession {
+/** An open session with one server, its tools wrapped for the pipeline (over the strict client). */
+export interface ToolSession {
   readonly tools: readonly RuntimeTool[];
   readonly identity: ServerIdentity;
   readonly client: StrictClient;
@@ -36,26 +37,26 @@ export interface FixtureSession {
 }
 
 /**
- * Starts the fixture server and returns `read_source` as a runtime tool.
+ * Starts a server, checks it lists the expected tools, and returns them
+ * wrapped as runtime tools.
  *
  * @example
- * const session = await openFixtureSession({ snapshot: fixtureSnapshot() });
+ * const session = await openToolSession({ launch: fixtureLaunch(), tools: [expected], adapt: (client) => [wrap(client)] });
  * if (!session.ok) return exitFor(session);
  * try { … run with session.value.tools … } finally { await session.value.close(); }
  */
-export async function openFixtureSession(options: FixtureSessionOptions): Promise<Outcome<FixtureSession>> {
+export async function openToolSession(options: ToolSessionOptions): Promise<Outcome<ToolSession>> {
   const client = await openStrictClient({
-    launch: options.launch ?? fixtureLaunch(),
-    tools: [READ_SOURCE_EXPECTED],
+    launch: options.launch,
+    tools: options.tools,
     ...(options.instanceId ? { instanceId: options.instanceId } : {}),
     ...(options.timeouts ? { timeouts: options.timeouts } : {}),
     ...(options.limits ? { limits: options.limits } : {}),
     ...(options.spawn ? { spawn: options.spawn } : {}),
   });
   if (!client.ok) return client;
-  const tool = mcpReadSource(client.value, options.snapshot, options.toolName ? { toolName: options.toolName } : {});
   return ok({
-    tools: [tool],
+    tools: options.adapt(client.value),
     identity: client.value.identity,
     client: client.value,
     exchanges: () => client.value.exchanges(),

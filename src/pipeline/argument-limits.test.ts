@@ -1,11 +1,14 @@
 import { expect, test } from 'bun:test';
 import * as v from 'valibot';
 import { bind, convertArguments } from '../binding/index.ts';
-import { LIMITS, ok, sha256Hex } from '../contract/index.ts';
+import { LIMITS, ok } from '../contract/index.ts';
 import type { Hook } from './hook.ts';
-import { executeCall, type CallRecord, type Pipeline } from './run.ts';
+import type { CallRecord } from './call-record.ts';
+import { executeCall } from './run.ts';
+import type { Pipeline } from './stages/index.ts';
+import { echoPipeline, offering } from './testing/call-state.ts';
 import { echoContractWith } from './testing/echo-contract.ts';
-import { attributesOf, type ProducingRequest, type RuntimeTool } from './tool.ts';
+import { attributesOf, type RuntimeTool } from './tool.ts';
 
 const echoContract = echoContractWith(v.strictObject({ word: v.string(), times: v.optional(v.number()), extra: v.optional(v.unknown()) }));
 
@@ -18,16 +21,8 @@ function setup(hooks: readonly Hook[] = [], convert: Pipeline['convert'] = (_bin
     attributes: attributesOf(echoContract, {}),
     handler: async () => (entered++, ok({ data: { echoed: 'x' }, text: 'x', evidence: 'bytes observed now' })),
   };
-  const pipeline: Pipeline = {
-    tools: { echo: tool },
-    hooks,
-    permission: () => ({ decision: 'allow', by: 'default', reason: 'read-only' }),
-    convert,
-    keepOutput: (actionId, text) => ({ path: `outputs/${actionId}.txt`, sha256: sha256Hex(text), bytes: text.length }),
-    session: { id: 's', transcriptPath: '/dev/null', cwd: '/' },
-    runDir: '/nonexistent',
-  };
-  const request: ProducingRequest = { id: 'req-01', payload: new Uint8Array(), payloadSha256: sha256Hex(''), disclosedSources: [], bindings: { echo: tool.binding } };
+  const pipeline = echoPipeline(tool, { hooks, convert });
+  const request = offering(tool);
   const call = (args: unknown) => executeCall({ id: 't1', name: 'echo', arguments: args }, request, 'act-01', pipeline);
   return { call, entered: () => entered };
 }

@@ -2,6 +2,7 @@
  * The execution pipeline (SPEC F-PIPE): the single path every tool call takes,
  * local or MCP — resolve → convert → validate → PreToolUse hooks → permission
  * → handler → result validation → output limit → PostToolUse hooks → result.
+ * `STAGES` is that path as data, in order; `executeCall` folds a call over it.
  * Its subfolders (hooks, permissions, settings) are part of this surface, so a
  * library user assembles a `Pipeline` from this one import.
  */
@@ -10,8 +11,11 @@ export type { Hook, HookEvent, HookInput, HookResult, PermissionDecision } from 
 export { toolNames } from './names.ts';
 export type { Nameable } from './names.ts';
 export { truncateUtf8 } from './output-limit.ts';
-export { errorText, executeCall, resolveCall } from './run.ts';
-export type { CallRecord, KeptFile, Pipeline, StageName, StageRecord } from './run.ts';
+export { errorText } from './call-record.ts';
+export type { CallArguments, CallRecord, KeptFile, StageName, StageRecord } from './call-record.ts';
+export { executeCall } from './run.ts';
+export { resolveCall, STAGES } from './stages/index.ts';
+export type { Adds, CallState, Has, Pending, Pipeline, Stage, Step } from './stages/index.ts';
 export { attributesOf } from './tool.ts';
 export type { CallContext, ProducingRequest, ProtocolExchange, RuntimeTool, ToolAttributes, ToolCall, ToolOutput } from './tool.ts';
 export * from './hooks/index.ts';

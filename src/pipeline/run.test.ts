@@ -1,51 +1,38 @@
 import { expect, test } from 'bun:test';
-import * as v from 'valibot';
 import { bind } from '../binding/index.ts';
 import { canonicalHash, fail, ok, sha256Hex } from '../contract/index.ts';
 import type { Hook } from './hook.ts';
 import { inProcessHook } from './hooks/index.ts';
-import { executeCall, type Pipeline } from './run.ts';
-import { echoContractWith } from './testing/echo-contract.ts';
-import { attributesOf, type ProducingRequest, type RuntimeTool } from './tool.ts';
+import type { StageName } from './call-record.ts';
+import { executeCall, runStages } from './run.ts';
+import { next, stop, type Pipeline, type Stage, type Step } from './stages/index.ts';
+import { callState, echoContract, echoPipeline, echoTool as kitEchoTool, offering } from './testing/call-state.ts';
+import { attributesOf, type RuntimeTool } from './tool.ts';
 
-const echoContract = echoContractWith(v.strictObject({ word: v.pipe(v.string(), v.minLength(1)), times: v.optional(v.number()) }));
-
+/** The kit's echo tool, counting entries and recording the inputs it got; `mcp` binds it to a server. */
 function echoTool(options: { check?: RuntimeTool['check']; handler?: RuntimeTool['handler']; timeoutMs?: number; mcp?: boolean } = {}) {
   let entered = 0;
   const inputs: unknown[] = [];
-  const tool: RuntimeTool = {
-    contract: echoContract,
-    binding: options.mcp
-      ? bind(echoContract, { implementation: { kind: 'mcp', version: 'echo/1' }, server: { name: 'srv', version: '1', protocolVersion: '2025-06-18', launch: ['srv'], cwd: '/', envNames: [], instanceId: 'i' } })
-      : bind(echoContract, { implementation: { kind: 'local', version: 'echo/1' } }),
+  const echo = options.handler ?? kitEchoTool().handler;
+  const tool = kitEchoTool({
+    ...(options.mcp
+      ? { binding: bind(echoContract, { implementation: { kind: 'mcp', version: 'echo/1' }, server: { name: 'srv', version: '1', protocolVersion: '2025-06-18', launch: ['srv'], cwd: '/', envNames: [], instanceId: 'i' } }) }
+      : {}),
     attributes: attributesOf(echoContract, { ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}), fromMcp: options.mcp ?? false }),
     ...(options.check ? { check: options.check } : {}),
     handler: async (input, context) => {
       entered++;
       inputs.push(input);
-      if (options.handler) return options.handler(input, context);
-      const { word, times } = input as { word: string; times?: number };
-      const echoed = word.repeat(times ?? 1);
-      return ok({ data: { echoed }, text: echoed, evidence: 'bytes observed now' });
+      return echo(input, context);
     },
-  };
+  });
   return { tool, entered: () => entered, inputs };
 }
 
 function setup(tool: RuntimeTool, overrides: Partial<Pipeline> = {}) {
   const kept: { actionId: string; text: string }[] = [];
-  const pipeline: Pipeline = {
-    tools: { echo: tool },
-    hooks: [],
-    permission: () => ({ decision: 'allow', by: 'default', reason: 'read-only' }),
-    convert: (_b, args) => ok({ converted: args, filled: [] }),
-    keepOutput: (actionId, text) => (kept.push({ actionId, text }), { path: `outputs/${actionId}.txt`, sha256: sha256Hex(text), bytes: text.length }),
-    session: { id: 's', transcriptPath: '/dev/null', cwd: '/' },
-    runDir: '/nonexistent',
-    ...overrides,
-  };
-  const request: ProducingRequest = { id: 'req-01', payload: new Uint8Array(), payloadSha256: sha256Hex(''), disclosedSources: [], bindings: { echo: tool.binding } };
-  return { pipeline, request, kept };
+  const keepOutput: Pipeline['keepOutput'] = (actionId, text) => (kept.push({ actionId, text }), { path: `outputs/${actionId}.txt`, sha256: sha256Hex(text), bytes: text.length });
+  return { pipeline: echoPipeline(tool, { keepOutput, ...overrides }), request: offering(tool), kept };
 }
 
 const hook = (event: Hook['event'], result: Omit<Awaited<ReturnType<Hook['run']>>, 'hook'>, seen?: unknown[]): Hook => ({
@@ -231,4 +218,31 @@ test('PostToolUse: a block cannot undo the call; the model is told why', async (
   const { pipeline, request } = setup(echo.tool, { hooks: [hook('PostToolUse', { block: 'looks odd', exitCode: 2 })] });
   const record = await executeCall({ id: 't', name: 'echo', arguments: { word: 'hi' } }, request, 'a1', pipeline);
   expect([classKind(record), record.modelText]).toEqual(['ok', 'hi\n[PostToolUse hook test-PostToolUse: looks odd]']);
+});
+
+test('calls side by side interleave only at their I/O: a call whose hooks return after another call interrupted the run never enters its handler', async () => {
+  const controller = new AbortController();
+  let entered = 0;
+  // The first handler to run interrupts the run on entry, as a SIGINT during a call would.
+  const echo = echoTool({ handler: async () => (entered++, controller.abort('SIGINT'), ok({ data: { echoed: 'hi' }, text: 'hi', evidence: 'bytes observed now' })) });
+  const { pipeline, request } = setup(echo.tool, { signal: controller.signal });
+  const call = (id: string) => executeCall({ id, name: 'echo', arguments: { word: 'hi' } }, request, `a-${id}`, pipeline);
+  const [first, second] = await Promise.all([call('t1'), call('t2')]);
+  expect([classKind(first!), classKind(second!), lastStage(second!)?.stage, entered]).toEqual(['ok', 'precondition/run_interrupted', 'pre_hooks', 1]);
+});
+
+test('runStages records each stage as it passes, a stop under the stage it names, and runs nothing after a stop', async () => {
+  const ran: string[] = [];
+  const tool = echoTool().tool;
+  const stage = (name: StageName, step: Step): Stage => ({ name, needs: [], run: () => (ran.push(name), step) });
+  const stages = [stage('resolve', next({ tool }, 'found')), stage('convert', next()), stage('validate', stop(fail('precondition', 'x', 'y'), {}, 'pre_hooks')), stage('permission', next())];
+  const record = await runStages(stages, callState({}));
+  expect(ran).toEqual(['resolve', 'convert', 'validate']);
+  expect(record.stages).toEqual([
+    { stage: 'resolve', status: 'ok', detail: 'found' },
+    { stage: 'convert', status: 'ok' },
+    { stage: 'pre_hooks', status: 'failed', detail: 'precondition/x' },
+  ]);
+  expect(Object.keys(record.stages[1]!)).toEqual(['stage', 'status']);
+  expect([record.outcome.ok, record.handlerEntered, record.modelText]).toEqual([false, false, '{"error":{"class":"precondition","kind":"x","message":"y"}}']);
 });

@@ -1,9 +1,10 @@
 import { expect, test } from 'bun:test';
 import { createCardContract, readSourceContract } from '../excerpt/contracts.ts';
 import { adoption, bindPackage, discoverPackages, load, methodText, type BoundPackage } from './index.ts';
+import { STAGES } from '../excerpt/stages.ts';
 
 function bound(): BoundPackage {
-  const found = discoverPackages();
+  const found = discoverPackages({ stages: STAGES });
   if (!found.ok) throw new Error(found.message);
   const result = bindPackage(found.value[0]!, [readSourceContract, createCardContract]);
   if (!result.ok) throw new Error(result.message);
@@ -89,7 +90,7 @@ test('bytes that are not UTF-8 JSON are refused, not read as "nothing present"',
 });
 
 test('methodSupport blocks placed in `system` are found by its adoption, for every stage', async () => {
-  const { methodSupport, STAGES } = await import('./index.ts');
+  const { methodSupport } = await import('./index.ts');
   const b = bound();
   const support = methodSupport(b);
   for (const stage of STAGES) {

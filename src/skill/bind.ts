@@ -35,11 +35,14 @@ export function bindPackage(pkg: Package, tools: readonly BoundTool[]): Outcome<
 
 /**
  * Loads one stage: its instructions (preamble + that stage's section) and only
- * the references that stage declares, in declaration order.
+ * the references that stage declares, in declaration order. The package was
+ * parsed against the task's stages, so a stage it lacks is a programmer error.
  */
 export function load(bound: BoundPackage, stage: Stage): LoadedStage {
   const pkg = bound.package;
-  const { instructions, resources } = pkg.stages[stage];
+  const section = pkg.stages[stage];
+  if (!section) throw new Error(`package '${pkg.name}' has no stage '${stage}' (stages: ${Object.keys(pkg.stages).join(', ')})`);
+  const { instructions, resources } = section;
   return Object.freeze({
     package: Object.freeze({ name: pkg.name, version: pkg.version, hash: pkg.hash }),
     stage,
@@ -52,14 +55,4 @@ export function load(bound: BoundPackage, stage: Stage): LoadedStage {
 /** The catalog the model may see before activation: name and description only. */
 export function catalog(packages: readonly Package[]): readonly CatalogEntry[] {
   return packages.map((pkg) => Object.freeze({ name: pkg.name, description: pkg.description }));
-}
-
-/**
- * The stage of the next request, decided by the host from what it has
- * checked itself — never from the model's word. Not every source disclosed
- * yet → read; disclosed, no card receipt → create; receipt held → finish.
- */
-export function nextStage(state: { readonly allSourcesDisclosed: boolean; readonly cardCreated: boolean }): Stage {
-  if (state.cardCreated) return 'finish';
-  return state.allSourcesDisclosed ? 'create' : 'read';
 }

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LIMITS, sha256Hex } from '../contract/index.ts';
 import { diskReader, packagesInDir, parsePackage } from './index.ts';
+import { STAGES } from '../excerpt/stages.ts';
 
 const FIXTURE = join(import.meta.dir, '../../fixtures/skills/valid-minimal');
 const scratch = mkdtempSync(join(tmpdir(), 'caplab-skill-bounded-'));
@@ -19,7 +20,7 @@ function copy(name: string): string {
   return folder;
 }
 
-const parse = (folder: string) => parsePackage('valid-minimal', { kind: 'dir', path: folder }, diskReader(folder));
+const parse = (folder: string) => parsePackage('valid-minimal', { kind: 'dir', path: folder }, diskReader(folder), STAGES);
 
 test('the copied control package parses (so each refusal below is the limit, not the copy)', () => {
   expect(kindOf(parse(copy('control')))).toBe('ok');
@@ -55,7 +56,7 @@ test('the size limits hold for any reader (embedded packages too), not only on d
   const skill = new Uint8Array(readFileSync(join(FIXTURE, 'SKILL.md')));
   const padded = new Uint8Array(LIMITS.skillMdBytes + 1).fill(0x20);
   padded.set(skill);
-  const parsed = parsePackage('valid-minimal', { kind: 'embedded' }, (rel) => (rel === 'SKILL.md' ? padded : undefined));
+  const parsed = parsePackage('valid-minimal', { kind: 'embedded' }, (rel) => (rel === 'SKILL.md' ? padded : undefined), STAGES);
   expect(kindOf(parsed)).toBe('precondition/too_large');
 });
 
@@ -79,7 +80,7 @@ test('--skills DIR holding a dangling symlink or a symlink loop is refused by ki
     mkdirSync(dir);
     cpSync(FIXTURE, join(dir, 'valid-minimal'), { recursive: true });
     make(dir);
-    const found = packagesInDir(dir);
+    const found = packagesInDir(dir, STAGES);
     expect(kindOf(found)).toBe('invalid_arguments/bad_skills_dir');
     expect(found.ok ? '' : found.message).toContain(name === 'dangling' ? "'broken'" : "'loop'");
   }

@@ -2,12 +2,13 @@ import { expect, test } from 'bun:test';
 import { join } from 'node:path';
 import { createCardContract, readSourceContract } from '../excerpt/contracts.ts';
 import { describeSkills, discoverPackages, diskReader, GRANTS_NOTHING, parsePackage, renderSkillsText, type Package } from './index.ts';
+import { STAGES } from '../excerpt/stages.ts';
 
 function packages(): Package[] {
-  const found = discoverPackages();
+  const found = discoverPackages({ stages: STAGES });
   if (!found.ok) throw new Error(found.message);
   const folder = join(import.meta.dir, '../../fixtures/skills/tool-version');
-  const extra = parsePackage('tool-version', { kind: 'dir', path: folder }, diskReader(folder));
+  const extra = parsePackage('tool-version', { kind: 'dir', path: folder }, diskReader(folder), STAGES);
   if (!extra.ok) throw new Error(extra.message);
   return [...found.value, extra.value];
 }

@@ -1,5 +1,5 @@
 import { bindPackage, type BoundTool } from './bind.ts';
-import { STAGES, type Package, type Stage } from './types.ts';
+import type { Package, Stage } from './types.ts';
 
 /** One package as `caplab skills` shows it. Plain JSON data. */
 export interface SkillDescription {
@@ -31,7 +31,8 @@ export function describeSkills(packages: readonly Package[], tools: readonly Bou
     packages: packages.map((pkg) => {
       const bound = bindPackage(pkg, tools);
       const stages = {} as Record<Stage, readonly string[]>;
-      for (const stage of STAGES) stages[stage] = [...pkg.stages[stage].resources];
+      // In the task's stage order: the package's stages were built from that list.
+      for (const [stage, { resources }] of Object.entries(pkg.stages)) stages[stage] = [...resources];
       return {
         name: pkg.name,
         description: pkg.description,
@@ -70,7 +71,7 @@ export function renderSkillsText(report: SkillsReport): string {
       lines.push(`  requires ${need.tool}@${need.version}: ${have}`);
     }
     lines.push(`  allowed-tools (advisory): ${pkg.allowed_tools.join(' ') || '-'}`);
-    for (const stage of STAGES) lines.push(`  stage ${stage}: ${pkg.stages[stage].join(' ') || '(instructions only)'}`);
+    for (const [stage, resources] of Object.entries(pkg.stages)) lines.push(`  stage ${stage}: ${resources.join(' ') || '(instructions only)'}`);
     for (const r of pkg.resources) lines.push(`  resource ${r.path}  ${r.bytes} B  sha256 ${r.sha256}`);
     lines.push('');
   }

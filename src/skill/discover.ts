@@ -3,7 +3,7 @@ import { join, resolve, sep } from 'node:path';
 import { assetBytes, assetPaths } from '../assets/index.ts';
 import { fail, LIMITS, ok, readBounded, type Outcome } from '../contract/index.ts';
 import { parsePackage, type PackageReader } from './package.ts';
-import type { Package } from './types.ts';
+import type { Package, Stage } from './types.ts';
 
 /** The embedded folder of packages (repository-relative), see scripts/embed.ts. */
 export const EMBEDDED_SKILLS = 'skills';
@@ -13,12 +13,12 @@ export const EMBEDDED_SKILLS = 'skills';
  * of text imports, so they are the same bytes under `bun run`, `bun test` and
  * the compiled binary, with no file beside the executable.
  */
-export function embeddedPackages(): Outcome<readonly Package[]> {
+export function embeddedPackages(stages: readonly Stage[]): Outcome<readonly Package[]> {
   const folders = [...new Set(assetPaths(EMBEDDED_SKILLS).map((path) => path.split('/')[1]!))];
   const packages: Package[] = [];
   for (const folder of folders) {
     const read: PackageReader = (rel) => assetBytes(`${EMBEDDED_SKILLS}/${folder}/${rel}`);
-    const parsed = parsePackage(folder, { kind: 'embedded' }, read);
+    const parsed = parsePackage(folder, { kind: 'embedded' }, read, stages);
     if (!parsed.ok) return parsed;
     packages.push(parsed.value);
   }
@@ -62,7 +62,7 @@ function isDirectory(path: string): boolean | undefined {
  * Reads a folder of package folders (`--skills DIR`). Every non-hidden
  * sub-folder must be a valid package; DIR itself must not be one (pass its parent).
  */
-export function packagesInDir(dir: string): Outcome<readonly Package[]> {
+export function packagesInDir(dir: string, stages: readonly Stage[]): Outcome<readonly Package[]> {
   const abs = resolve(dir);
   if (!isDirectory(abs)) {
     return fail('invalid_arguments', 'bad_skills_dir', `--skills ${dir}: not a directory`);
@@ -80,7 +80,7 @@ export function packagesInDir(dir: string): Outcome<readonly Package[]> {
   const folders = entries.filter((name) => isDirectory(join(abs, name)));
   for (const folder of folders) {
     const path = join(abs, folder);
-    const parsed = parsePackage(folder, { kind: 'dir', path }, diskReader(path));
+    const parsed = parsePackage(folder, { kind: 'dir', path }, diskReader(path), stages);
     if (!parsed.ok) return parsed;
     packages.push(parsed.value);
   }
@@ -94,12 +94,13 @@ function originText(pkg: Package): string {
 /**
  * All packages: the embedded ones (unless `embedded: false`) and those in
  * each `--skills` dir, in that order. The first bad package refuses the whole
- * set, as does a name given twice — a name must mean one method.
+ * set, as does a name given twice — a name must mean one method. Every
+ * package is parsed against `stages`, the task's method stages.
  */
-export function discoverPackages(options: { readonly dirs?: readonly string[]; readonly embedded?: boolean } = {}): Outcome<readonly Package[]> {
+export function discoverPackages(options: { readonly stages: readonly Stage[]; readonly dirs?: readonly string[]; readonly embedded?: boolean }): Outcome<readonly Package[]> {
   const sources = [
-    ...(options.embedded === false ? [] : [embeddedPackages]),
-    ...(options.dirs ?? []).map((dir) => () => packagesInDir(dir)),
+    ...(options.embedded === false ? [] : [() => embeddedPackages(options.stages)]),
+    ...(options.dirs ?? []).map((dir) => () => packagesInDir(dir, options.stages)),
   ];
   const all: Package[] = [];
   for (const source of sources) {

@@ -1,5 +1,6 @@
 import { expect, test } from 'bun:test';
 import { parseFrontmatter, splitSkillMd } from './index.ts';
+import { STAGES } from '../excerpt/stages.ts';
 
 const SHA = 'a'.repeat(64);
 const base = (extra: Record<string, string> = {}, top = '') =>
@@ -22,19 +23,27 @@ const base = (extra: Record<string, string> = {}, top = '') =>
     .filter(Boolean)
     .join('\n');
 
-function refusal(yaml: string): string {
-  const result = parseFrontmatter(yaml);
+function refusal(yaml: string, stages: readonly string[] = STAGES): string {
+  const result = parseFrontmatter(yaml, stages);
   if (result.ok) throw new Error('expected a refusal');
   expect(result.kind).toBe('bad_package');
   return result.message;
 }
 
 test('a valid frontmatter parses into a manifest; allowed-tools is space-delimited', () => {
-  const result = parseFrontmatter(base());
+  const result = parseFrontmatter(base(), STAGES);
   if (!result.ok) throw new Error(result.message);
   expect(result.value.allowedTools).toEqual(['read_source', 'create_card']);
   expect(result.value.requires).toEqual([{ tool: 'read_source', version: '1.0.0' }]);
   expect(result.value.stageResources).toEqual({ read: ['references/a.md'], create: [], finish: [] });
+});
+
+test('the stages are the caller\'s (the task\'s), not the package\'s nor a fixed list', () => {
+  expect(refusal(base({}), ['draft', 'publish'])).toContain("`metadata.caplab-stage-read`: unknown stage 'read' (stages: draft, publish)");
+  const two = base({}).replace(/\n  caplab-stage-(create|finish): ""/g, '');
+  const parsed = parseFrontmatter(two, ['read']);
+  expect(parsed.ok && parsed.value.stageResources).toEqual({ read: ['references/a.md'] });
+  expect(refusal(two, STAGES)).toContain('`metadata.caplab-stage-create`: required: every stage (read, create, finish)');
 });
 
 test('each caplab field is checked and named', () => {

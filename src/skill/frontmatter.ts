@@ -1,7 +1,7 @@
 import { issuePath } from '../base/index.ts';
 import * as v from 'valibot';
 import { fail, ok, type Outcome } from '../contract/index.ts';
-import { STAGES, type Requirement, type Stage } from './types.ts';
+import type { Requirement, Stage } from './types.ts';
 
 /**
  * SKILL.md frontmatter in the Agent Skills format (agentskills.io):
@@ -15,7 +15,7 @@ import { STAGES, type Requirement, type Stage } from './types.ts';
  *   caplab-resources:    "references/a.md@<sha256> …"                 (path@sha256 of the bytes)
  *   caplab-stage-<stage>: "references/a.md …"                         (what that stage loads; may be "")
  *
- * Every stage in STAGES must be declared; any other `caplab-*` key is refused,
+ * Every stage of the task's method must be declared; any other `caplab-*` key is refused,
  * so a typo cannot silently drop a stage or a requirement.
  */
 export interface Manifest {
@@ -64,10 +64,10 @@ function words(text: string): string[] {
 }
 
 /**
- * Parses and validates the frontmatter. Every refusal names the field.
+ * Parses and validates the frontmatter against the task's stages. Every refusal names the field.
  * @returns The manifest, or a `bad_package` failure.
  */
-export function parseFrontmatter(yaml: string): Outcome<Manifest> {
+export function parseFrontmatter(yaml: string, stages: readonly Stage[]): Outcome<Manifest> {
   let data: unknown;
   try {
     data = Bun.YAML.parse(yaml);
@@ -93,9 +93,9 @@ export function parseFrontmatter(yaml: string): Outcome<Manifest> {
 
   for (const key of Object.keys(meta)) {
     const known = ['caplab-version', 'caplab-requires', 'caplab-resources'].includes(key);
-    const stage = key.startsWith('caplab-stage-') && (STAGES as readonly string[]).includes(key.slice(13));
+    const stage = key.startsWith('caplab-stage-') && stages.includes(key.slice(13));
     if (key.startsWith('caplab-') && !known && !stage) {
-      const hint = key.startsWith('caplab-stage-') ? `unknown stage '${key.slice(13)}' (stages: ${STAGES.join(', ')})` : 'unknown caplab field';
+      const hint = key.startsWith('caplab-stage-') ? `unknown stage '${key.slice(13)}' (stages: ${stages.join(', ')})` : 'unknown caplab field';
       return bad(`metadata.${key}`, hint);
     }
   }
@@ -126,10 +126,10 @@ export function parseFrontmatter(yaml: string): Outcome<Manifest> {
   }
 
   const stageResources = {} as Record<Stage, readonly string[]>;
-  for (const stage of STAGES) {
+  for (const stage of stages) {
     const field = `metadata.caplab-stage-${stage}`;
     const value = meta[`caplab-stage-${stage}`];
-    if (value === undefined) return bad(field, `required: every stage (${STAGES.join(', ')}) says what it loads ("" for nothing)`);
+    if (value === undefined) return bad(field, `required: every stage (${stages.join(', ')}) says what it loads ("" for nothing)`);
     const paths = words(value);
     for (const path of paths) {
       if (!resources.some((r) => r.path === path)) return bad(field, `'${path}' is not declared in metadata.caplab-resources`);

@@ -1,6 +1,7 @@
 import { expect, test } from 'bun:test';
 import { join } from 'node:path';
 import { callableTools, diskReader, parsePackage } from './index.ts';
+import { STAGES } from '../excerpt/stages.ts';
 
 const BOUND = ['read_source', 'create_card'];
 
@@ -32,7 +33,7 @@ test('the callable set is the same with and without a package, for every permiss
 
 test('a parsed package’s allowed-tools flows into the check unchanged', () => {
   const folder = join(import.meta.dir, '../../fixtures/skills/valid-minimal');
-  const parsed = parsePackage('valid-minimal', { kind: 'dir', path: folder }, diskReader(folder));
+  const parsed = parsePackage('valid-minimal', { kind: 'dir', path: folder }, diskReader(folder), STAGES);
   if (!parsed.ok) throw new Error(parsed.message);
   expect(parsed.value.allowedTools).toEqual(['read_source']);
   expect(callableTools(BOUND, (tool) => tool === 'create_card', parsed.value)).toEqual({ callable: ['create_card'], notGranted: ['read_source'] });

@@ -4,14 +4,13 @@
  * tool versions they need, loaded stage by stage, recorded as adopted only
  * from the request bytes — and never a source of any tool or permission.
  */
-export { STAGES } from './types.ts';
 export type { BoundPackage, CatalogEntry, LoadedStage, Package, PackageOrigin, Requirement, Resource, Stage } from './types.ts';
 export { NAME_PATTERN, parseFrontmatter, splitSkillMd } from './frontmatter.ts';
 export type { Manifest } from './frontmatter.ts';
 export { PACKAGE_HASH_FORMAT, packageHash, parsePackage } from './package.ts';
 export type { PackageReader } from './package.ts';
 export { discoverPackages, diskReader, EMBEDDED_SKILLS, embeddedPackages, packagesInDir } from './discover.ts';
-export { bindPackage, catalog, load, nextStage } from './bind.ts';
+export { bindPackage, catalog, load } from './bind.ts';
 export type { BoundTool } from './bind.ts';
 export { adoption, methodText } from './adoption.ts';
 export type { Adoption } from './adoption.ts';

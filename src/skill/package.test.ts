@@ -3,13 +3,14 @@ import { join } from 'node:path';
 import { scratchDir } from '../../test/scratch.ts';
 import { createCardContract, readSourceContract } from '../excerpt/contracts.ts';
 import { bindPackage, diskReader, parsePackage } from './index.ts';
+import { STAGES } from '../excerpt/stages.ts';
 
 const FIXTURES = join(import.meta.dir, '../../fixtures/skills');
 const TOOLS = [readSourceContract, createCardContract];
 
 function parseFixture(folder: string) {
   const path = join(FIXTURES, folder);
-  return parsePackage(folder, { kind: 'dir', path }, diskReader(path));
+  return parsePackage(folder, { kind: 'dir', path }, diskReader(path), STAGES);
 }
 
 describe('bad packages are refused with a reason that names the field', () => {

@@ -2,7 +2,7 @@ import { deepFreeze } from '../base/index.ts';
 import { canonicalHash, fail, LIMITS, ok, sha256Hex, type Failure, type Outcome } from '../contract/index.ts';
 import { stageInstructions } from './body.ts';
 import { parseFrontmatter, splitSkillMd } from './frontmatter.ts';
-import { STAGES, type Package, type PackageOrigin, type Resource, type Stage } from './types.ts';
+import type { Package, PackageOrigin, Resource, Stage } from './types.ts';
 
 /**
  * Reads one file of a package by its path relative to the package folder:
@@ -48,9 +48,10 @@ function decode(bytes: Uint8Array): string | undefined {
  * resource's text contains another's (presence in a payload would be ambiguous).
  *
  * @param folder The package folder name (the last path segment).
+ * @param stages The task's method stages, in order: the package must cover each, and no other.
  * @returns A deep-frozen package, or the first reason it is refused.
  */
-export function parsePackage(folder: string, origin: PackageOrigin, read: PackageReader): Outcome<Package> {
+export function parsePackage(folder: string, origin: PackageOrigin, read: PackageReader, stages: readonly Stage[]): Outcome<Package> {
   const where = origin.kind === 'embedded' ? `embedded package '${folder}'` : `package ${origin.path}`;
   const refuse = (failure: { class: Parameters<typeof fail>[0]; kind: string; message: string; issues?: readonly string[] }) =>
     fail(failure.class, failure.kind, `${where}: ${failure.message}`, failure.issues);
@@ -66,13 +67,13 @@ export function parsePackage(folder: string, origin: PackageOrigin, read: Packag
   if (skillText === undefined) return refuse({ class: 'invalid_arguments', kind: 'bad_package', message: 'field `SKILL.md`: not valid UTF-8' });
   const split = splitSkillMd(skillText);
   if (!split.ok) return refuse(split);
-  const manifest = parseFrontmatter(split.value.yaml);
+  const manifest = parseFrontmatter(split.value.yaml, stages);
   if (!manifest.ok) return refuse(manifest);
   const m = manifest.value;
   if (m.name !== folder) {
     return refuse({ class: 'invalid_arguments', kind: 'bad_package', message: `field \`name\`: '${m.name}' must equal the folder name '${folder}'` });
   }
-  const instructions = stageInstructions(split.value.body);
+  const instructions = stageInstructions(split.value.body, stages);
   if (!instructions.ok) return refuse(instructions);
 
   const resources: Resource[] = [];
@@ -99,8 +100,9 @@ export function parsePackage(folder: string, origin: PackageOrigin, read: Packag
   }
 
   const skillSha256 = sha256Hex(skillBytes);
-  const stages = {} as Record<Stage, { instructions: string; resources: readonly string[] }>;
-  for (const stage of STAGES) stages[stage] = { instructions: instructions.value[stage], resources: m.stageResources[stage] };
+  const byStage = {} as Record<Stage, { instructions: string; resources: readonly string[] }>;
+  // Both were built from `stages`, so every stage is there.
+  for (const stage of stages) byStage[stage] = { instructions: instructions.value[stage]!, resources: m.stageResources[stage]! };
   return ok(
     deepFreeze({
       name: m.name,
@@ -109,7 +111,7 @@ export function parsePackage(folder: string, origin: PackageOrigin, read: Packag
       allowedTools: m.allowedTools,
       requires: m.requires,
       resources,
-      stages,
+      stages: byStage,
       hash: packageHash([{ path: 'SKILL.md', sha256: skillSha256 }, ...resources]),
       skillSha256,
       origin: structuredClone(origin),

@@ -4,9 +4,11 @@
  * permission.
  */
 
-/** The stages of the excerpt method. Fixed: the host, not the package, decides them. */
-export const STAGES = ['read', 'create', 'finish'] as const;
-export type Stage = (typeof STAGES)[number];
+/**
+ * A stage of the task's method. The task, not the package, decides the stages
+ * (in order) and which one a request belongs to; a package must cover each.
+ */
+export type Stage = string;
 
 /** A tool a package needs, at an exact contract version. */
 export interface Requirement {

@@ -11,4 +11,4 @@ test('demo (local, mcp) and every check scenario write run dirs byte-identical t
   // One comparison per run, so a failure names the run and the files that differ.
   for (const name of Object.keys(expected)) expect({ [name]: actual[name] }).toEqual({ [name]: expected[name] });
   expect(Object.keys(expected['check'].files).length).toBeGreaterThan(100);
-});
+}, 60_000);

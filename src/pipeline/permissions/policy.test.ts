@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test';
 import { bind } from '../../binding/index.ts';
-import { fail } from '../../contract/index.ts';
+import { fail, type Contract } from '../../contract/index.ts';
 import { createCardContract, readSourceContract } from '../../excerpt/contracts.ts';
 import { attributesOf, type RuntimeTool } from '../tool.ts';
 import { deniedByHookBlock, NO_RULES, permissionFailure, permissionPolicy, type HookDecision, type PolicyOptions } from './policy.ts';
@@ -10,30 +10,19 @@ import { parseRules } from './rule.ts';
 const notCalled: RuntimeTool['handler'] = async () => fail('business', 'not_called', 'the policy never runs a handler');
 const server = { name: 'fixture', version: '1', protocolVersion: '2025-06-18', launch: ['caplab', 'serve'], cwd: '/', envNames: [], instanceId: 'i1' };
 
-const readSource: RuntimeTool = {
-  contract: readSourceContract,
-  binding: bind(readSourceContract, { implementation: { kind: 'local', version: '1' } }),
-  attributes: attributesOf(readSourceContract),
-  handler: notCalled,
-};
-const mcpReadSource: RuntimeTool = {
-  contract: readSourceContract,
-  binding: bind(readSourceContract, { implementation: { kind: 'mcp', version: '1' }, server }),
-  attributes: attributesOf(readSourceContract, { fromMcp: true }),
-  handler: notCalled,
-};
-const createCard: RuntimeTool = {
-  contract: createCardContract,
-  binding: bind(createCardContract, { implementation: { kind: 'local', version: '1' } }),
-  attributes: attributesOf(createCardContract),
-  handler: notCalled,
-};
-const mcpCreateCard: RuntimeTool = {
-  contract: createCardContract,
-  binding: bind(createCardContract, { tool: 'mcp__fixture__create_card', implementation: { kind: 'mcp', version: '1' }, server }),
-  attributes: attributesOf(createCardContract, { fromMcp: true }),
-  handler: notCalled,
-};
+/** A runtime tool for `contract`: local, or behind the fixture server (optionally under another model-facing name). */
+function runtime(contract: Contract, mcp?: { readonly tool?: string }): RuntimeTool {
+  return {
+    contract,
+    binding: bind(contract, mcp ? { ...mcp, implementation: { kind: 'mcp', version: '1' }, server } : { implementation: { kind: 'local', version: '1' } }),
+    attributes: attributesOf(contract, { fromMcp: mcp !== undefined }),
+    handler: notCalled,
+  };
+}
+const readSource = runtime(readSourceContract);
+const mcpReadSource = runtime(readSourceContract, {});
+const createCard = runtime(createCardContract);
+const mcpCreateCard = runtime(createCardContract, { tool: 'mcp__fixture__create_card' });
 
 function rules(texts: readonly string[]) {
   const parsed = parseRules(texts, 'test');

@@ -1,5 +1,6 @@
 import { issuePath } from '../../base/index.ts';
 import * as v from 'valibot';
+import type { Outcome } from '../../contract/index.ts';
 import { compileMatcher } from '../hooks/index.ts';
 import { parseRule } from '../permissions/index.ts';
 
@@ -40,16 +41,21 @@ const CommandHook = record(
   'a hook object',
 );
 
-const Matcher = v.pipe(
-  v.string('expected a matcher string'),
-  v.check(
-    (matcher) => compileMatcher(matcher).ok,
-    (issue) => {
-      const compiled = compileMatcher(String(issue.input));
-      return compiled.ok ? 'invalid matcher' : compiled.message;
-    },
-  ),
-);
+/** A string `parse` accepts; a refusal's message is the parser's own. */
+function parsedBy(parse: (text: string) => Outcome<unknown>, what: string) {
+  return v.pipe(
+    v.string(`expected a ${what} string`),
+    v.check(
+      (text) => parse(text).ok,
+      (issue) => {
+        const parsed = parse(String(issue.input));
+        return parsed.ok ? `invalid ${what}` : parsed.message;
+      },
+    ),
+  );
+}
+
+const Matcher = parsedBy(compileMatcher, 'matcher');
 
 const HookGroup = record(
   v.strictObject({
@@ -59,16 +65,7 @@ const HookGroup = record(
   'a matcher group object',
 );
 
-const RuleText = v.pipe(
-  v.string('expected a rule string'),
-  v.check(
-    (text) => parseRule(text).ok,
-    (issue) => {
-      const parsed = parseRule(String(issue.input));
-      return parsed.ok ? 'invalid rule' : parsed.message;
-    },
-  ),
-);
+const RuleText = parsedBy(parseRule, 'rule');
 
 const RuleList = v.optional(v.array(RuleText, 'expected an array of rule strings'), []);
 

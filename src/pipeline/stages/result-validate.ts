@@ -1,5 +1,6 @@
-import { canonicalHash, fail, validateArguments, type Failure } from '../contract/index.ts';
-import type { RuntimeTool } from './tool.ts';
+import { canonicalHash, fail, validateArguments, type Failure } from '../../contract/index.ts';
+import type { RuntimeTool } from '../tool.ts';
+import { next, stop, type Stage } from './stage.ts';
 
 /** A handler's result the pipeline refused: why, and the hash of what was refused. */
 export interface RefusedResult {
@@ -17,11 +18,11 @@ function rawHash(data: unknown): string | undefined {
 }
 
 /**
- * The result_validate stage: every tool's `data` (local or MCP) must match
- * the pinned contract's result schema. A mismatch from an MCP tool is the
- * server breaking the protocol (`protocol/output_invalid`); from a local
- * handler it is a bug in that handler (`business/result_invalid`). Either
- * way the model sees an error, never the unchecked data.
+ * Every tool's `data` (local or MCP) must match the pinned contract's result
+ * schema. A mismatch from an MCP tool is the server breaking the protocol
+ * (`protocol/output_invalid`); from a local handler it is a bug in that
+ * handler (`business/result_invalid`). Either way the model sees an error,
+ * never the unchecked data.
  *
  * @returns `undefined` when the result fits.
  */
@@ -33,3 +34,13 @@ export function checkResult(tool: RuntimeTool, data: unknown): RefusedResult | u
   const rawSha256 = rawHash(data);
   return { failure, ...(rawSha256 !== undefined ? { rawSha256 } : {}) };
 }
+
+/** result_validate: a refused result stops the call; the record keeps the hash of what was refused. */
+export const resultValidate: Stage<'tool' | 'outcome'> = {
+  name: 'result_validate',
+  needs: ['tool', 'outcome'],
+  run(state) {
+    const refused = checkResult(state.tool, state.outcome.value.data);
+    return refused ? stop(refused.failure, { rawResultSha256: refused.rawSha256 }) : next();
+  },
+};

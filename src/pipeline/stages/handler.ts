@@ -1,5 +1,6 @@
-import { fail, type Failure, type Outcome } from '../contract/index.ts';
-import type { CallContext, RuntimeTool, ToolOutput } from './tool.ts';
+import { fail, type Failure, type Outcome } from '../../contract/index.ts';
+import type { CallContext, RuntimeTool, ToolOutput } from '../tool.ts';
+import { after, next, stop, type Stage } from './stage.ts';
 
 /**
  * Calls the handler with its timeout and an abort signal. A timeout leaves the
@@ -23,3 +24,14 @@ export async function runHandler(tool: RuntimeTool, input: unknown, context: Cal
     clearTimeout(timer);
   }
 }
+
+/** handler: the only stage with side effects; from here on the call was entered, whatever its outcome. */
+export const handler: Stage<'tool' | 'input'> = {
+  name: 'handler',
+  needs: ['tool', 'input'],
+  run(state) {
+    return after(runHandler(state.tool, state.input, state.context), (outcome) =>
+      outcome.ok ? next({ handlerEntered: true, outcome }) : stop(outcome, { handlerEntered: true }),
+    );
+  },
+};

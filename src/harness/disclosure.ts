@@ -1,4 +1,4 @@
-import type { Snapshot } from './snapshot.ts';
+import type { Snapshot } from './task.ts';
 
 /**
  * Which sources a request payload actually disclosed to the model, computed

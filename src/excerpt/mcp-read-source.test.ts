@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, test } from 'bun:test';
 import { sha256Hex } from '../contract/index.ts';
-import { fixtureSnapshot } from '../excerpt/sources.ts';
-import { checkAgainstSnapshot, MCP_ADAPTER_VERSION, MCP_GAPS, mcpReadSource, READ_SOURCE_EXPECTED } from './adapter.ts';
-import { openStrictClient, type StrictClient } from './client.ts';
-import { callContext } from './testing/context.ts';
-import type { Mode } from './testing/misbehave.ts';
-import { FAST, isRunning, misbehaveLaunch } from './testing/servers.ts';
+import { MCP_ADAPTER_VERSION, MCP_GAPS, openStrictClient, type StrictClient } from '../mcp/index.ts';
+import { callContext } from '../mcp/testing/context.ts';
+import type { Mode } from '../mcp/testing/misbehave.ts';
+import { FAST, isRunning, misbehaveLaunch } from '../mcp/testing/servers.ts';
+import { checkAgainstSnapshot, mcpReadSource, READ_SOURCE_EXPECTED } from './mcp-read-source.ts';
+import { fixtureSnapshot } from './sources.ts';
 
 const snapshot = fixtureSnapshot();
 const alpha = snapshot.sources[0]!;

@@ -2,15 +2,16 @@ import { expect, test } from 'bun:test';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { assetBytes, assetPaths } from '../assets/index.ts';
-import { createCardContract, QUOTE_MAX, QUOTE_MIN, readSourceContract } from '../excerpt/contracts.ts';
-import { SOURCE_IDS } from '../excerpt/sources.ts';
-import { bindPackage, catalog, discoverPackages, load, parsePackage, STAGES, type BoundPackage, type PackageReader } from './index.ts';
+import { bindPackage, catalog, discoverPackages, load, parsePackage, type BoundPackage, type PackageReader } from '../skill/index.ts';
+import { createCardContract, QUOTE_MAX, QUOTE_MIN, readSourceContract } from './contracts.ts';
+import { SOURCE_IDS } from './sources.ts';
+import { STAGES } from './stages.ts';
 
 const PREFIX = 'skills/excerpt-card';
 const embeddedReader = (rel: string): Uint8Array | undefined => assetBytes(`${PREFIX}/${rel}`);
 
 function bound(): BoundPackage {
-  const found = discoverPackages();
+  const found = discoverPackages({ stages: STAGES });
   if (!found.ok) throw new Error(found.message);
   const pkg = found.value.find((p) => p.name === 'excerpt-card');
   if (!pkg) throw new Error('excerpt-card not embedded');
@@ -60,7 +61,7 @@ test('one edited byte in any resource refuses the package (hash_mismatch)', () =
       copy[copy.length - 2]! ^= 0x01;
       return copy;
     };
-    const result = parsePackage('excerpt-card', { kind: 'embedded' }, edited);
+    const result = parsePackage('excerpt-card', { kind: 'embedded' }, edited, STAGES);
     expect(result.ok).toBe(false);
     if (result.ok) continue;
     expect(result.class).toBe('evidence');
@@ -70,10 +71,10 @@ test('one edited byte in any resource refuses the package (hash_mismatch)', () =
 });
 
 test('the package hash changes when SKILL.md changes by one byte', () => {
-  const original = parsePackage('excerpt-card', { kind: 'embedded' }, embeddedReader);
+  const original = parsePackage('excerpt-card', { kind: 'embedded' }, embeddedReader, STAGES);
   const text = new TextDecoder().decode(embeddedReader('SKILL.md')!);
   const edited = new TextEncoder().encode(text.replace('Nothing else.', 'Nothing else!'));
-  const changed = parsePackage('excerpt-card', { kind: 'embedded' }, (rel) => (rel === 'SKILL.md' ? edited : embeddedReader(rel)));
+  const changed = parsePackage('excerpt-card', { kind: 'embedded' }, (rel) => (rel === 'SKILL.md' ? edited : embeddedReader(rel)), STAGES);
   if (!original.ok || !changed.ok) throw new Error('both parse');
   expect(changed.value.hash).not.toBe(original.value.hash);
   expect(changed.value.resources).toEqual(original.value.resources);

@@ -1,0 +1,84 @@
+import { bind } from '../binding/index.ts';
+import { fail, ok, sha256Hex, type Failure, type Outcome } from '../contract/index.ts';
+import { MCP_ADAPTER_VERSION, MCP_GAPS, protocolExchange, type ExpectedTool, type StrictClient } from '../mcp/index.ts';
+import { attributesOf, type CallContext, type RuntimeTool, type ToolOutput } from '../pipeline/index.ts';
+import { readSourceContract, type ReadSourceResult } from './contracts.ts';
+import { sourceById, type Snapshot } from './snapshot.ts';
+
+/**
+ * read_source as the strict client pins it. Its text block carries the
+ * serialized structuredContent (the spec's SHOULD), so the default agreement
+ * rule applies; the model is shown `data.text` from the checked structured
+ * result (see the handler), never the raw text block.
+ */
+export const READ_SOURCE_EXPECTED: ExpectedTool = { contract: readSourceContract };
+
+function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
+  return a.byteLength === b.byteLength && a.every((byte, index) => byte === b[index]);
+}
+
+/**
+ * Compares a read_source result with the host's own startup snapshot. The
+ * host hashes the bytes it received; the server's sha256 is only a claim.
+ */
+export function checkAgainstSnapshot(snapshot: Snapshot, requested: string, data: ReadSourceResult): Failure | undefined {
+  const source = sourceById(snapshot, requested);
+  if (!source) return fail('evidence', 'source_mismatch', `source ${requested} is not in the host snapshot`);
+  if (data.source_id !== requested) {
+    return fail('evidence', 'source_mismatch', `asked for ${requested}, server answered ${data.source_id}`);
+  }
+  const received = new TextEncoder().encode(data.text);
+  const observed = sha256Hex(received);
+  if (data.sha256 !== observed || data.bytes !== received.byteLength) {
+    return fail('evidence', 'hash_mismatch', `${requested}: server claims sha256 ${data.sha256} / ${data.bytes} bytes; host computed ${observed} / ${received.byteLength}`);
+  }
+  if (observed !== source.sha256 || !equalBytes(received, source.bytes)) {
+    return fail('evidence', 'source_mismatch', `${requested}: received bytes (sha256 ${observed}) differ from the host snapshot (${source.sha256})`);
+  }
+  if (data.snapshot !== snapshot.id) {
+    return fail('evidence', 'source_mismatch', `${requested}: server snapshot ${data.snapshot} ≠ host snapshot ${snapshot.id}`);
+  }
+  return undefined;
+}
+
+export interface McpReadSourceOptions {
+  /** Model-visible name (default `read_source`; `mcp__<server>__read_source` where a namespace is needed). */
+  readonly toolName?: string;
+}
+
+/**
+ * read_source over the strict client as an ordinary runtime tool: the same
+ * contract, the same pipeline; the binding adds the server identity and gaps.
+ */
+export function mcpReadSource(client: StrictClient, snapshot: Snapshot, options: McpReadSourceOptions = {}): RuntimeTool {
+  const binding = bind(readSourceContract, {
+    ...(options.toolName ? { tool: options.toolName } : {}),
+    implementation: { kind: 'mcp', version: MCP_ADAPTER_VERSION },
+    server: client.identity,
+    gaps: MCP_GAPS,
+  });
+  return {
+    contract: readSourceContract,
+    binding,
+    attributes: attributesOf(readSourceContract, { fromMcp: true }),
+    async handler(input: unknown, context: CallContext): Promise<Outcome<ToolOutput>> {
+      const requested = (input as { source_id: string }).source_id;
+      const called = await client.callTool(readSourceContract.name, input, {
+        toolCallId: context.toolCallId,
+        actionId: context.actionId,
+        signal: context.signal,
+      });
+      if (!called.ok) return called;
+      const data = called.value.structured as ReadSourceResult;
+      const mismatch = checkAgainstSnapshot(snapshot, requested, data);
+      if (mismatch) return mismatch;
+      return ok({
+        data,
+        text: data.text,
+        evidence: 'bytes observed now',
+        objectVersion: sha256Hex(new TextEncoder().encode(data.text)),
+        protocol: protocolExchange(client, called.value.exchange),
+      });
+    },
+  };
+}

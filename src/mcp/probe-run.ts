@@ -1,0 +1,145 @@
+import type { Failure } from '../contract/index.ts';
+import { Correlator } from './correlator.ts';
+import { CLIENT_INFO, expectResult } from './handshake.ts';
+import { probeCall, unlistedCall, type CallRequest, type ProbedCall } from './probe-calls.ts';
+import { finding, fromFailure, type ProbeFinding } from './probe-finding.ts';
+import { listAll } from './probe-list.ts';
+import { checkTools, type ProbedTool } from './probe-tools.ts';
+import { PROBE_OFFERED, PROBE_VERSIONS, versionProfile } from './probe-versions.ts';
+import { InitializeResult, type Implementation } from './results.ts';
+import type { Transport } from './transport.ts';
+
+export interface ProbeRunOptions {
+  readonly calls?: readonly CallRequest[];
+  readonly maxPages?: number;
+  /** Connect to initialize answer; every later request. */
+  readonly timeouts: { readonly startupMs: number; readonly requestMs: number };
+  /** Aborted: the session is closed at once, and the probe ends at its next step with what it has. */
+  readonly signal?: AbortSignal;
+}
+
+/** What the general profile found over one transport; `close` is what closing it reported. */
+export interface ProbeRun<Closed> {
+  readonly serverInfo?: Implementation;
+  readonly protocolVersion?: string;
+  /** For a revision other than the offered one: checks that do not apply, and its features probe does not check. */
+  readonly versionNotes?: { readonly notApplicable: readonly string[]; readonly notChecked: readonly string[] };
+  readonly tools: readonly ProbedTool[];
+  readonly pages: number;
+  readonly complete: boolean;
+  /** notifications/tools/list_changed received, and whether a re-list differed. */
+  readonly listChanged: { readonly declared: boolean; readonly received: number; readonly relisted: boolean; readonly changed: boolean };
+  readonly calls: readonly ProbedCall[];
+  readonly findings: readonly ProbeFinding[];
+  /** What ended the session early; absent when probe closed it itself. */
+  readonly failure?: ProbeFinding;
+  /** Whether initialize was answered. */
+  readonly started: boolean;
+  readonly close: Closed;
+}
+
+const listKey = (tools: readonly ProbedTool[]): string => JSON.stringify(tools.map((t) => [t.name, t.inputSchemaHash, t.outputSchemaHash]));
+
+/**
+ * The general profile over any transport: offers 2025-06-18 and reads any
+ * answer in PROBE_VERSIONS; lists tools within bounds and checks each; sends
+ * each requested tools/call once and judges it; re-lists once if the server
+ * said its list changed; then closes the transport. Reports instead of
+ * refusing, except that a protocol violation ends the session: after it,
+ * nothing the server sends can be read with certainty.
+ */
+export async function runProbe<Closed>(transport: Transport<Closed>, options: ProbeRunOptions): Promise<ProbeRun<Closed>> {
+  const { timeouts } = options;
+  const findings: ProbeFinding[] = [];
+  const calls: ProbedCall[] = [];
+  let tools: ProbedTool[] = [];
+  let pages = 0;
+  let complete = false;
+  const listChanged = { declared: false, received: 0, relisted: false, changed: false };
+  const serverRequests: string[] = [];
+  const onNotification = (method: string): Failure | undefined => {
+    if (method === 'notifications/tools/list_changed') listChanged.received += 1;
+    return undefined;
+  };
+  const onRequest = (method: string): void => {
+    if (method !== 'ping') serverRequests.push(method);
+  };
+  const session = new Correlator(transport, { onNotification, onRequest });
+  // Closing settles the pending request as closed, so the probe ends at its next step with what it has.
+  const stop = () => void session.close();
+  if (options.signal?.aborted) stop();
+  else options.signal?.addEventListener('abort', stop, { once: true });
+  let known: { serverInfo?: Implementation; protocolVersion?: string; versionNotes?: NonNullable<ProbeRun<Closed>['versionNotes']> } = {};
+  let started = false;
+
+  const finish = async (ended?: Failure): Promise<ProbeRun<Closed>> => {
+    // A violation may arrive while probe is between requests; it ended the session all the same.
+    const failure = ended ?? session.failure;
+    const close = await session.close();
+    for (const method of new Set(serverRequests)) {
+      findings.push(finding('protocol', 'server_request', 'spec MUST', `server sent a ${method} request; this client declared no capability for it (answered "method not found")`, { evidence: method }));
+    }
+    return { ...known, tools, pages, complete, listChanged, calls, findings, started, close, ...(failure ? { failure: fromFailure(failure) } : {}) };
+  };
+
+  const params = { protocolVersion: PROBE_OFFERED, capabilities: {}, clientInfo: CLIENT_INFO };
+  const initialize = await expectResult(session, 'initialize', params, InitializeResult, timeouts.startupMs);
+  if (!initialize.ok) return finish(initialize);
+  started = true;
+  const { serverInfo, protocolVersion, capabilities } = initialize.value;
+  const profile = versionProfile(protocolVersion);
+  known = { serverInfo, protocolVersion };
+  if (!profile) {
+    // "If the client does not support the version in the server's response, it SHOULD disconnect."
+    const refused = finding('protocol', 'version_mismatch', 'spec SHOULD', `server answered ${protocolVersion}; probe reads ${PROBE_VERSIONS.join(', ')}`, { evidence: protocolVersion });
+    const run = await finish();
+    return { ...run, failure: refused };
+  }
+  if (protocolVersion !== PROBE_OFFERED) known.versionNotes = { notApplicable: profile.notApplicable, notChecked: profile.notChecked };
+  listChanged.declared = capabilities.tools?.listChanged === true;
+  const initialized = session.notify('notifications/initialized', {});
+  if (!initialized.ok) return finish(initialized);
+  if (!capabilities.tools) findings.push(finding('protocol', 'no_tools_capability', 'spec MUST', 'server does not declare the tools capability'));
+
+  const maxPages = options.maxPages ?? 20;
+  const listing = await listAll(session, maxPages, timeouts.requestMs);
+  pages = listing.pages;
+  complete = listing.complete;
+  findings.push(...listing.findings);
+  const checked = checkTools(listing.entries, profile);
+  tools = checked.tools;
+  findings.push(...checked.findings);
+  if (listing.failure) return finish(listing.failure);
+
+  const listed = new Set(tools.map((tool) => tool.name));
+  for (const call of options.calls ?? []) {
+    const result = await probeCall(session, call, checked.runtimes.get(call.name), profile, timeouts.requestMs);
+    calls.push(listed.has(call.name) ? result : unlistedCall(result, complete));
+    if (session.failure) return finish();
+  }
+
+  if (listChanged.received > 0) {
+    if (!listChanged.declared) {
+      findings.push(finding('protocol', 'list_changed_undeclared', 'spec MUST', 'server sent notifications/tools/list_changed without declaring tools.listChanged', { evidence: `${listChanged.received} notification(s)` }));
+    }
+    const again = await listAll(session, maxPages, timeouts.requestMs);
+    listChanged.relisted = true;
+    if (again.failure) return finish(again.failure);
+    const relisted = checkTools(again.entries, profile).tools;
+    if (listKey(relisted) !== listKey(tools)) {
+      listChanged.changed = true;
+      const before = new Set(tools.map((t) => t.name));
+      const after = new Set(relisted.map((t) => t.name));
+      const added = [...after].filter((n) => !before.has(n));
+      const removed = [...before].filter((n) => !after.has(n));
+      findings.push(finding('protocol', 'tools_changed', 'caplab host rule', 'the tool list changed during the session (a host pins what it listed)', { evidence: `added [${added.join(', ')}], removed [${removed.join(', ')}], others may differ in schema` }));
+    }
+  }
+  // A barrier: the server answers in order, so anything it wrote before this answer (a second
+  // response, a stray line) has been read by the time it arrives.
+  const barrier = await session.request('ping', {}, { timeoutMs: timeouts.requestMs }).reply;
+  if (!barrier.ok && barrier.class === 'timeout') {
+    findings.push(finding('timeout', 'ping_unanswered', 'spec MUST', `no answer to ping within ${timeouts.requestMs} ms (the receiver MUST respond promptly)`));
+  }
+  return finish();
+}

@@ -1,0 +1,25 @@
+import { expect, test } from 'bun:test';
+import { ok } from '../../contract/index.ts';
+import type { HookInput } from '../hook.ts';
+import { inProcessHook, type InProcessAnswer } from '../hooks/index.ts';
+import { callState, echoPipeline, echoTool, settle } from '../testing/call-state.ts';
+import { postHooks } from './post-hooks.ts';
+
+const tool = echoTool();
+const running = (answer: InProcessAnswer, seen: HookInput[] = []) => {
+  const hooks = [inProcessHook('PostToolUse', 'echo', 'audit', (input) => (seen.push(input), answer))];
+  const state = callState({ tool, input: { word: 'hi' }, outcome: ok({ data: { echoed: 'hi' }, text: 'hi', evidence: 'e' }), modelText: 'hi', hooks: [{ hook: 'earlier' }] }, echoPipeline(tool, { hooks }));
+  return settle(postHooks.run(state));
+};
+
+test('post_hooks: the hooks see the input and the result data; their results follow the earlier ones', async () => {
+  const seen: HookInput[] = [];
+  const step = await running({}, seen);
+  expect(seen.map((input) => [input.hook_event_name, input.tool_input, input.tool_response])).toEqual([['PostToolUse', { word: 'hi' }, { echoed: 'hi' }]]);
+  expect([step.adds, step.detail]).toEqual([{ hooks: [{ hook: 'earlier' }, { hook: 'audit' }], modelText: 'hi' }, '1 hook(s)']);
+});
+
+test('post_hooks: a block cannot undo the call: the call goes on and the model is told why', async () => {
+  const step = await running({ block: 'looks odd' });
+  expect([step.failure, step.adds.modelText, step.detail]).toEqual([undefined, 'hi\n[PostToolUse hook audit: looks odd]', '1 hook(s); flagged by audit']);
+});

@@ -1,0 +1,22 @@
+import { runHookEvent } from '../hooks/index.ts';
+import { toolNames } from '../names.ts';
+import { hookInput } from './hook-input.ts';
+import { after, next, type Stage } from './stage.ts';
+
+/**
+ * post_hooks: the PostToolUse hooks see the input and the result. The tool
+ * already ran: a block cannot undo it, it tells the model why (as in Claude
+ * Code), so this stage never stops a call.
+ */
+export const postHooks: Stage<'tool' | 'input' | 'outcome' | 'modelText'> = {
+  name: 'post_hooks',
+  needs: ['tool', 'input', 'outcome', 'modelText'],
+  run(state) {
+    const input = hookInput(state, 'PostToolUse', state.input, state.outcome.value.data);
+    return after(runHookEvent(state.pipeline.hooks, 'PostToolUse', toolNames(state.tool), input, state.context.signal), (post) => {
+      const { block } = post.verdict;
+      const modelText = block ? `${state.modelText}\n[PostToolUse hook ${block.hook}: ${block.reason}]` : state.modelText;
+      return next({ hooks: [...state.hooks, ...post.results], modelText }, `${post.results.length} hook(s)${block ? `; flagged by ${block.hook}` : ''}`);
+    });
+  },
+};
