@@ -338,4 +338,20 @@ export const MUTATIONS: readonly Mutation[] = [
     replace: 'if (!options.recheck || base.events > 0) return ok({ ...base, rechecked: false });',
     tests: ['src/harness/recheck.test.ts'],
   },
+  {
+    id: 'snapshot-text-claims-unchecked',
+    claim: 'acceptance',
+    file: 'src/excerpt/mcp-read-source.ts',
+    find: 'if (data.sha256 !== observed || data.bytes !== received.byteLength) {',
+    replace: 'if (!same && (data.sha256 !== observed || data.bytes !== received.byteLength)) {',
+    tests: ['src/excerpt/mcp-read-source.test.ts'],
+  },
+  {
+    id: 'text-agreement-overflow-as-null',
+    claim: 'mcp-client',
+    file: 'src/mcp/call.ts',
+    find: 'if (text === JSON.stringify(structured) && !holdsNonFinite(structured)) return true;',
+    replace: 'if (text === JSON.stringify(structured) && (holdsNonFinite(structured) || true)) return true;',
+    tests: ['src/mcp/call.test.ts'],
+  },
 ];

@@ -28,7 +28,31 @@ describe('checkAgainstSnapshot (host evidence, pure)', () => {
   const honest = { source_id: 'alpha' as const, text: alpha.text, sha256: alpha.sha256, bytes: alpha.byteLength, snapshot: snapshot.id };
 
   test('accepts the snapshot bytes with host-computed hash', () => {
-    expect(checkAgainstSnapshot(snapshot, 'alpha', honest)).toBeUndefined();
+    expect(checkAgainstSnapshot(snapshot, 'alpha', honest)).toEqual({ ok: true, value: alpha });
+  });
+
+  test('the snapshot text itself still has its claimed hash, length and snapshot id compared (no re-hash does not mean no check)', () => {
+    const beta = snapshot.sources[1]!;
+    // Right text, each claim wrong on its own: the host's own figures are the snapshot's, computed at snapshot time.
+    const lies = [
+      { ...honest, sha256: beta.sha256 },
+      { ...honest, sha256: alpha.sha256.toUpperCase() },
+      { ...honest, bytes: alpha.byteLength + 1 },
+      { ...honest, bytes: alpha.text.length === alpha.byteLength ? alpha.byteLength - 1 : alpha.text.length },
+    ];
+    for (const lie of lies) {
+      const refused = checkAgainstSnapshot(snapshot, 'alpha', lie);
+      expect(refused).toMatchObject({ ok: false, class: 'evidence', kind: 'hash_mismatch' });
+      expect(refused.ok ? '' : refused.message).toContain(`host computed ${alpha.sha256} / ${alpha.byteLength}`);
+    }
+    expect(checkAgainstSnapshot(snapshot, 'alpha', { ...honest, snapshot: `${snapshot.id}0` })).toMatchObject({ kind: 'source_mismatch' });
+  });
+
+  test('a text other than the snapshot is hashed as received: honest claims about it are still a source_mismatch', () => {
+    const text = alpha.text.replace(/.$/su, '?');
+    const refused = checkAgainstSnapshot(snapshot, 'alpha', { ...honest, text, sha256: sha256Hex(text), bytes: new TextEncoder().encode(text).byteLength });
+    expect(refused).toMatchObject({ ok: false, kind: 'source_mismatch' });
+    expect(refused.ok ? '' : refused.message).toContain(sha256Hex(text));
   });
 
   test('another source than asked → source_mismatch', () => {
@@ -68,5 +92,11 @@ describe('mcpReadSource over misbehaving servers', () => {
     const tool = await toolOver(mode);
     const result = await tool.handler({ source_id: 'alpha' }, callContext('toolu_a', 'act-a'));
     expect(result).toMatchObject({ ok: false, class: errorClass, kind });
+  });
+
+  test('an honest answer: the object version is the host hash of the bytes received', async () => {
+    const tool = await toolOver('ok');
+    const result = await tool.handler({ source_id: 'alpha' }, callContext('toolu_a', 'act-a'));
+    expect(result).toMatchObject({ ok: true, value: { text: alpha.text, objectVersion: sha256Hex(new TextEncoder().encode(alpha.text)) } });
   });
 });

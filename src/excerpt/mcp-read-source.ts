@@ -1,9 +1,9 @@
 import { bind } from '../binding/index.ts';
-import { fail, ok, sha256Hex, type Failure, type Outcome } from '../contract/index.ts';
+import { fail, ok, sha256Hex, type Outcome } from '../contract/index.ts';
 import { MCP_ADAPTER_VERSION, MCP_GAPS, protocolExchange, type ExpectedTool, type StrictClient } from '../mcp/index.ts';
 import { attributesOf, type CallContext, type RuntimeTool, type ToolOutput } from '../pipeline/index.ts';
 import { readSourceContract, type ReadSourceResult } from './contracts.ts';
-import { sourceById, type Snapshot } from './snapshot.ts';
+import { sourceById, type Snapshot, type SourceSnapshot } from './snapshot.ts';
 
 /**
  * read_source as the strict client pins it. Its text block carries the
@@ -19,26 +19,36 @@ function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
 
 /**
  * Compares a read_source result with the host's own startup snapshot. The
- * host hashes the bytes it received; the server's sha256 is only a claim.
+ * host hashes the bytes it received; the server's sha256, byte count and
+ * snapshot id are only claims, each compared with what the host knows.
+ *
+ * When the received text is the snapshot's text (equal JS strings have equal
+ * UTF-8 bytes, and the snapshot's text decodes its bytes exactly), the host's
+ * hash and length of what it received are the snapshot's own, computed once
+ * at snapshot time — so nothing is re-encoded or re-hashed; the claims are
+ * still compared with them.
+ *
+ * @returns The snapshot's source the result was found to carry, or the failure.
  */
-export function checkAgainstSnapshot(snapshot: Snapshot, requested: string, data: ReadSourceResult): Failure | undefined {
+export function checkAgainstSnapshot(snapshot: Snapshot, requested: string, data: ReadSourceResult): Outcome<SourceSnapshot> {
   const source = sourceById(snapshot, requested);
   if (!source) return fail('evidence', 'source_mismatch', `source ${requested} is not in the host snapshot`);
   if (data.source_id !== requested) {
     return fail('evidence', 'source_mismatch', `asked for ${requested}, server answered ${data.source_id}`);
   }
-  const received = new TextEncoder().encode(data.text);
-  const observed = sha256Hex(received);
+  const same = data.text === source.text;
+  const received = same ? source.bytes : new TextEncoder().encode(data.text);
+  const observed = same ? source.sha256 : sha256Hex(received);
   if (data.sha256 !== observed || data.bytes !== received.byteLength) {
     return fail('evidence', 'hash_mismatch', `${requested}: server claims sha256 ${data.sha256} / ${data.bytes} bytes; host computed ${observed} / ${received.byteLength}`);
   }
-  if (observed !== source.sha256 || !equalBytes(received, source.bytes)) {
+  if (!same && (observed !== source.sha256 || !equalBytes(received, source.bytes))) {
     return fail('evidence', 'source_mismatch', `${requested}: received bytes (sha256 ${observed}) differ from the host snapshot (${source.sha256})`);
   }
   if (data.snapshot !== snapshot.id) {
     return fail('evidence', 'source_mismatch', `${requested}: server snapshot ${data.snapshot} ≠ host snapshot ${snapshot.id}`);
   }
-  return undefined;
+  return ok(source);
 }
 
 export interface McpReadSourceOptions {
@@ -70,13 +80,14 @@ export function mcpReadSource(client: StrictClient, snapshot: Snapshot, options:
       });
       if (!called.ok) return called;
       const data = called.value.structured as ReadSourceResult;
-      const mismatch = checkAgainstSnapshot(snapshot, requested, data);
-      if (mismatch) return mismatch;
+      const checked = checkAgainstSnapshot(snapshot, requested, data);
+      if (!checked.ok) return checked;
       return ok({
         data,
         text: data.text,
         evidence: 'bytes observed now',
-        objectVersion: sha256Hex(new TextEncoder().encode(data.text)),
+        // The host's hash of the bytes received: checked equal to the snapshot's.
+        objectVersion: checked.value.sha256,
         protocol: protocolExchange(client, called.value.exchange),
       });
     },

@@ -14,10 +14,29 @@ import { refuse } from './basis.ts';
  */
 export type TextAgreement = (texts: readonly string[], structured: unknown) => boolean;
 
+/** Whether a parsed JSON value holds a number JSON.stringify would write as `null` (1e999 parses to Infinity). */
+function holdsNonFinite(value: unknown): boolean {
+  const work = [value];
+  while (work.length > 0) {
+    const current = work.pop();
+    if (typeof current === 'number') {
+      if (!Number.isFinite(current)) return true;
+    } else if (current !== null && typeof current === 'object') {
+      for (const inner of Array.isArray(current) ? current : Object.values(current)) if (typeof inner === 'number' || typeof inner === 'object') work.push(inner);
+    }
+  }
+  return false;
+}
+
 const jsonTextAgrees: TextAgreement = function jsonTextAgrees(texts, structured) {
   if (texts.length !== 1) return false;
+  const text = texts[0]!;
+  // The usual case, without parsing the text again: it is the serialization of
+  // structuredContent as received. Exact unless a number did not survive
+  // parsing (written back as null, where the canonical comparison refuses).
+  if (text === JSON.stringify(structured) && !holdsNonFinite(structured)) return true;
   try {
-    return canonicalJson(JSON.parse(texts[0]!)) === canonicalJson(structured);
+    return canonicalJson(JSON.parse(text)) === canonicalJson(structured);
   } catch {
     return false;
   }
