@@ -354,4 +354,20 @@ export const MUTATIONS: readonly Mutation[] = [
     replace: 'if (text === JSON.stringify(structured) && (holdsNonFinite(structured) || true)) return true;',
     tests: ['src/mcp/call.test.ts'],
   },
+  {
+    id: 'serialized-answer-keeps-first-id',
+    claim: 'mcp-client',
+    file: 'src/mcp/serve-rpc.ts',
+    find: "const head = encoder.encode(resultHead(answered.answer['id']));",
+    replace: 'const head = encoder.encode(resultHead(1));',
+    tests: ['src/mcp/serve-rpc.test.ts', 'src/mcp/serve-lines.test.ts'],
+  },
+  {
+    id: 'cached-read-source-skips-validation',
+    claim: 'mcp-client',
+    file: 'src/excerpt/server/server.ts',
+    find: '  return function callReadSource(args) {\n',
+    replace: "  return function callReadSource(args) {\n    const early = answers.get(String(args?.['source_id']));\n    if (early) return { serialized: early };\n",
+    tests: ['src/mcp/serve-lines.test.ts'],
+  },
 ];

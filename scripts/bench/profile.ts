@@ -8,14 +8,14 @@
  *
  * Parts that nest are split by difference of medians (marked "by difference").
  */
-import { LIMITS, sha256Hex, validateArguments } from '../../src/contract/index.ts';
+import { LIMITS, validateArguments } from '../../src/contract/index.ts';
 import { checkAgainstSnapshot, READ_SOURCE_EXPECTED, readSourceContract, type ReadSourceResult } from '../../src/excerpt/index.ts';
 import { fixtureMethods } from '../../src/excerpt/server/index.ts';
 import type { Snapshot } from '../../src/excerpt/snapshot.ts';
 import { interpretCall } from '../../src/mcp/call.ts';
 import { InboundReader } from '../../src/mcp/inbound.ts';
 import { encodeLine } from '../../src/mcp/messages.ts';
-import { answerLine, type Methods } from '../../src/mcp/serve-rpc.ts';
+import { answerBytes, answerLine, type Methods } from '../../src/mcp/serve-rpc.ts';
 import { nowUs, stats } from './util.ts';
 
 export interface ProfileRow {
@@ -23,8 +23,6 @@ export interface ProfileRow {
   /** Median µs of one run of the part. */
   readonly us: number;
 }
-
-const encoder = new TextEncoder();
 
 /**
  * Median µs of `run`, each run timed on its own, synchronously (an await per
@@ -85,9 +83,9 @@ export async function profileRoundTrip(snapshot: Snapshot, runs: number, roundTr
   const request = { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: readSourceContract.name, arguments: args } };
   const requestLine = encodeLine(request);
   const line = requestLine.subarray(0, requestLine.byteLength - 1);
-  const answered = answerLine(line, methods).answer;
-  if (!answered) throw new Error('profile: the server did not answer the request');
-  const responseLine = encoder.encode(`${JSON.stringify(answered)}\n`);
+  const answered = answerLine(line, methods);
+  if (!answered.answer) throw new Error('profile: the server did not answer the request');
+  const responseLine = answerBytes(answered);
   const decoded = new InboundReader(LIMITS.mcpLineBytes).push(responseLine).messages[0]?.message;
   if (decoded?.type !== 'result') throw new Error('profile: the response did not decode as a result');
   const reply = { id: 7, requestBytes: requestLine.byteLength, responseBytes: responseLine.byteLength, answer: { result: decoded.message.result } };
@@ -104,12 +102,11 @@ export async function profileRoundTrip(snapshot: Snapshot, runs: number, roundTr
       serverDecode: time(() => answerLine(line, stub), runs),
       serverValidate: time(() => validateArguments(readSourceContract.input, args), runs),
       handler: time(() => handler(request.params), runs),
-      serverEncode: time(() => encoder.encode(`${JSON.stringify(answered)}\n`), runs),
+      serverEncode: time(() => answerBytes(answered), runs),
       pipeResponse: await timeAsync(() => sink.write(responseLine), runs),
       clientDecode: time(() => new InboundReader(LIMITS.mcpLineBytes).push(responseLine), runs),
       shape: time(() => interpretCall({ ...READ_SOURCE_EXPECTED, textAgrees: () => true }, reply), runs),
       validate: time(() => interpretCall(READ_SOURCE_EXPECTED, reply), runs),
-      hash: time(() => sha256Hex(encoder.encode(data.text)), runs),
       snapshot: time(() => checkAgainstSnapshot(snapshot, 'alpha', data), runs),
     };
     const rows: ProfileRow[] = [
@@ -118,14 +115,13 @@ export async function profileRoundTrip(snapshot: Snapshot, runs: number, roundTr
       { part: 'pipe write, request', us: us.pipeRequest },
       { part: 'server decode (UTF-8, JSON, envelope)', us: us.serverDecode },
       { part: 'server argument validation', us: us.serverValidate },
-      { part: 'server handler (result, text block), by difference', us: Math.max(0, us.handler - us.serverValidate) },
-      { part: 'server encode (JSON + UTF-8)', us: us.serverEncode },
+      { part: 'server handler (cached result per source), by difference', us: Math.max(0, us.handler - us.serverValidate) },
+      { part: 'server encode (id spliced into the serialized result)', us: us.serverEncode },
       { part: 'pipe write, response', us: us.pipeResponse },
       { part: 'client decode (framing, UTF-8, JSON, envelope)', us: us.clientDecode },
       { part: 'client validate (result shape, contract schema)', us: us.shape },
-      { part: 'client text agreement (JSON + canonical ×2), by difference', us: Math.max(0, us.validate - us.shape) },
-      { part: 'hash: UTF-8 encode + sha256 (object version)', us: us.hash },
-      { part: 'snapshot comparison (encode, sha256, bytes)', us: us.snapshot },
+      { part: 'client text agreement (text = JSON.stringify), by difference', us: Math.max(0, us.validate - us.shape) },
+      { part: 'snapshot comparison (claims vs the snapshot\'s own hash)', us: us.snapshot },
     ];
     const sum = rows.reduce((total, row) => total + row.us, 0);
     const round = (x: number) => Math.round(x * 10) / 10;

@@ -16,7 +16,8 @@ import type { Transport } from './transport.ts';
 
 export { serveTools, toolServerMethods } from './tool-server.ts';
 export type { ServedTool, ToolServer } from './tool-server.ts';
-export type { Methods } from './serve-rpc.ts';
+export { serializeResult } from './serve-rpc.ts';
+export type { Methods, SerializedResult } from './serve-rpc.ts';
 export type { ServeStreams } from './serve-stdio.ts';
 export type { ToolSession, ToolSessionOptions } from './session.ts';
 export type { ClientOptions, StrictClient, Timeouts } from './client.ts';

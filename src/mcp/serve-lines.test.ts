@@ -59,6 +59,29 @@ describe('caplab serve: every stdin line gets an answer or one stderr line', () 
     expect(driven.answers).toMatchObject([{ id: 1, result: { isError: true } }]);
   });
 
+  test('repeated read_source calls: each line is the full answer under its own id, arguments checked every time', async () => {
+    const call = (id: number | string, args: unknown) => request(id, 'tools/call', { name: 'read_source', arguments: args });
+    const calls = [
+      call(1, { source_id: 'alpha' }),
+      call('1', { source_id: 'alpha' }),
+      call(2, { source_id: 'gamma' }),
+      call('x"\u2028', { source_id: 'alpha', extra: true }),
+      call(3, { source_id: 'beta' }),
+      call(4, { source_id: 'alpha' }),
+      call(5, {}),
+    ];
+    const driven = await driveServe(`${calls.join('\n')}\n`);
+    const fresh = await Promise.all(calls.map(async (line) => (await driveServe(`${line}\n`)).lines[0]));
+    // Byte for byte what a server without the cache writes: JSON.stringify of the whole answer.
+    expect(driven.lines).toEqual(fresh as string[]);
+    expect(driven.lines).toEqual(driven.answers.map((answer) => JSON.stringify(answer)));
+    expect(driven.answers.map((answer) => [answer['id'], (answer['result'] as { isError?: boolean }).isError ?? false])).toEqual([
+      [1, false], ['1', false], [2, true], ['x"\u2028', true], [3, false], [4, false], [5, true],
+    ]);
+    const ids = driven.answers.map((answer) => (answer['result'] as { structuredContent?: { source_id: string } }).structuredContent?.source_id);
+    expect(ids).toEqual(['alpha', 'alpha', undefined, undefined, 'beta', 'alpha', undefined]);
+  });
+
   test('a response or an unknown notification from the client gets one stderr line; a known notification nothing', async () => {
     const lines = [
       '{"jsonrpc":"2.0","id":7,"result":{}}',

@@ -10,8 +10,30 @@ export const RPC_ERROR = { parse: -32700, invalidRequest: -32600, methodNotFound
 
 export type RpcId = string | number;
 
-/** What a method handler returns: a result object, or an error to answer with. */
-export type MethodAnswer = { readonly result: Record<string, unknown> } | { readonly error: { readonly code: number; readonly message: string } };
+/**
+ * A result a server gives again and again, serialized once: `json` is exactly
+ * `JSON.stringify(result)` and `bytes` its UTF-8. Each answer splices it in
+ * after the request's own id, so only the id is written per request.
+ */
+export interface SerializedResult<T extends Record<string, unknown> = Record<string, unknown>> {
+  readonly result: T;
+  readonly json: string;
+  readonly bytes: Uint8Array;
+}
+
+const encoder = new TextEncoder();
+
+/** Serializes a result once for `{ serialized }` answers; the caller must not change `result` afterwards. */
+export function serializeResult<T extends Record<string, unknown>>(result: T): SerializedResult<T> {
+  const json = JSON.stringify(result);
+  return Object.freeze({ result, json, bytes: encoder.encode(json) });
+}
+
+/** What a method handler returns: a result object (or one serialized ahead), or an error to answer with. */
+export type MethodAnswer =
+  | { readonly result: Record<string, unknown> }
+  | { readonly serialized: SerializedResult }
+  | { readonly error: { readonly code: number; readonly message: string } };
 
 /** A method handler; `params` is already known to be an object (`{}` when absent). */
 export type MethodHandler = (params: Readonly<Record<string, unknown>>) => MethodAnswer;
@@ -24,7 +46,7 @@ export interface Methods {
 
 /** The outcome of one line: exactly one of an answer (for stdout) or a note (for stderr), or neither. */
 export type LineAnswer =
-  | { readonly answer: Record<string, unknown>; readonly note?: undefined }
+  | { readonly answer: Record<string, unknown>; readonly note?: undefined; readonly serialized?: SerializedResult }
   | { readonly note: string; readonly answer?: undefined }
   | { readonly answer?: undefined; readonly note?: undefined };
 
@@ -108,5 +130,26 @@ export function answerLine(line: Uint8Array, methods: Methods): LineAnswer {
     const text = (thrown instanceof Error ? thrown.message : String(thrown)).split('\n')[0]!.slice(0, 80);
     return error(id, RPC_ERROR.internal, `Internal error: ${text}`);
   }
+  if ('serialized' in answered) return { answer: { jsonrpc: '2.0', id, result: answered.serialized.result }, serialized: answered.serialized };
   return { answer: { jsonrpc: '2.0', id, ...answered } };
+}
+
+/** The head of an answer line up to its result: the only part written per request when the result was serialized ahead. */
+const resultHead = (id: unknown): string => `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":`;
+
+/**
+ * One answer as its line (UTF-8, `\n`-terminated): byte for byte
+ * `JSON.stringify(answer) + "\n"`. A result serialized ahead is copied in
+ * after this request's id instead of being stringified and encoded again.
+ */
+export function answerBytes(answered: { readonly answer: Record<string, unknown>; readonly serialized?: SerializedResult | undefined }): Uint8Array {
+  if (!answered.serialized) return encoder.encode(`${JSON.stringify(answered.answer)}\n`);
+  const head = encoder.encode(resultHead(answered.answer['id']));
+  const body = answered.serialized.bytes;
+  const line = new Uint8Array(head.byteLength + body.byteLength + 2);
+  line.set(head);
+  line.set(body, head.byteLength);
+  line[line.byteLength - 2] = 0x7d; // }
+  line[line.byteLength - 1] = 0x0a; // \n
+  return line;
 }

@@ -1,5 +1,5 @@
 import { LineSplitter } from './framing.ts';
-import type { LineAnswer } from './serve-rpc.ts';
+import { answerBytes, type LineAnswer } from './serve-rpc.ts';
 
 /**
  * Where serve writes: the part of a Node `Writable` it uses. The callback
@@ -52,9 +52,9 @@ class Output {
     return this.#failure;
   }
 
-  write(stream: ServeSink, text: string): void {
+  write(stream: ServeSink, data: string | Uint8Array): void {
     if (this.#failure) return;
-    const bytes = encoder.encode(text);
+    const bytes = typeof data === 'string' ? encoder.encode(data) : data;
     this.#pending += bytes.byteLength;
     try {
       stream.write(bytes, (error) => {
@@ -127,7 +127,7 @@ export async function serveStdio(
       for (const line of lines.value) {
         lineNumber += 1;
         const answered = answer(line);
-        if (answered.answer) output.write(streams.stdout, `${JSON.stringify(answered.answer)}\n`);
+        if (answered.answer) output.write(streams.stdout, answerBytes(answered));
         else if (answered.note) log(`line ${lineNumber}: ${answered.note}`);
       }
     }

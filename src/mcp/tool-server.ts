@@ -3,7 +3,7 @@ import { readdirSync, readlinkSync } from 'node:fs';
 import type { CallToolResult, InitializeResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { LIMITS } from '../contract/index.ts';
 import { PROTOCOL_VERSION } from './results.ts';
-import { answerLine, isObject, RPC_ERROR, shown, type MethodAnswer, type Methods } from './serve-rpc.ts';
+import { answerLine, isObject, RPC_ERROR, shown, type MethodAnswer, type Methods, type SerializedResult } from './serve-rpc.ts';
 import { serveStdio, type ServeStreams } from './serve-stdio.ts';
 
 /** Output a server lets pile up unread before it stops reading stdin (backpressure). */
@@ -12,8 +12,12 @@ const SERVE_PENDING_OUTPUT_BYTES = 1024 * 1024;
 /** One tool a server serves: as `tools/list` shows it, and how it answers a call. */
 export interface ServedTool {
   readonly tool: Tool;
-  /** Answers one call; invalid arguments are a tool error (`isError`), not a protocol error. */
-  call(args: Readonly<Record<string, unknown>> | undefined): CallToolResult;
+  /**
+   * Answers one call; invalid arguments are a tool error (`isError`), not a
+   * protocol error. A result the tool gives again and again may come serialized
+   * ahead (`serializeResult`); the arguments are still checked per call.
+   */
+  call(args: Readonly<Record<string, unknown>> | undefined): { readonly result: CallToolResult } | { readonly serialized: SerializedResult<CallToolResult> };
 }
 
 /** A tools-only MCP server: its serverInfo and its tools. A task builds one for its fixture server. */
@@ -49,7 +53,7 @@ export function toolServerMethods(server: ToolServer): Methods {
         if (args !== undefined && !isObject(args)) return invalidParams('params.arguments must be an object');
         const served = server.tools.find((s) => s.tool.name === name);
         if (!served) return invalidParams(`Unknown tool: ${shown(name)}`);
-        return { result: served.call(args) };
+        return served.call(args);
       },
     },
     // Handlers answer synchronously, so a cancellation always arrives too late to act on.

@@ -1,7 +1,7 @@
 // Types only (erased at build): the answers are checked against the SDK's protocol shapes, at no load cost.
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { exportContract, validateArguments } from '../../contract/index.ts';
-import { serveTools, toolServerMethods, type Methods, type ServeStreams, type ToolServer } from '../../mcp/index.ts';
+import { serializeResult, serveTools, toolServerMethods, type Methods, type SerializedResult, type ServeStreams, type ServedTool, type ToolServer } from '../../mcp/index.ts';
 import { readSourceContract } from '../contracts.ts';
 import { FIXTURE_SERVER_INFO } from '../fixture-info.ts';
 import { readSourceResult } from '../read-result.ts';
@@ -26,19 +26,36 @@ function readSourceTool(): Tool {
   };
 }
 
-/** Answers one read_source call: invalid arguments are a tool error, not a protocol error. */
-function callReadSource(snapshot: Snapshot, args: unknown): CallToolResult {
-  const input = validateArguments<{ source_id: string }>(readSourceContract.input, args ?? {});
-  if (!input.ok) return { content: [{ type: 'text', text: `${input.class}/${input.kind}: ${input.message}` }], isError: true };
-  const data = readSourceResult(snapshot, input.value.source_id);
-  if (!data) return { content: [{ type: 'text', text: `unknown source ${input.value.source_id}` }], isError: true };
-  // The text block carries the serialized structuredContent (the spec's SHOULD), for clients that ignore structured results.
-  return { content: [{ type: 'text', text: JSON.stringify(data) }], structuredContent: data };
+const toolError = (text: string) => ({ result: { content: [{ type: 'text' as const, text }], isError: true } });
+
+/**
+ * Answers read_source calls: the arguments are validated on every call
+ * (invalid arguments are a tool error, not a protocol error); the success
+ * result of each source is built and serialized on its first call and reused,
+ * since the snapshot does not change while the server runs.
+ */
+function readSourceCall(snapshot: Snapshot): ServedTool['call'] {
+  const answers = new Map<string, SerializedResult<CallToolResult>>();
+  return function callReadSource(args) {
+    const input = validateArguments<{ source_id: string }>(readSourceContract.input, args ?? {});
+    if (!input.ok) return toolError(`${input.class}/${input.kind}: ${input.message}`);
+    const id = input.value.source_id;
+    const known = answers.get(id);
+    if (known) return { serialized: known };
+    const data = readSourceResult(snapshot, id);
+    if (!data) return toolError(`unknown source ${id}`);
+    // The text block carries the serialized structuredContent (the spec's SHOULD), for clients that ignore structured results.
+    const result: CallToolResult = { content: [Object.freeze({ type: 'text', text: JSON.stringify(data) })], structuredContent: Object.freeze(data) };
+    Object.freeze(result.content);
+    const serialized = serializeResult(Object.freeze(result));
+    answers.set(id, serialized);
+    return { serialized };
+  };
 }
 
 /** The excerpt task's fixture server: `read_source` over one startup snapshot. */
 export function fixtureServer(snapshot: Snapshot): ToolServer {
-  return { info: FIXTURE_SERVER_INFO, tools: [{ tool: readSourceTool(), call: (args) => callReadSource(snapshot, args) }] };
+  return { info: FIXTURE_SERVER_INFO, tools: [{ tool: readSourceTool(), call: readSourceCall(snapshot) }] };
 }
 
 /** The fixture server's methods (MCP 2025-06-18, tools only); exported for the serve fuzzer. */

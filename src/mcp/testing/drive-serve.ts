@@ -7,6 +7,8 @@ export interface Driven {
   readonly code: number;
   /** stdout split into lines, each parsed as JSON. */
   readonly answers: Record<string, unknown>[];
+  /** stdout split into lines, as written (without the `\n`). */
+  readonly lines: string[];
   /** stderr split into lines, the ready line and the exit line included. */
   readonly notes: string[];
 }
@@ -30,5 +32,6 @@ export async function driveServe(input: string | Uint8Array, snapshot?: Snapshot
   stdin.end(typeof input === 'string' ? Buffer.from(input) : Buffer.from(input));
   const code = await exit;
   const lines = (chunks: Buffer[]) => Buffer.concat(chunks).toString('utf8').split('\n').slice(0, -1);
-  return { code, answers: lines(out).map((line) => JSON.parse(line) as Record<string, unknown>), notes: lines(err) };
+  const written = lines(out);
+  return { code, answers: written.map((line) => JSON.parse(line) as Record<string, unknown>), lines: written, notes: lines(err) };
 }
