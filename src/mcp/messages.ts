@@ -39,6 +39,7 @@ export type InboundMessage =
   | { readonly type: 'notification'; readonly message: v.InferOutput<typeof InboundNotification> };
 
 const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+const encoder = new TextEncoder();
 
 function describeIssues(issues: readonly v.BaseIssue<unknown>[]): string[] {
   return issues.map((issue) => `${issuePath(issue) ?? ''}: ${issue.message}`);
@@ -109,7 +110,7 @@ export type OutboundMessage =
 /** Encodes one outbound message as a single `\n`-terminated UTF-8 line. */
 export function encodeLine(message: Readonly<Record<string, unknown>>): Uint8Array {
   // JSON.stringify escapes control characters, so the text never holds a raw newline.
-  return new TextEncoder().encode(`${JSON.stringify(message)}\n`);
+  return encoder.encode(`${JSON.stringify(message)}\n`);
 }
 
 /** A correlation key that keeps the JSON type: `1` and `"1"` never match. */
