@@ -370,4 +370,20 @@ export const MUTATIONS: readonly Mutation[] = [
     replace: "  return function callReadSource(args) {\n    const early = answers.get(String(args?.['source_id']));\n    if (early) return { serialized: early };\n",
     tests: ['src/mcp/serve-lines.test.ts'],
   },
+  {
+    id: 'durable-line-not-synced',
+    claim: 'ledger',
+    file: 'src/ledger/durability.ts',
+    find: 'if (this.durable) this.#fs.fsyncSync(fd);',
+    replace: 'if (this.durable && fd < 0) this.#fs.fsyncSync(fd);',
+    tests: ['src/ledger/run-dir.sync.test.ts'],
+  },
+  {
+    id: 'default-ledger-unsynced-before-seal',
+    claim: 'ledger',
+    file: 'src/ledger/durability.ts',
+    find: 'if (pending.length > 0) syncTree(this.#fs, this.#root, pending);\n    this.#fs.fsyncSync(fd);',
+    replace: 'if (pending.length > 0) syncTree(this.#fs, this.#root, pending);\n    if (fd < 0) this.#fs.fsyncSync(fd);',
+    tests: ['src/ledger/run-dir.sync.test.ts'],
+  },
 ];
