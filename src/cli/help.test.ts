@@ -2,6 +2,7 @@ import { expect, test } from 'bun:test';
 import { scratchDir } from '../../test/scratch.ts';
 import { cli } from './cli.ts';
 import { HELP } from './help.ts';
+import { loadTask } from './tasks.ts';
 import { testIo } from './test-io.ts';
 
 const commands = Object.keys(HELP).filter((name) => name !== 'main');
@@ -36,4 +37,10 @@ test('without --help, run still needs --scenario (exit 2)', async () => {
   const io = testIo(scratchDir('caplab-help-'));
   expect(await cli(['run'], io)).toBe(2);
   expect(io.err()).toContain('run needs --scenario');
+});
+
+test("check's help names exactly the scenarios the task runs over MCP too", async () => {
+  const { overMcp } = (await loadTask()).scenarios;
+  const named = /\(([^)]*) also over MCP\)/.exec(HELP['check']!.replace(/\s+/g, ' '))?.[1];
+  expect(named?.split(' and ')).toEqual([...overMcp]);
 });

@@ -99,8 +99,8 @@ Exit codes: 0 stdin closed (or stdout closed by the client), 2 usage error, 3 a 
   check: `Usage: caplab check [--json] [--junit FILE] [--out DIR] [--run-id ID] [--durable]
 
 The smoke test for CI: the demo over MCP and over the local path, and every built-in negative
-scenario (same-batch also over MCP), each with its expected ending; every run dir is then
-verified offline. Prints a table scenario / expected / observed / ✓.
+scenario (same-batch and hostile-protocol-names also over MCP), each with its expected ending;
+every run dir is then verified offline. Prints a table scenario / expected / observed / ✓.
   --json         one JSON document on stdout
   --junit FILE   JUnit XML: one testcase per scenario, failures with the observed class/kind
   --out DIR      where the run dirs go (default ./caplab-runs/<check-id>/); must not exist or be empty

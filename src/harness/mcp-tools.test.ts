@@ -1,6 +1,11 @@
 import { expect, test } from 'bun:test';
 import { LIMITS } from '../contract/index.ts';
-import { PID_PLACEHOLDER, tailUtf8, withoutPids } from './mcp-tools.ts';
+import { until } from '../../test/until.ts';
+import { excerptTask } from '../excerpt/index.ts';
+import { spawnChild, type SpawnFn } from '../mcp/child.ts';
+import { FAST, isRunning } from '../mcp/testing/servers.ts';
+import { mcpTools, PID_PLACEHOLDER, tailUtf8, withoutPids } from './mcp-tools.ts';
+import type { Task } from './task.ts';
 
 test('withoutPids replaces the number of every labelled pid, whatever its value, and nothing else', () => {
   const line = (pid: number) => `caplab serve: caplab-fixture 1.0.0 ready (MCP 2025-06-18, stdio; pid ${pid}; inherited fds 0,1,2)\nchild pid=${pid + 1} PID: 7\n`;
@@ -22,4 +27,30 @@ test('recorded server stderr is the tail of at most LIMITS.serverStderrBytes byt
   expect(bytesOf(cut)).toBeLessThanOrEqual(LIMITS.serverStderrBytes);
   expect(cut).toBe('語'.repeat(Math.floor(LIMITS.serverStderrBytes / 3)));
   expect(tailUtf8('short', LIMITS.serverStderrBytes)).toBe('short');
+});
+
+test("a task whose local tool factory throws leaves no fixture server behind: the session closes, then the error propagates", async () => {
+  const pids: number[] = [];
+  const spawn: SpawnFn = (launch) => {
+    const child = spawnChild(launch);
+    if (child.ok) pids.push(child.value.pid);
+    return child;
+  };
+  const broken: Task = {
+    ...excerptTask,
+    tools: {
+      ...excerptTask.tools,
+      local: excerptTask.tools.local.map((tool) => ({
+        ...tool,
+        make: () => {
+          throw new Error('factory bug');
+        },
+      })),
+    },
+  };
+  const provider = mcpTools(broken, { envSource: {}, spawn, timeouts: FAST });
+  await expect(provider(excerptTask.snapshot(), 'run-factory-bug')).rejects.toThrow('factory bug');
+  expect(pids).toHaveLength(1);
+  await until(() => !isRunning(pids[0]!), 5_000);
+  expect(isRunning(pids[0]!)).toBe(false);
 });

@@ -52,11 +52,19 @@ export function mcpTools(
     });
     if (!session.ok) return session;
     const { identity } = session.value;
+    let tools: RuntimeTool[];
+    try {
+      tools = servedInPlace(task, session.value.tools, snapshot, runId);
+    } catch (error) {
+      // A task's tool factory that throws is a bug; it must not leave the server running.
+      await session.value.close();
+      throw error;
+    }
     return {
       ok: true,
       value: {
         transport: 'mcp',
-        tools: servedInPlace(task, session.value.tools, snapshot, runId),
+        tools,
         protocolOf: session.value.protocolOf,
         server: {
           serverInfo: { name: identity.name, version: identity.version },

@@ -46,7 +46,7 @@ export interface VerifyOptions<R> {
  * Every file is read bounded (`LIMITS.record*`), regular files only.
  *
  * @example
- * const report = verify(runDir, { recheck: recheckExcerpt });
+ * const report = verify(runDir, { recheck: recheckAcceptance(task) }); // the harness's recheck of a task
  * console.log(renderVerifyText(report));
  */
 export function verify<R = never>(dir: string, options: VerifyOptions<R> = {}): VerifyOutcome<R> {

@@ -87,3 +87,30 @@ describe('memoryTransportPair', () => {
     expect([got, ends, serverSawClose, server.closed, client.closed]).toEqual([[], [], 1, true, true]);
   });
 });
+
+describe('memoryTransportPair, used carelessly', () => {
+  test("a server handler that throws is a crashed server: the client sees connection_lost, not an uncaught error", async () => {
+    const { client, server, ends } = collect();
+    server.onmessage = () => {
+      throw new Error('server bug');
+    };
+    client.start();
+    client.send({ jsonrpc: '2.0', id: 1, method: 'm', params: {} });
+    await settled();
+    expect(server.closed).toBe(true);
+    expect(ends).toEqual([{ how: 'close', failure: expect.objectContaining({ class: 'closed', kind: 'connection_lost', message: expect.stringContaining('server bug') }) }]);
+  });
+
+  test('a send after the server hung up writes nothing and says so (connection_lost), as stdio does', async () => {
+    const { client, server } = collect();
+    const seen: unknown[] = [];
+    server.onmessage = (message) => seen.push(message);
+    client.start();
+    server.close();
+    const written = client.send({ jsonrpc: '2.0', id: 1, method: 'm', params: {} });
+    expect(written).toMatchObject({ failure: { class: 'closed', kind: 'connection_lost' } });
+    expect(written.bytes).toBeGreaterThan(0);
+    await settled();
+    expect(seen).toEqual([]);
+  });
+});

@@ -13,8 +13,9 @@ const lineBytes = (json: string): number => encoder.encode(json).byteLength + 1;
  * order; what it sends reaches the client end only as JSON could carry it.
  */
 export interface MemoryPeer {
-  /** Sends any JSON value to the client, which checks it as it would a line from a server. */
+  /** Sends any JSON value to the client, which checks it as it would a line from a server; a value JSON cannot carry throws (a programmer error). */
   send(message: unknown): void;
+  /** Each message from the client; a throw hangs up, as a crashed server (the client sees connection_lost). */
   onmessage?: (message: Record<string, unknown>) => void;
   /** The client end closed. */
   onclose?: () => void;
@@ -33,10 +34,12 @@ class MemoryClientEnd implements Transport<void> {
   #closed = false;
   readonly #toPeer: (message: Record<string, unknown>) => void;
   readonly #peerClosed: () => void;
+  readonly #peerGone: () => boolean;
 
-  constructor(toPeer: (message: Record<string, unknown>) => void, peerClosed: () => void) {
+  constructor(toPeer: (message: Record<string, unknown>) => void, peerClosed: () => void, peerGone: () => boolean) {
     this.#toPeer = toPeer;
     this.#peerClosed = peerClosed;
+    this.#peerGone = peerGone;
   }
 
   get closed(): boolean {
@@ -53,6 +56,8 @@ class MemoryClientEnd implements Transport<void> {
     const json = JSON.stringify(message);
     const bytes = lineBytes(json);
     if (this.#closed) return { bytes, failure: fail('closed', 'session_closed', 'transport closed; nothing written') };
+    // As stdio's write to a server that exited: the peer is gone, so nothing is written.
+    if (this.#peerGone()) return { bytes, failure: fail('closed', 'connection_lost', 'cannot write: the server hung up') };
     queueMicrotask(() => this.#toPeer(JSON.parse(json) as Record<string, unknown>));
     return { bytes };
   }
@@ -79,11 +84,11 @@ class MemoryClientEnd implements Transport<void> {
     });
   }
 
-  /** From the peer: it hung up. */
-  hangUp(): void {
+  /** From the peer: it hung up (`why`: its handler threw, as a server process that crashed). */
+  hangUp(why = 'server hung up'): void {
     this.#deliver(() => {
       this.#ended = true;
-      this.onclose?.(fail('closed', 'connection_lost', 'server hung up; outcome of pending requests unknown'));
+      this.onclose?.(fail('closed', 'connection_lost', `${why}; outcome of pending requests unknown`));
     });
   }
 
@@ -110,6 +115,11 @@ class MemoryClientEnd implements Transport<void> {
  */
 export function memoryTransportPair(): readonly [client: Transport<void> & { readonly closed: boolean }, server: MemoryPeer] {
   let peerClosed = false;
+  const hangUp = (why?: string): void => {
+    if (peerClosed) return;
+    peerClosed = true;
+    client.hangUp(why);
+  };
   const peer: MemoryPeer = {
     send(message) {
       if (peerClosed) return; // a server that hung up has nowhere to write
@@ -117,24 +127,28 @@ export function memoryTransportPair(): readonly [client: Transport<void> & { rea
       if (json === undefined) throw new TypeError('MemoryPeer.send: not a JSON value');
       client.receive(json);
     },
-    close() {
-      if (peerClosed) return;
-      peerClosed = true;
-      client.hangUp();
-    },
+    close: () => hangUp(),
     get closed() {
       return peerClosed;
     },
   };
   const client: MemoryClientEnd = new MemoryClientEnd(
     (message) => {
-      if (!peerClosed) peer.onmessage?.(message);
+      if (peerClosed) return;
+      // The server's handler runs in a queued task, where a throw would be uncaught: a server
+      // that throws is a server that crashed, and the client sees it hang up.
+      try {
+        peer.onmessage?.(message);
+      } catch (error) {
+        hangUp(`server handler threw (${error instanceof Error ? error.message : String(error)})`);
+      }
     },
     () => {
       if (peerClosed) return;
       peerClosed = true;
       peer.onclose?.();
     },
+    () => peerClosed,
   );
   return [client, peer];
 }

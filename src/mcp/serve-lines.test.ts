@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test';
 import { LIMITS } from '../contract/index.ts';
-import { driveServe } from './testing/drive-serve.ts';
+import { driveServe } from '../excerpt/testing/drive-serve.ts';
 
 const request = (id: number | string, method: string, params?: unknown) => JSON.stringify({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) });
 const LIST = request(99, 'tools/list');

@@ -38,7 +38,8 @@ export interface ToolSession {
 
 /**
  * Starts a server, checks it lists the expected tools, and returns them
- * wrapped as runtime tools.
+ * wrapped as runtime tools. If `adapt` throws, the server is stopped before
+ * the error propagates.
  *
  * @example
  * const session = await openToolSession({ launch: fixtureLaunch(), tools: [expected], adapt: (client) => [wrap(client)] });
@@ -55,8 +56,16 @@ export async function openToolSession(options: ToolSessionOptions): Promise<Outc
     ...(options.spawn ? { spawn: options.spawn } : {}),
   });
   if (!client.ok) return client;
+  let tools: readonly RuntimeTool[];
+  try {
+    tools = options.adapt(client.value);
+  } catch (error) {
+    // A throwing adapter is a programmer error, but the server it was given must not outlive it.
+    await client.value.close();
+    throw error;
+  }
   return ok({
-    tools: options.adapt(client.value),
+    tools,
     identity: client.value.identity,
     client: client.value,
     exchanges: () => client.value.exchanges(),

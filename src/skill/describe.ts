@@ -31,7 +31,7 @@ export function describeSkills(packages: readonly Package[], tools: readonly Bou
     packages: packages.map((pkg) => {
       const bound = bindPackage(pkg, tools);
       const stages = {} as Record<Stage, readonly string[]>;
-      // In the task's stage order: the package's stages were built from that list.
+      // In the task's stage order: the package's stages were built from that list, and no stage name is an integer (STAGE_NAME).
       for (const [stage, { resources }] of Object.entries(pkg.stages)) stages[stage] = [...resources];
       return {
         name: pkg.name,

@@ -76,3 +76,12 @@ test('a resource path escaping the package through a symlink reads as absent', a
   expect(diskReader(join(base, 'pkg'))('references/notes.md')).toBeUndefined();
   expect(diskReader(join(base, 'pkg'))('../secret.md')).toBeUndefined();
 });
+
+test('a stage name that is not a word starting with a letter is a programming error, thrown before any file is read', () => {
+  let reads = 0;
+  const read = () => (reads++, undefined);
+  for (const bad of ['1', '01', '', 'two words', '-x']) expect(() => parsePackage('p', { kind: 'embedded' }, read, ['intake', bad])).toThrow(TypeError);
+  expect(reads).toBe(0);
+  // Integer-like names would reorder the package's stages (object keys): the order must be the task's.
+  expect(Object.keys({ b: 1, 2: 1, a: 1 })).toEqual(['2', 'b', 'a']);
+});

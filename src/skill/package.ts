@@ -2,7 +2,7 @@ import { deepFreeze } from '../base/index.ts';
 import { canonicalHash, fail, LIMITS, ok, sha256Hex, type Failure, type Outcome } from '../contract/index.ts';
 import { stageInstructions } from './body.ts';
 import { parseFrontmatter, splitSkillMd } from './frontmatter.ts';
-import type { Package, PackageOrigin, Resource, Stage } from './types.ts';
+import { STAGE_NAME, type Package, type PackageOrigin, type Resource, type Stage } from './types.ts';
 
 /**
  * Reads one file of a package by its path relative to the package folder:
@@ -52,6 +52,7 @@ function decode(bytes: Uint8Array): string | undefined {
  * @returns A deep-frozen package, or the first reason it is refused.
  */
 export function parsePackage(folder: string, origin: PackageOrigin, read: PackageReader, stages: readonly Stage[]): Outcome<Package> {
+  for (const stage of stages) if (!STAGE_NAME.test(stage)) throw new TypeError(`stage name ${JSON.stringify(stage)}: a stage name is a word that starts with a letter`);
   const where = origin.kind === 'embedded' ? `embedded package '${folder}'` : `package ${origin.path}`;
   const refuse = (failure: { class: Parameters<typeof fail>[0]; kind: string; message: string; issues?: readonly string[] }) =>
     fail(failure.class, failure.kind, `${where}: ${failure.message}`, failure.issues);

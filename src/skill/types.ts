@@ -7,8 +7,14 @@
 /**
  * A stage of the task's method. The task, not the package, decides the stages
  * (in order) and which one a request belongs to; a package must cover each.
+ * A stage name is a word that starts with a letter (`STAGE_NAME`): a package
+ * keeps its stages as object keys, whose order is insertion order only for
+ * names that are not integers.
  */
 export type Stage = string;
+
+/** What a stage name is; `parsePackage` throws on any other (a task's programming error). */
+export const STAGE_NAME = /^[A-Za-z][A-Za-z0-9_-]*$/;
 
 /** A tool a package needs, at an exact contract version. */
 export interface Requirement {

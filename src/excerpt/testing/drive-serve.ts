@@ -1,6 +1,6 @@
 import { PassThrough, Writable } from 'node:stream';
-import { serve } from '../../excerpt/server/index.ts';
-import type { Snapshot } from '../../excerpt/snapshot.ts';
+import { serve } from '../server/index.ts';
+import type { Snapshot } from '../snapshot.ts';
 
 /** What an in-process `serve()` said on each stream, and how it ended. */
 export interface Driven {
