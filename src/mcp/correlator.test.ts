@@ -175,3 +175,65 @@ describe('what the server sends unasked', () => {
     expect(await sent.reply).toMatchObject({ ok: false, kind: 'tool_drift', message: 'refused' });
   });
 });
+
+describe("a library user's own parts that throw end the session as a value, never as an exception", () => {
+  /** A transport whose send throws from the n-th call on (a bug in the transport). */
+  function throwingFrom(n: number) {
+    let calls = 0;
+    const transport: Transport = {
+      start() {},
+      send: () => {
+        if (++calls >= n) throw new Error('boom');
+        return { bytes: 1 };
+      },
+      measure: () => 1,
+      close: async () => {},
+    };
+    return transport;
+  }
+
+  test('send throws on the request: the reply is closed/transport_error, and no cancellation is sent later', async () => {
+    const correlator = new Correlator(throwingFrom(1));
+    const sent = correlator.request('a', {}, { timeoutMs: 20 });
+    expect(await sent.reply).toMatchObject({ ok: false, class: 'closed', kind: 'transport_error' });
+    expect(correlator.failure?.message).toContain('boom');
+    // Past the deadline the request is long settled: nothing more is sent, nothing throws.
+    await Bun.sleep(40);
+    expect(correlator.notify('x', {})).toMatchObject({ ok: false, kind: 'transport_error' });
+  });
+
+  test('send throws on the cancellation after a deadline: the session fails closed, the request settles once', async () => {
+    const correlator = new Correlator(throwingFrom(2));
+    const sent = correlator.request('a', {}, { timeoutMs: 10 });
+    expect(await sent.reply).toMatchObject({ ok: false, class: 'timeout', kind: 'deadline' });
+    expect(correlator.failure).toMatchObject({ class: 'closed', kind: 'transport_error' });
+  });
+
+  test('a notification policy or request observer that throws fails the session, with what threw', async () => {
+    const throwing = () => {
+      throw new Error('policy bug');
+    };
+    for (const options of [{ onNotification: throwing }, { onRequest: throwing }]) {
+      const { correlator, server } = pair(options);
+      const sent = correlator.request('a', {}, LONG);
+      server.send('onNotification' in options ? { jsonrpc: '2.0', method: 'n' } : { jsonrpc: '2.0', id: 's', method: 'ping' });
+      expect(await sent.reply).toMatchObject({ ok: false, class: 'closed', kind: 'callback_error' });
+      expect(correlator.failure?.message).toContain('policy bug');
+    }
+  });
+
+  test('the answer to a server request that cannot be written fails the session', async () => {
+    let calls = 0;
+    const transport: Transport = {
+      start() {},
+      send: () => (++calls === 1 ? { bytes: 1 } : { bytes: 1, failure: fail('closed', 'connection_lost', 'gone') }),
+      measure: () => 1,
+      close: async () => {},
+    };
+    const correlator = new Correlator(transport);
+    const sent = correlator.request('a', {}, LONG);
+    transport.onmessage?.({ type: 'request', message: { jsonrpc: '2.0', id: 's', method: 'ping' } }, { bytes: 1 });
+    expect(await sent.reply).toMatchObject({ ok: false, kind: 'connection_lost' });
+    expect(calls).toBe(2);
+  });
+});

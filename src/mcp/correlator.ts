@@ -1,7 +1,7 @@
 import { fail, ok, type Failure, type Outcome } from '../contract/index.ts';
 import { refuse } from './basis.ts';
 import { idKey, type ErrorObject, type InboundMessage, type JsonRpcId } from './messages.ts';
-import type { MessageInfo, Transport } from './transport.ts';
+import type { MessageInfo, Transport, Written } from './transport.ts';
 
 /** A correlated answer to one request. */
 export interface Reply {
@@ -115,7 +115,7 @@ export class Correlator<Closed = void> {
       }
       options.signal?.addEventListener('abort', onAbort, { once: true });
       // Registered first: a failed write settles this request with the rest.
-      const written = this.#transport.send(message);
+      const written = this.#send(message);
       pending.requestBytes = written.bytes;
       if (written.failure) this.#fail(written.failure);
     });
@@ -125,7 +125,7 @@ export class Correlator<Closed = void> {
   /** Sends a notification (no answer expected). */
   notify(method: string, params: Record<string, unknown>): Outcome<void> {
     if (this.#failure) return this.#failure;
-    const { failure } = this.#transport.send({ jsonrpc: '2.0', method, params });
+    const { failure } = this.#send({ jsonrpc: '2.0', method, params });
     if (failure) this.#fail(failure);
     return failure ?? ok(undefined);
   }
@@ -141,6 +141,25 @@ export class Correlator<Closed = void> {
       this.#closing = this.#transport.close();
     }
     return this.#closing;
+  }
+
+  /** The transport's send; a transport that throws (a bug in it) ends the session like a failed write, never as an exception. */
+  #send(message: Parameters<Transport<Closed>['send']>[0]): Written {
+    try {
+      return this.#transport.send(message);
+    } catch (error) {
+      return { bytes: 0, failure: fail('closed', 'transport_error', `the transport threw on send: ${String(error)}`) };
+    }
+  }
+
+  /** Runs a caller's callback from inside delivery; a throw ends the session (failed closed) instead of escaping into the transport. */
+  #guard<T>(what: string, callback: () => T): T | undefined {
+    try {
+      return callback();
+    } catch (error) {
+      this.#fail(fail('closed', 'callback_error', `the ${what} threw: ${String(error)}`));
+      return undefined;
+    }
   }
 
   #fail(failure: Failure): void {
@@ -163,12 +182,12 @@ export class Correlator<Closed = void> {
         const { id, method } = inbound.message;
         const answer =
           method === 'ping' ? { result: {} } : { error: { code: -32601, message: `method not supported by this client: ${method}` } };
-        this.#transport.send({ jsonrpc: '2.0', id, ...answer });
-        this.#onRequest(method);
-        return;
+        const written = this.#send({ jsonrpc: '2.0', id, ...answer });
+        if (written.failure) return this.#fail(written.failure);
+        return this.#guard('request observer', () => this.#onRequest(method));
       }
       case 'notification': {
-        const refused = this.#onNotification(inbound.message.method);
+        const refused = this.#guard('notification policy', () => this.#onNotification(inbound.message.method));
         if (refused) this.#fail(refused);
         return;
       }
