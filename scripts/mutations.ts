@@ -350,8 +350,8 @@ export const MUTATIONS: readonly Mutation[] = [
     id: 'text-agreement-overflow-as-null',
     claim: 'mcp-client',
     file: 'src/mcp/call.ts',
-    find: 'if (text === JSON.stringify(structured) && !holdsNonFinite(structured)) return true;',
-    replace: 'if (text === JSON.stringify(structured) && (holdsNonFinite(structured) || true)) return true;',
+    find: 'if (text === serialized(structured) && !holdsNonFinite(structured)) return true;',
+    replace: 'if (text === serialized(structured) && (holdsNonFinite(structured) || true)) return true;',
     tests: ['src/mcp/call.test.ts'],
   },
   {
@@ -385,5 +385,13 @@ export const MUTATIONS: readonly Mutation[] = [
     find: 'if (pending.length > 0) syncTree(this.#fs, this.#root, pending);\n    this.#fs.fsyncSync(fd);',
     replace: 'if (pending.length > 0) syncTree(this.#fs, this.#root, pending);\n    if (fd < 0) this.#fs.fsyncSync(fd);',
     tests: ['src/ledger/run-dir.sync.test.ts'],
+  },
+  {
+    id: 'text-agreement-deep-throws',
+    claim: 'mcp-client',
+    file: 'src/mcp/call.ts',
+    find: '  } catch {\n    return undefined;\n  }',
+    replace: '  } catch (error) {\n    throw error;\n  }',
+    tests: ['src/mcp/call.test.ts'],
   },
 ];

@@ -33,6 +33,15 @@ describe('interpretCall: the text block must say what structuredContent says (de
     expect(interpretCall(tool, replyOf(resultWith(structured, text)))).toMatchObject({ ok: false, class: 'evidence', kind: 'result_conflict' });
   });
 
+  test('a structuredContent nested deeper than JSON.stringify recurses (about 400 KB, under the 1 MiB line limit) is compared, not thrown on', () => {
+    const depth = 100_000;
+    const nested = `{"a":${'['.repeat(depth)}${']'.repeat(depth)}}`;
+    expect(() => JSON.stringify(JSON.parse(nested))).toThrow(RangeError);
+    expect(interpretCall(tool, replyOf(resultWith(nested, nested)))).toMatchObject({ ok: true });
+    const other = `{"a":${'['.repeat(depth)}1${']'.repeat(depth)}}`;
+    expect(interpretCall(tool, replyOf(resultWith(nested, other)))).toMatchObject({ ok: false, class: 'evidence', kind: 'result_conflict' });
+  });
+
   test('two text blocks → evidence/result_conflict, even when one of them is the serialization', () => {
     const result = '{"content":[{"type":"text","text":"{\\"a\\":1}"},{"type":"text","text":"{\\"a\\":1}"}],"structuredContent":{"a":1}}';
     expect(interpretCall(tool, replyOf(result))).toMatchObject({ ok: false, kind: 'result_conflict' });

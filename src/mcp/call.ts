@@ -28,13 +28,27 @@ function holdsNonFinite(value: unknown): boolean {
   return false;
 }
 
+/**
+ * JSON.stringify of a parsed value, or undefined where it cannot give one:
+ * it recurses, so a structuredContent nested deeper than the stack (a few
+ * hundred KB of brackets) throws a RangeError; the iterative canonical
+ * comparison still decides that case.
+ */
+function serialized(value: unknown): string | undefined {
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return undefined;
+  }
+}
+
 const jsonTextAgrees: TextAgreement = function jsonTextAgrees(texts, structured) {
   if (texts.length !== 1) return false;
   const text = texts[0]!;
   // The usual case, without parsing the text again: it is the serialization of
   // structuredContent as received. Exact unless a number did not survive
   // parsing (written back as null, where the canonical comparison refuses).
-  if (text === JSON.stringify(structured) && !holdsNonFinite(structured)) return true;
+  if (text === serialized(structured) && !holdsNonFinite(structured)) return true;
   try {
     return canonicalJson(JSON.parse(text)) === canonicalJson(structured);
   } catch {
