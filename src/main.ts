@@ -2,7 +2,7 @@
  * The program entry: the only file that touches the real process (argv, env,
  * streams, signals, exit code). Everything else takes an `Io`.
  */
-import { cli, exitAfterOutput, fileSink, guardsProcesses, outputWriter, type Io } from './cli/index.ts';
+import { cli, exitAfterOutput, fileSink, guardsProcesses, outputWriter, writeOrder, type Io } from './cli/index.ts';
 
 const argv = process.argv.slice(2);
 const interrupt = new AbortController();
@@ -18,9 +18,11 @@ if (guardsProcesses(argv)) {
   for (const name of ['SIGINT', 'SIGTERM'] as const) process.on(name, () => interrupt.abort(name));
 }
 // Bun's own files, not process.stdout/stdin: Node's stream module is never loaded (issue 15: it cost
-// every start about 20 ms of cpu, and serve twice that).
-const stdout = outputWriter(fileSink(Bun.stdout));
-const stderr = outputWriter(fileSink(Bun.stderr));
+// every start about 20 ms of cpu, and serve twice that). One write chain for both, so `2>&1` keeps
+// program order.
+const order = writeOrder();
+const stdout = outputWriter(fileSink(Bun.stdout, Bun.write, order));
+const stderr = outputWriter(fileSink(Bun.stderr, Bun.write, order));
 let streams: Io['streams'];
 const code = await cli(argv, {
   stdout: stdout.write,

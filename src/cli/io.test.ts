@@ -2,7 +2,7 @@ import { expect, test } from 'bun:test';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { EXIT, exitAfterOutput, fileSink, outputWriter, paint } from './io.ts';
+import { EXIT, exitAfterOutput, fileSink, outputWriter, paint, writeOrder } from './io.ts';
 import { testIo } from './test-io.ts';
 
 test('colour only on a TTY, and never with NO_COLOR set', () => {
@@ -75,6 +75,22 @@ test('fileSink: writes land in order even when an earlier one is slower; a failu
   expect(landed).toEqual(['a', 'b', 'c']);
   expect(answers).toEqual(['a', 'b', 'bad:ENOSPC', 'c']);
   expect(heard).toEqual(['ENOSPC']);
+});
+
+test('fileSinks sharing one write order land in program order across them (stdout and stderr into one file, 2>&1)', async () => {
+  const landed: string[] = [];
+  const order = writeOrder();
+  const slowFirst = async (_file: Bun.BunFile, chunk: string | Uint8Array) => {
+    // The first write is the slowest: a stderr line written after it must still land after it.
+    await Bun.sleep(landed.length === 0 ? 20 : 1);
+    landed.push(String(chunk));
+    return 1;
+  };
+  const out = fileSink(Bun.file('/dev/null'), slowFirst, order);
+  const err = fileSink(Bun.file('/dev/null'), slowFirst, order);
+  const done = (sink: typeof out, label: string) => new Promise<void>((resolve) => sink.write(label, () => resolve()));
+  await Promise.all([done(out, 'o1'), done(out, 'o2'), done(err, 'e1'), done(out, 'o3'), done(err, 'e2')]);
+  expect(landed).toEqual(['o1', 'o2', 'e1', 'o3', 'e2']);
 });
 
 test.skipIf(!existsSync('/dev/full'))('caplab demo > /dev/full: a message on stderr and exit 3; the run itself still completes', async () => {

@@ -46,6 +46,14 @@ export interface ProcessSink {
   on(event: 'error', listener: (error: Error) => void): unknown;
 }
 
+/** The chain of pending writes one or more `fileSink`s append to. */
+export interface WriteOrder {
+  tail: Promise<unknown>;
+}
+
+/** A new, empty write chain. */
+export const writeOrder = (): WriteOrder => ({ tail: Promise.resolve() });
+
 /**
  * A process stream (`Bun.stdout`, `Bun.stderr`) written with `Bun.write`,
  * not Node's stream module, whose first use costs a cold start about 20 ms of
@@ -53,13 +61,20 @@ export interface ProcessSink {
  * once its bytes are written or failed, and a failure (EPIPE, ENOSPC) also
  * goes to the 'error' listeners, as a Node stream would send it.
  * @param write The writer (a test passes one that fails).
+ * @param order The chain the writes wait on. Sinks that share one (main's
+ *   stdout and stderr) land in program order across them too, as synchronous
+ *   writes did: `caplab demo > log 2>&1` keeps each stderr line where it was
+ *   written, instead of ahead of stdout writes still queued.
  */
-export function fileSink(file: Bun.BunFile, write: (file: Bun.BunFile, chunk: string | Uint8Array) => Promise<number> = Bun.write): ProcessSink {
-  let tail: Promise<unknown> = Promise.resolve();
+export function fileSink(
+  file: Bun.BunFile,
+  write: (file: Bun.BunFile, chunk: string | Uint8Array) => Promise<number> = Bun.write,
+  order: WriteOrder = writeOrder(),
+): ProcessSink {
   const listeners: ((error: Error) => void)[] = [];
   return {
     write(chunk, callback) {
-      tail = tail
+      order.tail = order.tail
         .then(() => write(file, chunk))
         .then(
           () => callback?.(null),
