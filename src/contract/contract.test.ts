@@ -37,3 +37,13 @@ test('a contract is exported once: every caller shares one deep-frozen export; a
   expect(twin).not.toBe(first);
   expect(twin).toEqual(first);
 });
+
+test("exporting a contract freezes its own copy, never the caller's arrays (a picklist's options)", () => {
+  const options = ['alpha', 'beta'];
+  const contractLike = { input: v.strictObject({ id: v.picklist(options) }), result: v.strictObject({ ok: v.boolean() }) } as unknown as Parameters<typeof exportContract>[0];
+  const exported = exportContract(contractLike);
+  expect((exported.inputSchema['properties'] as Record<string, { enum: string[] }>)['id']!.enum).toEqual(['alpha', 'beta']);
+  expect(Object.isFrozen(options)).toBe(false);
+  options.push('gamma');
+  expect(options).toEqual(['alpha', 'beta', 'gamma']);
+});

@@ -45,13 +45,15 @@ const exported = new WeakMap<Contract, ExportedContract>();
  * Exports a contract's schemas, once per contract object: a run binds and
  * pins the same contract several times (binding, handshake, server), and the
  * export is the costliest step of each. The result is deep-frozen, since
- * every caller shares it.
+ * every caller shares it — a copy, because the JSON Schema export shares
+ * arrays (a picklist's options) with the valibot schema, and freezing those
+ * would freeze the caller's own data.
  */
 export function exportContract(contract: Contract): ExportedContract {
   const known = exported.get(contract);
   if (known) return known;
-  const inputSchema = exportSchema(contract.input);
-  const resultSchema = exportSchema(contract.result);
+  const inputSchema = structuredClone(exportSchema(contract.input));
+  const resultSchema = structuredClone(exportSchema(contract.result));
   const result = deepFreeze({
     inputSchema,
     inputSchemaHash: schemaHash(inputSchema),
