@@ -9,15 +9,15 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { convertArguments } from '../binding/index.ts';
 import { canonicalHash, sha256Hex } from '../contract/index.ts';
 import { excerptTask, fixtureSnapshot, parseCard, renderCard } from '../excerpt/index.ts';
-import { fixedClock, verify } from '../ledger/index.ts';
+import { verify } from '../ledger/index.ts';
 import { rechain, type EditableEvent } from '../ledger/test-kit.ts';
 import { recheckAcceptance } from './recheck.ts';
 import { runTask } from './run.ts';
 import { loadScenario } from './scenario.ts';
 import { localTools } from './tools.ts';
+import { testHost } from './testing/test-host.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'caplab-forge-'));
 const honestDir = join(root, 'honest');
@@ -34,11 +34,7 @@ beforeAll(async () => {
     tools: localTools(excerptTask),
     runId: 'forge',
     runDir: honestDir,
-    clock: fixedClock(0),
-    cwd: '/',
-    hooks: [],
-    permission: () => ({ decision: 'allow', by: 'default', reason: 'test' }),
-    convert: convertArguments,
+    ...testHost(),
   });
   if (!outcome.ok || !outcome.value.loop.accepted) throw new Error('fixture: the honest run was not accepted');
 });

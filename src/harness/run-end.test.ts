@@ -8,14 +8,14 @@ import * as nodeFs from 'node:fs';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { convertArguments } from '../binding/index.ts';
 import { fail, type Outcome } from '../contract/index.ts';
 import { excerptTask, fixtureSnapshot } from '../excerpt/index.ts';
-import { fixedClock, verify, type RunDirFs } from '../ledger/index.ts';
+import { verify, type RunDirFs } from '../ledger/index.ts';
 import { recheckAcceptance } from './recheck.ts';
 import { runTask, type RunOptions, type RunOutcome } from './run.ts';
 import { loadScenario } from './scenario.ts';
 import { localTools } from './tools.ts';
+import { testHost } from './testing/test-host.ts';
 
 const temp = mkdtempSync(join(tmpdir(), 'caplab-run-end-'));
 afterAll(() => rmSync(temp, { recursive: true, force: true }));
@@ -31,11 +31,7 @@ function options(overrides: Partial<RunOptions> = {}): RunOptions {
     tools: localTools(excerptTask),
     runId: 'r',
     runDir: join(temp, `run-${++runs}`),
-    clock: fixedClock(0),
-    cwd: '/',
-    hooks: [],
-    permission: () => ({ decision: 'allow', by: 'default', reason: 'test' }),
-    convert: convertArguments,
+    ...testHost(),
     ...overrides,
   };
 }

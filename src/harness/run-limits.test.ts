@@ -2,15 +2,15 @@ import { afterAll, expect, test } from 'bun:test';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { convertArguments } from '../binding/index.ts';
 import { LIMITS } from '../contract/index.ts';
 import { excerptTask, fixtureSnapshot } from '../excerpt/index.ts';
-import { fixedClock, verify } from '../ledger/index.ts';
+import { verify } from '../ledger/index.ts';
 import type { Hook } from '../pipeline/index.ts';
 import { recheckAcceptance } from './recheck.ts';
 import { runTask } from './run.ts';
 import { loadScenario, type Scenario } from './scenario.ts';
 import { localTools } from './tools.ts';
+import { testHost } from './testing/test-host.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'caplab-run-limits-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -38,11 +38,8 @@ async function run(name: string, scenario: Scenario, hooks: readonly Hook[] = []
     tools: localTools(excerptTask),
     runId: name,
     runDir: join(scratch, name),
-    clock: fixedClock(0),
-    cwd: '/',
+    ...testHost(),
     hooks,
-    permission: () => ({ decision: 'allow', by: 'default', reason: 'test' }),
-    convert: convertArguments,
   });
   if (!outcome.ok) throw new Error(`${outcome.class}/${outcome.kind}: ${outcome.message}`);
   return outcome.value;

@@ -3,15 +3,15 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as v from 'valibot';
-import { bind, convertArguments } from '../binding/index.ts';
+import { bind } from '../binding/index.ts';
 import { canonicalHash, ok } from '../contract/index.ts';
 import { excerptTask, fixtureSnapshot, readSourceContract } from '../excerpt/index.ts';
-import { fixedClock } from '../ledger/index.ts';
 import type { RuntimeTool } from '../pipeline/index.ts';
 import { runTask } from './run.ts';
 import { loadScenario } from './scenario.ts';
 import { localTools } from './tools.ts';
 import { scratchDir } from '../../test/scratch.ts';
+import { testHost } from './testing/test-host.ts';
 
 const snapshot = fixtureSnapshot();
 
@@ -40,11 +40,7 @@ test('a binding swapped between request and call is refused (binding_changed); n
     },
     runId: 'swap',
     runDir: join(scratchDir('caplab-swap-'), 'run'),
-    clock: fixedClock(0),
-    cwd: '/',
-    hooks: [],
-    permission: () => ({ decision: 'allow', by: 'default', reason: 'test' }),
-    convert: convertArguments,
+    ...testHost(),
     // After the first response, the table holds the restarted server's tool.
     registry: (table, requestIndex) => (requestIndex >= 1 ? { ...table, read_source: replacement } : table),
   });
@@ -79,11 +75,7 @@ test('a local result that breaks its contract is refused (business/result_invali
       },
       runId: 'wrong-result',
       runDir: join(dir, 'run'),
-      clock: fixedClock(0),
-      cwd: '/',
-      hooks: [],
-      permission: () => ({ decision: 'allow', by: 'default', reason: 'test' }),
-      convert: convertArguments,
+      ...testHost(),
     });
     if (!outcome.ok) throw new Error(outcome.message);
     expect(outcome.value.loop.accepted).toBe(false);

@@ -8,9 +8,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as v from 'valibot';
 import { scratchDir } from '../../test/scratch.ts';
-import { bind, convertArguments } from '../binding/index.ts';
+import { bind } from '../binding/index.ts';
 import { canonicalHash, ok, sha256Hex } from '../contract/index.ts';
-import { fixedClock, verify } from '../ledger/index.ts';
+import { verify } from '../ledger/index.ts';
 import { rechain, readEvents } from '../ledger/test-kit.ts';
 import { attributesOf } from '../pipeline/index.ts';
 import { echoContractWith } from '../pipeline/testing/echo-contract.ts';
@@ -21,6 +21,7 @@ import { Scenario } from './scenario.ts';
 import type { AcceptanceCheck } from './acceptance.ts';
 import type { Snapshot, Task } from './task.ts';
 import { localTools } from './tools.ts';
+import { testHost } from './testing/test-host.ts';
 
 const echo = echoContractWith(v.strictObject({ word: v.string() }));
 
@@ -78,11 +79,7 @@ async function run(dir: string) {
     tools: localTools(echoTask),
     runId: 'echo',
     runDir: dir,
-    clock: fixedClock(0),
-    cwd: '/',
-    hooks: [],
-    permission: () => ({ decision: 'allow', by: 'default', reason: 'test' }),
-    convert: convertArguments,
+    ...testHost(),
   });
   if (!outcome.ok) throw new Error(outcome.message);
   return outcome.value;

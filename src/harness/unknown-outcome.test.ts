@@ -2,9 +2,8 @@ import { afterAll, expect, test } from 'bun:test';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { convertArguments } from '../binding/index.ts';
 import { excerptTask, fixtureSnapshot } from '../excerpt/index.ts';
-import { fixedClock, verify } from '../ledger/index.ts';
+import { verify } from '../ledger/index.ts';
 import { FAST, misbehaveLaunch } from '../mcp/testing/servers.ts';
 import type { RuntimeTool } from '../pipeline/index.ts';
 import { mcpTools } from './mcp-tools.ts';
@@ -12,6 +11,7 @@ import { recheckAcceptance } from './recheck.ts';
 import { runTask } from './run.ts';
 import { loadScenario, type Scenario } from './scenario.ts';
 import { localTools, type ToolProvider } from './tools.ts';
+import { testHost } from './testing/test-host.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'caplab-unknown-outcome-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -70,11 +70,7 @@ test('a create whose handler times out after its effect is unknown, never retrie
     tools: hanging.provider,
     runId: 'unknown-outcome',
     runDir,
-    clock: fixedClock(0),
-    cwd: '/',
-    hooks: [],
-    permission: () => ({ decision: 'allow', by: 'default', reason: 'test' }),
-    convert: convertArguments,
+    ...testHost(),
   });
   if (!outcome.ok) throw new Error(`${outcome.class}/${outcome.kind}: ${outcome.message}`);
   const creates = outcome.value.loop.calls.filter((c) => c.name === 'create_card');
@@ -112,11 +108,7 @@ test('over MCP, a tools/call whose reply never comes ends unknown at the pipelin
     tools: provider,
     runId: 'mcp-hang',
     runDir,
-    clock: fixedClock(0),
-    cwd: '/',
-    hooks: [],
-    permission: () => ({ decision: 'allow', by: 'default', reason: 'test' }),
-    convert: convertArguments,
+    ...testHost(),
   });
   if (!outcome.ok) throw new Error(`${outcome.class}/${outcome.kind}: ${outcome.message}`);
   const reads = outcome.value.loop.calls.filter((c) => c.name === 'read_source');
