@@ -9,9 +9,19 @@ import { excerptTask, fixtureSnapshot, readSourceContract } from '../excerpt/ind
 import type { RuntimeTool } from '../pipeline/index.ts';
 import { runTask } from './run.ts';
 import { loadScenario } from './scenario.ts';
-import { localTools } from './tools.ts';
+import { localTools, type ToolProvider } from './tools.ts';
 import { scratchDir } from '../../test/scratch.ts';
 import { testHost } from './testing/test-host.ts';
+
+/** The excerpt's local tools, with read_source's handler replaced by what `handler` makes of the real tool. */
+function withReadSource(handler: (tool: RuntimeTool) => RuntimeTool['handler']): ToolProvider {
+  return async (snapshot, runId) => {
+    const set = await localTools(excerptTask)(snapshot, runId);
+    if (!set.ok) return set;
+    return ok({ ...set.value, tools: set.value.tools.map((t) => (t.contract.name === 'read_source' ? { ...t, handler: handler(t) } : t)) });
+  };
+}
+
 
 const snapshot = fixtureSnapshot();
 
@@ -32,12 +42,7 @@ test('a binding swapped between request and call is refused (binding_changed); n
     task: excerptTask,
     scenario: scenario.value,
     snapshot,
-    tools: async (s, id) => {
-      const set = await localTools(excerptTask)(s, id);
-      if (!set.ok) return set;
-      const tools = set.value.tools.map((t) => (t.contract.name === 'read_source' ? { ...t, handler: (i: unknown, c: Parameters<RuntimeTool['handler']>[1]) => (oldHandler++, t.handler(i, c)) } : t));
-      return ok({ ...set.value, tools });
-    },
+    tools: withReadSource((t) => (i, c) => (oldHandler++, t.handler(i, c))),
     runId: 'swap',
     runDir: join(scratchDir('caplab-swap-'), 'run'),
     ...testHost(),
@@ -67,12 +72,7 @@ test('a local result that breaks its contract is refused (business/result_invali
     task: excerptTask,
       scenario: scenario.value,
       snapshot,
-      tools: async (s, id) => {
-        const set = await localTools(excerptTask)(s, id);
-        if (!set.ok) return set;
-        const tools = set.value.tools.map((t) => (t.contract.name === 'read_source' ? { ...t, handler: async () => ok({ data: raw, text: 'fine', evidence: 'bytes observed now' }) } : t));
-        return ok({ ...set.value, tools });
-      },
+      tools: withReadSource(() => async () => ok({ data: raw, text: 'fine', evidence: 'bytes observed now' })),
       runId: 'wrong-result',
       runDir: join(dir, 'run'),
       ...testHost(),
