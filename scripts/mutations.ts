@@ -90,9 +90,9 @@ export const MUTATIONS: readonly Mutation[] = [
     id: 'disclosure-anywhere-in-payload',
     claim: 'acceptance',
     file: 'src/harness/disclosure.ts',
-    find: 'const texts = toolResultTexts(parsed);',
+    find: 'for (const { toolUseId, text } of ownResultTexts(parsed)) {',
     // Every string anywhere in the payload counts (system text, error results, user text, tool_use input).
-    replace: 'const texts = toolResultTexts(parsed); JSON.stringify(parsed, (_key, value: unknown) => (typeof value === \'string\' && texts.push(value), value));',
+    replace: 'const all: string[] = []; JSON.stringify(parsed, (_key, value: unknown) => (typeof value === \'string\' && all.push(value), value)); for (const s of snapshot.sources) if (all.some((t) => t.includes(s.text))) disclosed.add(s.id);\n  for (const { toolUseId, text } of ownResultTexts(parsed)) {',
     tests: ACCEPTANCE_TESTS,
   },
 
@@ -141,8 +141,8 @@ export const MUTATIONS: readonly Mutation[] = [
     id: 'receipt-not-tied-to-create',
     claim: 'acceptance',
     file: 'src/excerpt/evidence.ts',
-    find: 'const returned = creates.flatMap(',
-    replace: 'const returned = receipt ? [canonicalHash(receipt)] : creates.flatMap(',
+    find: "if (receipt && (created?.outcome['data_sha256'] !== canonicalHash(receipt) ||",
+    replace: "if (receipt && !receipt && (created?.outcome['data_sha256'] !== canonicalHash(receipt) ||",
     tests: ACCEPTANCE_TESTS,
   },
   // contracts: JSON Schema 2020-12, hashed over canonical JSON.

@@ -80,6 +80,8 @@ test('verify --json on a forged, re-chained demo run names the acceptance check 
       // …and the create call's hash of the data it returned, which verify ties the receipt to.
       const create = events.find((e) => e['type'] === 'call' && e['name'] === 'create_card')!;
       (create['outcome'] as Record<string, unknown>)['data_sha256'] = canonicalHash(receipt);
+      // …and the object version that call reported, which must be the receipt's sha256.
+      (create['outcome'] as Record<string, unknown>)['object_version'] = receipt['sha256'];
       return events;
     });
     const { code, doc } = await verifyJson(dir);

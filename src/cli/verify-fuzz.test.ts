@@ -183,7 +183,7 @@ for (const chunk of [0, 1]) test(`re-chained inconsistent mutations never verify
 });
 
 test('a consistent re-forgery verifies alone and is caught only with the original head', () => {
-  rechain(work, (es) => es.map((e) => (e.type === 'run_start' ? { ...e, run_id: 'forged' } : e)));
+  rechain(work, (es) => es.map((e) => (e.type === 'run_start' ? { ...e, at: '1999-12-31T23:59:59.000Z' } : e)));
   try {
     expect(verdictOf().verdict).toBe('verifies');
     expect(verdictOf(head)).toEqual({ verdict: 'fails', kind: 'head_mismatch' });

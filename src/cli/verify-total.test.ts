@@ -107,7 +107,7 @@ describe('--head HASH', () => {
   test('a fully re-forged, consistent record verifies alone and is caught only against the head kept elsewhere', async () => {
     const dir = copyRun(run, temp);
     const original = headOf(dir);
-    rechain(dir, (events) => events.map((e) => (e.type === 'run_start' ? { ...e, run_id: 'forged' } : e)));
+    rechain(dir, (events) => events.map((e) => (e.type === 'run_start' ? { ...e, at: '1999-12-31T23:59:59.000Z' } : e)));
     expect((await verifyJson(dir)).code).toBe(0);
     const caught = await verifyJson(dir, '--head', original);
     expect([caught.code, caught.doc.error?.kind]).toEqual([1, 'head_mismatch']);

@@ -25,6 +25,10 @@ export const LIMITS = {
   argumentsDepth: 32,
   /** Bytes of one tool call's arguments as canonical JSON. */
   argumentsBytes: 256 * KiB,
+  /** Tool calls in one model response; beyond it none of them runs and the run fails. */
+  callsPerResponse: 256,
+  /** Bytes of one request payload; beyond it nothing is sent and the run fails. */
+  requestPayloadBytes: 16 * MiB,
   /** Bytes kept of each of a command hook's stdout and stderr; the rest is read and dropped. */
   hookOutputBytes: 64 * KiB,
   /** Bytes of one inbound MCP stdio line (one JSON-RPC message). */

@@ -5,7 +5,7 @@
  */
 import { describe, expect, test } from 'bun:test';
 import { sha256Hex } from '../contract/index.ts';
-import { isAccepted, type Verdict } from '../harness/index.ts';
+import { disclosedSources, isAccepted, type Verdict } from '../harness/index.ts';
 import { acceptanceChecks, type AcceptanceEvidence } from './acceptance.ts';
 import { CARD_PATH, renderCard, type CardContent } from './card.ts';
 import type { CardReceipt } from './contracts.ts';
@@ -44,6 +44,11 @@ function payload(results: readonly Block[], more: { system?: Block[]; messages?:
   return new TextEncoder().encode(JSON.stringify(body, null, 2));
 }
 
+/** The reads recorded before the producing request: toolu_01 read alpha, toolu_02 read beta. */
+const READS = new Map([['toolu_01', 'alpha'], ['toolu_02', 'beta']]);
+/** The producing request as the harness gives it to acceptance: the payload and what disclosure computed. */
+const producing = (bytes: Uint8Array) => ({ payload: bytes, disclosed: disclosedSources(bytes, snapshot, READS) });
+
 const honestPayload = payload([result(alpha.text, 'toolu_01'), result(beta.text, 'toolu_02')]);
 const alphaOnly = (more: { system?: Block[]; messages?: Block[] } = {}, results: Block[] = []) => payload([result(alpha.text, 'toolu_01'), ...results], more);
 
@@ -60,7 +65,7 @@ function receiptFor(bytes: Uint8Array, card: CardContent): CardReceipt {
 /** Honest evidence for a card: the receipt matches the bytes, one create, both sources disclosed. */
 function evidenceFor(card: CardContent, over: Partial<AcceptanceEvidence> = {}): AcceptanceEvidence {
   const bytes = new TextEncoder().encode(renderCard(card));
-  return { snapshot, receipt: receiptFor(bytes, card), card: bytes, producingPayload: honestPayload, successfulCreates: 1, ...over };
+  return { snapshot, receipt: receiptFor(bytes, card), card: bytes, producing: producing(honestPayload), successfulCreates: 1, ...over };
 }
 
 const honest = evidenceFor(honestCard);
@@ -87,48 +92,48 @@ const FORGERIES: readonly Forgery[] = [
   { defect: 'wrong source hash in the card', fails: 'snapshot_bound', evidence: evidenceFor(withExcerpt(1, { sourceSha256: alpha.sha256 })) },
   { defect: 'wrong snapshot id in the card', fails: 'snapshot_bound', evidence: evidenceFor({ ...honestCard, snapshotId: 'snap-0000000000000000' }) },
   { defect: 'order swapped', fails: 'source_order', evidence: evidenceFor({ ...honestCard, excerpts: [honestCard.excerpts[1]!, honestCard.excerpts[0]!] }) },
-  { defect: 'no producing request payload', fails: 'sources_disclosed', evidence: (({ producingPayload: _dropped, ...rest }) => rest)(honest) },
-  { defect: 'a source missing from the producing payload', fails: 'sources_disclosed', evidence: { ...honest, producingPayload: alphaOnly() } },
+  { defect: 'no producing request payload', fails: 'sources_disclosed', evidence: (({ producing: _dropped, ...rest }) => rest)(honest) },
+  { defect: 'a source missing from the producing payload', fails: 'sources_disclosed', evidence: { ...honest, producing: producing(alphaOnly()) } },
   {
     defect: 'source text only in a system block',
     fails: 'sources_disclosed',
-    evidence: { ...honest, producingPayload: alphaOnly({ system: [{ type: 'text', text: beta.text }] }) },
+    evidence: { ...honest, producing: producing(alphaOnly({ system: [{ type: 'text', text: beta.text }] })) },
     presentElsewhere: beta.text,
   },
   {
     defect: 'source text only in an is_error tool_result',
     fails: 'sources_disclosed',
-    evidence: { ...honest, producingPayload: alphaOnly({}, [result(beta.text, 'toolu_02', { is_error: true })]) },
+    evidence: { ...honest, producing: producing(alphaOnly({}, [result(beta.text, 'toolu_02', { is_error: true })])) },
     presentElsewhere: beta.text,
   },
   {
     defect: 'source text only in a tool_result whose is_error is not a boolean',
     fails: 'sources_disclosed',
-    evidence: { ...honest, producingPayload: alphaOnly({}, [result(beta.text, 'toolu_02', { is_error: 'true' })]) },
+    evidence: { ...honest, producing: producing(alphaOnly({}, [result(beta.text, 'toolu_02', { is_error: 'true' })])) },
     presentElsewhere: beta.text,
   },
   {
     defect: 'source text only in a user text block',
     fails: 'sources_disclosed',
-    evidence: { ...honest, producingPayload: alphaOnly({}, [{ type: 'text', text: beta.text }]) },
+    evidence: { ...honest, producing: producing(alphaOnly({}, [{ type: 'text', text: beta.text }])) },
     presentElsewhere: beta.text,
   },
   {
     defect: 'source text only as a user message string',
     fails: 'sources_disclosed',
-    evidence: { ...honest, producingPayload: alphaOnly({ messages: [{ role: 'user', content: beta.text }] }) },
+    evidence: { ...honest, producing: producing(alphaOnly({ messages: [{ role: 'user', content: beta.text }] })) },
     presentElsewhere: beta.text,
   },
   {
     defect: 'source text only in a tool_result inside an assistant message',
     fails: 'sources_disclosed',
-    evidence: { ...honest, producingPayload: alphaOnly({ messages: [{ role: 'assistant', content: [result(beta.text, 'toolu_02')] }] }) },
+    evidence: { ...honest, producing: producing(alphaOnly({ messages: [{ role: 'assistant', content: [result(beta.text, 'toolu_02')] }] })) },
     presentElsewhere: beta.text,
   },
   {
     defect: 'source text only in a tool_use input',
     fails: 'sources_disclosed',
-    evidence: { ...honest, producingPayload: alphaOnly({ messages: [{ role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_09', name: 'echo', input: { text: beta.text } }] }] }) },
+    evidence: { ...honest, producing: producing(alphaOnly({ messages: [{ role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_09', name: 'echo', input: { text: beta.text } }] }] })) },
     presentElsewhere: beta.text,
   },
   {
@@ -136,8 +141,25 @@ const FORGERIES: readonly Forgery[] = [
     fails: 'sources_disclosed',
     evidence: {
       ...honest,
-      producingPayload: alphaOnly({}, [result(beta.text.slice(0, 40), 'toolu_02'), result(beta.text.slice(40), 'toolu_03')]),
+      producing: producing(alphaOnly({}, [result(beta.text.slice(0, 40), 'toolu_02'), result(beta.text.slice(40), 'toolu_03')])),
     },
+  },
+  {
+    defect: 'source text only in a hook block of a read of the other source',
+    fails: 'sources_disclosed',
+    evidence: { ...honest, producing: producing(payload([result(alpha.text, 'toolu_01'), { ...result('beta read', 'toolu_02'), content: [{ type: 'text', text: 'x' }, { type: 'text', text: beta.text }] }])) },
+    presentElsewhere: beta.text,
+  },
+  {
+    defect: 'source text only in the read result of the other source',
+    fails: 'sources_disclosed',
+    evidence: { ...honest, producing: producing(payload([result(`${alpha.text}\n${beta.text}`, 'toolu_01')])) },
+    presentElsewhere: beta.text,
+  },
+  {
+    defect: 'a read result holding all of its source but the last character',
+    fails: 'sources_disclosed',
+    evidence: { ...honest, producing: producing(alphaOnly({}, [result(beta.text.slice(0, -1), 'toolu_02')])) },
   },
   { defect: 'two successful creates', fails: 'target_fresh', evidence: { ...honest, successfulCreates: 2 } },
   { defect: 'card action id differs from the receipt action id', fails: 'target_fresh', evidence: { ...honest, receipt: { ...honest.receipt!, action_id: 'act-99' } } },
@@ -168,14 +190,14 @@ test('honest evidence passes every verifiable check and is accepted', () => {
   expect(isAccepted(acceptanceChecks(honest))).toBe(true);
   // The tool_result content may also be a plain string.
   const stringContent = payload([result(alpha.text, 'toolu_01'), { type: 'tool_result', tool_use_id: 'toolu_02', content: beta.text }]);
-  expect(verdicts({ ...honest, producingPayload: stringContent })).toEqual(ALL_PASS);
+  expect(verdicts({ ...honest, producing: producing(stringContent) })).toEqual(ALL_PASS);
 });
 
 describe('each forged defect fails exactly its check, and the run is not accepted', () => {
   for (const forgery of FORGERIES) {
     test(`${forgery.defect} → ${forgery.fails}`, () => {
       if (forgery.presentElsewhere !== undefined) {
-        expect(stringsOf(forgery.evidence.producingPayload!).some((s) => s.includes(forgery.presentElsewhere!))).toBe(true);
+        expect(stringsOf(forgery.evidence.producing!.payload).some((s) => s.includes(forgery.presentElsewhere!))).toBe(true);
       }
       expect(verdicts(forgery.evidence)).toEqual({ ...ALL_PASS, [forgery.fails]: 'fail' });
       expect(isAccepted(acceptanceChecks(forgery.evidence))).toBe(false);

@@ -1,5 +1,5 @@
 import { sha256Hex } from '../contract/index.ts';
-import { disclosedSources, type AcceptanceCheck, type Snapshot } from '../harness/index.ts';
+import type { AcceptanceCheck, Snapshot } from '../harness/index.ts';
 import { parseCard } from './card.ts';
 import type { CardReceipt } from './contracts.ts';
 import { SOURCE_IDS } from './sources.ts';
@@ -11,8 +11,12 @@ export interface AcceptanceEvidence {
   readonly receipt?: CardReceipt;
   /** The card bytes on disk at the receipt's path (undefined if absent). */
   readonly card?: Uint8Array;
-  /** The payload bytes of the request that produced the successful create. */
-  readonly producingPayload?: Uint8Array;
+  /**
+   * The request that produced the successful create: its payload bytes, and the
+   * sources the harness computed they disclosed (`disclosedSources`; verify
+   * re-computes them before acceptance is re-checked).
+   */
+  readonly producing?: { readonly payload: Uint8Array; readonly disclosed: readonly string[] };
   /** How many create_card calls succeeded in the run (fresh target ⇒ exactly one). */
   readonly successfulCreates: number;
   /** Refused or failed create_card calls, as "tool_call_id: class/kind", so the table says why there is no card. */
@@ -51,9 +55,9 @@ export function acceptanceChecks(evidence: AcceptanceEvidence): AcceptanceCheck[
   const order = excerpts.map((e) => e.sourceId);
   add('source_order', 'card excerpts', `one excerpt per source, in the order ${SOURCE_IDS.join(', ')}`, order.join(',') === SOURCE_IDS.join(','), order.join(', ') || 'none');
 
-  const disclosed = evidence.producingPayload ? disclosedSources(evidence.producingPayload, snapshot) : [];
+  const disclosed = evidence.producing?.disclosed ?? [];
   const allDisclosed = order.length > 0 && order.every((id) => disclosed.includes(id));
-  add('sources_disclosed', 'producing request payload', 'every quoted source was in the request that produced the create', allDisclosed, evidence.producingPayload ? `payload ${short(sha256Hex(evidence.producingPayload))} disclosed: ${disclosed.join(', ') || 'none'}` : 'no producing request');
+  add('sources_disclosed', 'producing request payload', 'every quoted source was in the request that produced the create', allDisclosed, evidence.producing ? `payload ${short(sha256Hex(evidence.producing.payload))} disclosed: ${disclosed.join(', ') || 'none'}` : 'no producing request');
 
   const fresh = !!receipt && evidence.successfulCreates === 1 && parsed?.actionId === receipt.action_id;
   add('target_fresh', cardObject, 'the card was created new by this action (exclusive create, exactly one create)', fresh, receipt ? `card action ${parsed?.actionId ?? '?'}, receipt action ${receipt.action_id}, creates ${evidence.successfulCreates}` : 'no receipt');

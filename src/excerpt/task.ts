@@ -14,6 +14,12 @@ import { stageOf, STAGES } from './stages.ts';
  * one card quoting each verbatim, finish — accepted only from evidence.
  * `read_source` may come over the fixture MCP server; `create_card` is always local.
  */
+/** The source a read_source input names (the handler reads exactly that one). */
+function sourceIdOf(input: unknown): string | undefined {
+  const id = (input as { source_id?: unknown } | null)?.source_id;
+  return typeof id === 'string' ? id : undefined;
+}
+
 export const excerptTask: Task = {
   prompt: {
     user: 'Make an excerpt card: read the two sources (alpha, then beta), then create one card with one verbatim quote from each, in that order. Finish with a short answer.',
@@ -33,6 +39,7 @@ export const excerptTask: Task = {
     },
     // The user asked for one card, so create_card is allowed by the task itself.
     grant: [createCardContract.name],
+    read: { name: readSourceContract.name, sourceOf: (input) => sourceIdOf(input) },
   },
   method: { stages: STAGES, stageOf, skill: 'excerpt-card' },
   acceptance: { live: liveAcceptance, recorded: recordedAcceptance },

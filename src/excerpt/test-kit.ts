@@ -32,7 +32,7 @@ export function requestWith(snapshot: Snapshot, tools: readonly RuntimeTool[], s
     id,
     payload,
     payloadSha256: sha256Hex(payload),
-    disclosedSources: disclosedSources(payload, snapshot),
+    disclosedSources: disclosedSources(payload, snapshot, new Map(sourceIds.map((sid, i) => [`toolu_${i}`, sid]))),
     bindings: Object.fromEntries(tools.map((t) => [t.binding.tool, t.binding])),
   };
 }

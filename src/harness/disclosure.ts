@@ -1,45 +1,92 @@
+import type { CallArguments } from '../pipeline/index.ts';
 import type { Snapshot } from './task.ts';
+
+/** The task's read tool, as disclosure needs it: its name, and the source a call's input asks for. */
+export interface ReadTool {
+  readonly name: string;
+  /** The source id the handler was asked to read, from the input it received; undefined when there is none. */
+  sourceOf(input: unknown): string | undefined;
+}
+
+/** A recorded call as disclosure reads it (live: the pipeline's record; verify: the call event). */
+export interface ReadCall {
+  readonly toolCallId: string;
+  readonly name: string;
+  readonly arguments: CallArguments;
+  readonly ok: boolean;
+}
+
+/** The input the handler received: after conversion and any hook rewrite. */
+export function effectiveInput(args: CallArguments): unknown {
+  return args.rewritten ?? args.converted ?? args.original;
+}
+
+/**
+ * Which source each successful call of the read tool read, by tool call id.
+ * An id shared by two successful reads is ambiguous and maps to neither.
+ */
+export function sourceReads(read: ReadTool | undefined, calls: readonly ReadCall[]): ReadonlyMap<string, string> {
+  const reads = new Map<string, string>();
+  const ambiguous = new Set<string>();
+  if (!read) return reads;
+  for (const call of calls) {
+    if (!call.ok || call.name !== read.name) continue;
+    const source = read.sourceOf(effectiveInput(call.arguments));
+    if (source === undefined) continue;
+    if (reads.has(call.toolCallId)) ambiguous.add(call.toolCallId);
+    reads.set(call.toolCallId, source);
+  }
+  for (const id of ambiguous) reads.delete(id);
+  return reads;
+}
 
 /**
  * Which sources a request payload actually disclosed to the model, computed
- * from the payload bytes alone.
+ * from the payload bytes and the calls recorded before it.
  *
- * Rule: a source is disclosed when some non-error `tool_result` block (one
- * whose `is_error` is absent or `false`) in a `user` message of the payload
- * carries one text that contains the source's full snapshot text. Text
- * anywhere else — system blocks, plain user text, error results, the model's
- * own tool_use input — is not a tool result and never counts. The payload is
- * decoded (fatal UTF-8) and parsed as JSON, so escaping cannot hide or fake a
- * match; a flag or the model's word is never consulted.
+ * Rule (seed 000): a source is disclosed only by the read tool's own answer to
+ * a recorded, successful call that read that source: a non-error
+ * `tool_result` (its `is_error` absent or `false`) in a `user` message whose
+ * `tool_use_id` is that call's, and whose first content block (or string
+ * content) — the tool's own text; hook text comes in later blocks — holds the source's full snapshot
+ * text. Text anywhere else (system blocks, plain user text, hook blocks, error
+ * results, other tools' results, a read of another source, the model's own
+ * tool_use input) never counts. The payload is decoded (fatal UTF-8) and
+ * parsed as JSON, so escaping cannot hide or fake a match; a flag or the
+ * model's word is never consulted.
+ *
+ * @param reads What `sourceReads` gives for the calls recorded before this request.
  */
-export function disclosedSources(payload: Uint8Array, snapshot: Snapshot): readonly string[] {
+export function disclosedSources(payload: Uint8Array, snapshot: Snapshot, reads: ReadonlyMap<string, string>): readonly string[] {
   let parsed: unknown;
   try {
     parsed = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(payload));
   } catch {
     return [];
   }
-  const texts = toolResultTexts(parsed);
-  return snapshot.sources.filter((source) => texts.some((text) => text.includes(source.text))).map((s) => s.id);
+  const disclosed = new Set<string>();
+  for (const { toolUseId, text } of ownResultTexts(parsed)) {
+    const sourceId = reads.get(toolUseId);
+    const source = snapshot.sources.find((s) => s.id === sourceId);
+    if (source && text.includes(source.text)) disclosed.add(source.id);
+  }
+  return snapshot.sources.filter((s) => disclosed.has(s.id)).map((s) => s.id);
 }
 
-function toolResultTexts(payload: unknown): string[] {
+/** The first text block of every non-error tool_result in a user message, with the call it answers. */
+function ownResultTexts(payload: unknown): { toolUseId: string; text: string }[] {
   const messages = (payload as { messages?: unknown })?.messages;
   if (!Array.isArray(messages)) return [];
-  const texts: string[] = [];
+  const texts: { toolUseId: string; text: string }[] = [];
   for (const message of messages) {
     const { role, content } = (message ?? {}) as { role?: unknown; content?: unknown };
     if (role !== 'user' || !Array.isArray(content)) continue;
     for (const block of content) {
-      const b = block as { type?: unknown; is_error?: unknown; content?: unknown };
-      if (b?.type !== 'tool_result' || (b.is_error !== undefined && b.is_error !== false)) continue;
-      if (typeof b.content === 'string') texts.push(b.content);
-      else if (Array.isArray(b.content)) {
-        for (const part of b.content) {
-          const p = part as { type?: unknown; text?: unknown };
-          if (p?.type === 'text' && typeof p.text === 'string') texts.push(p.text);
-        }
-      }
+      const b = block as { type?: unknown; is_error?: unknown; tool_use_id?: unknown; content?: unknown };
+      if (b?.type !== 'tool_result' || (b.is_error !== undefined && b.is_error !== false) || typeof b.tool_use_id !== 'string') continue;
+      // A string content is the Messages API's shorthand for one text block.
+      const first = typeof b.content === 'string' ? { type: 'text', text: b.content } : Array.isArray(b.content) ? (b.content[0] as { type?: unknown; text?: unknown } | undefined) : undefined;
+      if (first?.type === 'text' && typeof first.text === 'string') texts.push({ toolUseId: b.tool_use_id, text: first.text });
     }
   }
   return texts;

@@ -1,14 +1,16 @@
 import type { Binding } from '../binding/index.ts';
-import { canonicalHash, recordable, sha256Hex } from '../contract/index.ts';
+import { fail, LIMITS, recordable, type Failure } from '../contract/index.ts';
+import { LEDGER_FORMAT_3 } from '../ledger/index.ts';
 import { executeCall, runBatches, type Pipeline, type ProducingRequest, type ProtocolExchange, type RuntimeTool, type ToolCall } from '../pipeline/index.ts';
 import { isAccepted, type AcceptanceCheck } from './acceptance.ts';
+import { callEvent } from './call-event.ts';
 import { ambiguousCallIds, duplicateIdRecord } from './call-ids.ts';
-import { disclosedSources } from './disclosure.ts';
+import { disclosedSources, sourceReads } from './disclosure.ts';
 import { intentTools, mappingTag, type Intent } from './intent.ts';
 import type { Message, Model, ModelResponse, TextBlock, ToolResultBlock, ToolUseBlock } from './model.ts';
-import { encodePayload, systemText, toolSpec, type RequestPayload } from './payload.ts';
-import type { FileRef, RunRecorder } from './recorder.ts';
-import { recordedCall, viaOf, type RecordedCall } from './recorded-call.ts';
+import { encodePayload, systemText, toolResultOf, toolSpec, type RequestPayload } from './payload.ts';
+import { RecordRefused, type FileRef, type RunRecorder } from './recorder.ts';
+import { recordedCall, type RecordedCall } from './recorded-call.ts';
 import type { Artifact, Snapshot, Task } from './task.ts';
 
 /** The method stage a request belongs to: one of the task's stages, decided by the host from what has happened. */
@@ -60,23 +62,45 @@ export interface LoopResult {
   readonly artifact?: Artifact;
   /**
    * Why the loop stopped: the model finished, the script ran out, the request
-   * bound was hit, or the run was interrupted (no acceptance is decided then).
+   * bound was hit, the run was interrupted, or a bound refused the next step
+   * (`failure` says which; no acceptance is decided after either of the last two).
    */
-  readonly stop: 'final_answer' | 'script_exhausted' | 'max_requests' | 'interrupted';
+  readonly stop: 'final_answer' | 'script_exhausted' | 'max_requests' | 'interrupted' | 'failed';
+  /** Why a `failed` loop stopped: a response with too many calls, a payload too large to send, a record limit. */
+  readonly failure?: Failure;
 }
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
+/** A step refused by one of the loop's own bounds; the run ends `failed` with it. */
+class LoopRefused extends Error {
+  constructor(readonly failure: Failure) {
+    super(failure.message);
+  }
+}
+
 /**
  * Runs a task: request → response → calls through the pipeline → tool
  * results → next request, until a final answer; then the task's acceptance.
- * An aborted `pipeline.signal` ends it without a verdict.
+ * An aborted `pipeline.signal` ends it without a verdict; so does a bound
+ * (`LIMITS.callsPerResponse`, `LIMITS.requestPayloadBytes`, a record limit),
+ * which stops it before the step that would pass it.
  */
 export async function runLoop(options: LoopOptions): Promise<LoopResult> {
-  const { recorder, snapshot, task } = options;
-  const messages: Message[] = [{ role: 'user', content: task.prompt.user }];
   const requests: RequestRecord[] = [];
   const calls: RecordedCall[] = [];
+  try {
+    return await loopOver(options, requests, calls);
+  } catch (error) {
+    const failure = error instanceof LoopRefused || error instanceof RecordRefused ? error.failure : undefined;
+    if (!failure) throw error;
+    return { requests, calls, checks: [], accepted: false, stop: 'failed', failure };
+  }
+}
+
+async function loopOver(options: LoopOptions, requests: RequestRecord[], calls: RecordedCall[]): Promise<LoopResult> {
+  const { recorder, snapshot, task } = options;
+  const messages: Message[] = [{ role: 'user', content: task.prompt.user }];
   const producers = new Map<string, ProducingRequest>();
   let stop: LoopResult['stop'] = 'max_requests';
   let actions = 0;
@@ -98,6 +122,9 @@ export async function runLoop(options: LoopOptions): Promise<LoopResult> {
       messages: structuredClone(messages),
     };
     const bytes = encodePayload(payload);
+    if (bytes.byteLength > LIMITS.requestPayloadBytes) {
+      throw new LoopRefused(fail('precondition', 'too_large', `request ${index + 1} would be ${bytes.byteLength} bytes; at most ${LIMITS.requestPayloadBytes} are sent (requestPayloadBytes), so nothing was sent`));
+    }
     const id = `req-${pad(index + 1)}`;
     const file = recorder.writeFile(`requests/${pad(index + 1)}-request.json`, bytes);
     const intent: Intent = {
@@ -107,7 +134,7 @@ export async function runLoop(options: LoopOptions): Promise<LoopResult> {
       tools: intentTools(bindings),
       mapping_tag: mappingTag(bindings),
       method: options.method ? options.method.adoption(stage, bytes) : null,
-      disclosed_sources: disclosedSources(bytes, snapshot),
+      disclosed_sources: disclosedSources(bytes, snapshot, sourceReads(task.tools.read, calls.map(readCallOf))),
     };
     recorder.append('request', { ...intent, files: [{ role: 'request_payload', ...file }] });
     options.onStep?.({ type: 'request', intent });
@@ -138,28 +165,11 @@ export async function runLoop(options: LoopOptions): Promise<LoopResult> {
       stop = 'final_answer';
       break;
     }
-    const toolCalls: ToolCall[] = uses.map((use) => ({ id: use.id, name: use.name, arguments: use.input }));
-    const earlier = new Set(calls.map((c) => c.toolCallId));
-    const ambiguous = ambiguousCallIds(toolCalls, earlier);
-    const pipeline: Pipeline = { ...options.pipeline, tools: registry };
-    const results: ToolResultBlock[] = [];
-    await runBatches(
-      toolCalls,
-      (call) => Object.hasOwn(registry, call.name) && registry[call.name]!.attributes.concurrencySafe,
-      async (call) =>
-        ambiguous.has(call.id)
-          ? duplicateIdRecord(call, `act-${pad(++actions)}`, earlier.has(call.id))
-          : executeCall(call, producing, `act-${pad(++actions)}`, { ...pipeline, tools: options.registry() }),
-      (executed) => {
-        // Context changes are applied after the batch, in call order.
-        const record = recordedCall(executed, options.protocolOf);
-        calls.push(record);
-        results.push({ type: 'tool_result', tool_use_id: record.toolCallId, is_error: !record.outcome.ok, content: [{ type: 'text', text: record.modelText }] });
-        recorder.append('call', { request_id: id, ...callEvent(record) });
-        options.onStep?.({ type: 'call', record });
-      },
-    );
-    messages.push({ role: 'user', content: results });
+    if (uses.length > LIMITS.callsPerResponse) {
+      // Not one of them runs: running the first N would guess which calls the model meant.
+      throw new LoopRefused(fail('invalid_arguments', 'too_many_calls', `response ${id} asks for ${uses.length} tool calls; at most ${LIMITS.callsPerResponse} per response are run (callsPerResponse), so none was`));
+    }
+    messages.push({ role: 'user', content: await runCalls(options, uses, producing, calls, () => `act-${pad(++actions)}`) });
   }
 
   if (stop === 'interrupted' || options.pipeline.signal?.aborted) return { requests, calls, checks: [], accepted: false, stop: 'interrupted' };
@@ -169,7 +179,7 @@ export async function runLoop(options: LoopOptions): Promise<LoopResult> {
     requestOf: (toolCallId) => {
       const id = requests.find((r) => r.response?.content.some((b) => b.type === 'tool_use' && b.id === toolCallId))?.intent.request_id;
       const producing = id === undefined ? undefined : producers.get(id);
-      return producing ? { id: producing.id, payload: producing.payload } : undefined;
+      return producing ? { id: producing.id, payload: producing.payload, disclosedSources: producing.disclosedSources } : undefined;
     },
     readFile: options.readRunFile,
     fileRef: (relPath, role) => recorder.fileRef(relPath, role),
@@ -181,33 +191,35 @@ export async function runLoop(options: LoopOptions): Promise<LoopResult> {
   return { requests, calls, checks, accepted, ...(decided.artifact ? { artifact: decided.artifact } : {}), stop };
 }
 
-/** The ledger's view of a call: ids, transport and exchange, arguments at each step, decisions, outcome. */
-function callEvent(record: RecordedCall): Record<string, unknown> {
-  const outcome = record.outcome;
-  return {
-    tool_call_id: record.toolCallId,
-    action_id: record.actionId,
-    jsonrpc_id: record.protocol?.jsonrpcId ?? null,
-    via: viaOf(record),
-    protocol: record.protocol ?? null,
-    name: record.name,
-    binding_id: record.bindingId ?? null,
-    // A refused input JSON cannot carry (1e400) is recorded as a stand-in saying so.
-    arguments: Object.fromEntries(Object.entries(record.arguments).map(([key, value]) => [key, recordable(value)])),
-    stages: record.stages,
-    hooks: record.hooks.map((hook) => (hook.updatedInput === undefined ? hook : { ...hook, updatedInput: recordable(hook.updatedInput) })),
-    permission: record.permission ?? null,
-    handler_entered: record.handlerEntered,
-    outcome: outcome.ok
-      ? {
-          ok: true,
-          evidence: outcome.value.evidence,
-          object_version: outcome.value.objectVersion ?? null,
-          // Canonical, so verify can tie a receipt recorded elsewhere (acceptance) to the call that returned it.
-          data_sha256: canonicalHash(recordable(outcome.value.data)),
-        }
-      : { ok: false, class: outcome.class, kind: outcome.kind, message: outcome.message, ...(outcome.basis ? { basis: outcome.basis } : {}), ...(record.rawResultSha256 ? { raw_result_sha256: record.rawResultSha256 } : {}) },
-    model_text_sha256: sha256Hex(record.modelText),
-    ...(record.fullOutput ? { files: [{ role: 'full_output', ...record.fullOutput }] } : {}),
-  };
+/** Runs one response's calls in batches, records each, and returns their tool_result blocks in call order. */
+async function runCalls(options: LoopOptions, uses: readonly ToolUseBlock[], producing: ProducingRequest, calls: RecordedCall[], nextAction: () => string): Promise<ToolResultBlock[]> {
+  const registry = options.registry();
+  const toolCalls: ToolCall[] = uses.map((use) => ({ id: use.id, name: use.name, arguments: use.input }));
+  const earlier = new Set(calls.map((c) => c.toolCallId));
+  const ambiguous = ambiguousCallIds(toolCalls, earlier);
+  const pipeline: Pipeline = { ...options.pipeline, tools: registry };
+  const results: ToolResultBlock[] = [];
+  await runBatches(
+    toolCalls,
+    (call) => Object.hasOwn(registry, call.name) && registry[call.name]!.attributes.concurrencySafe,
+    async (call) =>
+      ambiguous.has(call.id)
+        ? duplicateIdRecord(call, nextAction(), earlier.has(call.id))
+        : executeCall(call, producing, nextAction(), { ...pipeline, tools: options.registry() }),
+    (executed) => {
+      // Context changes are applied after the batch, in call order.
+      const record = recordedCall(executed, options.protocolOf);
+      if (record.hookTexts) options.recorder.useFormat(LEDGER_FORMAT_3);
+      options.recorder.append('call', { request_id: producing.id, ...callEvent(record) });
+      calls.push(record);
+      results.push(toolResultOf(record));
+      options.onStep?.({ type: 'call', record });
+    },
+  );
+  return results;
+}
+
+/** A recorded call as disclosure reads it. */
+function readCallOf(call: RecordedCall) {
+  return { toolCallId: call.toolCallId, name: call.name, arguments: call.arguments, ok: call.outcome.ok };
 }

@@ -1,5 +1,6 @@
 import type { Binding } from '../binding/index.ts';
-import type { Message, TextBlock } from './model.ts';
+import type { CallRecord } from '../pipeline/index.ts';
+import type { Message, TextBlock, ToolResultBlock } from './model.ts';
 import type { Task } from './task.ts';
 
 /** The host's own rules, the start of every request's system text. It states rules; it grants nothing. */
@@ -29,6 +30,16 @@ export interface RequestPayload {
 /** The model-visible spec of a bound tool: its pinned full description and model-facing schema. */
 export function toolSpec(binding: Binding): ToolSpec {
   return { name: binding.tool, description: binding.contract.description, input_schema: binding.model.schema };
+}
+
+/**
+ * A call's tool_result as the next request carries it: the tool's own text
+ * first, then each hook text in a block of its own, so no hook can write into
+ * what the tool answered (disclosure reads only the first block).
+ */
+export function toolResultOf(record: Pick<CallRecord, 'toolCallId' | 'outcome' | 'modelText' | 'hookTexts'>): ToolResultBlock {
+  const hooks = (record.hookTexts ?? []).map((text): TextBlock => ({ type: 'text', text }));
+  return { type: 'tool_result', tool_use_id: record.toolCallId, is_error: !record.outcome.ok, content: [{ type: 'text', text: record.modelText }, ...hooks] };
 }
 
 /** Serialises a payload. These bytes are what is hashed, recorded, and checked. */

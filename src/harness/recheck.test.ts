@@ -3,7 +3,10 @@
  * on a real run dir: each row forges one defect into the recorded bytes of an
  * accepted local demo run, re-chains the ledger and its seal (so the hash
  * chain cannot be what catches it), and `verify` with the acceptance recheck
- * must name exactly the check that the defect breaks.
+ * must name exactly the check that the defect breaks — or, where a
+ * cross-check of the record comes first (the card is not what its create call
+ * renders to, a payload's tool_results are not the calls' answers), that
+ * cross-check's kind.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -51,6 +54,7 @@ function setReceipt(events: Event[], patch: Record<string, unknown>): Event[] {
   // …and the hash of the data the create call returned, which verify ties the receipt to.
   const create = events.find((e) => e['type'] === 'call' && e['name'] === 'create_card')!;
   (create['outcome'] as Record<string, unknown>)['data_sha256'] = canonicalHash(receipt);
+  (create['outcome'] as Record<string, unknown>)['object_version'] = receipt['sha256'];
   return events;
 }
 
@@ -87,7 +91,7 @@ interface Forgery {
   readonly defect: string;
   readonly fails: string;
   /** A cross-check verify makes before re-computing the checks, when it catches the defect first. */
-  readonly caughtAs?: { readonly kind: 'receipt_mismatch' | 'arguments_mismatch'; readonly at: 'acceptance' | 'call' };
+  readonly caughtAs?: { readonly kind: string; readonly at: 'acceptance' | 'call' | 'request' };
   readonly forge: (dir: string) => void;
 }
 
@@ -95,6 +99,8 @@ const FORGERIES: readonly Forgery[] = [
   {
     defect: 'card bytes changed after the receipt',
     fails: 'card_hash',
+    // The card is no longer what the create call's arguments render to.
+    caughtAs: { kind: 'card_mismatch', at: 'acceptance' },
     forge: (dir) => {
       const path = join(dir, 'card/excerpt-card.md');
       writeFileSync(path, readFileSync(path, 'utf8').replace('run: forge\n', 'run: other\n'));
@@ -117,30 +123,35 @@ const FORGERIES: readonly Forgery[] = [
   { defect: 'receipt size wrong', fails: 'card_hash', caughtAs: { kind: 'receipt_mismatch', at: 'acceptance' }, forge: (dir) => rechain(dir, (events) => setReceipt(events, { bytes: 1 })) },
   {
     defect: 'quote not verbatim',
+    caughtAs: { kind: 'card_mismatch', at: 'acceptance' },
     fails: 'quotes_verbatim',
     forge: (dir) => forgeCard(dir, (card) => ({ ...card, excerpts: card.excerpts.map((e, i) => (i === 0 ? { ...e, quote: `${e.quote} (sic)` } : e)) })),
   },
   {
     defect: 'quote from the other source',
+    caughtAs: { kind: 'card_mismatch', at: 'acceptance' },
     fails: 'quotes_verbatim',
     forge: (dir) => forgeCard(dir, (card) => ({ ...card, excerpts: card.excerpts.map((e, i) => (i === 0 ? { ...e, quote: 'A tally records what happened' } : e)) })),
   },
   {
     defect: 'wrong source hash in the card',
+    caughtAs: { kind: 'card_mismatch', at: 'acceptance' },
     fails: 'snapshot_bound',
     forge: (dir) => forgeCard(dir, (card) => ({ ...card, excerpts: card.excerpts.map((e, i) => (i === 1 ? { ...e, sourceSha256: alpha.sha256 } : e)) })),
   },
-  { defect: 'wrong snapshot id in the card', fails: 'snapshot_bound', forge: (dir) => forgeCard(dir, (card) => ({ ...card, snapshotId: 'snap-0000000000000000' })) },
-  { defect: 'order swapped', fails: 'source_order', forge: (dir) => forgeCard(dir, (card) => ({ ...card, excerpts: [...card.excerpts].reverse() })) },
-  { defect: 'a source missing from the producing payload', fails: 'sources_disclosed', forge: (dir) => forgePayload(dir, dropBeta) },
+  { defect: 'wrong snapshot id in the card', fails: 'snapshot_bound', caughtAs: { kind: 'card_mismatch', at: 'acceptance' }, forge: (dir) => forgeCard(dir, (card) => ({ ...card, snapshotId: 'snap-0000000000000000' })) },
+  { defect: 'order swapped', fails: 'source_order', caughtAs: { kind: 'card_mismatch', at: 'acceptance' }, forge: (dir) => forgeCard(dir, (card) => ({ ...card, excerpts: [...card.excerpts].reverse() })) },
+  { defect: 'a source missing from the producing payload', fails: 'sources_disclosed', caughtAs: { kind: 'result_mismatch', at: 'request' }, forge: (dir) => forgePayload(dir, dropBeta) },
   {
     defect: 'source text only in a system block',
+    caughtAs: { kind: 'result_mismatch', at: 'request' },
     fails: 'sources_disclosed',
     forge: (dir) => forgePayload(dir, (payload) => (dropBeta(payload), payload.system.push({ type: 'text', text: beta.text }))),
   },
-  { defect: 'source text only in an is_error tool_result', fails: 'sources_disclosed', forge: (dir) => forgePayload(dir, (payload) => void (betaResult(payload).is_error = true)) },
+  { defect: 'source text only in an is_error tool_result', fails: 'sources_disclosed', caughtAs: { kind: 'result_mismatch', at: 'request' }, forge: (dir) => forgePayload(dir, (payload) => void (betaResult(payload).is_error = true)) },
   {
     defect: 'source text only in a user message',
+    caughtAs: { kind: 'result_mismatch', at: 'request' },
     fails: 'sources_disclosed',
     forge: (dir) => forgePayload(dir, (payload) => (dropBeta(payload), payload.messages.push({ role: 'user', content: [{ type: 'text', text: beta.text }] }))),
   },

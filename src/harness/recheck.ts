@@ -1,9 +1,10 @@
 import { issuePath } from '../base/index.ts';
 import * as v from 'valibot';
-import { canonicalJson, jsonTooDeep, LIMITS, ok, type Outcome } from '../contract/index.ts';
+import { canonicalJson, ok, type Outcome } from '../contract/index.ts';
 import type { LedgerEvent, ReadRecorded, Recheck, VerifyFailure } from '../ledger/index.ts';
 import { failAt, LEDGER_FILE } from '../ledger/index.ts';
 import { isAccepted, type AcceptanceCheck } from './acceptance.ts';
+import { canonicalOf, checkRecord, eventAt, parseJson, type CheckedCall, type RecordedUse } from './record-checks.ts';
 import { SNAPSHOT_ROLE, snapshotIdOf } from './snapshot-files.ts';
 import type { Task } from './task.ts';
 
@@ -14,17 +15,18 @@ export interface RecheckReport {
   readonly checks: readonly AcceptanceCheck[];
 }
 
-/** Where an event is, for a failure that names it. */
-export const eventAt = (event: LedgerEvent) => ({ file: LEDGER_FILE, line: event.seq + 1, seq: event.seq, type: event.type });
-
 // The fields this recheck reads, checked before any is used; other fields may exist.
 const StartShape = v.looseObject({ snapshot: v.looseObject({ id: v.string() }) });
 const AcceptanceShape = v.looseObject({ accepted: v.boolean(), checks: v.array(v.unknown()) });
 const CallShape = v.looseObject({
+  request_id: v.string(),
   tool_call_id: v.string(),
+  action_id: v.string(),
   name: v.string(),
-  arguments: v.looseObject({ original: v.unknown() }),
+  arguments: v.looseObject({ original: v.unknown(), converted: v.optional(v.unknown()), rewritten: v.optional(v.unknown()) }),
   outcome: v.variant('ok', [v.looseObject({ ok: v.literal(true) }), v.looseObject({ ok: v.literal(false), class: v.string(), kind: v.string() })]),
+  model_text_sha256: v.string(),
+  hook_text_sha256: v.optional(v.pipe(v.array(v.string()), v.minLength(1))),
 });
 /** A call event with the fields a recheck reads, shape-checked. */
 export type RecordedCallEvent = v.InferOutput<typeof CallShape>;
@@ -51,7 +53,7 @@ export const isVerifyFailure = (value: unknown): value is VerifyFailure => typeo
  * gets a named failure, never a crash.
  */
 export function recheckAcceptance(task: Task): Recheck<RecheckReport> {
-  return function recheck(events, readFile) {
+  return function recheck(events, readFile, record) {
     const startEvent = events.find((e) => e.type === 'run_start');
     if (!startEvent) return failAt('missing_event', 'the ledger has no run_start event', { file: LEDGER_FILE });
     const start = shapedEvent(StartShape, startEvent);
@@ -75,8 +77,12 @@ export function recheckAcceptance(task: Task): Recheck<RecheckReport> {
       if (isVerifyFailure(call)) return call;
       calls.push({ event, call });
     }
-    const asked = checkArguments(events, calls, readFile);
+    const uses = responseUses(events, readFile);
+    if (!(uses instanceof Map)) return uses;
+    const asked = checkArguments(calls, uses);
     if (asked) return asked;
+    const told = checkRecord({ events, calls: calls.map(checkedCall), uses, readFile, snapshot, read: task.tools.read, format: record.format });
+    if (told) return told;
 
     const acceptanceEvent = events.find((e) => e.type === 'acceptance');
     // verify's lifecycle check already required an acceptance event of every completed run.
@@ -109,18 +115,11 @@ export function recheckAcceptance(task: Task): Recheck<RecheckReport> {
   };
 }
 
-/**
- * Each call's recorded `arguments.original` must be the input of the tool_use
- * block with its id and name in a recorded model response file.
- */
-function checkArguments(
-  events: readonly LedgerEvent[],
-  calls: readonly { event: LedgerEvent; call: RecordedCallEvent }[],
-  readFile: ReadRecorded,
-): VerifyFailure | undefined {
-  // A list per id: a response that repeats an id is refused elsewhere, and must not hide a match here.
-  const uses = new Map<string, { name: string; input: string | undefined }[]>();
+/** Each response event's tool_use blocks, from its verified response file, in order. */
+function responseUses(events: readonly LedgerEvent[], readFile: ReadRecorded): Map<LedgerEvent, RecordedUse[]> | VerifyFailure {
+  const uses = new Map<LedgerEvent, RecordedUse[]>();
   for (const event of events.filter((e) => e.type === 'response')) {
+    const blocks: RecordedUse[] = [];
     for (const ref of (event.files ?? []).filter((f) => f.role === 'model_response')) {
       const bytes = readFile(ref.path);
       if (!bytes.ok) return failAt(bytes.kind, bytes.message, eventAt(event));
@@ -128,13 +127,25 @@ function checkArguments(
       if (!parsed.success) return failAt('bad_response_file', `${ref.path} is not a model response (JSON with a content array)`, { ...eventAt(event), file: ref.path });
       for (const block of parsed.output.content) {
         const use = v.safeParse(ToolUseShape, block);
-        if (use.success) uses.set(use.output.id, [...(uses.get(use.output.id) ?? []), { name: use.output.name, input: canonicalOf(use.output.input) }]);
+        if (use.success) blocks.push({ id: use.output.id, name: use.output.name, input: canonicalOf(use.output.input) });
       }
     }
+    uses.set(event, blocks);
   }
+  return uses;
+}
+
+/**
+ * Each call's recorded `arguments.original` must be the input of the tool_use
+ * block with its id and name in a recorded model response file.
+ */
+function checkArguments(calls: readonly { event: LedgerEvent; call: RecordedCallEvent }[], uses: ReadonlyMap<LedgerEvent, readonly RecordedUse[]>): VerifyFailure | undefined {
+  // A list per id: a response that repeats an id is refused elsewhere, and must not hide a match here.
+  const byId = new Map<string, RecordedUse[]>();
+  for (const use of [...uses.values()].flat()) byId.set(use.id, [...(byId.get(use.id) ?? []), use]);
   for (const { event, call } of calls) {
     const recorded = canonicalOf(call.arguments.original);
-    const asked = uses.get(call.tool_call_id) ?? [];
+    const asked = byId.get(call.tool_call_id) ?? [];
     if (!asked.some((use) => use.name === call.name && use.input !== undefined && use.input === recorded)) {
       return failAt(
         'arguments_mismatch',
@@ -146,21 +157,17 @@ function checkArguments(
   return undefined;
 }
 
-/** Parses recorded JSON, depth-checked first; undefined when it is not JSON. */
-function parseJson(bytes: Uint8Array): unknown {
-  try {
-    const text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-    return jsonTooDeep(text, LIMITS.recordJsonDepth) ? undefined : JSON.parse(text);
-  } catch {
-    return undefined;
-  }
+/** A shape-checked call event as the record checks read it. */
+function checkedCall({ event, call }: { event: LedgerEvent; call: RecordedCallEvent }): CheckedCall {
+  return {
+    event,
+    requestId: call.request_id,
+    toolCallId: call.tool_call_id,
+    name: call.name,
+    arguments: call.arguments,
+    ok: call.outcome.ok,
+    blockHashes: [call.model_text_sha256, ...(call.hook_text_sha256 ?? [])],
+  };
 }
 
-/** Canonical JSON, or undefined for what it refuses (undefined, a non-finite number). */
-export function canonicalOf(value: unknown): string | undefined {
-  try {
-    return canonicalJson(value);
-  } catch {
-    return undefined;
-  }
-}
+export { canonicalOf, eventAt };

@@ -1,3 +1,4 @@
+import type { Failure } from '../contract/index.ts';
 import type { WrittenFile } from '../ledger/index.ts';
 
 /** A file in the run dir: path, sha256, size — the ledger's own shape. */
@@ -14,4 +15,17 @@ export interface RunRecorder {
   fileRef(relPath: string, role: string): (FileRef & { readonly role: string }) | undefined;
   /** Appends one event; returns its hash. Files it vouches for go in `files: [{ role, path, sha256, bytes }]`. */
   append(type: string, data: Readonly<Record<string, unknown>>): string;
+  /** Names a newer record format in the seal, for a shape only it has (see the ledger's `LEDGER_FORMAT_3`). */
+  useFormat(format: string): void;
+}
+
+/**
+ * Thrown by a recorder whose write would pass a record limit
+ * (`precondition/record_limit`): the loop stops and the run ends `failed`
+ * with it, so no run writes a record its own `verify` refuses.
+ */
+export class RecordRefused extends Error {
+  constructor(readonly failure: Failure) {
+    super(failure.message);
+  }
 }

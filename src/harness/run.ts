@@ -1,13 +1,13 @@
 import { CAPLAB_VERSION } from '../version.ts';
 import type { Outcome } from '../contract/index.ts';
 import { fail, isUnknownOutcome, ok } from '../contract/index.ts';
-import { openRunDir, type Clock, type RunDir, type RunDirFs } from '../ledger/index.ts';
+import { LEDGER_FORMAT_3, openRunDir, type Clock, type RecordLimits, type RunDir, type RunDirFs } from '../ledger/index.ts';
 import { mergeReports, reapOrphans, type SweepGraces } from '../platform/index.ts';
 import type { Hook, Pipeline, RuntimeTool } from '../pipeline/index.ts';
 import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { runLoop, type LoopResult, type LoopStep, type MethodSupport } from './loop.ts';
-import type { FileRef, RunRecorder } from './recorder.ts';
+import { RecordRefused, type FileRef, type RunRecorder } from './recorder.ts';
 import { scriptedModel, type Scenario } from './scenario.ts';
 import { SNAPSHOT_ROLE, snapshotFile } from './snapshot-files.ts';
 import type { Snapshot, Task } from './task.ts';
@@ -34,6 +34,8 @@ export interface RunOptions {
   readonly fs?: RunDirFs;
   /** fsync every event and file as it is written (`--durable`; see the ledger's `OpenRunDirOptions`). */
   readonly durable?: boolean;
+  /** The bounds the record is written within (default: what `verify` reads; a test injects small ones). */
+  readonly recordLimits?: Partial<RecordLimits>;
   /**
    * Aborted on SIGINT/SIGTERM (main.ts) or by a test, with the signal's name
    * as its reason: no new work starts, hooks and servers are terminated with
@@ -69,8 +71,9 @@ class RecordWriteError extends Error {}
 /** Adapts the ledger's run dir to the loop's recorder; a failed write stops the run. */
 function recorderOf(run: RunDir): RunRecorder {
   const must = <T>(outcome: Outcome<T>): T => {
-    if (!outcome.ok) throw new RecordWriteError(`${outcome.class}/${outcome.kind}: ${outcome.message}`);
-    return outcome.value;
+    if (outcome.ok) return outcome.value;
+    if (outcome.kind === 'record_limit') throw new RecordRefused(outcome);
+    throw new RecordWriteError(`${outcome.class}/${outcome.kind}: ${outcome.message}`);
   };
   return {
     writeFile: (relPath, bytes) => must(run.writeFile(relPath, bytes)),
@@ -79,6 +82,7 @@ function recorderOf(run: RunDir): RunRecorder {
       return ref.ok ? ref.value : undefined;
     },
     append: (type, data) => must(run.append(type, data)),
+    useFormat: (format) => run.useFormat(format),
   };
 }
 
@@ -94,10 +98,16 @@ function recorderOf(run: RunDir): RunRecorder {
  * close report.
  */
 export async function runTask(options: RunOptions): Promise<Outcome<RunOutcome>> {
-  const opened = openRunDir(options.runDir, { clock: options.clock, durable: options.durable ?? false, ...(options.fs ? { fs: options.fs } : {}) });
+  const opened = openRunDir(options.runDir, {
+    clock: options.clock,
+    durable: options.durable ?? false,
+    ...(options.fs ? { fs: options.fs } : {}),
+    ...(options.recordLimits ? { limits: options.recordLimits } : {}),
+  });
   if (!opened.ok) return opened;
   const run = opened.value;
   const recorder = recorderOf(run);
+  if (isPlainMethod(options.method?.record)) recorder.useFormat(LEDGER_FORMAT_3);
   const snapshotFiles: (FileRef & { role: string })[] = [];
   let started = false;
   let toolsClose: (() => Promise<unknown>) | undefined;
@@ -178,12 +188,7 @@ export async function runTask(options: RunOptions): Promise<Outcome<RunOutcome>>
     const signal = options.signal?.aborted ? String(options.signal.reason) : undefined;
     const { exitCode, ending } = signal ? { exitCode: interruptedExit(signal), ending: `interrupted by ${signal}` } : endingOf(loop);
     const counts = { stop: loop.stop, requests: loop.requests.length, tool_calls: loop.calls.length, transport_close: closeReport ?? null, orphans };
-    recorder.append(
-      'run_end',
-      signal
-        ? { accepted: false, exit_code: exitCode, ending: 'interrupted', cause: `${signal}: new work stopped; hooks and servers terminated with their process groups`, ...counts }
-        : { accepted: loop.accepted, exit_code: exitCode, ending: 'completed', summary: ending, ...counts },
-    );
+    recorder.append('run_end', runEnd(run, loop, signal, exitCode, ending, counts));
     const head = run.head();
     const events = run.count();
     const sealed = run.close();
@@ -202,13 +207,37 @@ export async function runTask(options: RunOptions): Promise<Outcome<RunOutcome>>
     });
   } catch (error) {
     if (toolsClose) await toolsClose().catch(() => undefined);
-    const cause = error instanceof RecordWriteError ? error.message : `crash: ${String(error)}`;
+    const refused = error instanceof RecordRefused ? error.failure : undefined;
+    const cause = refused ? `${refused.class}/${refused.kind}: ${refused.message}` : error instanceof RecordWriteError ? error.message : `crash: ${String(error)}`;
     const recorded = endFailed(run, started ? undefined : start, cause);
+    if (refused) return recorded ? refused : fail('business', 'record_write_failed', `${cause}; the run dir is left unsealed`);
     if (error instanceof RecordWriteError) {
       return fail('business', 'record_write_failed', recorded ? error.message : `${error.message}; the run dir is left unsealed`);
     }
     throw error;
   }
+}
+
+/** Whether a method record is a plain Agent Skills body (record format 3). */
+function isPlainMethod(record: unknown): boolean {
+  return typeof record === 'object' && record !== null && (record as { plain?: unknown }).plain === true;
+}
+
+/**
+ * The run's last event: interrupted by a signal, failed at one of the loop's
+ * bounds (naming it, and vouching for any file a tool left unrecorded), or
+ * completed with its verdict.
+ */
+function runEnd(run: RunDir, loop: LoopResult, signal: string | undefined, exitCode: number, ending: string, counts: Record<string, unknown>): Record<string, unknown> {
+  if (signal) {
+    return { accepted: false, exit_code: exitCode, ending: 'interrupted', cause: `${signal}: new work stopped; hooks and servers terminated with their process groups`, ...counts };
+  }
+  if (loop.failure) {
+    const left = run.unreferencedFiles('left_by_failure');
+    const cause = `${loop.failure.class}/${loop.failure.kind}: ${loop.failure.message}`;
+    return { accepted: false, exit_code: exitCode, ending: 'failed', cause, ...counts, ...(left.length > 0 ? { files: left } : {}) };
+  }
+  return { accepted: loop.accepted, exit_code: exitCode, ending: 'completed', summary: ending, ...counts };
 }
 
 /**
@@ -239,6 +268,7 @@ function endingOf(loop: LoopResult): { exitCode: 0 | 1 | 3 | 4; ending: string }
   if (unknown) return { exitCode: 4, ending: `outcome unknown: ${unknown.class}/${unknown.kind}` };
   const transport = failures.find((f) => f.class === 'protocol' || f.class === 'spawn');
   if (transport) return { exitCode: 3, ending: `protocol failure: ${transport.class}/${transport.kind}` };
+  if (loop.failure) return { exitCode: 1, ending: `failed: ${loop.failure.class}/${loop.failure.kind}` };
   if (loop.accepted) return { exitCode: 0, ending: 'accepted' };
   const first = failures[0];
   const failed = loop.checks.filter((c) => c.verdict === 'fail').map((c) => c.id);

@@ -4,6 +4,7 @@ import type { LedgerEvent, ReadRecorded, VerifyFailure } from '../ledger/index.t
 import type { ExpectedTool, StrictClient } from '../mcp/index.ts';
 import type { CallRecord, RuntimeTool } from '../pipeline/index.ts';
 import type { AcceptanceCheck } from './acceptance.ts';
+import type { ReadTool } from './disclosure.ts';
 import type { RecordedCallEvent } from './recheck.ts';
 import type { RecordedCall } from './recorded-call.ts';
 import type { FileRef } from './recorder.ts';
@@ -51,8 +52,8 @@ export interface LiveRun {
   readonly snapshot: Snapshot;
   /** Every call in order, its outcome (and data) as the pipeline returned it. */
   readonly calls: readonly RecordedCall[];
-  /** The request whose response asked for this tool call: its id and the exact payload bytes sent. */
-  requestOf(toolCallId: string): { readonly id: string; readonly payload: Uint8Array } | undefined;
+  /** The request whose response asked for this tool call: its id, the exact payload bytes sent, and what they disclosed. */
+  requestOf(toolCallId: string): { readonly id: string; readonly payload: Uint8Array; readonly disclosedSources: readonly string[] } | undefined;
   /** A file of the run dir now, undefined if absent. */
   readFile(relPath: string): Uint8Array | undefined;
   /** References a file something else wrote into the run dir, hashed from disk now; undefined if absent. */
@@ -104,6 +105,8 @@ export interface Task {
     };
     /** Tools the user's request itself grants: an ordinary allow rule, so any deny still wins. */
     readonly grant: readonly string[];
+    /** The tool that reads a source: only its own answer to a call for a source discloses that source (`disclosedSources`); absent, nothing is disclosed. */
+    readonly read?: ReadTool;
   };
   readonly method: {
     /** The stages a method package must cover, in order. */

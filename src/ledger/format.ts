@@ -24,18 +24,27 @@ import { canonicalJson, fail, ok, type Outcome } from '../contract/index.ts';
 import { checkRelPath } from './rel-path.ts';
 
 /**
- * The record format id, written in the seal. Policy: the version is bumped
- * whenever the shape of a line, the seal, or any event that `verify` reads
- * changes (a field added, removed, renamed or retyped); a verifier reads only
- * the versions it lists in `KNOWN_FORMATS` and refuses any other as
- * `evidence/unknown_format` before interpreting a single line.
- * Version 2 is the first whose `run_end` says how the run ended (`ending`,
- * `cause`); event fields added in the same release share it.
+ * The record format id a seal names when the run used no shape newer than
+ * version 2. Policy: the version is bumped whenever the shape of a line, the
+ * seal, or any event that `verify` reads changes (a field added, removed,
+ * renamed or retyped); a verifier reads only the versions it lists in
+ * `KNOWN_FORMATS` and refuses any other as `evidence/unknown_format` before
+ * interpreting a single line. Version 2 is the first whose `run_end` says how
+ * the run ended (`ending`, `cause`); event fields added in the same release share it.
  */
 export const LEDGER_FORMAT = 'caplab.ledger/2';
 
-/** Every format this verifier can read (version 1 records predate `ending` and are not read). */
-export const KNOWN_FORMATS: readonly string[] = [LEDGER_FORMAT];
+/**
+ * Version 3 adds two shapes: a call whose tool_result carries hook blocks
+ * after the tool's own (`hook_text_sha256`, one hash per block), and a plain
+ * Agent Skills method (`method.plain`, its body hashed). Only a record that
+ * uses one of them names it (`RunDir.useFormat`), so every other run keeps the
+ * bytes, and the `/2`, it had before.
+ */
+export const LEDGER_FORMAT_3 = 'caplab.ledger/3';
+
+/** Every format this verifier can read, oldest first (version 1 records predate `ending` and are not read). */
+export const KNOWN_FORMATS: readonly string[] = [LEDGER_FORMAT, LEDGER_FORMAT_3];
 
 /** `prev` of the first event. */
 export const GENESIS: string = '0'.repeat(64);

@@ -6,19 +6,19 @@
  */
 export { clockFromEnv, fixedClock, systemClock } from './clock.ts';
 export type { Clock } from './clock.ts';
-export { EVENT_TYPE, GENESIS, KNOWN_FORMATS, LEDGER_FORMAT } from './format.ts';
+export { EVENT_TYPE, GENESIS, KNOWN_FORMATS, LEDGER_FORMAT, LEDGER_FORMAT_3 } from './format.ts';
 export type { FileRef, LedgerEvent, Seal } from './format.ts';
 export { defaultFs } from './fs.ts';
 export type { RunDirFs } from './fs.ts';
 export { LEDGER_FILE, SEAL_FILE } from './rel-path.ts';
 export { ENDINGS } from './lifecycle.ts';
 export type { Ending, RunEnd } from './lifecycle.ts';
-export { openRunDir, RunDir } from './run-dir.ts';
-export type { OpenRunDirOptions } from './run-dir.ts';
+export { openRunDir, RECORD_LIMITS, RunDir } from './run-dir.ts';
+export type { OpenRunDirOptions, RecordLimits } from './run-dir.ts';
 export { writeFresh } from './write-fresh.ts';
 export type { WrittenFile } from './write-fresh.ts';
 export { verify } from './verify.ts';
-export type { ReadRecorded, Recheck, VerifyOptions } from './verify.ts';
+export type { ReadRecorded, Recheck, RecordInfo, VerifyOptions } from './verify.ts';
 export type { VerifyFailure, VerifyLocation, VerifyOutcome, VerifyReport } from './report.ts';
 export { failAt } from './report.ts';
 export { renderVerifyText } from './render.ts';

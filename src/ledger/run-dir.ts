@@ -1,7 +1,7 @@
-import { join, resolve } from 'node:path';
-import { canonicalJson, fail, ok, sha256Hex, type Failure, type Outcome } from '../contract/index.ts';
+import { dirname, join, resolve } from 'node:path';
+import { canonicalJson, fail, jsonTooDeep, LIMITS, ok, sha256Hex, type Failure, type Outcome } from '../contract/index.ts';
 import { isoAt, type Clock } from './clock.ts';
-import { ENVELOPE_KEYS, EVENT_TYPE, encodeSeal, fileRefsOf, GENESIS, LEDGER_FORMAT, type FileRef, type Seal } from './format.ts';
+import { ENVELOPE_KEYS, EVENT_TYPE, encodeSeal, fileRefsOf, GENESIS, KNOWN_FORMATS, LEDGER_FORMAT, type FileRef, type Seal } from './format.ts';
 import { Durability } from './durability.ts';
 import { defaultFs, errorCode, writeAll, type RunDirFs } from './fs.ts';
 import { LEDGER_FILE, RESERVED_FILES, resolveInside, SEAL_FILE } from './rel-path.ts';
@@ -14,7 +14,36 @@ export interface OpenRunDirOptions {
   readonly fs?: RunDirFs;
   /** fsync every line and file as it is written (`--durable`); default: once, before the seal (see durability.ts). */
   readonly durable?: boolean;
+  /** The bounds `verify` reads a record within (default: `LIMITS.record*`); a test injects small ones. */
+  readonly limits?: Partial<RecordLimits>;
 }
+
+/**
+ * What a run may write so that its own `verify` still reads it: no file over
+ * `fileBytes`, at most `entries` files and folders, no ledger line or `.json`
+ * file nested deeper than `jsonDepth`. The ledger keeps `endReserveBytes` and
+ * `endReserveEntries` back for the run's end (`run_end`, a card a tool writes
+ * itself), so a run refused at a limit can still record how it ended.
+ */
+export interface RecordLimits {
+  readonly fileBytes: number;
+  readonly entries: number;
+  readonly jsonDepth: number;
+  readonly endReserveBytes: number;
+  readonly endReserveEntries: number;
+}
+
+/** The limits a run writes within by default: `verify`'s own. */
+export const RECORD_LIMITS: RecordLimits = {
+  fileBytes: LIMITS.recordFileBytes,
+  entries: LIMITS.recordEntries,
+  jsonDepth: LIMITS.recordJsonDepth,
+  endReserveBytes: 64 * 1024,
+  endReserveEntries: 16,
+};
+
+/** The event that ends a run: the one append allowed into the reserve. */
+const END_EVENT = 'run_end';
 
 const encoder = new TextEncoder();
 
@@ -44,13 +73,21 @@ export class RunDir {
   #temps = 0;
   #broken: Failure | undefined;
   #closed: Outcome<Seal> | undefined;
+  #format = LEDGER_FORMAT;
+  #ended = false;
+  readonly #limits: RecordLimits;
+  #ledgerBytes = 0;
+  /** Folders made under the run dir, and the count of its entries: the ledger and its seal to start with. */
+  readonly #folders = new Set<string>();
+  #entries = 2;
 
-  private constructor(dir: string, fd: number, fs: RunDirFs, clock: Clock, durability: Durability) {
+  private constructor(dir: string, fd: number, fs: RunDirFs, clock: Clock, durability: Durability, limits: RecordLimits) {
     this.dir = dir;
     this.#fd = fd;
     this.#fs = fs;
     this.#clock = clock;
     this.#durability = durability;
+    this.#limits = limits;
   }
 
   /** See `openRunDir`. */
@@ -67,7 +104,7 @@ export class RunDir {
       const fd = fs.openSync(ledger, 'wx', 0o644);
       const durability = new Durability(fs, root, options.durable ?? false);
       durability.ledgerCreated(ledger);
-      return ok(new RunDir(root, fd, fs, options.clock, durability));
+      return ok(new RunDir(root, fd, fs, options.clock, durability, { ...RECORD_LIMITS, ...options.limits }));
     } catch (error) {
       return errorCode(error) === 'EEXIST' ? taken : fail('business', 'write_failed', `could not open run dir ${root}: ${String(error)}`);
     }
@@ -84,6 +121,24 @@ export class RunDir {
   }
 
   /**
+   * Names a newer record format in the seal, for a run that wrote a shape only
+   * that format has (see `LEDGER_FORMAT_3`); a run that never calls it keeps
+   * `LEDGER_FORMAT`. Never lowers the format already named. The `run_end`
+   * event repeats a newer format (`format`), so verify can hold the seal to it.
+   */
+  useFormat(format: string): void {
+    const wanted = KNOWN_FORMATS.indexOf(format);
+    if (wanted === -1) throw new TypeError(`ledger: unknown record format ${JSON.stringify(format)}`);
+    if (this.#ended) throw new Error('ledger: useFormat after run_end (the end names the format)');
+    if (wanted > KNOWN_FORMATS.indexOf(this.#format)) this.#format = format;
+  }
+
+  /** The format the seal will name. */
+  format(): string {
+    return this.#format;
+  }
+
+  /**
    * Writes a new file inside the run dir, atomically and exactly once.
    * @param relPath `/`-separated, portable names; `../x`, absolute paths and the ledger's own names are refused.
    * @returns Path, sha256 and size — spread it into a `FileRef` with a role for the event that vouches for it.
@@ -93,8 +148,15 @@ export class RunDir {
     const target = resolveInside(this.dir, relPath);
     if (!target.ok) return target;
     const data = typeof bytes === 'string' ? encoder.encode(bytes) : bytes;
+    const folders = this.#newFolders(relPath);
+    const limit = this.#fileLimit(relPath, data, folders.length);
+    if (limit) return limit;
     const written = writeFresh(this.#fs, this.dir, relPath, data, `w${this.#temps++}`, { sync: this.#durability.durable });
-    if (written.ok) this.#written.set(relPath, written.value);
+    if (written.ok) {
+      this.#written.set(relPath, written.value);
+      for (const folder of folders) this.#folders.add(folder);
+      this.#entries += folders.length + 1;
+    }
     return written;
   }
 
@@ -131,9 +193,14 @@ export class RunDir {
       const mismatch = this.#checkRef(ref);
       if (mismatch) return mismatch;
     }
-    const line = canonicalJson({ ...data, seq: this.#seq, type, at: isoAt(this.#clock), prev: this.#head });
+    // The run's end names a format newer than the base one, so the seal cannot be moved to another alone.
+    const named = type === END_EVENT && this.#format !== LEDGER_FORMAT ? { ...data, format: this.#format } : data;
+    const line = canonicalJson({ ...named, seq: this.#seq, type, at: isoAt(this.#clock), prev: this.#head });
+    const encoded = encoder.encode(`${line}\n`);
+    const limit = this.#lineLimit(type, line, encoded.byteLength);
+    if (limit) return limit;
     try {
-      writeAll(this.#fs, this.#fd!, encoder.encode(`${line}\n`));
+      writeAll(this.#fs, this.#fd!, encoded);
       this.#durability.lineWritten(this.#fd!);
     } catch (error) {
       // The tail may now hold a partial line; appending after it would bury it, so stop here.
@@ -141,6 +208,8 @@ export class RunDir {
       return this.#broken;
     }
     this.#seq += 1;
+    this.#ended ||= type === END_EVENT;
+    this.#ledgerBytes += encoded.byteLength;
     this.#head = sha256Hex(line);
     for (const ref of refs.value) this.#referenced.add(ref.path);
     return ok(this.#head);
@@ -154,7 +223,7 @@ export class RunDir {
    */
   close(): Outcome<Seal> {
     if (this.#closed) return this.#closed;
-    const seal: Seal = { count: this.#seq, format: LEDGER_FORMAT, head: this.#head };
+    const seal: Seal = { count: this.#seq, format: this.#format, head: this.#head };
     const synced = this.#broken ?? this.#beforeSeal();
     const sealed = synced ?? writeFresh(this.#fs, this.dir, SEAL_FILE, encoder.encode(encodeSeal(seal)), 'seal');
     try {
@@ -226,6 +295,37 @@ export class RunDir {
     }
   }
 
+  /** Folders on the way to `relPath` that this run has not made yet. */
+  #newFolders(relPath: string): string[] {
+    const folders: string[] = [];
+    for (let folder = dirname(relPath); folder !== '.' && !this.#folders.has(folder); folder = dirname(folder)) folders.push(folder);
+    return folders;
+  }
+
+  /** A file past what `verify` reads (size, entries, JSON depth), refused before a byte is written. */
+  #fileLimit(relPath: string, data: Uint8Array, folders: number): Failure | undefined {
+    const { fileBytes, entries, endReserveEntries, jsonDepth } = this.#limits;
+    if (data.byteLength > fileBytes) return recordLimit(`${relPath} would be ${data.byteLength} bytes; verify reads at most ${fileBytes} per file`);
+    if (this.#entries + folders + 1 > entries - endReserveEntries) {
+      return recordLimit(`${relPath} would make ${this.#entries + folders + 1} entries; verify lists at most ${entries} (${endReserveEntries} kept for the run's end)`);
+    }
+    if (relPath.endsWith('.json') && jsonTooDeep(new TextDecoder().decode(data), jsonDepth)) {
+      return recordLimit(`${relPath} nests JSON deeper than ${jsonDepth}, the depth verify parses`);
+    }
+    return undefined;
+  }
+
+  /** A ledger line past what `verify` reads; only the run's end may use the reserve. */
+  #lineLimit(type: string, line: string, bytes: number): Failure | undefined {
+    const { fileBytes, endReserveBytes, jsonDepth } = this.#limits;
+    const room = type === END_EVENT ? fileBytes : fileBytes - endReserveBytes;
+    if (this.#ledgerBytes + bytes > room) {
+      return recordLimit(`the ${type} event would grow ${LEDGER_FILE} to ${this.#ledgerBytes + bytes} bytes; verify reads at most ${fileBytes} (${endReserveBytes} kept for the run's end)`);
+    }
+    if (jsonTooDeep(line, jsonDepth)) return recordLimit(`the ${type} event nests JSON deeper than ${jsonDepth}, the depth verify parses`);
+    return undefined;
+  }
+
   #checkRef(ref: FileRef): Failure | undefined {
     const known = this.#written.get(ref.path);
     if (known && known.sha256 === ref.sha256 && known.bytes === ref.bytes) return undefined;
@@ -258,6 +358,11 @@ export class RunDir {
  */
 export function openRunDir(dir: string, options: OpenRunDirOptions): Outcome<RunDir> {
   return RunDir.open(dir, options);
+}
+
+/** A write refused so that the record stays one `verify` reads. */
+function recordLimit(message: string): Failure {
+  return fail('precondition', 'record_limit', `${message}; the run stops here so that its record still verifies`);
 }
 
 function lstatOrUndefined(fs: RunDirFs, path: string): ReturnType<RunDirFs['lstatSync']> | undefined {

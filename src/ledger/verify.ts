@@ -1,6 +1,6 @@
 import { join, resolve } from 'node:path';
 import { fail, LIMITS, ok, sha256Hex, type Outcome } from '../contract/index.ts';
-import { GENESIS, parseSeal, type LedgerEvent } from './format.ts';
+import { GENESIS, LEDGER_FORMAT, parseSeal, type LedgerEvent } from './format.ts';
 import { defaultFs, errorCode, type RunDirFs } from './fs.ts';
 import { checkLifecycle } from './lifecycle.ts';
 import { readRecorded } from './read-recorded.ts';
@@ -18,7 +18,13 @@ export type ReadRecorded = (relPath: string) => Outcome<Uint8Array>;
  * file hash are verified; `readFile` serves exactly the bytes that were hashed.
  * A failure may carry `at` to name the event or file it concerns.
  */
-export type Recheck<R> = (events: readonly LedgerEvent[], readFile: ReadRecorded) => Outcome<R> | VerifyFailure;
+export type Recheck<R> = (events: readonly LedgerEvent[], readFile: ReadRecorded, record: RecordInfo) => Outcome<R> | VerifyFailure;
+
+/** What the verified envelope says of the record as a whole, for a recheck. */
+export interface RecordInfo {
+  /** The format the seal names (one of `KNOWN_FORMATS`): a shape newer than it is a forgery. */
+  readonly format: string;
+}
 
 export interface VerifyOptions<R> {
   readonly recheck?: Recheck<R>;
@@ -41,7 +47,8 @@ export interface VerifyOptions<R> {
  * 4. every referenced file, in line order: present, recorded size and sha256;
  * 5. the seal against the last line, then `expectedHead` if given;
  * 6. no file that no event references; 7. the lifecycle (`checkLifecycle`:
- *    one run_start, at most one acceptance, a final consistent run_end);
+ *    one run_start, at most one acceptance, a final consistent run_end), and
+ *    the seal's format the one run_end names (absent: `LEDGER_FORMAT`);
  * 8. the recheck hook.
  * Every file is read bounded (`LIMITS.record*`), regular files only.
  *
@@ -100,6 +107,10 @@ export function verify<R = never>(dir: string, options: VerifyOptions<R> = {}): 
   }
   const end = checkLifecycle(recorded);
   if (!end.ok) return end as VerifyFailure;
+  const named = last?.event['format'] ?? LEDGER_FORMAT;
+  if (named !== seal.value.format) {
+    return failAt('format_mismatch', `${SEAL_FILE} names format ${seal.value.format}, the run's end names ${JSON.stringify(named)}`, { ...lastAt, file: SEAL_FILE });
+  }
 
   const types: Record<string, number> = {};
   for (const { event } of [...recorded].sort((a, b) => (a.event.type < b.event.type ? -1 : 1))) {
@@ -111,7 +122,7 @@ export function verify<R = never>(dir: string, options: VerifyOptions<R> = {}): 
     const bytes = verified.get(path);
     return bytes ? ok(bytes) : fail('evidence', 'missing_file', `${path} is not a file any event references`);
   };
-  const rechecked = options.recheck(recorded.map((entry) => entry.event), readFile);
+  const rechecked = options.recheck(recorded.map((entry) => entry.event), readFile, { format: seal.value.format });
   if (!rechecked.ok) return 'at' in rechecked ? rechecked : locate(rechecked, { file: LEDGER_FILE });
   return ok({ ...base, rechecked: true, recheck: rechecked.value });
 }

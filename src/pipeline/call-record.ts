@@ -53,8 +53,10 @@ export interface CallRecord {
    * JSON (absent if JSON cannot carry it). The model never sees that data.
    */
   readonly rawResultSha256?: string;
-  /** What the model sees in the tool_result. */
+  /** What the model sees in the tool_result: the tool's own text (its first block). */
   readonly modelText: string;
+  /** Hook text for the model (a PostToolUse block reason), each its own block after the tool's; absent when none. */
+  readonly hookTexts?: readonly string[];
   readonly fullOutput?: KeptFile;
 }
 

@@ -217,7 +217,7 @@ test('PostToolUse: a block cannot undo the call; the model is told why', async (
   const echo = echoTool();
   const { pipeline, request } = setup(echo.tool, { hooks: [hook('PostToolUse', { block: 'looks odd', exitCode: 2 })] });
   const record = await executeCall({ id: 't', name: 'echo', arguments: { word: 'hi' } }, request, 'a1', pipeline);
-  expect([classKind(record), record.modelText]).toEqual(['ok', 'hi\n[PostToolUse hook test-PostToolUse: looks odd]']);
+  expect([classKind(record), record.modelText, record.hookTexts]).toEqual(['ok', 'hi', ['[PostToolUse hook test-PostToolUse: looks odd]']]);
 });
 
 test('calls side by side interleave only at their I/O: a call whose hooks return after another call interrupted the run never enters its handler', async () => {

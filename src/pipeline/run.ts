@@ -20,6 +20,7 @@ function toRecord(state: CallState, stages: readonly StageRecord[], failure?: Fa
     outcome,
     ...(state.rawResultSha256 !== undefined ? { rawResultSha256: state.rawResultSha256 } : {}),
     modelText: outcome.ok ? (state.modelText ?? outcome.value.text) : errorText(outcome),
+    ...(state.hookTexts.length > 0 ? { hookTexts: state.hookTexts } : {}),
     ...(state.fullOutput ? { fullOutput: state.fullOutput } : {}),
   };
 }

@@ -8,7 +8,7 @@ import { postHooks } from './post-hooks.ts';
 const tool = echoTool();
 const running = (answer: InProcessAnswer, seen: HookInput[] = []) => {
   const hooks = [inProcessHook('PostToolUse', 'echo', 'audit', (input) => (seen.push(input), answer))];
-  const state = callState({ tool, input: { word: 'hi' }, outcome: ok({ data: { echoed: 'hi' }, text: 'hi', evidence: 'e' }), modelText: 'hi', hooks: [{ hook: 'earlier' }] }, echoPipeline(tool, { hooks }));
+  const state = callState({ tool, input: { word: 'hi' }, outcome: ok({ data: { echoed: 'hi' }, text: 'hi', evidence: 'e' }), modelText: 'hi', hookTexts: [], hooks: [{ hook: 'earlier' }] }, echoPipeline(tool, { hooks }));
   return settle(postHooks.run(state));
 };
 
@@ -16,10 +16,11 @@ test('post_hooks: the hooks see the input and the result data; their results fol
   const seen: HookInput[] = [];
   const step = await running({}, seen);
   expect(seen.map((input) => [input.hook_event_name, input.tool_input, input.tool_response])).toEqual([['PostToolUse', { word: 'hi' }, { echoed: 'hi' }]]);
-  expect([step.adds, step.detail]).toEqual([{ hooks: [{ hook: 'earlier' }, { hook: 'audit' }], modelText: 'hi' }, '1 hook(s)']);
+  expect([step.adds, step.detail]).toEqual([{ hooks: [{ hook: 'earlier' }, { hook: 'audit' }], hookTexts: [] }, '1 hook(s)']);
 });
 
-test('post_hooks: a block cannot undo the call: the call goes on and the model is told why', async () => {
+test('post_hooks: a block cannot undo the call: the call goes on and the model is told why, in a block of its own', async () => {
   const step = await running({ block: 'looks odd' });
-  expect([step.failure, step.adds.modelText, step.detail]).toEqual([undefined, 'hi\n[PostToolUse hook audit: looks odd]', '1 hook(s); flagged by audit']);
+  // The tool's text is untouched: a reason quoting a source must never pass as the tool's answer.
+  expect([step.failure, step.adds.modelText, step.adds.hookTexts, step.detail]).toEqual([undefined, undefined, ['[PostToolUse hook audit: looks odd]'], '1 hook(s); flagged by audit']);
 });

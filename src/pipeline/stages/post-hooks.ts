@@ -8,15 +8,16 @@ import { after, next, type Stage } from './stage.ts';
  * already ran: a block cannot undo it, it tells the model why (as in Claude
  * Code), so this stage never stops a call.
  */
-export const postHooks: Stage<'tool' | 'input' | 'outcome' | 'modelText'> = {
+export const postHooks: Stage<'tool' | 'input' | 'outcome' | 'hookTexts'> = {
   name: 'post_hooks',
-  needs: ['tool', 'input', 'outcome', 'modelText'],
+  needs: ['tool', 'input', 'outcome', 'hookTexts'],
   run(state) {
     const input = hookInput(state, 'PostToolUse', state.input, state.outcome.value.data);
     return after(runHookEvent(state.pipeline.hooks, 'PostToolUse', toolNames(state.tool), input, state.context.signal), (post) => {
       const { block } = post.verdict;
-      const modelText = block ? `${state.modelText}\n[PostToolUse hook ${block.hook}: ${block.reason}]` : state.modelText;
-      return next({ hooks: [...state.hooks, ...post.results], modelText }, `${post.results.length} hook(s)${block ? `; flagged by ${block.hook}` : ''}`);
+      // The reason is the hook's text, not the tool's: its own block, so it can never pass as the tool's answer.
+      const hookTexts = block ? [...state.hookTexts, `[PostToolUse hook ${block.hook}: ${block.reason}]`] : state.hookTexts;
+      return next({ hooks: [...state.hooks, ...post.results], hookTexts }, `${post.results.length} hook(s)${block ? `; flagged by ${block.hook}` : ''}`);
     });
   },
 };

@@ -52,6 +52,8 @@ export interface CallState {
   readonly outcome: Success<ToolOutput> | undefined;
   readonly rawResultSha256: string | undefined;
   readonly modelText: string | undefined;
+  /** Text hooks add for the model (a PostToolUse block reason): its own blocks after the tool's, never inside its text. */
+  readonly hookTexts: readonly string[];
   readonly fullOutput: KeptFile | undefined;
 }
 
@@ -76,6 +78,7 @@ export function seedState(call: ToolCall, actionId: string, pipeline: Pipeline, 
     outcome: undefined,
     rawResultSha256: undefined,
     modelText: undefined,
+    hookTexts: [],
     fullOutput: undefined,
   };
 }

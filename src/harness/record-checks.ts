@@ -1,0 +1,202 @@
+import * as v from 'valibot';
+import { canonicalJson, jsonTooDeep, LIMITS, sha256Hex } from '../contract/index.ts';
+import type { LedgerEvent, ReadRecorded, VerifyFailure } from '../ledger/index.ts';
+import { failAt, LEDGER_FORMAT } from '../ledger/index.ts';
+import { disclosedSources, sourceReads, type ReadCall, type ReadTool } from './disclosure.ts';
+import type { Snapshot } from './task.ts';
+
+/** Where an event is, for a failure that names it. */
+export const eventAt = (event: LedgerEvent) => ({ file: 'ledger.jsonl', line: event.seq + 1, seq: event.seq, type: event.type });
+
+/** A call event as the record checks read it (shape-checked by the caller). */
+export interface CheckedCall {
+  readonly event: LedgerEvent;
+  readonly requestId: string;
+  readonly toolCallId: string;
+  readonly name: string;
+  readonly arguments: ReadCall['arguments'];
+  readonly ok: boolean;
+  /** The tool_result's blocks as the call recorded them: the tool's text, then each hook block. */
+  readonly blockHashes: readonly string[];
+}
+
+/** One tool_use block of a recorded model response. */
+export interface RecordedUse {
+  readonly id: string;
+  readonly name: string;
+  /** Canonical JSON of its input; undefined when JSON cannot carry it. */
+  readonly input: string | undefined;
+}
+
+const RequestShape = v.looseObject({ request_id: v.string(), disclosed_sources: v.array(v.string()) });
+const ResponseShape = v.looseObject({ request_id: v.string() });
+const CountsShape = v.looseObject({ requests: v.optional(v.number()), tool_calls: v.optional(v.number()), ending: v.string() });
+const ResultShape = v.looseObject({
+  type: v.literal('tool_result'),
+  tool_use_id: v.string(),
+  is_error: v.optional(v.unknown()),
+  content: v.union([v.string(), v.array(v.looseObject({ type: v.literal('text'), text: v.string() }))]),
+});
+
+/** What the record checks are given: events, verified files, the task's read tool and the rebuilt snapshot. */
+export interface RecordFacts {
+  readonly events: readonly LedgerEvent[];
+  readonly calls: readonly CheckedCall[];
+  /** Each response event's tool_use blocks, in order (from its verified response file). */
+  readonly uses: ReadonlyMap<LedgerEvent, readonly RecordedUse[]>;
+  readonly readFile: ReadRecorded;
+  readonly snapshot: Snapshot;
+  readonly read: ReadTool | undefined;
+  readonly format: string;
+}
+
+/**
+ * The record's facts must tell one story (issue W1): every tool_use of a
+ * response has exactly one call event, in order, naming that response's
+ * request and recorded after the response and before the next request (a run
+ * that did not complete may stop part way through its last response's calls);
+ * every tool_result a request payload carries answers, in order, a call
+ * recorded before that request, with the error flag and block hashes it
+ * recorded; every request's `disclosed_sources` is what disclosure re-computes
+ * from its payload and the calls before it; `run_end`'s counts are the
+ * events'; no shape newer than the seal's format appears.
+ */
+export function checkRecord(facts: RecordFacts): VerifyFailure | undefined {
+  return checkFormat(facts) ?? checkCallOrder(facts) ?? checkPayloads(facts) ?? checkCounts(facts);
+}
+
+/** A record names the newest format only if it uses a shape that format added, and then it must. */
+function checkFormat({ events, calls, format }: RecordFacts): VerifyFailure | undefined {
+  const hooked = calls.find((call) => call.blockHashes.length > 1);
+  const start = events.find((e) => e.type === 'run_start')!;
+  const plain = (start['method'] as { plain?: unknown } | null | undefined)?.plain !== undefined;
+  if (format === LEDGER_FORMAT) {
+    if (hooked) return failAt('format_mismatch', `call ${hooked.toolCallId} records hook blocks, which format ${format} has no shape for`, eventAt(hooked.event));
+    if (plain) return failAt('format_mismatch', `run_start records a plain method, which format ${format} has no shape for`, eventAt(start));
+  } else if (!hooked && !plain) {
+    return failAt('format_mismatch', `the record names format ${format} but uses none of its shapes (hook blocks, a plain method)`, eventAt(start));
+  }
+  return undefined;
+}
+
+/** Walks the ledger in order, matching each response's tool_uses to the call events after it. */
+function checkCallOrder({ events, calls, uses }: RecordFacts): VerifyFailure | undefined {
+  const byEvent = new Map(calls.map((call) => [call.event, call]));
+  const ended = events.find((e) => e.type === 'run_end');
+  const completed = ended?.['ending'] === 'completed';
+  let request: string | undefined;
+  let pending: { response: LedgerEvent; uses: readonly RecordedUse[]; next: number } | undefined;
+  const missing = (): VerifyFailure | undefined => {
+    const use = pending?.uses[pending.next];
+    return use ? failAt('call_missing', `tool_use ${use.id} (${use.name}) of the response to ${request} has no call event recorded after it and before the next request`, eventAt(pending!.response)) : undefined;
+  };
+  for (const event of events) {
+    if (event.type === 'request') {
+      const left = missing();
+      if (left) return left;
+      request = typeof event['request_id'] === 'string' ? event['request_id'] : undefined;
+      pending = undefined;
+    } else if (event.type === 'response') {
+      const response = v.safeParse(ResponseShape, event);
+      if (!response.success || response.output.request_id !== request || pending) {
+        return failAt('misplaced_event', `line ${event.seq + 1} is not the one response to the request before it (${request ?? 'none'})`, eventAt(event));
+      }
+      pending = { response: event, uses: uses.get(event) ?? [], next: 0 };
+    } else if (event.type === 'call') {
+      const call = byEvent.get(event)!;
+      const use = pending?.uses[pending.next];
+      if (!pending || call.requestId !== request || !use || use.id !== call.toolCallId || use.name !== call.name || use.input !== canonicalOf(call.arguments.original)) {
+        return failAt('call_unasked', `call ${call.toolCallId} (${call.name}, request ${call.requestId}) is not the next tool_use the response to ${request ?? 'no request'} asked for`, eventAt(event));
+      }
+      pending.next++;
+    }
+  }
+  // A run that did not complete may have stopped part way through its last response's calls.
+  return completed ? missing() : undefined;
+}
+
+/** Each request payload's tool_results against the calls before it, and its disclosure re-computed. */
+function checkPayloads(facts: RecordFacts): VerifyFailure | undefined {
+  const byEvent = new Map(facts.calls.map((call) => [call.event, call]));
+  const before: CheckedCall[] = [];
+  for (const event of facts.events) {
+    if (event.type === 'call') before.push(byEvent.get(event)!);
+    if (event.type !== 'request') continue;
+    const request = v.safeParse(RequestShape, event);
+    if (!request.success) return failAt('bad_event', `line ${event.seq + 1} is not a well-formed request event`, eventAt(event));
+    const ref = event.files?.find((f) => f.role === 'request_payload');
+    const bytes = ref ? facts.readFile(ref.path) : undefined;
+    if (!bytes?.ok) return failAt('result_mismatch', `request ${request.output.request_id} has no readable payload file`, eventAt(event));
+    const results = payloadResults(bytes.value);
+    const wrong = results === undefined ? 'its payload is not a JSON request payload' : resultMismatch(results, before);
+    if (wrong) return failAt('result_mismatch', `request ${request.output.request_id}: ${wrong}`, eventAt(event));
+    const recomputed = disclosedSources(bytes.value, facts.snapshot, sourceReads(facts.read, before));
+    if (canonicalJson(recomputed) !== canonicalJson(request.output.disclosed_sources)) {
+      return failAt('disclosure_mismatch', `request ${request.output.request_id} records disclosed [${request.output.disclosed_sources.join(', ')}], its payload and the calls before it disclose [${recomputed.join(', ')}]`, eventAt(event));
+    }
+  }
+  return undefined;
+}
+
+/** Why a payload's tool_results are not the recorded calls' answers, in order; undefined when they are. */
+function resultMismatch(results: readonly { id: string; isError: boolean; hashes: string[] }[], calls: readonly CheckedCall[]): string | undefined {
+  if (results.length !== calls.length) return `its payload carries ${results.length} tool_results, ${calls.length} calls were recorded before it`;
+  for (const [i, result] of results.entries()) {
+    const call = calls[i]!;
+    if (result.id !== call.toolCallId) return `tool_result ${i + 1} answers ${result.id}, the call recorded in its place is ${call.toolCallId}`;
+    if (result.isError === call.ok) return `the tool_result for ${call.toolCallId} says is_error=${result.isError}, the call recorded ok=${call.ok}`;
+    if (canonicalJson(result.hashes) !== canonicalJson(call.blockHashes)) return `the tool_result for ${call.toolCallId} is not the text (and hook blocks) the call recorded`;
+  }
+  return undefined;
+}
+
+/** The tool_result blocks of a payload's user messages, in order; undefined when it is no payload. */
+function payloadResults(bytes: Uint8Array): { id: string; isError: boolean; hashes: string[] }[] | undefined {
+  const payload = parseJson(bytes) as { messages?: unknown } | undefined;
+  if (!payload || !Array.isArray(payload.messages)) return undefined;
+  const results: { id: string; isError: boolean; hashes: string[] }[] = [];
+  for (const message of payload.messages) {
+    const { role, content } = (message ?? {}) as { role?: unknown; content?: unknown };
+    if (role !== 'user' || !Array.isArray(content)) continue;
+    for (const block of content) {
+      if ((block as { type?: unknown })?.type !== 'tool_result') continue;
+      const result = v.safeParse(ResultShape, block);
+      if (!result.success) return undefined;
+      const { tool_use_id: id, is_error: isError, content: blocks } = result.output;
+      const texts = typeof blocks === 'string' ? [blocks] : blocks.map((b) => b.text);
+      results.push({ id, isError: isError === true, hashes: texts.map((text) => sha256Hex(text)) });
+    }
+  }
+  return results;
+}
+
+function checkCounts({ events }: RecordFacts): VerifyFailure | undefined {
+  const end = events.find((e) => e.type === 'run_end');
+  const counts = end ? v.safeParse(CountsShape, end) : undefined;
+  if (!end || !counts?.success) return undefined;
+  const actual = { requests: events.filter((e) => e.type === 'request').length, tool_calls: events.filter((e) => e.type === 'call').length };
+  for (const key of ['requests', 'tool_calls'] as const) {
+    const recorded = counts.output[key];
+    if (recorded !== undefined && recorded !== actual[key]) return failAt('count_mismatch', `run_end counts ${recorded} ${key}, the ledger has ${actual[key]}`, eventAt(end));
+  }
+  return undefined;
+}
+
+/** Parses recorded JSON, depth-checked first; undefined when it is not JSON. */
+export function parseJson(bytes: Uint8Array): unknown {
+  try {
+    const text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    return jsonTooDeep(text, LIMITS.recordJsonDepth) ? undefined : JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Canonical JSON, or undefined for what it refuses (undefined, a non-finite number). */
+export function canonicalOf(value: unknown): string | undefined {
+  try {
+    return canonicalJson(value);
+  } catch {
+    return undefined;
+  }
+}
