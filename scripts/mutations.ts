@@ -17,6 +17,10 @@ export const CLAIMS = {
   scripted: { readme: 'always labelled scripted; usage is synthetic', text: 'the model is always labelled scripted' },
   acceptance: { readme: 'accepts** the card only from evidence', text: 'the card is accepted only from evidence (payload bytes, file bytes, hashes)' },
   ledger: { readme: 'hash-chained ledger that `caplab verify` re-checks offline', text: 'a hash-chained ledger that verify re-checks offline' },
+  disclosure: { readme: "only through the read tool's own answer to a recorded,", text: 'a source is disclosed only by the read tool’s own answer to a recorded read of it' },
+  'record-story': { readme: "also cross-checks the record's story", text: 'verify cross-checks calls, results, disclosure, counts and the card against each other' },
+  'record-format': { readme: 'A run names `caplab.ledger/3` only when it uses a', text: 'a record names format 3 only when it uses its shapes, and seal, run_end and shapes agree' },
+  'record-limits': { readme: 'No run writes a record its own `verify` would refuse', text: 'no run writes a record its own verify refuses; loop bounds stop a run before they are passed' },
 } as const;
 
 export type Claim = keyof typeof CLAIMS;
@@ -394,4 +398,27 @@ export const MUTATIONS: readonly Mutation[] = [
     replace: '  } catch (error) {\n    throw error;\n  }',
     tests: ['src/mcp/call.test.ts'],
   },
+
+  // W1: the record tells the truth under hostile input.
+  { id: 'disclosure-prefix-only', claim: 'disclosure', file: 'src/harness/disclosure.ts', find: 'if (source && text.includes(source.text)) disclosed.add(source.id);', replace: 'if (source && text.includes(source.text.slice(0, 60))) disclosed.add(source.id);', tests: ['src/harness/disclosure.test.ts'] },
+  { id: 'disclosure-any-source-of-a-read', claim: 'disclosure', file: 'src/harness/disclosure.ts', find: 'if (source && text.includes(source.text)) disclosed.add(source.id);', replace: 'for (const s of snapshot.sources) if (source && text.includes(s.text)) disclosed.add(s.id);', tests: ['src/harness/disclosure.test.ts'] },
+  { id: 'disclosure-reads-hook-blocks', claim: 'disclosure', file: 'src/harness/disclosure.ts', find: '(b.content[0] as { type?: unknown; text?: unknown } | undefined)', replace: "({ type: 'text', text: b.content.map((p: { text?: unknown }) => p.text).join('\\n') } as { type?: unknown; text?: unknown } | undefined)", tests: ['src/harness/disclosure.test.ts'] },
+  { id: 'disclosure-unrecorded-calls', claim: 'disclosure', file: 'src/harness/disclosure.ts', find: 'if (!call.ok || call.name !== read.name) continue;', replace: 'if (call.name !== read.name) continue;', tests: ['src/harness/disclosure.test.ts'] },
+  { id: 'hook-text-in-tool-block', claim: 'disclosure', file: 'src/harness/payload.ts', find: "content: [{ type: 'text', text: record.modelText }, ...hooks] };", replace: "content: [{ type: 'text', text: [record.modelText, ...(record.hookTexts ?? [])].join('\\n') }] };", tests: ['src/harness/disclosure.test.ts'] },
+  { id: 'call-missing-unchecked', claim: 'record-story', file: 'src/harness/record-checks.ts', find: 'const left = missing();\n      if (left) return left;', replace: '', tests: ['src/cli/verify-fuzz.test.ts'] },
+  { id: 'call-unasked-unchecked', claim: 'record-story', file: 'src/harness/record-checks.ts', find: "if (!pending || call.requestId !== request || !use || use.id !== call.toolCallId || use.name !== call.name || use.input !== canonicalOf(call.arguments.original)) {", replace: 'if (!pending || !use) {', tests: ['src/cli/verify-fuzz.test.ts'] },
+  { id: 'results-unchecked', claim: 'record-story', file: 'src/harness/record-checks.ts', find: "const wrong = results === undefined ? 'its payload is not a JSON request payload' : resultMismatch(results, before);", replace: 'const wrong = undefined as string | undefined;', tests: ['src/cli/verify-fuzz.test.ts'] },
+  { id: 'recorded-disclosure-unchecked', claim: 'record-story', file: 'src/harness/record-checks.ts', find: 'if (canonicalJson(recomputed) !== canonicalJson(request.output.disclosed_sources)) {', replace: 'if (recomputed.length < 0) {', tests: ['src/cli/verify-fuzz.test.ts'] },
+  { id: 'run-end-counts-unchecked', claim: 'record-story', file: 'src/harness/record-checks.ts', find: 'if (recorded !== undefined && recorded !== actual[key])', replace: 'if (recorded === -1)', tests: ['src/cli/verify-fuzz.test.ts'] },
+  { id: 'producing-request-untied', claim: 'record-story', file: 'src/excerpt/evidence.ts', find: 'if (acceptance.producing_request !== producingId) {', replace: 'if (producingId === undefined) {', tests: ['src/cli/verify-fuzz.test.ts'] },
+  { id: 'card-not-rerendered', claim: 'record-story', file: 'src/excerpt/evidence.ts', find: 'if (!sameBytes(rendered, card.value)) {', replace: 'if (!sameBytes(rendered, rendered)) {', tests: ['src/cli/verify-fuzz.test.ts'] },
+  { id: 'object-version-untied', claim: 'record-story', file: 'src/excerpt/evidence.ts', find: " || created.outcome['object_version'] !== receipt.sha256", replace: '', tests: ['src/cli/verify-fuzz.test.ts'] },
+  { id: 'seal-format-untied', claim: 'record-format', file: 'src/ledger/verify.ts', find: 'if (named !== seal.value.format) {', replace: 'if (named === undefined) {', tests: ['src/ledger/tamper.test.ts'] },
+  { id: 'format-3-without-its-shapes', claim: 'record-format', file: 'src/harness/record-checks.ts', find: '} else if (!hooked && !plain) {', replace: '} else if (!hooked && !plain && format === LEDGER_FORMAT) {', tests: ['src/harness/record-checks.test.ts'] },
+  { id: 'format-3-not-named', claim: 'record-format', file: 'src/harness/loop.ts', find: 'if (record.hookTexts) options.recorder.useFormat(LEDGER_FORMAT_3);', replace: '', tests: ['src/harness/disclosure.test.ts'] },
+  { id: 'calls-per-response-unbounded', claim: 'record-limits', file: 'src/harness/loop.ts', find: 'if (uses.length > LIMITS.callsPerResponse) {', replace: 'if (uses.length < 0) {', tests: ['src/harness/run-limits.test.ts'] },
+  { id: 'payload-bytes-unbounded', claim: 'record-limits', file: 'src/harness/loop.ts', find: 'if (bytes.byteLength > LIMITS.requestPayloadBytes) {', replace: 'if (bytes.byteLength < 0) {', tests: ['src/harness/run-limits.test.ts'] },
+  { id: 'record-file-limits-unchecked', claim: 'record-limits', file: 'src/ledger/run-dir.ts', find: 'const limit = this.#fileLimit(relPath, data, folders.length);', replace: 'const limit = undefined as Failure | undefined;', tests: ['src/harness/run-limits.test.ts'] },
+  { id: 'record-line-limits-unchecked', claim: 'record-limits', file: 'src/ledger/run-dir.ts', find: 'const limit = this.#lineLimit(type, line, encoded.byteLength);', replace: 'const limit = undefined as Failure | undefined;', tests: ['src/harness/run-limits.test.ts'] },
+  { id: 'unknown-ranked-below-protocol', claim: 'ledger', file: 'src/harness/run.ts', find: "  if (unknown) return { exitCode: 4, ending: `outcome unknown: ${unknown.class}/${unknown.kind}` };\n  const transport = failures.find((f) => f.class === 'protocol' || f.class === 'spawn');", replace: "  const transport = failures.find((f) => f.class === 'protocol' || f.class === 'spawn');\n  if (transport && unknown) return { exitCode: 3, ending: `protocol failure: ${transport.class}/${transport.kind}` };\n  if (unknown) return { exitCode: 4, ending: `outcome unknown: ${unknown.class}/${unknown.kind}` };", tests: ['src/harness/unknown-outcome.test.ts'] },
 ];

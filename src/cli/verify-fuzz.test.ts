@@ -11,6 +11,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, unlinkSync, 
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { recheckAcceptance } from '../harness/index.ts';
+import { canonicalHash } from '../contract/index.ts';
 import { verify } from '../ledger/index.ts';
 import { copyRun, demoRunDir, readEvents, rechain, refOf, type Event } from './verify-test-kit.ts';
 import { excerptTask } from '../excerpt/index.ts';
@@ -190,4 +191,54 @@ test('a consistent re-forgery verifies alone and is caught only with the origina
   } finally {
     restore();
   }
+});
+
+/** Re-chained forgeries of the record's own story (issue W1): each names the kind that catches it. */
+const storyForgeries: [name: string, kind: string, edit: () => void][] = [
+  ['a call event dropped', 'call_missing', () => rechain(work, (es) => es.filter((e) => e['tool_call_id'] !== 'toolu_02'))],
+  ['a call event added (a copy of one)', 'call_unasked', () => rechain(work, (es) => es.flatMap((e) => (e['tool_call_id'] === 'toolu_01' ? [e, { ...e }] : [e])))],
+  ['a call event moved to another request', 'call_missing', () => rechain(work, (es) => {
+    const moved = { ...es.find((e) => e['tool_call_id'] === 'toolu_02')!, request_id: 'req-02' };
+    const rest = es.filter((e) => e['tool_call_id'] !== 'toolu_02');
+    const create = rest.findIndex((e) => e['tool_call_id'] === 'toolu_03');
+    return [...rest.slice(0, create + 1), moved, ...rest.slice(create + 1)];
+  })],
+  ['a tool_result edited in a payload, its reference updated', 'result_mismatch', () => {
+    const file = 'requests/02-request.json';
+    const doc = JSON.parse(original.get(file)!.toString());
+    doc.messages.at(-1).content[1].content[0].text += ' ';
+    writeFileSync(join(work, file), `${JSON.stringify(doc, null, 2)}\n`);
+    const ref = refOf(work, file);
+    rechain(work, (es) => es.map((e) => (e.type === 'request' && e['request_id'] === 'req-02' ? { ...e, payload: { ...(e['payload'] as object), ...ref }, files: (e['files'] as object[]).map((f) => ({ ...f, ...ref })) } : e)));
+  }],
+  ['disclosed_sources edited', 'disclosure_mismatch', () => rechain(work, (es) => es.map((e) => (e['request_id'] === 'req-02' && e.type === 'request' ? { ...e, disclosed_sources: ['alpha'] } : e)))],
+  ['run_end counts changed', 'count_mismatch', () => rechain(work, (es) => es.map((e) => (e.type === 'run_end' ? { ...e, tool_calls: 4 } : e)))],
+  ['the create call’s object version changed', 'receipt_mismatch', () => rechain(work, (es) => es.map((e) => (e['tool_call_id'] === 'toolu_03' ? { ...e, outcome: { ...(e['outcome'] as object), object_version: 'f'.repeat(64) } } : e)))],
+  ['producing_request renamed', 'producing_mismatch', () => rechain(work, (es) => es.map((e) => (e.type === 'acceptance' ? { ...e, producing_request: 'req-03' } : e)))],
+  ['a card quote changed, its receipt re-hashed', 'card_mismatch', () => {
+    const path = join(work, 'card/excerpt-card.md');
+    writeFileSync(path, original.get('card/excerpt-card.md')!.toString().replace('only a story.', 'only a tale.'));
+    const ref = refOf(work, 'card/excerpt-card.md');
+    rechain(work, (es) => {
+      const acceptance = es.find((e) => e.type === 'acceptance')!;
+      const receipt = { ...(acceptance['receipt'] as object), ...ref };
+      const create = es.find((e) => e['tool_call_id'] === 'toolu_03')!;
+      create['outcome'] = { ...(create['outcome'] as object), data_sha256: canonicalHash(receipt), object_version: ref.sha256 };
+      acceptance['receipt'] = receipt;
+      acceptance['card'] = { path: 'card/excerpt-card.md', sha256: ref.sha256 };
+      acceptance['files'] = (acceptance['files'] as object[]).map((f) => ({ ...f, ...ref }));
+      return es;
+    });
+  }],
+];
+
+test('re-chained forgeries of the record’s story never verify, each named by its kind', () => {
+  const seen: string[] = [];
+  for (const [name, , edit] of storyForgeries) {
+    edit();
+    seen.push(`${name}: ${verdictOf().kind}`);
+    restore();
+  }
+  expect(seen).toEqual(storyForgeries.map(([name, kind]) => `${name}: ${kind}`));
+  expect(verdictOf(head).verdict).toBe('verifies');
 });

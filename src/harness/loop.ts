@@ -137,6 +137,8 @@ async function loopOver(options: LoopOptions, requests: RequestRecord[], calls: 
       disclosed_sources: disclosedSources(bytes, snapshot, sourceReads(task.tools.read, calls.map(readCallOf))),
     };
     recorder.append('request', { ...intent, files: [{ role: 'request_payload', ...file }] });
+    // Counted once recorded, so run_end's count is the ledger's even when the response cannot be.
+    requests.push({ intent });
     options.onStep?.({ type: 'request', intent });
     const producing: ProducingRequest = { id, payload: bytes, payloadSha256: file.sha256, disclosedSources: intent.disclosed_sources, bindings };
     producers.set(id, producing);
@@ -144,7 +146,6 @@ async function loopOver(options: LoopOptions, requests: RequestRecord[], calls: 
     const response = await options.model.respond({ id, index, payload: bytes });
     if (!response) {
       recorder.append('response', { request_id: id, missing: true, reason: 'the scripted model has no response left' });
-      requests.push({ intent });
       stop = 'script_exhausted';
       break;
     }
@@ -156,7 +157,7 @@ async function loopOver(options: LoopOptions, requests: RequestRecord[], calls: 
       new TextEncoder().encode(`${JSON.stringify({ ...response, content: recordedContent }, null, 2)}\n`),
     );
     recorder.append('response', { request_id: id, files: [{ role: 'model_response', ...responseFile }], scripted: response.scripted, usage: response.usage, stop_reason: response.stop_reason });
-    requests.push({ intent, response, responseFile });
+    requests[requests.length - 1] = { intent, response, responseFile };
     options.onStep?.({ type: 'response', requestId: id, response });
     messages.push({ role: 'assistant', content: recordedContent });
 

@@ -30,7 +30,7 @@ function happyWithFirstArguments(args: unknown): Scenario {
   return scenario;
 }
 
-async function run(name: string, scenario: Scenario, hooks: readonly Hook[] = []) {
+async function run(name: string, scenario: Scenario, hooks: readonly Hook[] = [], more: Partial<Parameters<typeof runTask>[0]> = {}) {
   const outcome = await runTask({
     task: excerptTask,
     scenario,
@@ -40,9 +40,31 @@ async function run(name: string, scenario: Scenario, hooks: readonly Hook[] = []
     runDir: join(scratch, name),
     ...testHost(),
     hooks,
+    ...more,
   });
   if (!outcome.ok) throw new Error(`${outcome.class}/${outcome.kind}: ${outcome.message}`);
   return outcome.value;
+}
+
+/** The verdict of `verify` with the acceptance recheck, and the cause its run_end names. */
+function verified(runDir: string): { verdict: string; cause?: string } {
+  const report = verify(runDir, { recheck: recheckAcceptance(excerptTask) });
+  return report.ok ? { verdict: 'verifies', ...(report.value.end.cause ? { cause: report.value.end.cause.split(':')[0]! } : {}) } : { verdict: `${report.kind}: ${report.message}` };
+}
+
+function nested(depth: number): unknown {
+  let value: unknown = [];
+  for (let i = 1; i < depth; i++) value = [value];
+  return value;
+}
+
+/** `happy` whose first response asks for `n` reads of alpha. */
+function manyCalls(n: number): Scenario {
+  const scenario = happy();
+  const first = scenario.responses[0]!;
+  if (!('tool_calls' in first)) throw new Error('happy starts with tool calls');
+  first.tool_calls = Array.from({ length: n }, (_, i) => ({ id: `t${i}`, name: 'read_source', arguments: { source_id: 'alpha' } }));
+  return scenario;
 }
 
 /** The first refused call's class/kind (later ones follow from it: alpha was never read). */
@@ -87,4 +109,41 @@ test('arguments nested past the arguments limit fail that call as too_deep; the 
   expect(existsSync(response)).toBe(true);
   expect(statSync(response).size).toBeLessThan(64 * 1024);
   expect(verify(result.runDir, { recheck: recheckAcceptance(excerptTask) }).ok).toBe(true);
+});
+
+test('a response asking for more calls than callsPerResponse runs none of them; the run ends failed and verifies', async () => {
+  // huge-response.test.ts runs 55,000; one past the bound is enough here (and stays fast under a mutant).
+  const result = await run('many-calls', manyCalls(LIMITS.callsPerResponse + 1));
+  expect([result.loop.calls.length, result.loop.stop, result.exitCode, result.loop.failure?.kind]).toEqual([0, 'failed', 1, 'too_many_calls']);
+  expect(verified(result.runDir)).toEqual({ verdict: 'verifies', cause: 'invalid_arguments/too_many_calls' });
+  // The bound itself still runs every call.
+  const atBound = await run('at-bound', manyCalls(LIMITS.callsPerResponse));
+  expect(atBound.loop.calls.length).toBeGreaterThanOrEqual(LIMITS.callsPerResponse);
+  expect(verified(atBound.runDir).verdict).toBe('verifies');
+});
+
+test('no run writes a record its own verify refuses: under small record limits the run ends failed, record_limit, and verifies', async () => {
+  const limits = [
+    { name: 'file bytes', limits: { fileBytes: 24 * 1024, endReserveBytes: 8 * 1024 } },
+    { name: 'entries', limits: { entries: 10, endReserveEntries: 2 } },
+    // run_start nests 11 deep; arguments 20 deep make the first response file deeper than 16.
+    { name: 'json depth', limits: { jsonDepth: 16 }, scenario: happyWithFirstArguments({ source_id: 'alpha', x: nested(20) }) },
+  ];
+  for (const { name, limits: recordLimits, scenario } of limits) {
+    const result = await run(`record-limit-${name.replace(' ', '-')}`, scenario ?? happy(), [], { recordLimits });
+    expect([name, result.loop.stop, result.exitCode, result.loop.failure?.kind]).toEqual([name, 'failed', 1, 'record_limit']);
+    expect([name, verified(result.runDir)]).toEqual([name, { verdict: 'verifies', cause: 'precondition/record_limit' }]);
+  }
+});
+
+test('a request payload past requestPayloadBytes is not sent: the run ends failed, precondition/too_large', async () => {
+  // 70 reads, each padded just under argumentsBytes: the next request's history passes the bound.
+  const scenario = manyCalls(70);
+  const big = 'x'.repeat(LIMITS.argumentsBytes - 64);
+  const first = scenario.responses[0]!;
+  if (!('tool_calls' in first)) throw new Error('tool calls');
+  for (const call of first.tool_calls) call.arguments = { source_id: 'alpha', pad: big };
+  const result = await run('too-large', scenario);
+  expect([result.loop.stop, result.loop.failure?.class, result.loop.failure?.kind, result.loop.requests.length]).toEqual(['failed', 'precondition', 'too_large', 1]);
+  expect(verified(result.runDir)).toEqual({ verdict: 'verifies', cause: 'precondition/too_large' });
 });

@@ -125,3 +125,28 @@ test('over MCP, a tools/call whose reply never comes ends unknown at the pipelin
   const verified = verify(runDir, { recheck: recheckAcceptance(excerptTask), expectedHead: outcome.value.head });
   expect(verified.ok ? 'verifies' : `${verified.kind}: ${verified.message}`).toBe('verifies');
 });
+
+test('an unknown outcome outranks a protocol failure in the same run: exit 4, not 3', async () => {
+  // Until now no run had both, so ranking 3 over 4 in endingOf went unnoticed.
+  const provider: ToolProvider = async (snapshot, runId) => {
+    const opened = await localTools(excerptTask)(snapshot, runId);
+    if (!opened.ok) return opened;
+    const tools = opened.value.tools.map((tool): RuntimeTool => {
+      if (tool.contract.name !== 'read_source') return tool;
+      return {
+        ...tool,
+        handler: async (input) =>
+          (input as { source_id: string }).source_id === 'alpha'
+            ? { ok: false, class: 'protocol', kind: 'bad_frame', message: 'a protocol failure' }
+            : { ok: false, class: 'timeout', kind: 'handler_timeout', message: 'no answer in time: outcome unknown' },
+      };
+    });
+    return { ok: true, value: { ...opened.value, tools } };
+  };
+  const loaded = loadScenario(excerptTask.scenarios.folder, 'happy');
+  if (!loaded.ok) throw new Error(loaded.message);
+  const outcome = await runTask({ task: excerptTask, scenario: loaded.value, snapshot: fixtureSnapshot(), tools: provider, runId: 'ranked', runDir: join(scratch, 'ranked'), ...testHost() });
+  if (!outcome.ok) throw new Error(outcome.message);
+  expect([outcome.value.exitCode, outcome.value.ending]).toEqual([4, 'outcome unknown: timeout/handler_timeout']);
+  expect(verify(outcome.value.runDir, { recheck: recheckAcceptance(excerptTask) }).ok).toBe(true);
+});

@@ -31,21 +31,22 @@ export function readLedger(bytes: Uint8Array): Outcome<readonly RecordedEvent[]>
       return failAt('not_canonical', `line ${line} has no terminating newline: the ledger was truncated or appended to`, at);
     }
     const raw = bytes.subarray(start, end);
+    const offset = start;
     start = end + 1;
     let text: string;
     let value: unknown;
     try {
       text = decoder.decode(raw);
-    } catch (error) {
-      return failAt('not_canonical', `line ${line} is not UTF-8: ${String(error)}`, at);
+    } catch {
+      return failAt('not_canonical', `line ${line} (from byte ${offset}) is not UTF-8: the first bad byte is at offset ${offset + firstBadUtf8(raw)}`, at);
     }
     if (jsonTooDeep(text, LIMITS.recordJsonDepth)) {
       return failAt('too_deep', `line ${line} nests arrays or objects deeper than ${LIMITS.recordJsonDepth}`, at);
     }
     try {
       value = JSON.parse(text);
-    } catch (error) {
-      return failAt('not_canonical', `line ${line} is not JSON: ${String(error)}`, at);
+    } catch {
+      return failAt('not_canonical', `line ${line} (from byte ${offset}, ${raw.byteLength} bytes) is not JSON`, at);
     }
     if (typeof value !== 'object' || value === null || Array.isArray(value)) {
       return failAt('bad_event', `line ${line} is not a JSON object`, at);
@@ -78,6 +79,21 @@ export function readLedger(bytes: Uint8Array): Outcome<readonly RecordedEvent[]>
     events.push({ line, hash: prev, event: event as LedgerEvent, files: files.value });
   }
   return ok(events);
+}
+
+/** Index of the first byte that does not continue a well-formed UTF-8 sequence (overlongs and surrogates included). */
+export function firstBadUtf8(bytes: Uint8Array): number {
+  for (let i = 0; i < bytes.length; ) {
+    const b = bytes[i]!;
+    const [size, low, high] = b < 0x80 ? [1, 0, 0] : b >= 0xc2 && b <= 0xdf ? [2, 0x80, 0xbf] : b === 0xe0 ? [3, 0xa0, 0xbf] : b === 0xed ? [3, 0x80, 0x9f] : b >= 0xe1 && b <= 0xef ? [3, 0x80, 0xbf] : b === 0xf0 ? [4, 0x90, 0xbf] : b >= 0xf1 && b <= 0xf3 ? [4, 0x80, 0xbf] : b === 0xf4 ? [4, 0x80, 0x8f] : [0, 0, 0];
+    if (size === 0) return i;
+    for (let k = 1; k < size; k++) {
+      const c = bytes[i + k];
+      if (c === undefined || c < (k === 1 ? low : 0x80) || c > (k === 1 ? high : 0xbf)) return i + k;
+    }
+    i += size;
+  }
+  return bytes.length;
 }
 
 /** The canonical form, or undefined for values it refuses (a non-finite number such as `1e999`). */

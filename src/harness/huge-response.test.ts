@@ -1,0 +1,35 @@
+/**
+ * A model response asking for 55,000 tool calls (issue W1): before
+ * `callsPerResponse`, every one ran and each request repeated the history so
+ * far (1.65 GB). Now none runs, the run ends failed, and its record verifies.
+ * Kept apart from run-limits.test.ts so that a mutant removing the bound is
+ * caught there quickly, not here slowly.
+ */
+import { afterAll, expect, test } from 'bun:test';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { excerptTask, fixtureSnapshot } from '../excerpt/index.ts';
+import { verify } from '../ledger/index.ts';
+import { recheckAcceptance } from './recheck.ts';
+import { runTask } from './run.ts';
+import { loadScenario } from './scenario.ts';
+import { testHost } from './testing/test-host.ts';
+import { localTools } from './tools.ts';
+
+const scratch = mkdtempSync(join(tmpdir(), 'caplab-huge-response-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+test('the 55,000-call response runs no call, ends failed as too_many_calls, and verifies', async () => {
+  const loaded = loadScenario(excerptTask.scenarios.folder, 'happy');
+  if (!loaded.ok) throw new Error(loaded.message);
+  const scenario = structuredClone(loaded.value);
+  const first = scenario.responses[0]!;
+  if (!('tool_calls' in first)) throw new Error('happy starts with tool calls');
+  first.tool_calls = Array.from({ length: 55_000 }, (_, i) => ({ id: `t${i}`, name: 'read_source', arguments: { source_id: 'alpha' } }));
+  const outcome = await runTask({ task: excerptTask, scenario, snapshot: fixtureSnapshot(), tools: localTools(excerptTask), runId: 'huge', runDir: join(scratch, 'huge'), ...testHost() });
+  if (!outcome.ok) throw new Error(outcome.message);
+  expect([outcome.value.loop.calls.length, outcome.value.exitCode, outcome.value.loop.failure?.kind]).toEqual([0, 1, 'too_many_calls']);
+  const report = verify(outcome.value.runDir, { recheck: recheckAcceptance(excerptTask) });
+  expect(report.ok ? report.value.end.cause?.split(':')[0] : report.message).toBe('invalid_arguments/too_many_calls');
+});
