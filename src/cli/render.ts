@@ -2,6 +2,9 @@ import type { Failure } from '../contract/index.ts';
 import type { AcceptanceCheck, LoopStep, RecordedCall, RunOutcome } from '../harness/index.ts';
 import type { Paint } from './io.ts';
 
+/** Tool names a response line lists before it only counts the rest. */
+const SHOWN_CALLS = 8;
+
 const short = (hash: string) => hash.slice(0, 12);
 
 /** A failure as printed: class/kind, its basis where it names one (a refused MCP peer), then the message. */
@@ -33,7 +36,9 @@ export function renderStep(step: LoopStep, paint: Paint): string {
     case 'response': {
       const r = step.response;
       const uses = r.content.filter((b) => b.type === 'tool_use').map((b) => (b.type === 'tool_use' ? b.name : ''));
-      const what = uses.length > 0 ? `${uses.length} tool call(s): ${uses.join(', ')}` : 'final answer';
+      // A hostile response may ask for thousands of calls: name the first few, count the rest.
+      const named = uses.length > SHOWN_CALLS ? [...uses.slice(0, SHOWN_CALLS), `… ${uses.length - SHOWN_CALLS} more`] : uses;
+      const what = uses.length > 0 ? `${uses.length} tool call(s): ${named.join(', ')}` : 'final answer';
       return `  ← ${r.id} ${paint.dim('[scripted]')} ${what} ${paint.dim(`(usage ${r.usage.input_tokens}/${r.usage.output_tokens}, synthetic)`)}`;
     }
     case 'call':
