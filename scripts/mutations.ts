@@ -218,7 +218,7 @@ export const MUTATIONS: readonly Mutation[] = [
     claim: 'pipeline',
     file: 'src/pipeline/deadline.ts',
     find: 'work(AbortSignal.any([outer, expiry.signal]))',
-    replace: 'work(AbortSignal.any([expiry.signal]))',
+    replace: 'work(outer.aborted ? outer : expiry.signal)',
     tests: ['src/pipeline/stages/handler.test.ts', 'src/pipeline/hooks/run.test.ts'],
   },
   {
@@ -279,11 +279,11 @@ export const MUTATIONS: readonly Mutation[] = [
   },
   // mcp-client: named stderr cuts, one clip() (issue 19, W1).
   {
-    id: 'stderr-failure-cut-2000-chars',
+    id: 'stderr-failure-cut-2000-bytes',
     claim: 'mcp-client',
     file: 'src/mcp/client.ts',
     find: "clip(tail, LIMITS.serverStderrBytes, 'tail')",
-    replace: 'tail.slice(-2000)',
+    replace: "clip(tail, 0 * LIMITS.serverStderrBytes + 2000, 'tail')",
     tests: ['src/mcp/client.test.ts'],
   },
   {
