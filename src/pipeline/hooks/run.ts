@@ -60,8 +60,8 @@ export function combineHookResults(results: readonly HookResult[]): HookVerdict 
 }
 
 /**
- * caplab's deadline for a hook that sets none (Claude Code's default is 600 s;
- * caplab keeps its own shorter). A command hook states its own (`commandHook`).
+ * caplab's deadline for a hook that sets no `timeoutMs`: 60 s (Claude Code's
+ * default is 600 s). A command hook sets its own (`commandHook`).
  */
 export const DEFAULT_IN_PROCESS_TIMEOUT_MS = 60_000;
 
