@@ -30,18 +30,29 @@ function valueImports(code: string): Record<string, string[]> {
   return found;
 }
 
-test("README's library example runs from inside the checkout and prints what README says", () => {
-  const { code, output } = readmeExample();
-  // Inside the repo, so `caplab/…` resolves through this package.json's exports (its self-reference).
+/** Runs `code` as a file inside the checkout, so `caplab/…` resolves through this package.json's exports (its self-reference). */
+function runInCheckout(code: string): { code: number; stdout: string; stderr: string } {
   const dir = join(root, '.tmp', `library-example-${process.pid}-${Date.now()}`);
   mkdirSync(dir, { recursive: true });
   try {
     writeFileSync(join(dir, 'example.ts'), code);
     const run = Bun.spawnSync([process.execPath, join(dir, 'example.ts')], { cwd: dir, env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin' } });
-    expect({ code: run.exitCode, stdout: run.stdout.toString(), stderr: run.stderr.toString() }).toEqual({ code: 0, stdout: output, stderr: '' });
+    return { code: run.exitCode, stdout: run.stdout.toString(), stderr: run.stderr.toString() };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+test("README's library example runs from inside the checkout and prints what README says", () => {
+  const { code, output } = readmeExample();
+  expect(runInCheckout(code)).toEqual({ code: 0, stdout: output, stderr: '' });
+});
+
+test("the example's keepOutput counts a kept text's size in UTF-8 bytes, not UTF-16 code units", () => {
+  const text = 'Grüße, 世界 🌍';
+  // The example as printed, then one question to its pipeline: what size does it record for non-ASCII text?
+  const run = runInCheckout(`${readmeExample().code}\nconsole.log('kept', pipeline.keepOutput('act-9', ${JSON.stringify(text)}).bytes);\n`);
+  expect([run.code, run.stdout.trimEnd().split('\n').at(-1)]).toEqual([0, `kept ${new TextEncoder().encode(text).byteLength}`]);
 });
 
 test('the example imports caplab only through the exports map', () => {

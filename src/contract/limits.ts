@@ -33,7 +33,9 @@ export const LIMITS = {
   hookOutputBytes: 64 * KiB,
   /** Bytes of one inbound MCP stdio line (one JSON-RPC message). */
   mcpLineBytes: 1 * MiB,
-  /** Bytes of an MCP server's stderr recorded in the run's close report (the tail). */
+  /** Bytes of an MCP server's stderr kept while it runs (the newest); the rest is read and dropped. */
+  serverStderrTailBytes: 64 * KiB,
+  /** Bytes of that tail recorded in the run's close report or added to a failure's issues (its end). */
   serverStderrBytes: 4 * KiB,
   /** Bytes `verify` reads of any one file of a run dir (ledger, payloads, responses, card, outputs). */
   recordFileBytes: 64 * MiB,

@@ -4,7 +4,7 @@ import { until } from '../../test/until.ts';
 import { excerptTask } from '../excerpt/index.ts';
 import { spawnChild, type SpawnFn } from '../mcp/child.ts';
 import { FAST, isRunning } from '../mcp/testing/servers.ts';
-import { mcpTools, PID_PLACEHOLDER, tailUtf8, withoutPids } from './mcp-tools.ts';
+import { mcpTools, PID_PLACEHOLDER, recordedStderr, withoutPids } from './mcp-tools.ts';
 import type { Task } from './task.ts';
 
 test('withoutPids replaces the number of every labelled pid, whatever its value, and nothing else', () => {
@@ -16,17 +16,15 @@ test('withoutPids replaces the number of every labelled pid, whatever its value,
 
 const bytesOf = (text: string) => new TextEncoder().encode(text).byteLength;
 
-test('recorded server stderr is the tail of at most LIMITS.serverStderrBytes bytes, cut on a code point', () => {
+test('recorded server stderr is the tail of at most LIMITS.serverStderrBytes bytes, cut on a code point, pids replaced when reproducible', () => {
   const ascii = `${'head '.repeat(2000)}THE END`;
-  const tail = tailUtf8(ascii, LIMITS.serverStderrBytes);
+  const tail = recordedStderr(ascii, false);
   expect(bytesOf(tail)).toBe(LIMITS.serverStderrBytes);
   expect(tail.endsWith('THE END')).toBe(true);
   // Three bytes a character: a byte count cannot land on a boundary every time, and no half character is kept.
   const wide = '語'.repeat(LIMITS.serverStderrBytes);
-  const cut = tailUtf8(wide, LIMITS.serverStderrBytes);
-  expect(bytesOf(cut)).toBeLessThanOrEqual(LIMITS.serverStderrBytes);
-  expect(cut).toBe('語'.repeat(Math.floor(LIMITS.serverStderrBytes / 3)));
-  expect(tailUtf8('short', LIMITS.serverStderrBytes)).toBe('short');
+  expect(recordedStderr(wide, false)).toBe('語'.repeat(Math.floor(LIMITS.serverStderrBytes / 3)));
+  expect([recordedStderr('short; pid 42', false), recordedStderr('short; pid 42', true)]).toEqual(['short; pid 42', `short; pid ${PID_PLACEHOLDER}`]);
 });
 
 test("a task whose local tool factory throws leaves no fixture server behind: the session closes, then the error propagates", async () => {

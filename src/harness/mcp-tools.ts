@@ -1,3 +1,4 @@
+import { clip } from '../base/index.ts';
 import { LIMITS } from '../contract/index.ts';
 import { MCP_GAPS, fixtureLaunch, openToolSession, type ToolSessionOptions } from '../mcp/index.ts';
 import type { RuntimeTool } from '../pipeline/index.ts';
@@ -17,14 +18,9 @@ export function withoutPids(text: string): string {
   return text.replace(/\b(pid)(\s*[=:]?\s*)\d+\b/gi, `$1$2${PID_PLACEHOLDER}`);
 }
 
-/** The last `maxBytes` bytes of `text` as UTF-8, starting on a code point boundary. */
-export function tailUtf8(text: string, maxBytes: number): string {
-  const bytes = new TextEncoder().encode(text);
-  if (bytes.byteLength <= maxBytes) return text;
-  let start = bytes.byteLength - maxBytes;
-  // Step forward over UTF-8 continuation bytes (top bits 0b10) to a code point start.
-  while (start < bytes.byteLength && (bytes[start]! & 0xc0) === 0x80) start++;
-  return new TextDecoder().decode(bytes.subarray(start));
+/** The server's stderr as the close report records it: its last `LIMITS.serverStderrBytes`, pids replaced when `reproducible`. */
+export function recordedStderr(stderr: string, reproducible: boolean): string {
+  return clip(reproducible ? withoutPids(stderr) : stderr, LIMITS.serverStderrBytes, 'tail');
 }
 
 /**
@@ -84,7 +80,7 @@ export function mcpTools(
             ...report,
             ...(reproducible ? { survivors: report.survivors.map(() => PID_PLACEHOLDER) } : {}),
             exchanges: session.value.exchanges(),
-            server_stderr: tailUtf8(reproducible ? withoutPids(stderr) : stderr, LIMITS.serverStderrBytes),
+            server_stderr: recordedStderr(stderr, reproducible),
           };
         },
       },

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, test } from 'bun:test';
 import { until } from '../../test/until.ts';
+import { LIMITS } from '../contract/index.ts';
 import { fixtureSnapshot } from '../excerpt/sources.ts';
 import { spawnChild, type SpawnFn } from './child.ts';
 import { openStrictClient, type StrictClient } from './client.ts';
@@ -109,6 +110,15 @@ describe('starting: the handshake over a real process', () => {
     expect(client).toMatchObject({ ok: false, class: 'spawn', kind: 'exited_early' });
     expect(!client.ok && client.issues?.join('\n')).toContain('no config');
     expect(isRunning(pids[0]!)).toBe(false);
+  });
+
+  test('a failure carries the end of the server stderr, at most LIMITS.serverStderrBytes of UTF-8, no half character', async () => {
+    // 3-byte characters then an 8-byte end: the bound falls inside a character, which is dropped whole.
+    const launch = { command: [process.execPath, '-e', 'console.error("語".repeat(5000) + "THE END!"); process.exit(2)'], cwd: '/', env: {} };
+    const { client } = await openWatched(launch);
+    const issue = (!client.ok && client.issues?.find((i) => i.startsWith('server stderr (tail): '))) || '';
+    const kept = Math.floor((LIMITS.serverStderrBytes - 'THE END!'.length) / 3);
+    expect(issue).toBe(`server stderr (tail): ${'語'.repeat(kept)}THE END!`);
   });
 });
 

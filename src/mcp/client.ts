@@ -1,5 +1,6 @@
 import type { ServerIdentity } from '../binding/index.ts';
-import { fail, ok, type Failure, type Outcome } from '../contract/index.ts';
+import { clip } from '../base/index.ts';
+import { fail, LIMITS, ok, type Failure, type Outcome } from '../contract/index.ts';
 import type { ExpectedTool } from './call.ts';
 import type { CloseReport, Graces, SpawnFn } from './child.ts';
 import { launchIdentity, type Launch } from './launch.ts';
@@ -32,10 +33,11 @@ export interface StrictClient extends StrictSession<CloseReport> {
   stderr(): string;
 }
 
+/** The failure with the end of the server's stderr (at most `LIMITS.serverStderrBytes`) as one more issue. */
 function withStderr(failure: Failure, stderr: string): Failure {
   const tail = stderr.trim();
   if (!tail) return failure;
-  return { ...failure, issues: [...(failure.issues ?? []), `server stderr (tail): ${tail.slice(-2000)}`] };
+  return { ...failure, issues: [...(failure.issues ?? []), `server stderr (tail): ${clip(tail, LIMITS.serverStderrBytes, 'tail')}`] };
 }
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test';
 import { until } from '../../test/until.ts';
-import type { Failure } from '../contract/index.ts';
+import { LIMITS, type Failure } from '../contract/index.ts';
 import type { InboundMessage } from './messages.ts';
 import { DEFAULT_CONNECTION_LIMITS, StdioTransport, type ConnectionLimits } from './stdio-transport.ts';
 import { fakeChild, type FakeChild } from './testing/fake-child.ts';
@@ -118,5 +118,18 @@ describe('StdioTransport over an in-memory child (no process)', () => {
     const report = await transport.close();
     expect(report).toEqual({ exitCode: 0, steps: ['stdin_end'], survivors: [], orphans: expect.objectContaining({ killed: [], survivors: [] }) });
     expect(transport.stderr()).toBe('server: stdin closed, exiting\n');
+  });
+
+  test('by default the newest LIMITS.serverStderrTailBytes of the server stderr are kept, the older dropped', async () => {
+    const fake = fakeChild((f) => {
+      f.exit(0);
+      f.endStdout();
+      f.stderr(`${'old '.repeat(10_000)}\n`);
+      f.stderr(`${'n'.repeat(LIMITS.serverStderrTailBytes - 4)}END\n`);
+      f.endStderr();
+    });
+    const { transport } = started(fake);
+    await transport.close();
+    expect(transport.stderr()).toBe(`${'n'.repeat(LIMITS.serverStderrTailBytes - 4)}END\n`);
   });
 });

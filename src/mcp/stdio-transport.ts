@@ -8,12 +8,13 @@ import type { MessageInfo, Transport, Written } from './transport.ts';
 
 export interface ConnectionLimits {
   readonly maxLineBytes: number;
+  /** Bytes of the server's stderr kept while it runs (the newest; older ones are dropped). */
   readonly stderrBytes: number;
   /** After the server exits, how long stdout may take to reach EOF (a grandchild may hold it). */
   readonly drainMs: number;
 }
 
-export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = { maxLineBytes: LIMITS.mcpLineBytes, stderrBytes: 64 * 1024, drainMs: 250 };
+export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = { maxLineBytes: LIMITS.mcpLineBytes, stderrBytes: LIMITS.serverStderrTailBytes, drainMs: 250 };
 
 /**
  * MCP over a child's stdio: `\n`-framed JSON-RPC lines on stdin/stdout, each

@@ -43,8 +43,9 @@ export interface Hook {
   readonly matcher: string;
   /**
    * A deadline the hook engine enforces (the hook's signal is aborted; the
-   * hook is recorded as timed out, non-blocking). Unset for command hooks:
-   * they kill their own process group at their own timeout.
+   * hook is recorded as timed out, non-blocking); unset, caplab's default of
+   * 60 s (`DEFAULT_IN_PROCESS_TIMEOUT_MS`). A command hook sets it past its
+   * own timeout: it kills its own process group first and reports that.
    */
   readonly timeoutMs?: number;
   readonly run: (input: HookInput, signal: AbortSignal) => Promise<HookResult>;

@@ -1,5 +1,5 @@
 import { expect, test } from 'bun:test';
-import { toolNames } from './names.ts';
+import { hookToolName, toolNames } from './names.ts';
 
 test('a local tool answers to its model-visible name only', () => {
   expect(toolNames({ binding: { tool: 'read_source' }, contract: { name: 'read_source' } })).toEqual(['read_source']);
@@ -13,4 +13,10 @@ test('an MCP tool answers to its bare name and to mcp__<server>__<contract name>
 test('an MCP tool already shown under its qualified name is not listed twice', () => {
   const tool = { binding: { tool: 'mcp__s__create_card', server: { name: 's' } }, contract: { name: 'create_card' } };
   expect(toolNames(tool)).toEqual(['mcp__s__create_card']);
+});
+
+test("a hook's tool_name is the bare name of a local tool and mcp__<server>__<contract name> of an MCP tool, however it is shown", () => {
+  expect(hookToolName({ binding: { tool: 'read_source' }, contract: { name: 'read_source' } })).toBe('read_source');
+  expect(hookToolName({ binding: { tool: 'read_source', server: { name: 'caplab-fixture' } }, contract: { name: 'read_source' } })).toBe('mcp__caplab-fixture__read_source');
+  expect(hookToolName({ binding: { tool: 'mcp__s__create_card', server: { name: 's' } }, contract: { name: 'create_card' } })).toBe('mcp__s__create_card');
 });

@@ -10,6 +10,11 @@ export interface Nameable {
   readonly contract: { readonly name: string };
 }
 
+/** Claude Code's name for a server's tool, as hooks and permission rules see it. */
+function qualified(server: string, tool: string): string {
+  return `mcp__${server}__${tool}`;
+}
+
 /**
  * The model-visible name and, for an MCP tool, `mcp__<server>__<tool>`
  * (server from the binding's server identity, tool from the contract name).
@@ -20,8 +25,20 @@ export function toolNames(tool: Nameable): readonly string[] {
   const names = [tool.binding.tool];
   const server = tool.binding.server?.name;
   if (server !== undefined) {
-    const qualified = `mcp__${server}__${tool.contract.name}`;
-    if (qualified !== tool.binding.tool) names.push(qualified);
+    const full = qualified(server, tool.contract.name);
+    if (full !== tool.binding.tool) names.push(full);
   }
   return names;
+}
+
+/**
+ * The tool's name in a hook's input (`tool_name`): `mcp__<server>__<tool>`
+ * for an MCP tool, as Claude Code gives it, so a hook script written for
+ * Claude Code recognises the tool; the model-visible name otherwise.
+ *
+ * @example hookToolName(mcpReadSource) // 'mcp__caplab-fixture__read_source'
+ */
+export function hookToolName(tool: Nameable): string {
+  const server = tool.binding.server?.name;
+  return server === undefined ? tool.binding.tool : qualified(server, tool.contract.name);
 }

@@ -31,7 +31,7 @@ function echoTool(options: { check?: RuntimeTool['check']; handler?: RuntimeTool
 
 function setup(tool: RuntimeTool, overrides: Partial<Pipeline> = {}) {
   const kept: { actionId: string; text: string }[] = [];
-  const keepOutput: Pipeline['keepOutput'] = (actionId, text) => (kept.push({ actionId, text }), { path: `outputs/${actionId}.txt`, sha256: sha256Hex(text), bytes: text.length });
+  const keepOutput: Pipeline['keepOutput'] = (actionId, text) => (kept.push({ actionId, text }), { path: `outputs/${actionId}.txt`, sha256: sha256Hex(text), bytes: new TextEncoder().encode(text).byteLength });
   return { pipeline: echoPipeline(tool, { keepOutput, ...overrides }), request: offering(tool), kept };
 }
 

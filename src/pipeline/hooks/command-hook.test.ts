@@ -265,3 +265,10 @@ describe('commandHook with real scripts', () => {
     expect(result.note).toBe('aborted before start');
   });
 });
+
+test("the engine's deadline for a command hook lies past its own timeout and pipe drain, so the hook's own kill and report come first", () => {
+  for (const timeoutSec of [1, 60, 600]) {
+    const hook = commandHook({ event: 'PreToolUse', matcher: '*', command: 'true', timeoutSec }, { ...options, drainGraceMs: 250 });
+    expect((hook.timeoutMs ?? 0) - timeoutSec * 1000 - 250).toBeGreaterThan(0);
+  }
+});

@@ -12,7 +12,7 @@ export interface CommandHookSpec {
   readonly matcher: string;
   /** Run with `sh -c`, in `options.cwd`. */
   readonly command: string;
-  /** Seconds; Claude Code's default is 60. */
+  /** Seconds; caplab's default is 60 (`DEFAULT_HOOK_TIMEOUT_SEC`), Claude Code's 600. */
   readonly timeoutSec?: number;
 }
 
@@ -42,7 +42,11 @@ export interface CommandHookOptions {
   readonly drainGraceMs?: number;
 }
 
+/** caplab's default command hook timeout, in seconds (Claude Code's is 600). */
 export const DEFAULT_HOOK_TIMEOUT_SEC = 60;
+
+/** How long past its own kill and pipe drain the engine waits for a command hook before abandoning it. */
+const ENGINE_BACKSTOP_MS = 5_000;
 
 /**
  * Spawns with Bun: `detached` gives the hook its own session and process
@@ -168,6 +172,8 @@ export function commandHook(spec: CommandHookSpec, options: CommandHookOptions):
     name: spec.command,
     event: spec.event,
     matcher: spec.matcher,
+    // A backstop only: the hook's own timer kills its group first, and its report keeps what it printed.
+    timeoutMs: (spec.timeoutSec ?? DEFAULT_HOOK_TIMEOUT_SEC) * 1000 + (options.drainGraceMs ?? 1000) + ENGINE_BACKSTOP_MS,
     run: function runCommandHook(input, signal) {
       return runCommand(spec, options, input, signal);
     },

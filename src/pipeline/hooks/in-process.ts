@@ -7,8 +7,8 @@ export type InProcessAnswer = Omit<HookResult, 'hook'>;
 /**
  * Creates an in-process hook: a plain function with the same powers as a
  * command hook (observe, decide, rewrite, block), minus the process. It
- * carries a `timeoutMs` the hook engine enforces (default 60 s, as Claude
- * Code's hooks).
+ * carries a `timeoutMs` the hook engine enforces (caplab's default 60 s,
+ * `DEFAULT_IN_PROCESS_TIMEOUT_MS`; Claude Code's is 600 s).
  *
  * @example
  * inProcessHook('PreToolUse', 'create_card', 'no-cards-on-friday', () => ({ block: 'not today' }));

@@ -1,7 +1,7 @@
-import { describe, expect, test } from 'bun:test';
-import type { HookInput } from '../hook.ts';
+import { describe, expect, jest, test } from 'bun:test';
+import type { Hook, HookInput, HookResult } from '../hook.ts';
 import { inProcessHook } from './in-process.ts';
-import { combineHookResults, runHookEvent, selectHooks } from './run.ts';
+import { combineHookResults, DEFAULT_IN_PROCESS_TIMEOUT_MS, runHookEvent, selectHooks } from './run.ts';
 
 const input: HookInput = {
   session_id: 's',
@@ -76,6 +76,47 @@ describe('runHookEvent', () => {
       { hook: 'ok', permissionDecision: 'ask' },
     ]);
     expect(verdict).toEqual({ decision: { decision: 'ask', hook: 'ok' } });
+  });
+
+  /** A library hook with no `async` wrapper that answers in its abort listener: the ordering bug stays observable. */
+  const answersOnAbort = (name: string, options: { readonly timeoutMs?: number } = {}): Hook => ({
+    name,
+    event: 'PreToolUse',
+    matcher: '*',
+    ...options,
+    run: (_given, hookSignal) => new Promise<HookResult>((resolve) => hookSignal.addEventListener('abort', () => resolve({ hook: name, block: 'too late' }), { once: true })),
+  });
+
+  test('a hook answering in its abort listener at its timeout is recorded as timed out; its late block is not taken', async () => {
+    const { results, verdict } = await runHookEvent([answersOnAbort('late', { timeoutMs: 1 })], 'PreToolUse', ['create_card'], input, signal);
+    expect([results, verdict]).toEqual([[{ hook: 'late', timedOut: true, note: 'timed out after 1 ms; non-blocking' }], {}]);
+  });
+
+  test('a hook that sets no timeout gets DEFAULT_IN_PROCESS_TIMEOUT_MS: it cannot hang the call', async () => {
+    jest.useFakeTimers();
+    try {
+      const running = runHookEvent([answersOnAbort('hangs')], 'PreToolUse', ['create_card'], input, signal);
+      jest.advanceTimersByTime(DEFAULT_IN_PROCESS_TIMEOUT_MS);
+      const { results } = await running;
+      expect(results).toEqual([{ hook: 'hangs', timedOut: true, note: `timed out after ${DEFAULT_IN_PROCESS_TIMEOUT_MS} ms; non-blocking` }]);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
+  test("the run's interruption aborts a running hook's signal; a run already interrupted starts no hook", async () => {
+    const run = new AbortController();
+    const interrupting: Hook = { ...answersOnAbort('stopped', { timeoutMs: 600_000 }), run: (given, hookSignal) => {
+      const answered = answersOnAbort('stopped').run(given, hookSignal);
+      run.abort('SIGINT');
+      return answered;
+    } };
+    const during = await runHookEvent([interrupting], 'PreToolUse', ['create_card'], input, run.signal);
+    expect(during.results).toEqual([{ hook: 'stopped', block: 'too late' }]);
+    let started = 0;
+    const counted = inProcessHook('PreToolUse', '*', 'counted', () => (started++, {}));
+    const after = await runHookEvent([counted], 'PreToolUse', ['create_card'], input, run.signal);
+    expect([after.results, started]).toEqual([[{ hook: 'counted', note: 'aborted before start' }], 0]);
   });
 
   test('PostToolUse: a rewrite or a decision is noted and ignored; a block is kept', async () => {

@@ -1,4 +1,5 @@
 import { canonicalJson } from '../../contract/index.ts';
+import { withDeadline } from '../deadline.ts';
 import type { Hook, HookEvent, HookInput, HookResult } from '../hook.ts';
 import { matches } from './matcher.ts';
 
@@ -58,35 +59,28 @@ export function combineHookResults(results: readonly HookResult[]): HookVerdict 
   return verdict;
 }
 
-/** Claude Code's default hook timeout; applied to hooks that set none (command hooks keep their own). */
+/**
+ * caplab's deadline for a hook that sets no `timeoutMs`: 60 s (Claude Code's
+ * default is 600 s). A command hook sets its own (`commandHook`).
+ */
 export const DEFAULT_IN_PROCESS_TIMEOUT_MS = 60_000;
 
 /**
- * Runs one hook to a value: a hook that throws or outlives its timeout is
- * recorded as a non-blocking error (as a command hook's crash is), never
- * thrown. On timeout the hook's signal is aborted.
+ * Runs one hook to a value: a hook that throws or outlives its timeout
+ * (`DEFAULT_IN_PROCESS_TIMEOUT_MS` when it sets none) is recorded as a
+ * non-blocking error (as a command hook's crash is), never thrown. Its
+ * signal aborts on the run's interruption or at the timeout; a run already
+ * interrupted starts no hook.
  */
 async function settle(hook: Hook, input: HookInput, signal: AbortSignal): Promise<HookResult> {
-  const controller = new AbortController();
-  const forward = () => controller.abort();
-  signal.addEventListener('abort', forward, { once: true });
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeoutMs = hook.timeoutMs;
-  const expired = new Promise<HookResult>((resolve) => {
-    if (timeoutMs === undefined) return;
-    timer = setTimeout(() => {
-      controller.abort();
-      resolve({ hook: hook.name, timedOut: true, note: `timed out after ${timeoutMs} ms; non-blocking` });
-    }, timeoutMs);
-  });
+  if (signal.aborted) return { hook: hook.name, note: 'aborted before start' };
+  const timeoutMs = hook.timeoutMs ?? DEFAULT_IN_PROCESS_TIMEOUT_MS;
+  const timedOut = (): HookResult => ({ hook: hook.name, timedOut: true, note: `timed out after ${timeoutMs} ms; non-blocking` });
   try {
-    return await Promise.race([hook.run(input, controller.signal), expired]);
+    return await withDeadline(signal, timeoutMs, timedOut, (hookSignal) => hook.run(input, hookSignal));
   } catch (error) {
     const detail = error instanceof Error ? error.message : String(error);
     return { hook: hook.name, note: `hook threw: ${detail}; non-blocking` };
-  } finally {
-    clearTimeout(timer);
-    signal.removeEventListener('abort', forward);
   }
 }
 

@@ -2,11 +2,10 @@ import { expect, test } from 'bun:test';
 import { ok } from '../../contract/index.ts';
 import type { HookInput } from '../hook.ts';
 import { inProcessHook, type InProcessAnswer } from '../hooks/index.ts';
-import { callState, echoPipeline, echoTool, settle } from '../testing/call-state.ts';
+import { callState, echoPipeline, echoTool, servedEchoTool, settle } from '../testing/call-state.ts';
 import { postHooks } from './post-hooks.ts';
 
-const tool = echoTool();
-const running = (answer: InProcessAnswer, seen: HookInput[] = []) => {
+const running = (answer: InProcessAnswer, seen: HookInput[] = [], tool = echoTool()) => {
   const hooks = [inProcessHook('PostToolUse', 'echo', 'audit', (input) => (seen.push(input), answer))];
   const state = callState({ tool, input: { word: 'hi' }, outcome: ok({ data: { echoed: 'hi' }, text: 'hi', evidence: 'e' }), modelText: 'hi', hookTexts: [], hooks: [{ hook: 'earlier' }] }, echoPipeline(tool, { hooks }));
   return settle(postHooks.run(state));
@@ -17,6 +16,12 @@ test('post_hooks: the hooks see the input and the result data; their results fol
   const step = await running({}, seen);
   expect(seen.map((input) => [input.hook_event_name, input.tool_input, input.tool_response])).toEqual([['PostToolUse', { word: 'hi' }, { echoed: 'hi' }]]);
   expect([step.adds, step.detail]).toEqual([{ hooks: [{ hook: 'earlier' }, { hook: 'audit' }], hookTexts: [] }, '1 hook(s)']);
+});
+
+test("post_hooks: an MCP tool's tool_name is mcp__<server>__<tool>, as Claude Code gives it", async () => {
+  const seen: HookInput[] = [];
+  await running({}, seen, servedEchoTool('srv'));
+  expect(seen.map((input) => input.tool_name)).toEqual(['mcp__srv__echo']);
 });
 
 test('post_hooks: a block cannot undo the call: the call goes on and the model is told why, in a block of its own', async () => {

@@ -1,7 +1,7 @@
 import { expect, test } from 'bun:test';
 import type { Hook, HookInput } from '../hook.ts';
 import { inProcessHook, type InProcessAnswer } from '../hooks/index.ts';
-import { callState, echoPipeline, echoTool, settle } from '../testing/call-state.ts';
+import { callState, echoPipeline, echoTool, servedEchoTool, settle } from '../testing/call-state.ts';
 import { preHooks } from './pre-hooks.ts';
 
 const tool = echoTool();
@@ -15,6 +15,13 @@ test("pre_hooks: the hooks see the validated input in Claude Code's fields; thei
   const step = await running([pre('a', { permissionDecision: 'allow' }, seen), pre('b', {})]);
   expect(seen).toEqual([{ session_id: 's', transcript_path: '/dev/null', cwd: '/', hook_event_name: 'PreToolUse', tool_name: 'echo', tool_input: { word: 'hi' }, tool_use_id: 't1' }]);
   expect([step.adds, step.detail]).toEqual([{ hooks: [{ permissionDecision: 'allow', hook: 'a' }, { hook: 'b' }], hookDecision: { decision: 'allow', hook: 'a' } }, '2 hook(s)']);
+});
+
+test("pre_hooks: an MCP tool's tool_name is mcp__<server>__<tool>, as Claude Code gives it; a hook matching the bare name still runs", async () => {
+  const served = servedEchoTool('srv');
+  const seen: HookInput[] = [];
+  await settle(preHooks.run(callState({ tool: served, input: { word: 'hi' } }, echoPipeline(served, { hooks: [pre('a', {}, seen)] }))));
+  expect(seen.map((input) => input.tool_name)).toEqual(['mcp__srv__echo']);
 });
 
 test('pre_hooks: a block stops the call; what the hooks said is still recorded', async () => {

@@ -1,15 +1,11 @@
-import { fail, type Failure } from '../../contract/index.ts';
+import { fail } from '../../contract/index.ts';
 import { runHookEvent } from '../hooks/index.ts';
 import { toolNames } from '../names.ts';
 import { deniedByHookBlock } from '../permissions/index.ts';
 import { hookInput } from './hook-input.ts';
+import { interrupted } from './interrupted.ts';
 import { after, next, stop, type Stage } from './stage.ts';
 import { validateInput } from './validate.ts';
-
-/** The failure of a call the run's interruption stopped before its handler: not executed. */
-function interrupted(signal: AbortSignal): Failure {
-  return fail('precondition', 'run_interrupted', `the run was interrupted (${String(signal.reason)}); the handler was not entered`);
-}
 
 /**
  * pre_hooks: the PreToolUse hooks see the validated input. A block, two

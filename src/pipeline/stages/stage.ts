@@ -18,8 +18,9 @@ export interface Pipeline {
   readonly session: { readonly id: string; readonly transcriptPath: string; readonly cwd: string };
   readonly runDir: string;
   /**
-   * Aborted when the run is interrupted (SIGINT/SIGTERM): running hooks are
-   * killed with their process groups, and no handler is entered afterwards.
+   * Aborted when the run is interrupted (SIGINT/SIGTERM): the signals of
+   * running hooks and handlers abort with it (a command hook's process group
+   * is killed), and no hook starts nor handler is entered afterwards.
    */
   readonly signal?: AbortSignal;
 }

@@ -23,14 +23,20 @@ export function echoTool(overrides: Partial<RuntimeTool> = {}): RuntimeTool {
   };
 }
 
-/** A pipeline around `tool` that allows everything and converts nothing; `overrides` replace any part. */
+/** The echo tool as served by the MCP server `server` (its binding names the server). */
+export function servedEchoTool(server: string, overrides: Partial<RuntimeTool> = {}): RuntimeTool {
+  const identity = { name: server, version: '1', protocolVersion: '2025-06-18', launch: [server], cwd: '/', envNames: [], instanceId: 'i' };
+  return echoTool({ binding: bind(echoContract, { implementation: { kind: 'mcp', version: 'echo/1' }, server: identity }), ...overrides });
+}
+
+/** A pipeline around `tool` that allows everything, converts nothing and keeps output in name only; `overrides` replace any part. */
 export function echoPipeline(tool: RuntimeTool, overrides: Partial<Pipeline> = {}): Pipeline {
   return {
     tools: { echo: tool },
     hooks: [],
     permission: () => ({ decision: 'allow', by: 'default', reason: 'read-only' }),
     convert: (_binding, args) => ok({ converted: args, filled: [] }),
-    keepOutput: (actionId, text) => ({ path: `outputs/${actionId}.txt`, sha256: sha256Hex(text), bytes: text.length }),
+    keepOutput: (actionId, text) => ({ path: `outputs/${actionId}.txt`, sha256: sha256Hex(text), bytes: new TextEncoder().encode(text).byteLength }),
     session: { id: 's', transcriptPath: '/dev/null', cwd: '/' },
     runDir: '/nonexistent',
     ...overrides,
