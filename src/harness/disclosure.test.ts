@@ -30,6 +30,8 @@ test('a source is disclosed by the read tool’s own answer to a recorded, succe
 test('no other text discloses: a hook block, a read of the other source, an unrecorded or failed call, another tool', () => {
   // The hook's block (the second) quoting alpha, after the tool's answer to a read of beta.
   expect(disclosed([readCall('b', 'beta')], resultBlock('b', beta.text, `[PostToolUse hook leak: ${alpha.text}]`))).toEqual(['beta']);
+  // A read of alpha whose own text lacks alpha, a hook block holding it: nothing.
+  expect(disclosed([readCall('a', 'alpha')], resultBlock('a', 'no such text', alpha.text))).toEqual([]);
   // The read of beta whose own text also holds alpha discloses beta only.
   expect(disclosed([readCall('b', 'beta')], resultBlock('b', `${beta.text}\n${alpha.text}`))).toEqual(['beta']);
   expect(disclosed([], resultBlock('a', alpha.text))).toEqual([]);
