@@ -197,6 +197,12 @@ test('a consistent re-forgery verifies alone and is caught only with the origina
 const storyForgeries: [name: string, kind: string, edit: () => void][] = [
   ['a call event dropped', 'call_missing', () => rechain(work, (es) => es.filter((e) => e['tool_call_id'] !== 'toolu_02'))],
   ['a call event added (a copy of one)', 'call_unasked', () => rechain(work, (es) => es.flatMap((e) => (e['tool_call_id'] === 'toolu_01' ? [e, { ...e }] : [e])))],
+  ['two calls of one response swapped', 'call_unasked', () => rechain(work, (es) => {
+    const [a, b] = [es.findIndex((e) => e['tool_call_id'] === 'toolu_01'), es.findIndex((e) => e['tool_call_id'] === 'toolu_02')];
+    const swapped = [...es];
+    [swapped[a], swapped[b]] = [es[b]!, es[a]!];
+    return swapped;
+  })],
   ['a call event moved to another request', 'call_missing', () => rechain(work, (es) => {
     const moved = { ...es.find((e) => e['tool_call_id'] === 'toolu_02')!, request_id: 'req-02' };
     const rest = es.filter((e) => e['tool_call_id'] !== 'toolu_02');
