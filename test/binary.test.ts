@@ -7,7 +7,7 @@ import { chmodSync, copyFileSync, existsSync, readdirSync, readFileSync, writeFi
 import { join } from 'node:path';
 import { build } from '../scripts/build.ts';
 import { scratchDir } from './scratch.ts';
-import { killAllWith, waitNoneWith } from '../src/platform/testing/find.ts';
+import { killAllWith, setsidSleep, waitNoneWith } from '../src/platform/testing/find.ts';
 
 const bin = join(scratchDir('caplab-bin-'), 'caplab');
 
@@ -82,7 +82,8 @@ test('the binary is a child subreaper (bun:ffi prctl works compiled): a hook\'s 
   const cwd = scratchDir('caplab-bin-setsid-');
   const marker = `709.${process.pid}${Math.floor(Math.random() * 1e6)}`;
   try {
-    const command = `setsid sleep ${marker} >/dev/null 2>&1 & while [ "$(ps -o sid= -p $! | tr -d ' ')" != "$!" ]; do sleep 0.01; done`;
+    // The hook returns once the sleep has exec'd in its own session: the sweep then names it sleep, never setsid.
+    const command = setsidSleep(marker);
     writeFileSync(join(cwd, 'settings.json'), JSON.stringify({ hooks: { PreToolUse: [{ matcher: 'create_card', hooks: [{ type: 'command', command, timeout: 60 }] }] } }));
     const { code, stdout } = await run([bin, 'demo', '--json', '--settings', 'settings.json'], cwd, { PATH: '/usr/bin:/bin' });
     expect(code).toBe(0);
