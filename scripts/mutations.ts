@@ -17,6 +17,8 @@ export const CLAIMS = {
   scripted: { readme: 'always labelled scripted; usage is synthetic', text: 'the model is always labelled scripted' },
   acceptance: { readme: 'accepts** the card only from evidence', text: 'the card is accepted only from evidence (payload bytes, file bytes, hashes)' },
   ledger: { readme: 'hash-chained ledger that `caplab verify` re-checks offline', text: 'a hash-chained ledger that verify re-checks offline' },
+  // Signals and survivors (README "The run record"): what ends with caplab when no teardown runs.
+  guard: { readme: 'caplab even when caplab itself is SIGKILLed', text: 'hooks, servers and probe temp cwd die with caplab even when it is SIGKILLed (its guard)' },
 } as const;
 
 export type Claim = keyof typeof CLAIMS;
@@ -35,6 +37,7 @@ export interface Mutation {
 }
 
 const ACCEPTANCE_TESTS = ['src/excerpt/acceptance.test.ts', 'src/harness/recheck.test.ts'];
+const GUARD_TESTS = ['src/platform/guard.test.ts', 'src/cli/sigkill.test.ts'];
 
 export const MUTATIONS: readonly Mutation[] = [
   // The seven of issue 10: each acceptance check made always-pass, and disclosure loosened.
@@ -393,5 +396,86 @@ export const MUTATIONS: readonly Mutation[] = [
     find: '  } catch {\n    return undefined;\n  }',
     replace: '  } catch (error) {\n    throw error;\n  }',
     tests: ['src/mcp/call.test.ts'],
+  },
+  // The guard (issue 19): caplab SIGKILLed still takes its hooks, servers and probe's temp cwd with it.
+  {
+    id: 'guard-kills-no-group',
+    claim: 'guard',
+    file: 'src/platform/guard-process.ts',
+    find: "for (const pgid of groups) signalGroup(pgid, 'SIGKILL');",
+    replace: "for (const pgid of groups.filter(() => false)) signalGroup(pgid, 'SIGKILL');",
+    tests: GUARD_TESTS,
+  },
+  {
+    id: 'guard-keeps-folders',
+    claim: 'guard',
+    file: 'src/platform/guard-process.ts',
+    find: 'for (const path of state.folders) {',
+    replace: 'for (const path of [...state.folders].filter(() => false)) {',
+    tests: GUARD_TESTS,
+  },
+  {
+    id: 'guard-never-enabled',
+    claim: 'guard',
+    file: 'src/main.ts',
+    find: 'platform.enableGuard(import.meta.path);',
+    replace: 'void platform.enableGuard;',
+    tests: ['src/cli/sigkill.test.ts'],
+  },
+  {
+    id: 'guard-started-eagerly',
+    claim: 'guard',
+    file: 'src/main.ts',
+    find: 'platform.enableGuard(import.meta.path);',
+    replace: 'platform.enableGuard(import.meta.path);\n    platform.processGuard().start();',
+    tests: ['src/cli/sigkill.test.ts'],
+  },
+  {
+    id: 'hook-group-unregistered',
+    claim: 'guard',
+    file: 'src/pipeline/hooks/command-hook.ts',
+    find: 'const unguard = guard.group(child.pid);',
+    replace: 'const unguard = guard.group(0);',
+    tests: ['src/cli/sigkill.test.ts'],
+  },
+  {
+    id: 'server-group-unregistered',
+    claim: 'guard',
+    file: 'src/mcp/child.ts',
+    find: 'const unguard = guard.group(proc.pid);',
+    replace: 'const unguard = guard.group(0);',
+    tests: ['src/cli/sigkill.test.ts'],
+  },
+  {
+    id: 'probe-folder-unregistered',
+    claim: 'guard',
+    file: 'src/mcp/probe.ts',
+    find: 'const unguard = cwdIsTemp ? processGuard().folder(cwd) : () => undefined;',
+    replace: "const unguard = cwdIsTemp ? processGuard().folder('/nowhere') : () => undefined;",
+    tests: ['src/cli/sigkill.test.ts'],
+  },
+  {
+    id: 'guard-in-callers-session',
+    claim: 'guard',
+    file: 'src/platform/guard.ts',
+    find: "stderr: 'ignore', detached: true, cwd: '/', env: {} });",
+    replace: "stderr: 'ignore', detached: false, cwd: '/', env: {} });",
+    tests: ['src/platform/guard.test.ts'],
+  },
+  {
+    id: 'guard-holds-caplab-stderr',
+    claim: 'guard',
+    file: 'src/platform/guard.ts',
+    find: "stderr: 'ignore', detached: true, cwd: '/', env: {} });",
+    replace: "stderr: 'ignore', detached: true, cwd: '/', env: {}, ...({ stderr: 'inherit' } as {}) });",
+    tests: ['src/platform/guard.test.ts'],
+  },
+  {
+    id: 'guard-dies-on-sigterm',
+    claim: 'guard',
+    file: 'src/main.ts',
+    find: "for (const name of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(name, () => undefined);",
+    replace: "for (const name of ['SIGINT', 'SIGHUP'] as const) process.on(name, () => undefined);",
+    tests: ['src/platform/guard.test.ts'],
   },
 ];

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { build } from '../scripts/build.ts';
 import { scratchDir } from './scratch.ts';
 import { killAllWith, setsidSleep, waitNoneWith } from '../src/platform/testing/find.ts';
+import { sigkillTrial } from '../src/platform/testing/sigkill-trial.ts';
 
 const bin = join(scratchDir('caplab-bin-'), 'caplab');
 
@@ -95,4 +96,16 @@ test('the binary is a child subreaper (bun:ffi prctl works compiled): a hook\'s 
   } finally {
     killAllWith(marker);
   }
+});
+
+test('SIGKILLed, the binary leaves nothing: its guard (the binary itself, re-invoked) kills a hung hook and the server, and removes probe\'s temp folder', async () => {
+  const dir = scratchDir('caplab-bin-sigkill-');
+  const [hookMarker, probeMarker] = [1, 2].map((n) => `71${n}.${process.pid}${Math.floor(Math.random() * 1e6)}`) as [string, string];
+  const settings = { hooks: { PreToolUse: [{ matcher: 'create_card', hooks: [{ type: 'command', command: `sleep ${hookMarker} & sleep ${hookMarker}`, timeout: 600 }] }] } };
+  writeFileSync(join(dir, 'settings.json'), JSON.stringify(settings));
+  const common = { cwd: dir, tmp: dir, markerCount: 2 };
+  const hook = await sigkillTrial({ ...common, argv: [bin, 'demo', '--settings', 'settings.json', '--out', 'run'], marker: hookMarker, probeFolder: false });
+  const probe = await sigkillTrial({ ...common, argv: [bin, 'probe', '--', 'sh', '-c', `sleep ${probeMarker} & sleep ${probeMarker}`], marker: probeMarker, probeFolder: true });
+  const clean = { extraFds: [], left: { processes: [], folders: [] } };
+  expect({ hook, probe }).toEqual({ hook: clean, probe: clean });
 });

@@ -43,12 +43,16 @@ function probeTrial(): SigkillTrial {
   return { argv: [process.execPath, main, 'probe', '--', 'sh', '-c', `sleep ${m} & sleep ${m}`], cwd: dir, tmp: dir, marker: m, markerCount: 2, probeFolder: true };
 }
 
-/** Runs `TRIALS` trials, `AT_ONCE` at a time; each outcome with its number. */
+const clean = (n: number) => ({ n, extraFds: [], left: { processes: [], folders: [] } });
+
+/** Runs `TRIALS` trials, `AT_ONCE` at a time, each outcome with its number; stops after the first batch with a failed trial. */
 async function trials(make: (n: number) => SigkillTrial): Promise<(TrialOutcome & { readonly n: number })[]> {
   const outcomes: (TrialOutcome & { n: number })[] = [];
   for (let first = 0; first < TRIALS; first += AT_ONCE) {
     const batch = Array.from({ length: Math.min(AT_ONCE, TRIALS - first) }, (_, i) => first + i);
-    outcomes.push(...(await Promise.all(batch.map(async (n) => ({ n, ...(await sigkillTrial(make(n))) })))));
+    const done = await Promise.all(batch.map(async (n) => ({ n, ...(await sigkillTrial(make(n))) })));
+    outcomes.push(...done);
+    if (!done.every((outcome) => Bun.deepEquals(outcome, clean(outcome.n)))) break;
   }
   return outcomes;
 }
@@ -74,12 +78,14 @@ test('the guard starts with the first child: a local demo without hooks starts n
   expect(hooked).toEqual({ subreaper: true, code: 0, stderr: '', adopted: [basename(process.execPath).slice(0, 15)] });
 });
 
-const clean = (n: number) => ({ n, guarded: true, extraFds: [], left: { processes: [], folders: [] } });
-
 test(`SIGKILL during a hung forking hook leaves no process of the run, ${TRIALS} trials in a row (MCP and local alternate)`, async () => {
-  for (const outcome of await trials(hookTrial)) expect(outcome).toEqual(clean(outcome.n));
+  const outcomes = await trials(hookTrial);
+  for (const outcome of outcomes) expect(outcome).toEqual(clean(outcome.n));
+  expect(outcomes.length).toBe(TRIALS);
 }, 240_000);
 
 test(`SIGKILL during a probe of a server that never answers leaves no process of it and no caplab-probe-* folder, ${TRIALS} trials in a row`, async () => {
-  for (const outcome of await trials(probeTrial)) expect(outcome).toEqual(clean(outcome.n));
+  const outcomes = await trials(probeTrial);
+  for (const outcome of outcomes) expect(outcome).toEqual(clean(outcome.n));
+  expect(outcomes.length).toBe(TRIALS);
 }, 240_000);

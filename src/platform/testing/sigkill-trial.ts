@@ -1,7 +1,7 @@
 /**
  * TEST ONLY — one trial of caplab SIGKILLed while its children run: start
- * caplab, wait until the processes carrying the trial's marker run (and,
- * for probe, its temp folder exists), note caplab's descendants, SIGKILL
+ * caplab, wait until the processes carrying the trial's marker and its
+ * guard run (and, for probe, its temp folder exists), note caplab's descendants, SIGKILL
  * caplab, then poll with a deadline until none of them, no marker process
  * and no `caplab-probe-*` folder in the trial's TMPDIR is left. Every wait
  * is polled and bounded; nothing is looked at only once.
@@ -25,10 +25,8 @@ export interface SigkillTrial {
 }
 
 export interface TrialOutcome {
-  /** Why the trial could not reach the kill, if it could not. */
+  /** Why the trial could not reach the kill (its children, its guard or probe's folder never came up), if it could not. */
   readonly notStarted?: string;
-  /** The guard was among caplab's children before the kill. */
-  readonly guarded: boolean;
   /** Marker processes holding a descriptor other than 0–2 before the kill (pid: fds). */
   readonly extraFds: readonly string[];
   /** What was left after the deadline: processes (command lines) and temp folders. */
@@ -70,21 +68,23 @@ export async function sigkillTrial(trial: SigkillTrial): Promise<TrialOutcome> {
   const stderr = new Response(caplab.stderr).text();
   let family: Seen[] = [];
   try {
-    const up = () => livingWith(trial.marker).length === trial.markerCount && (!trial.probeFolder || probeFolders(trial.tmp).length === 1);
-    if (!(await poll(up, START_WITHIN_MS)) || caplab.exitCode !== null) {
+    // The guard among caplab's descendants once it has exec'd (a fresh fork still shows caplab's command line).
+    const guarded = () => descendants(caplab.pid).some((p) => p.cmdline.split('\0').includes(GUARD_ARG));
+    const children = () => livingWith(trial.marker).length === trial.markerCount && (!trial.probeFolder || probeFolders(trial.tmp).length === 1);
+    if (!(await poll(() => children() && guarded(), START_WITHIN_MS)) || caplab.exitCode !== null) {
+      const seen = `children up: ${children()}, guard running: ${guarded()}`;
       caplab.kill('SIGKILL');
       await caplab.exited;
-      return { notStarted: `exit ${caplab.exitCode}; stderr: ${(await stderr).slice(-500)}`, guarded: false, extraFds: [], left: { processes: [], folders: [] } };
+      return { notStarted: `${seen}; exit ${caplab.exitCode}; stderr: ${(await stderr).slice(-500)}`, extraFds: [], left: { processes: [], folders: [] } };
     }
     family = descendants(caplab.pid);
-    const guarded = family.some((p) => p.cmdline.split('\0').includes(GUARD_ARG));
     const fds = livingWith(trial.marker).flatMap((pid) => extraFds(pid).map((fd) => `${pid}: ${fd}`));
     caplab.kill('SIGKILL');
     await caplab.exited;
     const gone = () => livingWith(trial.marker).length === 0 && !family.some(stillRuns) && probeFolders(trial.tmp).length === 0;
     await poll(gone, GONE_WITHIN_MS);
     const processes = [...new Set([...family.filter(stillRuns).map((p) => p.cmdline.replaceAll('\0', ' ').trim()), ...livingWith(trial.marker).map((pid) => `marker process ${pid}`)])];
-    return { guarded, extraFds: fds, left: { processes, folders: probeFolders(trial.tmp) } };
+    return { extraFds: fds, left: { processes, folders: probeFolders(trial.tmp) } };
   } finally {
     caplab.kill('SIGKILL');
     killStillRunning(family);
