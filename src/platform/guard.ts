@@ -9,11 +9,13 @@ import { trackChild } from './subreaper.ts';
  *
  * Instead a guard process (guard-process.ts: caplab's own executable with
  * `GUARD_ARG`) is started before the first child. Its stdin is one end of a
- * socket pair whose other end only caplab holds: Bun.spawn gives every child
- * fds 0–2 only, so no hook or server inherits it. caplab registers each
- * child's process group and probe's temp folder there and releases them at
- * close; however caplab ends, the kernel closes its end, the guard reads EOF,
- * SIGKILLs the groups still registered, removes the folders and exits.
+ * pipe (Bun makes it a socket pair) whose other end only caplab holds:
+ * Bun.spawn gives every child fds 0–2 only, so no hook or server inherits
+ * it. caplab registers each child's process group and probe's temp folder
+ * there, and releases them once the group is ended (so a pgid reused later
+ * is never killed); however caplab ends, the kernel closes its end, the
+ * guard reads EOF, SIGKILLs the groups still registered, removes the
+ * folders and exits.
  *
  * The guard runs in its own session (a Ctrl-C to caplab's group does not
  * reach it; caplab's own teardown handles that), ignores SIGINT, SIGTERM and
@@ -22,7 +24,9 @@ import { trackChild } from './subreaper.ts';
  * never waits for it.
  *
  * Gaps: no guard on Windows; a process that left its group (setsid) before
- * caplab died is in no registered group and is not killed.
+ * caplab died is in no registered group and is not killed; a child caplab
+ * was killed while spawning (forked, not yet registered: microseconds) is
+ * not guarded.
  * Process-wide, like the subreaper: only the program entry enables it.
  */
 
@@ -81,11 +85,6 @@ export class ProcessGuard {
   /** Registers a folder to be removed (recursively) if caplab dies. */
   folder(path: string): Release {
     return this.#register({ kind: 'folder', add: true, path });
-  }
-
-  /** Ends the guard's pipe now (tests; caplab's exit does it anyway). */
-  close(): void {
-    this.#link?.close();
   }
 
   #register(message: GuardMessage): Release {

@@ -11,5 +11,5 @@ export type { ProcStat } from './proc.ts';
 export { becomeSubreaper, mergeReports, reapOrphans, trackChild } from './subreaper.ts';
 export type { NamedCount, OrphanReport, SweepGraces } from './subreaper.ts';
 export { livingMembers, signalGroup, waitGroupGone } from './process-group.ts';
-export { enableGuard, guardCommand, processGuard, ProcessGuard, spawnGuard } from './guard.ts';
-export type { GuardLink, Release, StartGuard } from './guard.ts';
+export { enableGuard, processGuard } from './guard.ts';
+export type { ProcessGuard, Release } from './guard.ts';
