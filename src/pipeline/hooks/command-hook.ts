@@ -64,7 +64,11 @@ export const bunSpawnHook: SpawnHook = function bunSpawnHook(argv, options) {
   trackChild(child.pid, child.exited);
   const unguard = guard.group(child.pid);
   // The group ends with the hook (runWith kills it too): killed first, then released.
-  const exited = child.exited.then((code) => (signalGroup(child.pid, 'SIGKILL'), unguard(), code));
+  const exited = child.exited.then((code) => {
+    signalGroup(child.pid, 'SIGKILL');
+    unguard();
+    return code;
+  });
   return { pid: child.pid, stdin: child.stdin, stdout: child.stdout, stderr: child.stderr, exited };
 };
 
