@@ -21,6 +21,8 @@ export const CLAIMS = {
   'record-story': { readme: "also cross-checks the record's story", text: 'verify cross-checks calls, results, disclosure, counts and the card against each other' },
   'record-format': { readme: 'A run names `caplab.ledger/3` only when it uses a', text: 'a record names format 3 only when it uses its shapes, and seal, run_end and shapes agree' },
   'record-limits': { readme: 'No run writes a record its own `verify` would refuse', text: 'no run writes a record its own verify refuses; loop bounds stop a run before they are passed' },
+  // Signals and survivors (README "The run record"): what ends with caplab when no teardown runs.
+  guard: { readme: 'caplab even when caplab itself is SIGKILLed', text: 'hooks, servers and probe temp cwd die with caplab even when it is SIGKILLed (its guard)' },
 } as const;
 
 export type Claim = keyof typeof CLAIMS;
@@ -39,6 +41,7 @@ export interface Mutation {
 }
 
 const ACCEPTANCE_TESTS = ['src/excerpt/acceptance.test.ts', 'src/harness/recheck.test.ts'];
+const GUARD_TESTS = ['src/platform/guard.test.ts', 'src/cli/sigkill.test.ts'];
 
 export const MUTATIONS: readonly Mutation[] = [
   // The seven of issue 10: each acceptance check made always-pass, and disclosure loosened.
@@ -527,4 +530,85 @@ export const MUTATIONS: readonly Mutation[] = [
   { id: 'record-file-limits-unchecked', claim: 'record-limits', file: 'src/ledger/run-dir.ts', find: 'const limit = this.#fileLimit(relPath, data, folders.length);', replace: 'const limit = data === null ? this.#fileLimit(relPath, data, folders.length) : undefined;', tests: ['src/harness/run-limits.test.ts'] },
   { id: 'record-line-limits-unchecked', claim: 'record-limits', file: 'src/ledger/run-dir.ts', find: 'const limit = this.#lineLimit(type, line, encoded.byteLength);', replace: 'const limit = line === null ? this.#lineLimit(type, line, encoded.byteLength) : undefined;', tests: ['src/harness/run-limits.test.ts'] },
   { id: 'unknown-ranked-below-protocol', claim: 'ledger', file: 'src/harness/run.ts', find: "  if (unknown) return { exitCode: 4, ending: `outcome unknown: ${unknown.class}/${unknown.kind}` };\n  const transport = failures.find((f) => f.class === 'protocol' || f.class === 'spawn');", replace: "  const transport = failures.find((f) => f.class === 'protocol' || f.class === 'spawn');\n  if (transport && unknown) return { exitCode: 3, ending: `protocol failure: ${transport.class}/${transport.kind}` };\n  if (unknown) return { exitCode: 4, ending: `outcome unknown: ${unknown.class}/${unknown.kind}` };", tests: ['src/harness/unknown-outcome.test.ts'] },
+  // The guard (issue 19): caplab SIGKILLed still takes its hooks, servers and probe's temp cwd with it.
+  {
+    id: 'guard-kills-no-group',
+    claim: 'guard',
+    file: 'src/platform/guard-process.ts',
+    find: "for (const pgid of groups) signalGroup(pgid, 'SIGKILL');",
+    replace: "for (const pgid of groups.filter(() => false)) signalGroup(pgid, 'SIGKILL');",
+    tests: GUARD_TESTS,
+  },
+  {
+    id: 'guard-keeps-folders',
+    claim: 'guard',
+    file: 'src/platform/guard-process.ts',
+    find: 'for (const path of state.folders) {',
+    replace: 'for (const path of [...state.folders].filter(() => false)) {',
+    tests: GUARD_TESTS,
+  },
+  {
+    id: 'guard-never-enabled',
+    claim: 'guard',
+    file: 'src/main.ts',
+    find: 'platform.enableGuard(import.meta.path);',
+    replace: 'void platform.enableGuard;',
+    tests: ['src/cli/sigkill.test.ts'],
+  },
+  {
+    id: 'guard-started-eagerly',
+    claim: 'guard',
+    file: 'src/main.ts',
+    find: 'platform.enableGuard(import.meta.path);',
+    replace: 'platform.enableGuard(import.meta.path);\n    platform.processGuard().start();',
+    tests: ['src/cli/sigkill.test.ts'],
+  },
+  {
+    id: 'hook-group-unregistered',
+    claim: 'guard',
+    file: 'src/pipeline/hooks/command-hook.ts',
+    find: 'const unguard = guard.group(child.pid);',
+    replace: 'const unguard = guard.group(0);',
+    tests: ['src/cli/sigkill.test.ts'],
+  },
+  {
+    id: 'server-group-unregistered',
+    claim: 'guard',
+    file: 'src/mcp/child.ts',
+    find: 'const unguard = guard.group(proc.pid);',
+    replace: 'const unguard = guard.group(0);',
+    tests: ['src/cli/sigkill.test.ts'],
+  },
+  {
+    id: 'probe-folder-unregistered',
+    claim: 'guard',
+    file: 'src/mcp/probe.ts',
+    find: 'const unguard = cwdIsTemp ? processGuard().folder(cwd) : () => undefined;',
+    replace: "const unguard = cwdIsTemp ? processGuard().folder('/nowhere') : () => undefined;",
+    tests: ['src/cli/sigkill.test.ts'],
+  },
+  {
+    id: 'guard-in-callers-session',
+    claim: 'guard',
+    file: 'src/platform/guard.ts',
+    find: "stderr: 'ignore', detached: true, cwd: '/', env: {} });",
+    replace: "stderr: 'ignore', detached: false, cwd: '/', env: {} });",
+    tests: ['src/platform/guard.test.ts'],
+  },
+  {
+    id: 'guard-holds-caplab-stderr',
+    claim: 'guard',
+    file: 'src/platform/guard.ts',
+    find: "stderr: 'ignore', detached: true, cwd: '/', env: {} });",
+    replace: "stderr: 'ignore', detached: true, cwd: '/', env: {}, ...({ stderr: 'inherit' } as {}) });",
+    tests: ['src/platform/guard.test.ts'],
+  },
+  {
+    id: 'guard-dies-on-sigterm',
+    claim: 'guard',
+    file: 'src/main.ts',
+    find: "for (const name of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(name, () => undefined);",
+    replace: "for (const name of ['SIGINT', 'SIGHUP'] as const) process.on(name, () => undefined);",
+    tests: ['src/platform/guard.test.ts'],
+  },
 ];

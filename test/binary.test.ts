@@ -7,7 +7,8 @@ import { chmodSync, copyFileSync, existsSync, readdirSync, readFileSync, writeFi
 import { join } from 'node:path';
 import { build } from '../scripts/build.ts';
 import { scratchDir } from './scratch.ts';
-import { killAllWith, waitNoneWith } from '../src/platform/testing/find.ts';
+import { killAllWith, setsidSleep, waitNoneWith } from '../src/platform/testing/find.ts';
+import { sigkillTrial } from '../src/platform/testing/sigkill-trial.ts';
 
 const bin = join(scratchDir('caplab-bin-'), 'caplab');
 
@@ -82,7 +83,8 @@ test('the binary is a child subreaper (bun:ffi prctl works compiled): a hook\'s 
   const cwd = scratchDir('caplab-bin-setsid-');
   const marker = `709.${process.pid}${Math.floor(Math.random() * 1e6)}`;
   try {
-    const command = `setsid sleep ${marker} >/dev/null 2>&1 & while [ "$(ps -o sid= -p $! | tr -d ' ')" != "$!" ]; do sleep 0.01; done`;
+    // The hook returns once the sleep has exec'd in its own session: the sweep then names it sleep, never setsid.
+    const command = setsidSleep(marker);
     writeFileSync(join(cwd, 'settings.json'), JSON.stringify({ hooks: { PreToolUse: [{ matcher: 'create_card', hooks: [{ type: 'command', command, timeout: 60 }] }] } }));
     const { code, stdout } = await run([bin, 'demo', '--json', '--settings', 'settings.json'], cwd, { PATH: '/usr/bin:/bin' });
     expect(code).toBe(0);
@@ -94,4 +96,16 @@ test('the binary is a child subreaper (bun:ffi prctl works compiled): a hook\'s 
   } finally {
     killAllWith(marker);
   }
+});
+
+test('SIGKILLed, the binary leaves nothing: its guard (the binary itself, re-invoked) kills a hung hook and the server, and removes probe\'s temp folder', async () => {
+  const dir = scratchDir('caplab-bin-sigkill-');
+  const [hookMarker, probeMarker] = [1, 2].map((n) => `71${n}.${process.pid}${Math.floor(Math.random() * 1e6)}`) as [string, string];
+  const settings = { hooks: { PreToolUse: [{ matcher: 'create_card', hooks: [{ type: 'command', command: `sleep ${hookMarker} & sleep ${hookMarker}`, timeout: 600 }] }] } };
+  writeFileSync(join(dir, 'settings.json'), JSON.stringify(settings));
+  const common = { cwd: dir, tmp: dir, markerCount: 2 };
+  const hook = await sigkillTrial({ ...common, argv: [bin, 'demo', '--settings', 'settings.json', '--out', 'run'], marker: hookMarker, probeFolder: false });
+  const probe = await sigkillTrial({ ...common, argv: [bin, 'probe', '--', 'sh', '-c', `sleep ${probeMarker} & sleep ${probeMarker}`], marker: probeMarker, probeFolder: true });
+  const clean = { extraFds: [], left: { processes: [], folders: [] } };
+  expect({ hook, probe }).toEqual({ hook: clean, probe: clean });
 });

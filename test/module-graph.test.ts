@@ -1,8 +1,9 @@
 /**
  * Each command loads only what it needs (SPEC "Non-functional", issue 15): the module graph as the
  * bundler sees it (Bun.build's metafile; type-only imports are erased before it, so they do not count).
- * A command loads main.ts's static closure, the modules cli.ts imports for it, and the lazy units
- * (`import()` inside a function) that command calls.
+ * main.ts loads either the CLI or, re-invoked with the guard's argument, the guard process alone.
+ * A command loads main.ts's static closure, the CLI's, the modules cli.ts imports for it, and the
+ * lazy units (`import()` inside a function) that command calls.
  */
 import { expect, test } from 'bun:test';
 import { join, relative, resolve } from 'node:path';
@@ -50,6 +51,9 @@ function closure(graph: Graph, from: readonly string[], dynamic = false): Set<st
 const dynamicTargets = (graph: Graph, within: Set<string>) =>
   new Set([...within].flatMap((m) => (graph.edges.get(m) ?? []).filter((e) => e.dynamic).map((e) => e.path)));
 
+/** main.ts's two lazy entries: the CLI (every command) and the guard process (platform/guard.ts starts it). */
+const CLI = 'src/cli/index.ts';
+const GUARD = 'src/platform/guard-process.ts';
 const HOST_SESSION = ['src/mcp/session.ts', 'src/mcp/client.ts', 'src/mcp/strict-session.ts'];
 /** main.ts makes the commands that start processes a child subreaper, importing platform for them only. */
 const GUARDED = ['src/platform/index.ts'];
@@ -74,11 +78,12 @@ const isHost = (m: string) => m.startsWith('src/harness/') || HOST_SESSION.inclu
 
 const graph = await graphOf('src/main.ts');
 const base = closure(graph, ['src/main.ts']);
-const loads = Object.fromEntries(Object.entries(COMMANDS).map(([name, units]) => [name, new Set([...base, ...closure(graph, units)])]));
+const loads = Object.fromEntries(Object.entries(COMMANDS).map(([name, units]) => [name, new Set([...base, ...closure(graph, [CLI, ...units])])]));
+const guardLoads = new Set([...base, ...closure(graph, [GUARD])]);
 
-test('every lazy import is accounted for: cli.ts per command, the task registry and the lazy units of src/mcp/index.ts', () => {
+test('every lazy import is accounted for: main.ts\'s two entries, cli.ts per command, the task registry and the lazy units of src/mcp/index.ts', () => {
   const everything = closure(graph, ['src/main.ts'], true);
-  const known = new Set(Object.values(COMMANDS).flat());
+  const known = new Set([CLI, GUARD, ...Object.values(COMMANDS).flat()]);
   expect([...dynamicTargets(graph, everything)].filter((m) => !known.has(m)).sort()).toEqual([]);
   expect([...known].filter((m) => !graph.edges.has(m))).toEqual([]);
 });
@@ -93,8 +98,22 @@ test('only probe loads ajv; --version/--help, verify and serve load nothing of t
   for (const name of ['--version/--help', 'verify', 'serve']) expect({ name, client: [...loads[name]!].filter((m) => HOST_SESSION.includes(m)) }).toEqual({ name, client: [] });
 });
 
-test('--version/--help loads no pipeline, MCP, harness, platform or package; serve loads nothing of the host', () => {
-  expect([...loads['--version/--help']!].filter((m) => !m.startsWith('src/cli/') && !m.startsWith('src/base/') && m !== 'src/main.ts' && m !== 'src/version.ts')).toEqual([]);
+test('main.ts loads nothing before it picks CLI or guard but the guard\'s argument (a module that imports nothing)', () => {
+  expect([...base].sort()).toEqual(['src/main.ts', 'src/platform/guard-protocol.ts']);
+  expect(graph.edges.get('src/platform/guard-protocol.ts')).toEqual([]);
+  expect(graph.builtins.get('src/platform/guard-protocol.ts')).toEqual([]);
+});
+
+test('the guard process loads only its program, its protocol and the process-group helpers; of the built-ins only node:fs', () => {
+  expect([...guardLoads].sort()).toEqual(['src/main.ts', 'src/platform/guard-process.ts', 'src/platform/guard-protocol.ts', 'src/platform/proc.ts', 'src/platform/process-group.ts']);
+  expect([...new Set([...guardLoads].flatMap((m) => graph.builtins.get(m) ?? []))]).toEqual(['node:fs']);
+  // The check can see what it forbids: the client side (guard.ts, with the subreaper's bun:ffi) is in every run command.
+  expect(loads['run']!.has('src/platform/guard.ts')).toBe(true);
+});
+
+test('--version/--help loads no pipeline, MCP, harness, platform (but the guard\'s argument) or package; serve loads nothing of the host', () => {
+  const allowed = (m: string) => m.startsWith('src/cli/') || m.startsWith('src/base/') || ['src/main.ts', 'src/version.ts', 'src/platform/guard-protocol.ts'].includes(m);
+  expect([...loads['--version/--help']!].filter((m) => !allowed(m))).toEqual([]);
   expect([...loads['serve']!].filter(isHost)).toEqual([]);
   // The check can see what it forbids: the host commands do load the host.
   expect([...loads['demo']!].filter(isHost).length).toBeGreaterThan(5);

@@ -10,7 +10,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { peakRss } from './rss.ts';
+import { GUARD_ARG } from '../../src/platform/guard-protocol.ts';
+import { peakRss, type PeakRss } from './rss.ts';
 import { ratio, stats, type Stats } from './util.ts';
 
 export interface ColdSide {
@@ -38,7 +39,8 @@ interface Sample {
 
 function once(argv: readonly string[], cwd: string, into: Sample | undefined, expect: string): void {
   const t0 = Bun.nanoseconds();
-  const run = Bun.spawnSync([...argv], { cwd, env: { PATH: '/usr/bin:/bin' }, stdout: 'pipe', stderr: 'pipe' });
+  // stdin /dev/null: the guard alone (`caplab __guard`) reads EOF at once and exits.
+  const run = Bun.spawnSync([...argv], { cwd, env: { PATH: '/usr/bin:/bin' }, stdin: 'ignore', stdout: 'pipe', stderr: 'pipe' });
   const wall = (Bun.nanoseconds() - t0) / 1e6;
   if (run.exitCode !== 0 || !run.stdout.toString().includes(expect)) throw new Error(`${argv.join(' ')} exited ${run.exitCode}: ${run.stderr.toString().slice(-500)}`);
   if (!into) return;
@@ -61,30 +63,45 @@ function pairUp(pairs: number, cwd: string, a: (n: number) => string[], b: (n: n
   return { caplab: ca, baseline: cb, ratio: { wall: ratio(ca.wallMs.median, cb.wallMs.median), cpu: ratio(ca.cpuMs.median, cb.cpuMs.median) } };
 }
 
-/** Median peak RSS (KiB) of the host process and of its server over `runs` runs of each side, alternating. */
+/** Median peak RSS (KiB) of the host process and of its server (and caplab's guard) over `runs` runs of each side, alternating. */
 export interface RssPair {
   readonly runs: number;
-  readonly caplab: { readonly hostKiB: number; readonly serverKiB: number };
+  readonly caplab: { readonly hostKiB: number; readonly serverKiB: number; readonly guardKiB: number };
   readonly baseline: { readonly hostKiB: number; readonly serverKiB: number };
   readonly ratio: { readonly host: number; readonly server: number };
 }
 
+const isGuard = (child: PeakRss['children'][number]) => child.argv.includes(GUARD_ARG);
+
 async function rssPair(runs: number, cwd: string, a: (n: number) => string[], b: () => string[], expectA: string, expectB: string): Promise<RssPair> {
-  const seen = { a: { host: [] as number[], server: [] as number[] }, b: { host: [] as number[], server: [] as number[] } };
+  const seen = { a: { host: [] as number[], server: [] as number[], guard: [] as number[] }, b: { host: [] as number[], server: [] as number[], guard: [] as number[] } };
   for (let n = 0; n < runs; n++) {
     for (const [side, argv, expect] of [['a', a(n), expectA], ['b', b(), expectB]] as const) {
       const peak = await peakRss(argv, cwd, expect);
       seen[side].host.push(peak.self);
-      seen[side].server.push(peak.children[0] ?? 0);
+      // caplab's children are its server and its guard: told apart by the guard's argument.
+      seen[side].server.push(peak.children.find((c) => !isGuard(c))?.kib ?? 0);
+      seen[side].guard.push(peak.children.find(isGuard)?.kib ?? 0);
     }
   }
   const median = (xs: number[]) => stats(xs).median;
-  const caplab = { hostKiB: median(seen.a.host), serverKiB: median(seen.a.server) };
+  const caplab = { hostKiB: median(seen.a.host), serverKiB: median(seen.a.server), guardKiB: median(seen.a.guard) };
   const baseline = { hostKiB: median(seen.b.host), serverKiB: median(seen.b.server) };
   return { runs, caplab, baseline, ratio: { host: ratio(caplab.hostKiB, baseline.hostKiB), server: ratio(caplab.serverKiB, baseline.serverKiB) } };
 }
 
-export async function coldStart(root: string, binary: string, pairs: number, log: (text: string) => void): Promise<{ version: ColdPair; demo: ColdPair; rss: RssPair }> {
+export interface ColdStart {
+  readonly version: ColdPair;
+  /** Over MCP: starts the server and, before it, the guard. */
+  readonly demo: ColdPair;
+  /** `demo --transport local` (no child, so no guard) against the same with one hook `true` (starts sh and the guard). */
+  readonly guardedRun: ColdPair;
+  /** The guard alone (`caplab __guard` with stdin at EOF: start, nothing registered, exit) against hello-world. */
+  readonly guard: ColdPair;
+  readonly rss: RssPair;
+}
+
+export async function coldStart(root: string, binary: string, pairs: number, log: (text: string) => void): Promise<ColdStart> {
   const scratch = mkdtempSync(join(tmpdir(), 'caplab-bench-cold-'));
   try {
     log('compiling hello-world and the SDK baseline …\n');
@@ -99,10 +116,17 @@ export async function coldStart(root: string, binary: string, pairs: number, log
     const caplabDemo = (n: number) => [binary, 'demo', '--json', '--out', join(scratch, `run-${n}`)];
     const sdkDemo = () => [join(scratch, 'sdk-client'), join(scratch, 'sdk-server'), sources];
     const demo = pairUp(pairs, scratch, caplabDemo, sdkDemo, '"accepted": true', 'ok');
+    log(`cold local demo without and with a hook (no guard, guard), ${pairs} pairs …\n`);
+    writeFileSync(join(scratch, 'hook.json'), JSON.stringify({ hooks: { PreToolUse: [{ matcher: 'create_card', hooks: [{ type: 'command', command: 'true' }] }] } }));
+    const localDemo = (n: number) => [binary, 'demo', '--transport', 'local', '--json', '--out', join(scratch, `local-${n}`)];
+    const hookedDemo = (n: number) => [binary, 'demo', '--transport', 'local', '--json', '--settings', join(scratch, 'hook.json'), '--out', join(scratch, `hooked-${n}`)];
+    const guardedRun = pairUp(pairs, scratch, hookedDemo, localDemo, '"accepted": true', '"accepted": true');
+    log(`the guard alone vs hello-world, ${pairs} pairs …\n`);
+    const guard = pairUp(pairs, scratch, () => [binary, GUARD_ARG], () => [join(scratch, 'hello')], '', 'hello');
     const rssRuns = Math.min(pairs, 7);
     log(`peak RSS of host and server, ${rssRuns} runs each …\n`);
     const rss = await rssPair(rssRuns, scratch, (n) => caplabDemo(pairs + n), sdkDemo, '"accepted": true', 'ok');
-    return { version, demo, rss };
+    return { version, demo, guardedRun, guard, rss };
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }

@@ -1,5 +1,5 @@
 /** The human-readable tables of scripts/bench.ts (the JSON line is printed after them). */
-import type { ColdPair, RssPair } from './cold.ts';
+import type { ColdStart } from './cold.ts';
 import type { ProfileRow } from './profile.ts';
 import type { SizePoint } from './sweep.ts';
 import type { Stats } from './util.ts';
@@ -13,7 +13,7 @@ export interface BenchResult {
   readonly setupMs?: Record<string, { readonly open: Stats; readonly close: Stats }>;
   readonly setupRatioCaplabVsSdk?: number;
   readonly demoMs?: Record<string, Stats>;
-  readonly cold?: string | { readonly pairs: number; readonly version: ColdPair; readonly demo: ColdPair; readonly rss: RssPair };
+  readonly cold?: string | (ColdStart & { readonly pairs: number });
   readonly binary: { readonly path: string; readonly bytes: number; readonly mib: number } | null;
   readonly cleanup: { readonly childrenStillAlive: readonly number[]; readonly newLookalikes: readonly { readonly pid: number }[] };
   readonly wallSeconds: number;
@@ -50,10 +50,13 @@ function cold(c: Exclude<BenchResult['cold'], string | undefined>): string {
   const side = (name: string, s: { wallMs: Stats; cpuMs: Stats }) => `${name.padEnd(48)}${f(s.wallMs.median)}${f(s.cpuMs.median)}\n`;
   const ratios = (r: { wall: number; cpu: number }) => `${'  ratio caplab / baseline'.padEnd(48)}${r.wall.toFixed(2).padStart(9)}${r.cpu.toFixed(2).padStart(9)}\n`;
   out += side('dist/caplab --version', c.version.caplab) + side('hello-world', c.version.baseline) + ratios(c.version.ratio);
-  out += side('dist/caplab demo', c.demo.caplab) + side('SDK client + server (spawn, init, list, 3 calls)', c.demo.baseline) + ratios(c.demo.ratio);
+  out += side('dist/caplab demo (starts the guard, then serve)', c.demo.caplab) + side('SDK client + server (spawn, init, list, 3 calls)', c.demo.baseline) + ratios(c.demo.ratio);
+  out += side('dist/caplab demo --transport local + hook `true`', c.guardedRun.caplab) + side('dist/caplab demo --transport local (no guard)', c.guardedRun.baseline);
+  out += `${'  ratio with hook (sh + guard) / without'.padEnd(48)}${c.guardedRun.ratio.wall.toFixed(2).padStart(9)}${c.guardedRun.ratio.cpu.toFixed(2).padStart(9)}\n`;
+  out += side('dist/caplab __guard alone (stdin at EOF)', c.guard.caplab) + side('hello-world', c.guard.baseline) + ratios(c.guard.ratio);
   const { rss } = c;
-  out += `\npeak RSS, cold demo, median of ${rss.runs} runs (KiB)          host   server\n`;
-  out += `${'caplab (dist/caplab demo, its serve child)'.padEnd(48)}${String(rss.caplab.hostKiB).padStart(9)}${String(rss.caplab.serverKiB).padStart(9)}\n`;
+  out += `\npeak RSS, cold demo, median of ${rss.runs} runs (KiB)          host   server    guard\n`;
+  out += `${'caplab (dist/caplab demo, its serve child)'.padEnd(48)}${String(rss.caplab.hostKiB).padStart(9)}${String(rss.caplab.serverKiB).padStart(9)}${String(rss.caplab.guardKiB).padStart(9)}\n`;
   out += `${'SDK client, SDK server'.padEnd(48)}${String(rss.baseline.hostKiB).padStart(9)}${String(rss.baseline.serverKiB).padStart(9)}\n`;
   out += `${'  ratio caplab / SDK'.padEnd(48)}${rss.ratio.host.toFixed(2).padStart(9)}${rss.ratio.server.toFixed(2).padStart(9)}\n`;
   return out;

@@ -13,8 +13,16 @@ import { readFileSync } from 'node:fs';
 export interface PeakRss {
   /** KiB, the process started. */
   readonly self: number;
-  /** KiB, its children (largest first); for caplab and the SDK client, the one MCP server. */
-  readonly children: readonly number[];
+  /** Its children (largest first), each with its command line: for caplab the MCP server and its guard, for the SDK client the server. */
+  readonly children: readonly { readonly kib: number; readonly argv: readonly string[] }[];
+}
+
+function argvOf(pid: number): string[] {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
+  } catch {
+    return [];
+  }
 }
 
 function hwmKiB(pid: number): number | undefined {
@@ -38,9 +46,13 @@ function childrenOf(pid: number): number[] {
 export async function peakRss(argv: readonly string[], cwd: string, expect: string): Promise<PeakRss> {
   const proc = Bun.spawn([...argv], { cwd, env: { PATH: '/usr/bin:/bin' }, stdout: 'pipe', stderr: 'pipe', stdin: 'ignore' });
   const peaks = new Map<number, number>();
+  const argvs = new Map<number, string[]>();
   const note = (pid: number) => {
     const kib = hwmKiB(pid);
     if (kib !== undefined) peaks.set(pid, Math.max(kib, peaks.get(pid) ?? 0));
+    // The last one read: a fresh fork still shows its parent's command line, a gone process none.
+    const argv = argvOf(pid);
+    if (argv.length > 0) argvs.set(pid, argv);
   };
   let done = false;
   const output = Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]).finally(() => (done = true));
@@ -53,5 +65,6 @@ export async function peakRss(argv: readonly string[], cwd: string, expect: stri
   if (code !== 0 || !out.includes(expect)) throw new Error(`${argv.join(' ')} exited ${code}: ${err.slice(-500)}`);
   const self = peaks.get(proc.pid) ?? 0;
   peaks.delete(proc.pid);
-  return { self, children: [...peaks.values()].sort((a, b) => b - a) };
+  const children = [...peaks].map(([pid, kib]) => ({ kib, argv: argvs.get(pid) ?? [] }));
+  return { self, children: children.sort((a, b) => b.kib - a.kib) };
 }

@@ -7,8 +7,7 @@
 import { afterEach, expect, test } from 'bun:test';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { allProcesses, isAlive, procStat } from '../platform/index.ts';
-import { killAllWith, livingWith, waitNoneWith } from '../platform/testing/find.ts';
+import { descendants, killAllWith, livingWith, setsidSleep, stillRuns, waitNoneWith } from '../platform/testing/find.ts';
 import { scratchDir } from '../../test/scratch.ts';
 import { cli } from './cli.ts';
 import { testIo } from './test-io.ts';
@@ -62,31 +61,6 @@ async function verify(runDir: string) {
   return { code, doc: JSON.parse(io.out()) };
 }
 
-/** A process's command line, or undefined once it is gone. */
-function cmdlineOf(pid: number): string | undefined {
-  try {
-    return readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-  } catch {
-    return undefined;
-  }
-}
-
-/** Living descendants of `pid` now (children, their children, …), by pid and command line. */
-function descendants(pid: number): { pid: number; cmdline: string }[] {
-  const all = allProcesses().filter(isAlive);
-  const found: number[] = [];
-  for (let frontier = [pid]; frontier.length > 0; ) {
-    const next = all.filter((s) => frontier.includes(s.ppid)).map((s) => s.pid);
-    found.push(...next);
-    frontier = next;
-  }
-  // A process that ended between the listing and the read is not one to look for afterwards.
-  return found.flatMap((p) => {
-    const cmdline = cmdlineOf(p);
-    return cmdline === undefined ? [] : [{ pid: p, cmdline }];
-  });
-}
-
 for (const [signal, code] of [['SIGTERM', 143], ['SIGINT', 130]] as const) {
   for (const transport of ['local', 'mcp'] as const) {
     test(`${signal} during a hung hook (${transport}): exit ${code}, one stderr line, no process left, the run verifies as interrupted`, async () => {
@@ -105,7 +79,7 @@ for (const [signal, code] of [['SIGTERM', 143], ['SIGINT', 130]] as const) {
       expect(await waitNoneWith(m)).toEqual([]);
       // Every process caplab started (hooks, and over MCP the server) is gone: a pid still alive is
       // one of them only if its command line is still the same.
-      await until(() => family.every((p) => !isAlive(procStat(p.pid)) || cmdlineOf(p.pid) !== p.cmdline), 5000);
+      await until(() => !family.some(stillRuns), 5000);
       const { code: verified, doc } = await verify(runDir);
       expect(verified).toBe(0);
       expect(doc.end).toEqual({ ending: 'interrupted', accepted: false, exitCode: code, cause: expect.stringContaining(signal) });
@@ -116,8 +90,8 @@ for (const [signal, code] of [['SIGTERM', 143], ['SIGINT', 130]] as const) {
 test('a hook that starts `setsid sleep … &` leaves no such sleep after the run; run_end names what was killed', async () => {
   const dir = scratchDir('caplab-setsid-');
   const m = marker();
-  // The hook waits until the background sleep has its own session, so its group kill cannot reach it.
-  const file = settings(dir, 'create_card', `setsid sleep ${m} >/dev/null 2>&1 & while [ "$(ps -o sid= -p $! | tr -d ' ')" != "$!" ]; do sleep 0.01; done`);
+  // The hook waits until the background sleep runs in its own session, so its group kill cannot reach it.
+  const file = settings(dir, 'create_card', setsidSleep(m));
   const runDir = join(dir, 'run');
   const { output } = spawnCaplab(['demo', '--transport', 'local', '--settings', file, '--out', runDir], dir);
   const { code, stderr } = await output;

@@ -1,5 +1,5 @@
 import { fail, ok, redactorFor, type Outcome, type Redactor } from '../contract/index.ts';
-import { livingMembers, reapOrphans, signalGroup, trackChild, waitGroupGone, type OrphanReport } from '../platform/index.ts';
+import { livingMembers, processGuard, reapOrphans, signalGroup, trackChild, waitGroupGone, type OrphanReport } from '../platform/index.ts';
 import type { Launch } from './launch.ts';
 
 /**
@@ -23,6 +23,8 @@ export interface ChildProcess {
   readonly members: () => number[];
   /** Hides the values caplab placed in the server's environment from what its stderr gives out. */
   readonly redactor?: Redactor;
+  /** Tells caplab's guard the group is ended (it need not kill it if caplab dies); see platform's guard.ts. */
+  readonly unguard?: () => void;
 }
 
 /** How long each close step may take before the next, harsher one. */
@@ -40,9 +42,12 @@ export type SpawnFn = (launch: Launch) => Outcome<ChildProcess>;
 /**
  * Starts a server in its own session and process group (`detached: true`
  * calls setsid, so pgid = pid) with an explicit environment — Bun.spawn would
- * pass all of process.env otherwise — and only fds 0–2.
+ * pass all of process.env otherwise — and only fds 0–2. The group is
+ * registered with caplab's guard until `terminate` has ended it.
  */
 export const spawnChild: SpawnFn = function spawnChild(launch) {
+  const guard = processGuard();
+  guard.start();
   let proc: Bun.Subprocess<'pipe', 'pipe', 'pipe'>;
   try {
     proc = Bun.spawn([...launch.command], {
@@ -57,6 +62,7 @@ export const spawnChild: SpawnFn = function spawnChild(launch) {
     return fail('spawn', 'spawn_failed', `cannot start ${launch.command[0] ?? '(empty command)'}: ${(error as Error).message}`);
   }
   trackChild(proc.pid, proc.exited);
+  const unguard = guard.group(proc.pid);
   let exited = false;
   const exitedPromise = proc.exited.then((code) => {
     exited = true;
@@ -88,6 +94,7 @@ export const spawnChild: SpawnFn = function spawnChild(launch) {
     signal: (signal) => signalGroup(pgid, signal),
     members: () => livingMembers(pgid),
     redactor: redactorFor(launch.env),
+    unguard,
   });
 };
 
@@ -136,6 +143,8 @@ export async function terminate(child: ChildProcess, graces: Graces): Promise<Cl
     survivors = await waitGroupGone(child.pid, graces.killMs);
   }
   const exitCode = (await within(child.exited, graces.killMs)) ?? null;
+  // Ended, or sent SIGKILL: from here the guard need not (and a reused pgid must not be) kill it.
+  child.unguard?.();
   const orphans = await reapOrphans(graces);
   return { exitCode, steps, survivors, orphans };
 }

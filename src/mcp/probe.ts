@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { processGuard } from '../platform/index.ts';
 import type { CloseReport, Graces, SpawnFn } from './child.ts';
 import { buildEnv, PROBE_ENV_ALLOW, type Launch } from './launch.ts';
 import type { CallRequest } from './probe-calls.ts';
@@ -65,12 +66,18 @@ export async function probe(command: readonly string[], options: ProbeOptions = 
   const env = options.env ?? buildEnv(PROBE_ENV_ALLOW, options.envSource ?? process.env);
   const cwdIsTemp = options.cwd === undefined;
   const cwd = options.cwd ?? mkdtempSync(join(tmpdir(), 'caplab-probe-'));
+  // Removed by caplab's guard if caplab dies before it is removed here (registered before the server starts in it).
+  const unguard = cwdIsTemp ? processGuard().folder(cwd) : () => undefined;
+  const removeTemp = () => {
+    if (cwdIsTemp) rmSync(cwd, { recursive: true, force: true });
+    unguard();
+  };
   const launch: Launch = { command: resolveCommand(command, env), cwd, env };
   const base = { command: [...(options.display ?? command)], cwd, cwdIsTemp, envNames: Object.keys(env).sort() };
 
   const transport = openStdioTransport(launch, { graces: timeouts, ...(options.limits ? { limits: options.limits } : {}), ...(options.spawn ? { spawn: options.spawn } : {}) });
   if (!transport.ok) {
-    if (cwdIsTemp) rmSync(cwd, { recursive: true, force: true });
+    removeTemp();
     const listChanged = { declared: false, received: 0, relisted: false, changed: false };
     return { ...base, tools: [], pages: 0, complete: false, listChanged, calls: [], findings: [], failure: fromFailure(transport), stderr: '' };
   }
@@ -80,7 +87,7 @@ export async function probe(command: readonly string[], options: ProbeOptions = 
     ...(options.maxPages !== undefined ? { maxPages: options.maxPages } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
   });
-  if (cwdIsTemp) rmSync(cwd, { recursive: true, force: true });
+  removeTemp();
   const report = { ...base, ...found, stderr: transport.value.stderr(), close };
   if (!failure) return report;
   const hint = !started && cwdIsTemp && failure.class === 'closed' ? 'the server exited before answering initialize in an empty temp cwd; if it needs its project files, try --cwd .' : undefined;

@@ -1,12 +1,15 @@
 /**
  * What caplab needs from the operating system beyond Node's API: /proc
  * reading, process-group signalling and membership (the one teardown MCP
- * servers and command hooks share), and the child subreaper that finds
+ * servers and command hooks share), the child subreaper that finds
  * processes escaped by `setsid` (Linux; the gap elsewhere is stated in every
- * close report).
+ * close report), and the guard process that kills children and removes
+ * probe's temp folder when caplab dies, even by SIGKILL (guard.ts).
  */
 export { allProcesses, isAlive, procStat } from './proc.ts';
 export type { ProcStat } from './proc.ts';
 export { becomeSubreaper, mergeReports, reapOrphans, trackChild } from './subreaper.ts';
 export type { NamedCount, OrphanReport, SweepGraces } from './subreaper.ts';
 export { livingMembers, signalGroup, waitGroupGone } from './process-group.ts';
+export { enableGuard, processGuard } from './guard.ts';
+export type { ProcessGuard, Release } from './guard.ts';

@@ -171,32 +171,37 @@ describe('commandHook with real scripts', () => {
     const controller = new AbortController();
     const hook = commandHook({ event: 'PreToolUse', matcher: '*', command: `sh ./hang.sh ${fifo}`, timeoutSec: 60 }, options);
     const pending = hook.run(input('create_card'), controller.signal);
-    const child = Number((await readFile(fifo, 'utf8')).trim());
-    // The shell writes the pid right after fork, while the child still sets up
-    // its fds (sh points a background job's stdin at /dev/null: close, then open;
-    // exec closes close-on-exec fds a moment after the program name changes).
-    // What the host passed stays for the child's life, so poll with a deadline
-    // until only 0–2 (and the shell's own script) remain: a leaked host fd never
-    // goes away and fails this.
-    const foreign = () => {
-      const fds = readdirSync(`/proc/${child}/fd`);
-      const extra = fds.filter((fd) => !['0', '1', '2'].includes(fd)).map((fd) => linkOf(`/proc/${child}/fd/${fd}`));
-      // `undefined`: the fd closed between listing and reading it.
-      return [...['0', '1', '2'].filter((fd) => !fds.includes(fd)).map((fd) => `missing ${fd}`), ...extra.filter((t) => t !== undefined && t !== join(FIXTURES, 'hang.sh'))];
-    };
-    const comm = () => {
-      try {
-        return readFileSync(`/proc/${child}/comm`, 'utf8').trim();
-      } catch {
-        return 'gone';
-      }
-    };
-    const deadline = Date.now() + 5000;
-    // First the exec (stdin is set up before it), then the close-on-exec fds going away.
-    while (comm() !== 'sleep' && comm() !== 'gone' && Date.now() < deadline) await Bun.sleep(5);
-    while (foreign().length > 0 && Date.now() < deadline) await Bun.sleep(5);
-    expect(foreign()).toEqual([]);
-    controller.abort();
+    let child = 0;
+    try {
+      child = Number((await readFile(fifo, 'utf8')).trim());
+      // The shell writes the pid right after fork, while the child still sets up
+      // its fds (sh points a background job's stdin at /dev/null: close, then open;
+      // exec closes close-on-exec fds a moment after the program name changes).
+      // What the host passed stays for the child's life, so poll with a deadline
+      // until only 0–2 (and the shell's own script) remain: a leaked host fd never
+      // goes away and fails this.
+      const foreign = () => {
+        const fds = readdirSync(`/proc/${child}/fd`);
+        const extra = fds.filter((fd) => !['0', '1', '2'].includes(fd)).map((fd) => linkOf(`/proc/${child}/fd/${fd}`));
+        // `undefined`: the fd closed between listing and reading it.
+        return [...['0', '1', '2'].filter((fd) => !fds.includes(fd)).map((fd) => `missing ${fd}`), ...extra.filter((t) => t !== undefined && t !== join(FIXTURES, 'hang.sh'))];
+      };
+      const comm = () => {
+        try {
+          return readFileSync(`/proc/${child}/comm`, 'utf8').trim();
+        } catch {
+          return 'gone';
+        }
+      };
+      const deadline = Date.now() + 5000;
+      // First the exec (stdin is set up before it), then the close-on-exec fds going away.
+      while (comm() !== 'sleep' && comm() !== 'gone' && Date.now() < deadline) await Bun.sleep(5);
+      while (foreign().length > 0 && Date.now() < deadline) await Bun.sleep(5);
+      expect(foreign()).toEqual([]);
+    } finally {
+      // Also when a check above failed: the hook and its background sleep must not outlive the test.
+      controller.abort();
+    }
     const result = await pending;
     expect(result.note).toContain('aborted');
     expect(result.timedOut).toBeUndefined();

@@ -1,5 +1,5 @@
 import { LIMITS } from '../../contract/index.ts';
-import { signalGroup, trackChild } from '../../platform/index.ts';
+import { processGuard, signalGroup, trackChild } from '../../platform/index.ts';
 import type { Hook, HookEvent, HookInput, HookResult } from '../hook.ts';
 import { redactCut, redactorFor, type Redactor } from '../../contract/index.ts';
 import { captureBounded, TRUNCATION_MARK } from './capture.ts';
@@ -51,9 +51,12 @@ const ENGINE_BACKSTOP_MS = 5_000;
 /**
  * Spawns with Bun: `detached` gives the hook its own session and process
  * group. Registered as caplab's own child while it runs, so the sweep for
- * escaped processes never takes it for one.
+ * escaped processes never takes it for one, and its group with caplab's guard
+ * until the hook exits and the rest of its group is sent SIGKILL.
  */
 export const bunSpawnHook: SpawnHook = function bunSpawnHook(argv, options) {
+  const guard = processGuard();
+  guard.start();
   const child = Bun.spawn([...argv], {
     cwd: options.cwd,
     env: options.env,
@@ -63,7 +66,14 @@ export const bunSpawnHook: SpawnHook = function bunSpawnHook(argv, options) {
     detached: true,
   });
   trackChild(child.pid, child.exited);
-  return child;
+  const unguard = guard.group(child.pid);
+  // The group ends with the hook (runWith kills it too): killed first, then released.
+  const exited = child.exited.then((code) => {
+    signalGroup(child.pid, 'SIGKILL');
+    unguard();
+    return code;
+  });
+  return { pid: child.pid, stdin: child.stdin, stdout: child.stdout, stderr: child.stderr, exited };
 };
 
 /** Writes the input JSON and closes stdin; a hook that never reads it is fine. */

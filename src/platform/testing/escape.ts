@@ -5,13 +5,14 @@
  * and prints the report as one JSON line. Never imported by shipped code.
  */
 import { becomeSubreaper, reapOrphans, trackChild } from '../index.ts';
+import { setsidSleep } from './find.ts';
 
 const [marker = '0', subreaper = '1'] = process.argv.slice(2);
 const became = subreaper === '1' ? becomeSubreaper() : undefined;
 const kept = Bun.spawn(['sleep', `${marker}1`], { stdio: ['ignore', 'ignore', 'ignore'], detached: true });
 trackChild(kept.pid, kept.exited);
-// The shell waits until the escaped child has called setsid (it is then in its own session), then exits.
-const shell = Bun.spawn(['sh', '-c', `setsid sleep ${marker}2 & while [ "$(ps -o sid= -p $! 2>/dev/null | tr -d ' ')" != "$!" ]; do sleep 0.01; done`], { stdio: ['ignore', 'ignore', 'ignore'] });
+// The shell waits until the escaped child runs sleep in its own session (setsid, then exec), then exits.
+const shell = Bun.spawn(['sh', '-c', setsidSleep(`${marker}2`)], { stdio: ['ignore', 'ignore', 'ignore'] });
 trackChild(shell.pid, shell.exited);
 await shell.exited;
 const report = await reapOrphans({ termMs: 1000, killMs: 1000 });
