@@ -6,23 +6,30 @@ import type { Task, ToolProvider } from '../harness/index.ts';
 import { caseFlags, checkCases, judge, type CheckResult } from './check.ts';
 import { HELP } from './help.ts';
 import { EXIT, paint, type Io } from './io.ts';
+import { repeatedFlag } from './flags.ts';
 import { junitXml } from './junit.ts';
 import { checkOutDir, checkReportFile, checkRunId, usageFailure } from './paths.ts';
 import { execute, newRunId } from './run-command.ts';
+
+const CHECK_OPTIONS = {
+  json: { type: 'boolean' },
+  junit: { type: 'string' },
+  out: { type: 'string' },
+  'run-id': { type: 'string' },
+  durable: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
 
 /** `caplab check [--json] [--junit FILE] [--out DIR]`: the CI smoke test. */
 export async function checkCommand(args: readonly string[], io: Io, task: Task, mcpTools: ToolProvider): Promise<number> {
   let parsed;
   try {
-    parsed = parseArgs({
-      args: [...args],
-      options: { json: { type: 'boolean' }, junit: { type: 'string' }, out: { type: 'string' }, 'run-id': { type: 'string' }, durable: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
-      strict: true,
-      allowPositionals: false,
-    });
+    parsed = parseArgs({ args: [...args], options: CHECK_OPTIONS, strict: true, allowPositionals: false });
   } catch (error) {
     return usage(io, (error as Error).message);
   }
+  const repeated = repeatedFlag(args, CHECK_OPTIONS);
+  if (repeated) return usage(io, repeated);
   const v = parsed.values;
   if (v.help) return io.stdout(`${HELP['check']}\n`), EXIT.ok;
   const checkId = v['run-id'] ?? newRunId().replace(/^run-/, 'check-');

@@ -24,7 +24,7 @@ const RUN_FLAGS = `  --transport mcp|local   read_source over the fixture MCP se
   --allow-tool=NAME       allow a tool (repeatable)
   --deny-tool=NAME        deny a tool (repeatable; deny wins over every allow)
   --yes                   resolve permission "ask" as allow (default: deny, non-interactive)
-  --skills DIR            add method packages from DIR
+  --skills DIR            add method packages from DIR (repeatable)
   --no-skill              adopt no method package
   --durable               fsync every ledger event and file as it is written, so a machine crash
                           leaves a durable prefix (default: one sync of the run dir before the seal)`;
@@ -44,7 +44,7 @@ Commands:
   serve                the fixture MCP server on stdio (protocol 2025-06-18)
   probe -- CMD ARGS…   check any stdio MCP server (general profile; --call to judge tools)
 
-Options: --help (on any command), --version
+Options: --help (on any command), --version. A flag that takes one value may be given once.
 The model is always scripted: responses are replayed from scenario files and usage is synthetic.
 
 ${EXIT_CODES_HELP}`,
@@ -77,9 +77,9 @@ hashes, the argument/result conversion versions and the binding id. A contract t
 cannot represent without changing its meaning is listed as refused, with the field and why.
 
 Exit codes: 0 listed, 2 usage error, 3 stdout could not be written.`,
-  skills: `Usage: caplab skills [--skills DIR] [--json]
+  skills: `Usage: caplab skills [--skills DIR]… [--json]
 
-Lists method packages (embedded, plus DIR): name and description, version, hash, the tools
+Lists method packages (embedded, plus each DIR): name and description, version, hash, the tools
 each requires and whether they bind. A package grants nothing: callable tools come from
 bindings and permissions only.
 

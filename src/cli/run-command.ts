@@ -4,6 +4,7 @@ import { fail, type Failure } from '../contract/index.ts';
 import { loadScenario, runReport, runTask, type LoopStep, type RunOutcome, type Scenario, type Task, type ToolProvider } from '../harness/index.ts';
 import { clockFromEnv } from '../ledger/index.ts';
 import { EXIT, interruptCode, paint, type Io } from './io.ts';
+import { EMPTY_SKILLS, repeatedFlag } from './flags.ts';
 import { checkOutDir, checkRunId } from './paths.ts';
 import { failureText, renderEnding, renderStep } from './render.ts';
 import { setupRun, type RunFlags } from './setup.ts';
@@ -42,12 +43,15 @@ export function parseRunFlags(args: readonly string[], command: 'demo' | 'run', 
   } catch (error) {
     return { usage: (error as Error).message };
   }
+  const repeated = repeatedFlag(args, RUN_OPTIONS);
+  if (repeated) return { usage: repeated };
   const v = parsed.values;
   const transport = v.transport ?? 'mcp';
   if (transport !== 'mcp' && transport !== 'local') return { usage: `--transport must be mcp or local, got ${JSON.stringify(transport)}` };
   const badId = v['run-id'] !== undefined ? checkRunId(v['run-id']) : undefined;
   if (badId) return { usage: badId.message };
   if (v.out === '') return { usage: '--out needs a folder; an empty path would mean the working directory' };
+  if (v.skills?.includes('')) return { usage: EMPTY_SKILLS };
   if (command === 'run' && v.scenario === undefined) return { usage: 'run needs --scenario NAME|FILE' };
   if (command === 'demo' && v.scenario !== undefined) return { usage: `demo runs the ${task.scenarios.demo} scenario; use \`caplab run --scenario\` for others` };
   return {

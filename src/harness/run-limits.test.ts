@@ -25,7 +25,7 @@ function happy(): Scenario {
 function happyWithFirstArguments(args: unknown): Scenario {
   const scenario = happy();
   const step = scenario.responses[0]!;
-  if (!('tool_calls' in step)) throw new Error('happy starts with tool calls');
+  if (!step.tool_calls) throw new Error('happy starts with tool calls');
   step.tool_calls[0]!.arguments = args;
   return scenario;
 }
