@@ -1,7 +1,8 @@
 import { issuePath } from '../base/index.ts';
 import * as v from 'valibot';
-import { fail, ok, type Outcome } from '../contract/index.ts';
+import { fail, LIMITS, ok, type Outcome } from '../contract/index.ts';
 import type { Requirement, Stage } from './types.ts';
+import { yamlDepthBound } from './yaml-depth.ts';
 
 /**
  * SKILL.md frontmatter in the Agent Skills format (agentskills.io):
@@ -68,6 +69,11 @@ function words(text: string): string[] {
  * @returns The manifest, or a `bad_package` failure.
  */
 export function parseFrontmatter(yaml: string, stages: readonly Stage[]): Outcome<Manifest> {
+  // Bounded on the text: a parser's stack overflow is not a refusal, and deep enough input overflows it.
+  const depth = yamlDepthBound(yaml);
+  if (depth > LIMITS.skillFrontmatterDepth) {
+    return fail('invalid_arguments', 'too_deep', `field \`frontmatter\`: may nest ${depth} levels, more than ${LIMITS.skillFrontmatterDepth} (limit ${LIMITS.skillFrontmatterDepth})`);
+  }
   let data: unknown;
   try {
     data = Bun.YAML.parse(yaml);
