@@ -14,7 +14,8 @@ export const EXIT_CODES_HELP = `Exit codes:
 When several apply, the most severe wins: 2 > 130/143 > 4 > 3 > 1 > 0.`;
 
 const RUN_FLAGS = `  --transport mcp|local   read_source over the fixture MCP server (default) or as a local function
-  --out DIR               run dir (default ./caplab-runs/<run-id>/); must not exist or be empty
+  --out DIR               run dir (default ./caplab-runs/<run-id>/); must not exist or be empty, and
+                          lie in no run dir and not under /proc or /sys
   --run-id ID             run id: ${RUN_ID_RULE};
                           with SOURCE_DATE_EPOCH, runs are byte-identical
   --json                  print one JSON document on stdout instead of the human report
@@ -102,8 +103,12 @@ The smoke test for CI: the demo over MCP and over the local path, and every buil
 scenario (same-batch and hostile-protocol-names also over MCP), each with its expected ending;
 every run dir is then verified offline. Prints a table scenario / expected / observed / ✓.
   --json         one JSON document on stdout
-  --junit FILE   JUnit XML: one testcase per scenario, failures with the observed class/kind
-  --out DIR      where the run dirs go (default ./caplab-runs/<check-id>/); must not exist or be empty
+  --junit FILE   JUnit XML: one testcase per scenario, failures with the observed class/kind; FILE
+                 is absent or a regular file its owner may write (replaced whole), in no run dir
+                 and not under --out
+  --out DIR      where the run dirs go (default ./caplab-runs/<check-id>/); must not exist or be
+                 empty, and lie in no run dir; taken before the first scenario (of checks given
+                 one --out, one runs, the others exit 2)
   --run-id ID    the check id (${RUN_ID_RULE})
   --durable      fsync every ledger event and file as it is written (default: once per run dir, before its seal)
 

@@ -21,6 +21,11 @@ export interface RunOptions {
   readonly tools: ToolProvider;
   readonly runId: string;
   readonly runDir: string;
+  /**
+   * The run dir already opened at `runDir` (the CLI takes it before any output,
+   * so a path it cannot take is a usage error); runTask then owns and closes it.
+   */
+  readonly opened?: RunDir;
   readonly clock: Clock;
   readonly cwd: string;
   readonly hooks: readonly Hook[];
@@ -54,6 +59,11 @@ export function interruptedExit(reason: unknown): 130 | 143 {
 export interface RunOutcome {
   readonly runId: string;
   readonly runDir: string;
+  /**
+   * The run dir already opened at `runDir` (the CLI takes it before any output,
+   * so a path it cannot take is a usage error); runTask then owns and closes it.
+   */
+  readonly opened?: RunDir;
   readonly transport: 'local' | 'mcp';
   readonly server?: ServerReport;
   readonly loop: LoopResult;
@@ -94,7 +104,7 @@ function recorderOf(run: RunDir): RunRecorder {
  * close report.
  */
 export async function runTask(options: RunOptions): Promise<Outcome<RunOutcome>> {
-  const opened = openRunDir(options.runDir, { clock: options.clock, durable: options.durable ?? false, ...(options.fs ? { fs: options.fs } : {}) });
+  const opened = options.opened ? ok(options.opened) : openRunDir(options.runDir, { clock: options.clock, durable: options.durable ?? false, ...(options.fs ? { fs: options.fs } : {}) });
   if (!opened.ok) return opened;
   const run = opened.value;
   const recorder = recorderOf(run);
