@@ -81,8 +81,9 @@ Exit codes: 0 listed, 2 usage error, 3 stdout could not be written.`,
   skills: `Usage: caplab skills [--skills DIR]… [--json]
 
 Lists method packages (embedded, plus each DIR): name and description, version, hash, the tools
-each requires and whether they bind. A package grants nothing: callable tools come from
-bindings and permissions only.
+each requires and whether they bind. A plain Agent Skills SKILL.md (no caplab-* field) is shown
+as plain: its body is its method, sent whole in every request. A package grants nothing:
+callable tools come from bindings and permissions only.
 
 Exit codes: 0 listed, 2 usage error (a bad package or folder, a symlink that leads nowhere),
 3 stdout could not be written.`,

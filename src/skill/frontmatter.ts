@@ -20,6 +20,7 @@ import { yamlDepthBound } from './yaml-depth.ts';
  * so a typo cannot silently drop a stage or a requirement.
  */
 export interface Manifest {
+  readonly kind: 'staged';
   readonly name: string;
   readonly description: string;
   readonly allowedTools: readonly string[];
@@ -27,6 +28,17 @@ export interface Manifest {
   readonly requires: readonly Requirement[];
   readonly resources: readonly { readonly path: string; readonly sha256: string }[];
   readonly stageResources: Readonly<Record<Stage, readonly string[]>>;
+}
+
+/**
+ * The frontmatter of a plain Agent Skills package: no `caplab-*` field at all
+ * (so no version, stages, requirements or pinned resources; its body is its method).
+ */
+export interface PlainManifest {
+  readonly kind: 'plain';
+  readonly name: string;
+  readonly description: string;
+  readonly allowedTools: readonly string[];
 }
 
 /** Agent Skills name: 1–64 lowercase letters, digits, single hyphens, not at either end. */
@@ -46,7 +58,7 @@ const Frontmatter = v.strictObject({
   license: v.optional(v.string()),
   compatibility: v.optional(v.pipe(v.string(), v.maxLength(500, 'at most 500 characters'))),
   'allowed-tools': v.optional(v.string()),
-  metadata: v.record(v.string(), v.string('must be a string (Agent Skills metadata maps strings to strings)')),
+  metadata: v.optional(v.record(v.string(), v.string('must be a string (Agent Skills metadata maps strings to strings)'))),
 });
 
 /** Splits SKILL.md into frontmatter YAML and body. */
@@ -66,9 +78,10 @@ function words(text: string): string[] {
 
 /**
  * Parses and validates the frontmatter against the task's stages. Every refusal names the field.
- * @returns The manifest, or a `bad_package` failure.
+ * A frontmatter with no `caplab-*` field is a plain Agent Skills package.
+ * @returns The manifest, or a `bad_package` (`too_deep`) failure.
  */
-export function parseFrontmatter(yaml: string, stages: readonly Stage[]): Outcome<Manifest> {
+export function parseFrontmatter(yaml: string, stages: readonly Stage[]): Outcome<Manifest | PlainManifest> {
   // Bounded on the text: a parser's stack overflow is not a refusal, and deep enough input overflows it.
   const depth = yamlDepthBound(yaml);
   if (depth > LIMITS.skillFrontmatterDepth) {
@@ -95,7 +108,9 @@ export function parseFrontmatter(yaml: string, stages: readonly Stage[]): Outcom
     return bad(field, message, all.map(([f, m]) => `${f}: ${m}`));
   }
   const front = parsed.output;
-  const meta = front.metadata;
+  const meta = front.metadata ?? {};
+  const allowedTools = words(front['allowed-tools'] ?? '');
+  if (!Object.keys(meta).some((key) => key.startsWith('caplab-'))) return ok({ kind: 'plain', name: front.name, description: front.description, allowedTools });
 
   for (const key of Object.keys(meta)) {
     const known = ['caplab-version', 'caplab-requires', 'caplab-resources'].includes(key);
@@ -145,9 +160,10 @@ export function parseFrontmatter(yaml: string, stages: readonly Stage[]): Outcom
   }
 
   return ok({
+    kind: 'staged',
     name: front.name,
     description: front.description,
-    allowedTools: words(front['allowed-tools'] ?? ''),
+    allowedTools,
     version,
     requires,
     resources,
