@@ -9,6 +9,7 @@ import { EXIT } from './io.ts';
 import { parseRunFlags, runCommand } from './run-command.ts';
 import { testIo } from './test-io.ts';
 import { excerptTask } from '../excerpt/index.ts';
+import { unwritableDir } from '../../test/unwritable.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'caplab-paths-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -173,4 +174,21 @@ test('parallel checks on one --out: one runs, the others exit 2 target_exists be
   // Every run dir under it is the winner's, and each verifies.
   const winner = ios[codes.indexOf(EXIT.ok)]!;
   expect(winner.out()).toContain('all scenarios ended as expected');
+});
+
+test('--out in a folder the system refuses to write (EPERM/EACCES): bad_path naming the errno, exit 2, before any output', async () => {
+  const cwd = fresh();
+  const locked = unwritableDir(cwd);
+  if (!locked) throw new Error('this machine offers no unwritable folder (neither chattr +i as root nor a mode)');
+  try {
+    for (const argv of [['demo', '--transport', 'local', '--out', 'locked/run'], ['check', '--out', 'locked/check']]) {
+      const io = testIo(cwd);
+      expect(await cli(argv, io)).toBe(EXIT.usage);
+      expect(io.err()).toMatch(/invalid_arguments\/bad_path: .*cannot be a run dir: (EPERM|EACCES)/);
+      expect(io.out()).toBe('');
+    }
+    expect(readdirSync(locked.path)).toEqual([]);
+  } finally {
+    locked.restore();
+  }
 });

@@ -7,6 +7,7 @@ import { cli } from './cli.ts';
 import { EXIT } from './io.ts';
 import { checkReportFile } from './report-file.ts';
 import { testIo } from './test-io.ts';
+import { unwritableDir } from '../../test/unwritable.ts';
 
 /** A character device like /dev/full, made in the scratch folder (root may mknod); /dev/full itself otherwise. */
 function device(dir: string): string {
@@ -78,7 +79,7 @@ test('check --junit inside --out, or equal to it, is refused before the check di
   }
 });
 
-test('a folder that cannot be written is found before any scenario (the write is proven up front)', () => {
+test('a folder path through a file is refused; proving a writable folder leaves nothing behind', () => {
   const dir = scratchDir('caplab-junit-');
   // As root, a mode never stops a write; a file where the folder should be does, for everyone.
   writeFileSync(join(dir, 'file'), 'x');
@@ -99,4 +100,19 @@ test('check --junit: an absent file is created; a regular writable file is repla
   expect(readFileSync(join(cwd, 'old.xml'), 'utf8')).toStartWith('<?xml');
   expect(statSync(join(cwd, 'old.xml')).ino).not.toBe(inode);
   expect(readdirSync(cwd).sort()).toEqual(['a', 'b', 'new.xml', 'old.xml']);
+});
+
+test('check --junit in a folder the system refuses to write: found before any scenario by trying, exit 2', async () => {
+  const cwd = scratchDir('caplab-junit-');
+  const locked = unwritableDir(cwd);
+  if (!locked) throw new Error('this machine offers no unwritable folder (neither chattr +i as root nor a mode)');
+  try {
+    const io = testIo(cwd);
+    expect(await cli(['check', '--junit', 'locked/report.xml', '--out', 'out'], io)).toBe(EXIT.usage);
+    expect(io.err()).toMatch(/--junit .*locked\/report.xml: its folder cannot be written: (EPERM|EACCES)/);
+    expect(io.out()).toBe('');
+    expect(readdirSync(cwd)).toEqual(['locked']);
+  } finally {
+    locked.restore();
+  }
 });
