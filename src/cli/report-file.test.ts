@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { scratchDir } from '../../test/scratch.ts';
 import { cli } from './cli.ts';
 import { EXIT } from './io.ts';
-import { checkReportFile } from './report-file.ts';
+import { checkReportFile, writeReport } from './report-file.ts';
 import { testIo } from './test-io.ts';
 import { unwritableDir } from '../../test/unwritable.ts';
 
@@ -115,4 +115,14 @@ test('check --junit in a folder the system refuses to write: found before any sc
   } finally {
     locked.restore();
   }
+});
+
+test('writeReport looks again: a target turned symlink or FIFO since the check is not replaced (write_failed)', () => {
+  const dir = scratchDir('caplab-junit-');
+  writeFileSync(join(dir, 'mine.txt'), 'keep');
+  symlinkSync(join(dir, 'mine.txt'), join(dir, 'link.xml'));
+  Bun.spawnSync(['mkfifo', join(dir, 'fifo.xml')]);
+  for (const name of ['link.xml', 'fifo.xml']) expect(writeReport(join(dir, name), '<x/>')?.kind).toBe('write_failed');
+  expect(snapshot(dir)).toMatchObject({ 'mine.txt': expect.stringMatching(/ keep$/), 'link.xml': 'link', 'fifo.xml': 'special' });
+  expect(readdirSync(dir).sort()).toEqual(['fifo.xml', 'link.xml', 'mine.txt']);
 });
