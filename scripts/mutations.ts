@@ -401,8 +401,8 @@ export const MUTATIONS: readonly Mutation[] = [
     id: 'repeated-flag-last-wins',
     claim: 'usage',
     file: 'src/cli/flags.ts',
-    find: 'if (seen.has(token.name)) return',
-    replace: 'if (seen.has(token.name) && false) return',
+    find: 'seen.add(token.name);',
+    replace: "seen.add(`${token.name}-seen`);",
     tests: ['src/cli/flags.test.ts'],
   },
   {
