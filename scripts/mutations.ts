@@ -490,7 +490,7 @@ export const MUTATIONS: readonly Mutation[] = [
     claim: 'usage',
     file: 'src/cli/report-file.ts',
     find: 'if (isWithin(real, realPathOf(out))) return',
-    replace: 'if (real === out + "/never") return',
+    replace: "if (isWithin(real, `${realPathOf(out)}/never`)) return",
     tests: ['src/cli/report-file.test.ts'],
   },
   {
