@@ -125,6 +125,6 @@ function adopt(flags: RunFlags, scenario: Scenario, task: Task): Outcome<RunOpti
  * body (`plain: true` at the top level, so the record's format can say it).
  */
 function methodRecord(pkg: Package): Readonly<Record<string, unknown>> {
-  const identity = pkg.kind === 'plain' ? plainRecord(pkg) : { name: pkg.name, version: pkg.version, hash: pkg.hash };
+  const identity = pkg.kind === 'plain' ? { ...plainRecord(pkg), ...(pkg.notApplied.length > 0 ? { not_applied: pkg.notApplied } : {}) } : { name: pkg.name, version: pkg.version, hash: pkg.hash };
   return { ...identity, origin: pkg.origin, allowed_tools: pkg.allowedTools, grants: 'nothing: callable tools come from bindings and permissions only' };
 }

@@ -17,6 +17,8 @@ export interface SkillDescription {
   readonly resources: readonly { readonly path: string; readonly sha256: string; readonly bytes: number }[];
   /** A plain package's body, by hash and size. */
   readonly body?: { readonly sha256: string; readonly bytes: number };
+  /** A plain package's frontmatter fields caplab accepts but does not apply (Claude Code's `model` …). */
+  readonly not_applied?: readonly string[];
 }
 
 export interface SkillsReport {
@@ -34,8 +36,10 @@ export const PLAIN_NOTE = 'plain: body only; no stages, no pinned hashes';
 const encoder = new TextEncoder();
 
 /** What only a staged or only a plain package has. */
-function ownParts(pkg: Package): Pick<SkillDescription, 'plain' | 'version' | 'stages' | 'resources' | 'body'> {
-  if (pkg.kind === 'plain') return { plain: true, version: null, stages: {}, resources: [], body: { sha256: pkg.body.sha256, bytes: pkg.body.bytes } };
+function ownParts(pkg: Package): Pick<SkillDescription, 'plain' | 'version' | 'stages' | 'resources' | 'body' | 'not_applied'> {
+  if (pkg.kind === 'plain') {
+    return { plain: true, version: null, stages: {}, resources: [], body: { sha256: pkg.body.sha256, bytes: pkg.body.bytes }, not_applied: [...pkg.notApplied] };
+  }
   const stages = {} as Record<Stage, readonly string[]>;
   // In the task's stage order: the package's stages were built from that list, and no stage name is an integer (STAGE_NAME).
   for (const [stage, { resources }] of Object.entries(pkg.stages)) stages[stage] = [...resources];
@@ -68,6 +72,7 @@ export function describeSkills(packages: readonly Package[], tools: readonly Bou
         stages: own.stages,
         resources: own.resources,
         ...(own.body ? { body: own.body } : {}),
+        ...(own.not_applied ? { not_applied: own.not_applied } : {}),
       };
     }),
     note: GRANTS_NOTHING,
@@ -83,6 +88,7 @@ export function renderSkillsText(report: SkillsReport): string {
     lines.push(`${pkg.name}${pkg.version === null ? '' : ` ${pkg.version}`}  [${status}]  ${pkg.origin}`);
     lines.push(`  ${pkg.description}`);
     if (pkg.body) lines.push(`  ${PLAIN_NOTE}`, `  body ${pkg.body.bytes} B  sha256 ${pkg.body.sha256}`);
+    if (pkg.not_applied && pkg.not_applied.length > 0) lines.push(`  not applied: ${pkg.not_applied.join(', ')}`);
     else lines.push(`  hash ${pkg.hash}`);
     if (pkg.binding.status === 'refused') lines.push(`  reason: ${pkg.binding.message}`);
     for (const need of pkg.requires) {

@@ -39,6 +39,8 @@ export interface PlainManifest {
   readonly name: string;
   readonly description: string;
   readonly allowedTools: readonly string[];
+  /** Fields outside the Agent Skills format (Claude Code's `when_to_use`, `model` …), sorted: accepted, not applied. */
+  readonly notApplied: readonly string[];
 }
 
 /** Agent Skills name: 1–64 lowercase letters, digits, single hyphens, not at either end. */
@@ -76,12 +78,8 @@ function words(text: string): string[] {
   return text.split(/\s+/).filter((word) => word.length > 0);
 }
 
-/**
- * Parses and validates the frontmatter against the task's stages. Every refusal names the field.
- * A frontmatter with no `caplab-*` field is a plain Agent Skills package.
- * @returns The manifest, or a `bad_package` (`too_deep`) failure.
- */
-export function parseFrontmatter(yaml: string, stages: readonly Stage[]): Outcome<Manifest | PlainManifest> {
+/** Parses the YAML text of a frontmatter into a mapping, bounded before the parser sees it. */
+function parseMapping(yaml: string): Outcome<Readonly<Record<string, unknown>>> {
   // Bounded on the text: a parser's stack overflow is not a refusal, and deep enough input overflows it.
   const depth = yamlDepthBound(yaml);
   if (depth > LIMITS.skillFrontmatterDepth) {
@@ -95,22 +93,56 @@ export function parseFrontmatter(yaml: string, stages: readonly Stage[]): Outcom
   }
   // Valibot's object schemas accept arrays; a frontmatter must be a mapping.
   if (data === null || typeof data !== 'object' || Array.isArray(data)) return bad('frontmatter', 'must be a YAML mapping');
+  return ok(data as Record<string, unknown>);
+}
+
+/** The Agent Skills fields, validated; every refusal names the field. */
+function agentSkillsFields(data: Readonly<Record<string, unknown>>): Outcome<v.InferOutput<typeof Frontmatter>> {
   const parsed = v.safeParse(Frontmatter, data);
-  if (!parsed.success) {
-    const describe = (issue: v.BaseIssue<unknown>): [string, string] => {
-      const path = issuePath(issue) ?? 'frontmatter';
-      const missing = issue.input === undefined && issue.kind === 'schema';
-      const extra = issue.expected === 'never';
-      return [path, missing ? 'is required' : extra ? 'is not an Agent Skills field' : issue.message];
-    };
-    const all = parsed.issues.map(describe);
-    const [field, message] = all[0]!;
-    return bad(field, message, all.map(([f, m]) => `${f}: ${m}`));
-  }
-  const front = parsed.output;
+  if (parsed.success) return ok(parsed.output);
+  const describe = (issue: v.BaseIssue<unknown>): [string, string] => {
+    const path = issuePath(issue) ?? 'frontmatter';
+    const missing = issue.input === undefined && issue.kind === 'schema';
+    const extra = issue.expected === 'never';
+    return [path, missing ? 'is required' : extra ? 'is not an Agent Skills field' : issue.message];
+  };
+  const all = parsed.issues.map(describe);
+  const [field, message] = all[0]!;
+  return bad(field, message, all.map(([f, m]) => `${f}: ${m}`));
+}
+
+/** Whether a frontmatter has any caplab field: without one it is a plain Agent Skills package. */
+function hasCaplabField(data: Readonly<Record<string, unknown>>): boolean {
+  const meta = data['metadata'];
+  return meta !== null && typeof meta === 'object' && Object.keys(meta).some((key) => key.startsWith('caplab-'));
+}
+
+/**
+ * A plain package's frontmatter: its Agent Skills fields validated; any other
+ * field (Claude Code's `when_to_use`, `model`, `hooks` …) is kept by name as
+ * not applied, never a refusal (caplab honours none of them).
+ */
+function plainManifest(data: Readonly<Record<string, unknown>>): Outcome<PlainManifest> {
+  const known = Object.keys(Frontmatter.entries);
+  const front = agentSkillsFields(Object.fromEntries(Object.entries(data).filter(([key]) => known.includes(key))));
+  if (!front.ok) return front;
+  const notApplied = Object.keys(data).filter((key) => !known.includes(key)).sort();
+  return ok({ kind: 'plain', name: front.value.name, description: front.value.description, allowedTools: words(front.value['allowed-tools'] ?? ''), notApplied });
+}
+
+/**
+ * Parses and validates the frontmatter against the task's stages. Every refusal names the field.
+ * A frontmatter with no `caplab-*` field is a plain Agent Skills package.
+ * @returns The manifest, or a `bad_package` (`too_deep`) failure.
+ */
+export function parseFrontmatter(yaml: string, stages: readonly Stage[]): Outcome<Manifest | PlainManifest> {
+  const data = parseMapping(yaml);
+  if (!data.ok) return data;
+  if (!hasCaplabField(data.value)) return plainManifest(data.value);
+  const parsed = agentSkillsFields(data.value);
+  if (!parsed.ok) return parsed;
+  const front = parsed.value;
   const meta = front.metadata ?? {};
-  const allowedTools = words(front['allowed-tools'] ?? '');
-  if (!Object.keys(meta).some((key) => key.startsWith('caplab-'))) return ok({ kind: 'plain', name: front.name, description: front.description, allowedTools });
 
   for (const key of Object.keys(meta)) {
     const known = ['caplab-version', 'caplab-requires', 'caplab-resources'].includes(key);
@@ -163,7 +195,7 @@ export function parseFrontmatter(yaml: string, stages: readonly Stage[]): Outcom
     kind: 'staged',
     name: front.name,
     description: front.description,
-    allowedTools,
+    allowedTools: words(front['allowed-tools'] ?? ''),
     version,
     requires,
     resources,

@@ -140,6 +140,7 @@ function plainPackage(m: PlainManifest, body: string, skillSha256: string, origi
       allowedTools: m.allowedTools,
       requires: [] as const,
       body: { text: body, sha256: sha256Hex(bytes), bytes: bytes.byteLength },
+      notApplied: m.notApplied,
       hash: packageHash([{ path: 'SKILL.md', sha256: skillSha256 }]),
       skillSha256,
       origin: structuredClone(origin),

@@ -25,6 +25,16 @@ test('other Agent Skills fields keep it plain; one caplab-* field makes it a cap
   expect(partial.ok ? '' : partial.message).toContain('caplab-stage-read');
 });
 
+test('Claude Code fields of a plain package are accepted and named as not applied, never a refusal (SPEC F-SKILL)', () => {
+  const parsed = parse(skill('name: notes\ndescription: Plain.\nwhen_to_use: always\nmodel: sonnet\ndisable-model-invocation: true\nhooks:\n  PreToolUse: []'));
+  if (!parsed.ok || parsed.value.kind !== 'plain') throw new Error(parsed.ok ? 'a plain package' : parsed.message);
+  expect(parsed.value.notApplied).toEqual(['disable-model-invocation', 'hooks', 'model', 'when_to_use']);
+  expect(renderSkillsText(describeSkills([parsed.value], []))).toContain('not applied: disable-model-invocation, hooks, model, when_to_use');
+  // The Agent Skills fields themselves are still checked.
+  const bad = parse(skill('name: Notes\ndescription: Plain.\nmodel: sonnet'));
+  expect(bad.ok ? 'ok' : bad.message).toContain('`name`: lowercase');
+});
+
 test('a plain package with an empty body is refused: the body is all it sends', () => {
   const parsed = parse(skill('name: notes\ndescription: Nothing.', '\n  \n'));
   expect(parsed.ok ? 'ok' : `${parsed.class}/${parsed.kind}`).toBe('invalid_arguments/bad_package');

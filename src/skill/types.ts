@@ -66,6 +66,8 @@ export interface PlainPackage extends PackageCommon {
   readonly requires: readonly [];
   /** The SKILL.md body after the frontmatter, and the sha256 and size of its UTF-8 bytes. */
   readonly body: { readonly text: string; readonly sha256: string; readonly bytes: number };
+  /** Frontmatter fields outside the Agent Skills format (Claude Code's `when_to_use`, `model` …): accepted, not applied. */
+  readonly notApplied: readonly string[];
 }
 
 /** A method package. Only `parsePackage` makes one. */
