@@ -595,7 +595,7 @@ export const MUTATIONS: readonly Mutation[] = [
     claim: 'packages',
     file: 'src/skill/plain.ts',
     find: 'return { plain: true, name: pkg.name,',
-    replace: 'return { plain: true as const, ...{ plain: undefined as never }, name: pkg.name,',
+    replace: "return { plain: (pkg.name === '') as true, name: pkg.name,",
     tests: ['src/skill/plain.test.ts', 'src/cli/method.test.ts'],
   },
   {
