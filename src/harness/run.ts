@@ -59,11 +59,6 @@ export function interruptedExit(reason: unknown): 130 | 143 {
 export interface RunOutcome {
   readonly runId: string;
   readonly runDir: string;
-  /**
-   * The run dir already opened at `runDir` (the CLI takes it before any output,
-   * so a path it cannot take is a usage error); runTask then owns and closes it.
-   */
-  readonly opened?: RunDir;
   readonly transport: 'local' | 'mcp';
   readonly server?: ServerReport;
   readonly loop: LoopResult;
