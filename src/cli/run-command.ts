@@ -93,8 +93,8 @@ const notRun = (code: number, failure: Failure): NotRun => ({ ok: false, code, f
 /**
  * Checks everything a run needs and takes its run dir (created, its ledger
  * opened), before any output and any spawn: a bad path, flag or file is a
- * usage error that leaves nothing behind, and of two runs racing for one
- * folder exactly one gets it.
+ * usage error before anything is printed or started, and of two runs racing
+ * for one folder exactly one gets it (the ledger is created exclusively).
  */
 export async function prepareRun(flags: RunFlags, scenario: Scenario, io: Io, task: Task, mcpTools: ToolProvider | undefined): Promise<{ readonly ok: true; readonly prepared: PreparedRun } | NotRun> {
   const clock = clockFromEnv(io.env);
