@@ -1,65 +1,93 @@
-import * as nodeFs from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
-import { fail, type Failure } from '../contract/index.ts';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Task, ToolProvider } from '../harness/index.ts';
-import { caseFlags, checkCases, judge, type CheckResult } from './check.ts';
+import { caseFlags, checkCases, judge, type CheckCase, type CheckResult } from './check.ts';
 import { HELP } from './help.ts';
 import { EXIT, paint, type Io } from './io.ts';
+import { repeatedFlag } from './flags.ts';
 import { junitXml } from './junit.ts';
-import { checkOutDir, checkReportFile, checkRunId, usageFailure } from './paths.ts';
-import { execute, newRunId } from './run-command.ts';
+import { checkOutDir, checkRunId, usageFailure } from './paths.ts';
+import { failureText } from './render.ts';
+import { checkReportFile, writeReport } from './report-file.ts';
+import { execute, newRunId, prepareRun, startRun } from './run-command.ts';
 
-/** `caplab check [--json] [--junit FILE] [--out DIR]`: the CI smoke test. */
-export async function checkCommand(args: readonly string[], io: Io, task: Task, mcpTools: ToolProvider): Promise<number> {
+const CHECK_OPTIONS = {
+  json: { type: 'boolean' },
+  junit: { type: 'string' },
+  out: { type: 'string' },
+  'run-id': { type: 'string' },
+  durable: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+/** check's flags, every path checked. */
+interface CheckFlags {
+  readonly json: boolean;
+  readonly durable: boolean;
+  readonly checkId: string;
+  /** Where the run dirs go: `--out`, or ./caplab-runs/<check-id>. */
+  readonly root: string;
+  readonly junit?: string;
+}
+
+/** Parses check's flags and checks every path, before the first scenario runs: a typo must not cost a whole check. */
+function parseCheckFlags(args: readonly string[], cwd: string): CheckFlags | { readonly usage: string } | { readonly help: true } {
   let parsed;
   try {
-    parsed = parseArgs({
-      args: [...args],
-      options: { json: { type: 'boolean' }, junit: { type: 'string' }, out: { type: 'string' }, 'run-id': { type: 'string' }, durable: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
-      strict: true,
-      allowPositionals: false,
-    });
+    parsed = parseArgs({ args: [...args], options: CHECK_OPTIONS, strict: true, allowPositionals: false });
   } catch (error) {
-    return usage(io, (error as Error).message);
+    return { usage: (error as Error).message };
   }
+  const repeated = repeatedFlag(args, CHECK_OPTIONS);
+  if (repeated) return { usage: repeated };
   const v = parsed.values;
-  if (v.help) return io.stdout(`${HELP['check']}\n`), EXIT.ok;
+  if (v.help) return { help: true };
   const checkId = v['run-id'] ?? newRunId().replace(/^run-/, 'check-');
-  if (v.out === '') return usage(io, '--out needs a folder; an empty path would mean the working directory');
-  const root = resolve(io.cwd, v.out ?? join('caplab-runs', checkId));
-  const junit = v.junit !== undefined ? resolve(io.cwd, v.junit) : undefined;
-  // Every path is checked before the first scenario runs: a typo must not cost a whole check.
+  if (v.out === '') return { usage: '--out needs a folder; an empty path would mean the working directory' };
+  const root = resolve(cwd, v.out ?? join('caplab-runs', checkId));
+  const junit = v.junit !== undefined ? resolve(cwd, v.junit) : undefined;
   const bad =
     checkRunId(checkId) ??
     checkOutDir(root, v.out !== undefined ? '--out' : 'check dir') ??
-    (v.junit === '' ? usageFailure('bad_path', '--junit needs a file name') : junit !== undefined ? checkReportFile(junit, '--junit') : undefined);
-  if (bad) return usage(io, bad.message);
+    (v.junit === '' ? usageFailure('bad_path', '--junit needs a file name') : junit !== undefined ? checkReportFile(junit, '--junit', root) : undefined);
+  if (bad) return { usage: bad.message };
+  return { json: v.json ?? false, durable: v.durable ?? false, checkId, root, ...(junit !== undefined ? { junit } : {}) };
+}
+
+/** `caplab check [--json] [--junit FILE] [--out DIR]`: the CI smoke test. */
+export async function checkCommand(args: readonly string[], io: Io, task: Task, mcpTools: ToolProvider): Promise<number> {
+  const flags = parseCheckFlags(args, io.cwd);
+  if ('help' in flags) return io.stdout(`${HELP['check']}\n`), EXIT.ok;
+  if ('usage' in flags) return usage(io, flags.usage);
+  const cases = checkCases(task);
+  const flagsOf = (item: CheckCase) => ({ ...caseFlags(task, item, flags.root, `${flags.checkId}-${item.id}`), ...(flags.durable ? { durable: true } : {}) });
+  // The root is taken with the first run dir, before any output: of checks racing for one --out, one runs.
+  const first = await prepareRun(flagsOf(cases[0]!), cases[0]!.scenario, io, task, mcpTools);
+  if (!first.ok && first.code === EXIT.usage) return usage(io, failureText(first.failure));
   const colours = paint(io);
   const results: CheckResult[] = [];
-  const cases = checkCases(task);
-  if (!v.json) io.stdout(`caplab check — ${cases.length} scenarios, run dirs under ${root}\n\n`);
+  if (!flags.json) io.stdout(`caplab check — ${cases.length} scenarios, run dirs under ${flags.root}\n\n`);
   const width = Math.max(...cases.map((c) => c.id.length));
-  for (const item of cases) {
-    const flags = { ...caseFlags(task, item, root, `${checkId}-${item.id}`), ...(v.durable ? { durable: true } : {}) };
-    const result = judge(task, item, await execute(flags, item.scenario, io, task, mcpTools));
+  for (const [index, item] of cases.entries()) {
+    const executed = index > 0 ? await execute(flagsOf(item), item.scenario, io, task, mcpTools) : first.ok ? await startRun(first.prepared, io, task) : first;
+    const result = judge(task, item, executed);
     results.push(result);
-    if (!v.json) {
+    if (!flags.json) {
       const mark = result.passed ? colours.ok('✓') : colours.bad('✗');
       io.stdout(`${mark} ${item.id.padEnd(width)}  expected: ${result.expected}\n  ${' '.repeat(width)}  observed: ${result.observed}\n`);
     }
   }
   const passed = results.filter((r) => r.passed).length;
-  if (junit !== undefined) {
-    const written = writeReport(junit, junitXml(results));
+  if (flags.junit !== undefined) {
+    const written = writeReport(flags.junit, junitXml(results));
     if (written) {
       // The path was fine before the run; failing now is I/O (disk full, the folder removed), not usage.
-      io.stderr(`caplab check: could not write ${junit}: ${written.message}\n`);
+      io.stderr(`caplab check: could not write ${flags.junit}: ${written.message}\n`);
       return EXIT.protocol;
     }
   }
   const allPassed = passed === results.length;
-  if (v.json) io.stdout(`${JSON.stringify({ passed: allPassed, scenarios: results.length, expected: passed, unexpected: results.length - passed, results, scripted: true }, null, 2)}\n`);
+  if (flags.json) io.stdout(`${JSON.stringify({ passed: allPassed, scenarios: results.length, expected: passed, unexpected: results.length - passed, results, scripted: true }, null, 2)}\n`);
   else io.stdout(`\n${allPassed ? colours.ok('all scenarios ended as expected') : colours.bad(`${results.length - passed} scenario(s) did not end as expected`)} (${passed}/${results.length})\n`);
   return allPassed ? EXIT.ok : EXIT.failed;
 }
@@ -67,33 +95,4 @@ export async function checkCommand(args: readonly string[], io: Io, task: Task, 
 function usage(io: Io, message: string): number {
   io.stderr(`caplab check: ${message}\nSee \`caplab check --help\`.\n`);
   return EXIT.usage;
-}
-
-/**
- * Writes a report file whole or not at all: a temp file beside it, then
- * rename(2). The temp never survives, whichever step fails.
- */
-export function writeReport(target: string, text: string, fs: Pick<typeof nodeFs, 'writeFileSync' | 'renameSync' | 'unlinkSync'> = nodeFs): Failure | undefined {
-  const temp = join(dirname(target), `.${basename(target)}.${process.pid}.tmp`);
-  let created = false;
-  try {
-    fs.writeFileSync(temp, text, { flag: 'wx' });
-    created = true;
-    fs.renameSync(temp, target);
-    return undefined;
-  } catch (error) {
-    // 'wx' may have created the file before a failed write; an EEXIST temp is someone else's.
-    if (created || errorCode(error) !== 'EEXIST') {
-      try {
-        fs.unlinkSync(temp);
-      } catch {
-        // Never created, or already renamed.
-      }
-    }
-    return fail('business', 'write_failed', String(error));
-  }
-}
-
-function errorCode(error: unknown): string | undefined {
-  return typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : undefined;
 }

@@ -40,6 +40,7 @@ async function dispatch(argv: readonly string[], io: Io): Promise<number> {
     return command === undefined ? EXIT.usage : EXIT.ok;
   }
   if (command === '--version' || command === '-v') {
+    if (rest.length > 0) return usage(io, undefined, `${command} takes no argument, got ${JSON.stringify(rest[0])}`);
     io.stdout(`caplab ${CAPLAB_VERSION}\n`);
     return EXIT.ok;
   }

@@ -14,7 +14,8 @@ export const EXIT_CODES_HELP = `Exit codes:
 When several apply, the most severe wins: 2 > 130/143 > 4 > 3 > 1 > 0.`;
 
 const RUN_FLAGS = `  --transport mcp|local   read_source over the fixture MCP server (default) or as a local function
-  --out DIR               run dir (default ./caplab-runs/<run-id>/); must not exist or be empty
+  --out DIR               run dir (default ./caplab-runs/<run-id>/); must not exist or be empty, and
+                          lie in no run dir and not under /proc or /sys
   --run-id ID             run id: ${RUN_ID_RULE};
                           with SOURCE_DATE_EPOCH, runs are byte-identical
   --json                  print one JSON document on stdout instead of the human report
@@ -24,7 +25,7 @@ const RUN_FLAGS = `  --transport mcp|local   read_source over the fixture MCP se
   --allow-tool=NAME       allow a tool (repeatable)
   --deny-tool=NAME        deny a tool (repeatable; deny wins over every allow)
   --yes                   resolve permission "ask" as allow (default: deny, non-interactive)
-  --skills DIR            add method packages from DIR
+  --skills DIR            add method packages from DIR (repeatable)
   --no-skill              adopt no method package
   --durable               fsync every ledger event and file as it is written, so a machine crash
                           leaves a durable prefix (default: one sync of the run dir before the seal)`;
@@ -44,7 +45,7 @@ Commands:
   serve                the fixture MCP server on stdio (protocol 2025-06-18)
   probe -- CMD ARGS…   check any stdio MCP server (general profile; --call to judge tools)
 
-Options: --help (on any command), --version
+Options: --help (on any command), --version. A flag that takes one value may be given once.
 The model is always scripted: responses are replayed from scenario files and usage is synthetic.
 
 ${EXIT_CODES_HELP}`,
@@ -77,11 +78,12 @@ hashes, the argument/result conversion versions and the binding id. A contract t
 cannot represent without changing its meaning is listed as refused, with the field and why.
 
 Exit codes: 0 listed, 2 usage error, 3 stdout could not be written.`,
-  skills: `Usage: caplab skills [--skills DIR] [--json]
+  skills: `Usage: caplab skills [--skills DIR]… [--json]
 
-Lists method packages (embedded, plus DIR): name and description, version, hash, the tools
-each requires and whether they bind. A package grants nothing: callable tools come from
-bindings and permissions only.
+Lists method packages (embedded, plus each DIR): name and description, version, hash, the tools
+each requires and whether they bind. A plain Agent Skills SKILL.md (no caplab-* field) is shown
+as plain: its body is its method, sent whole in every request. A package grants nothing:
+callable tools come from bindings and permissions only.
 
 Exit codes: 0 listed, 2 usage error (a bad package or folder, a symlink that leads nowhere),
 3 stdout could not be written.`,
@@ -102,8 +104,12 @@ The smoke test for CI: the demo over MCP and over the local path, and every buil
 scenario (same-batch and hostile-protocol-names also over MCP), each with its expected ending;
 every run dir is then verified offline. Prints a table scenario / expected / observed / ✓.
   --json         one JSON document on stdout
-  --junit FILE   JUnit XML: one testcase per scenario, failures with the observed class/kind
-  --out DIR      where the run dirs go (default ./caplab-runs/<check-id>/); must not exist or be empty
+  --junit FILE   JUnit XML: one testcase per scenario, failures with the observed class/kind; FILE
+                 is absent or a regular file its owner may write (replaced whole), in no run dir
+                 and not under --out
+  --out DIR      where the run dirs go (default ./caplab-runs/<check-id>/); must not exist or be
+                 empty, and lie in no run dir; taken before the first scenario (of checks given
+                 one --out, one runs, the others exit 2)
   --run-id ID    the check id (${RUN_ID_RULE})
   --durable      fsync every ledger event and file as it is written (default: once per run dir, before its seal)
 

@@ -3,6 +3,7 @@ import { createTaskContract, setPropertiesContract, updateNoteContract } from '.
 import { bindTable, describeTools, MODEL_TARGETS, renderToolsText, type ModelTarget, type ToolEntry } from '../binding/index.ts';
 import type { Task } from '../harness/index.ts';
 import { describeSkills, discoverPackages, renderSkillsText } from '../skill/index.ts';
+import { EMPTY_SKILLS, repeatedFlag } from './flags.ts';
 import { HELP } from './help.ts';
 import { EXIT, type Io } from './io.ts';
 
@@ -17,16 +18,23 @@ const EXAMPLE_ENTRIES: readonly ToolEntry[] = [
 ];
 
 interface InfoFlags {
-  readonly values: { readonly json?: boolean; readonly help?: boolean; readonly model?: string; readonly skills?: string };
+  readonly values: { readonly json?: boolean; readonly help?: boolean; readonly model?: string; readonly skills?: readonly string[] };
 }
 
-function parse(args: readonly string[], io: Io, command: string, extra: Record<string, { type: 'string' }> = {}): InfoFlags | undefined {
+type ExtraOptions = Record<string, { readonly type: 'string'; readonly multiple?: boolean }>;
+
+function parse(args: readonly string[], io: Io, command: string, extra: ExtraOptions = {}): InfoFlags | undefined {
+  const options = { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' }, ...extra } as const;
+  let message: string | undefined;
   try {
-    return parseArgs({ args: [...args], options: { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' }, ...extra }, strict: true, allowPositionals: false }) as InfoFlags;
+    const parsed = parseArgs({ args: [...args], options, strict: true, allowPositionals: false }) as InfoFlags;
+    message = repeatedFlag(args, options);
+    if (!message) return parsed;
   } catch (error) {
-    io.stderr(`caplab ${command}: ${(error as Error).message}\n`);
-    return undefined;
+    message = (error as Error).message;
   }
+  io.stderr(`caplab ${command}: ${message}\n`);
+  return undefined;
 }
 
 /** `caplab tools [--model plain|strict|anthropic] [--json]`: the task's tools, then the examples. */
@@ -44,12 +52,14 @@ export function toolsCommand(args: readonly string[], io: Io, task: Task): numbe
   return EXIT.ok;
 }
 
-/** `caplab skills [--skills DIR] [--json]`: packages parsed against the task's stages and bound to its tools. */
+/** `caplab skills [--skills DIR]… [--json]`: packages parsed against the task's stages and bound to its tools. */
 export function skillsCommand(args: readonly string[], io: Io, task: Task): number {
-  const parsed = parse(args, io, 'skills', { skills: { type: 'string' } });
+  const parsed = parse(args, io, 'skills', { skills: { type: 'string', multiple: true } });
   if (!parsed) return EXIT.usage;
   if (parsed.values.help) return io.stdout(`${HELP['skills']}\n`), EXIT.ok;
-  const packages = discoverPackages({ dirs: parsed.values.skills ? [parsed.values.skills] : [], stages: task.method.stages });
+  const dirs = parsed.values.skills ?? [];
+  if (dirs.includes('')) return io.stderr(`caplab skills: ${EMPTY_SKILLS}\n`), EXIT.usage;
+  const packages = discoverPackages({ dirs, stages: task.method.stages });
   if (!packages.ok) {
     io.stderr(`caplab skills: ${packages.class}/${packages.kind}: ${packages.message}\n`);
     return EXIT.usage;

@@ -131,3 +131,18 @@ test('a reader that closes the pipe after the first line (| head -1): exit 0, no
     rmSync(cwd, { recursive: true, force: true });
   }
 });
+
+test.if(process.platform === 'linux')('a closed stdout is /dev/null to Bun (README): `caplab demo >&-` exits as if output went there', async () => {
+  const out = mkdtempSync(join(tmpdir(), 'caplab-closed-'));
+  try {
+    const main = join(import.meta.dir, '../main.ts');
+    const script = `"$0" -e 'process.stderr.write(require("node:fs").readlinkSync("/proc/self/fd/1"))' >&- && "$0" "$1" demo --transport local --out "$2/run" >&-`;
+    const child = Bun.spawn(['sh', '-c', script, process.execPath, main, out], { stdout: 'pipe', stderr: 'pipe', env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin' } });
+    const [code, err] = await Promise.all([child.exited, new Response(child.stderr).text()]);
+    expect(err).toStartWith('/dev/null');
+    expect(code).toBe(EXIT.ok);
+    expect(existsSync(join(out, 'run/ledger.head'))).toBe(true);
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
+});

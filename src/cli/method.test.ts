@@ -1,5 +1,5 @@
 import { expect, test } from 'bun:test';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { assetText } from '../assets/index.ts';
 import { cli } from './cli.ts';
@@ -51,4 +51,41 @@ test('--no-skill sends no method material and records no adoption', async () => 
   const { code, doc } = await run(['demo', '--no-skill']);
   expect(code).toBe(0);
   expect(doc.request_log.map((r: any) => r.method)).toEqual([null, null, null]);
+});
+
+/** A folder holding one plain Agent Skills package, and a copy of the happy scenario that adopts it. */
+function plainSetup(): { skills: string; scenario: string; body: string } {
+  const dir = scratchDir('caplab-plain-');
+  const body = '# Excerpt notes\n\nRead alpha, then beta; quote each verbatim.\n';
+  mkdirSync(join(dir, 'skills/plain-notes'), { recursive: true });
+  writeFileSync(join(dir, 'skills/plain-notes/SKILL.md'), `---\nname: plain-notes\ndescription: Plain Agent Skills notes.\n---\n${body}`);
+  const happy = JSON.parse(assetText('fixtures/scenarios/happy.json')!);
+  writeFileSync(join(dir, 'plain.json'), JSON.stringify({ ...happy, name: 'plain', skill: 'plain-notes' }));
+  return { skills: join(dir, 'skills'), scenario: join(dir, 'plain.json'), body };
+}
+
+test('caplab skills lists a plain package as plain: body only, no stages, no pinned hashes', async () => {
+  const { skills } = plainSetup();
+  const io = testIo(scratchDir('caplab-method-'));
+  expect(await cli(['skills', '--skills', skills], io)).toBe(0);
+  expect(io.out()).toContain('plain-notes  [bound]');
+  expect(io.out()).toContain('  plain: body only; no stages, no pinned hashes');
+});
+
+test('a run adopting a plain package sends its body in every request and records {plain: true, body: {sha256, bytes}}', async () => {
+  const { skills, scenario, body } = plainSetup();
+  const { code, doc } = await run(['run', '--scenario', scenario, '--skills', skills]);
+  expect(code).toBe(0);
+  const bytes = new TextEncoder().encode(body);
+  const named = { plain: true, name: 'plain-notes', body: { sha256: new Bun.CryptoHasher('sha256').update(bytes).digest('hex'), bytes: bytes.byteLength } };
+  const start = JSON.parse(readFileSync(join(doc.run_dir, 'ledger.jsonl'), 'utf8').split('\n')[0]!);
+  expect(start.type).toBe('run_start');
+  expect(start.method).toMatchObject(named);
+  expect(doc.request_log.map((r: any) => r.method)).toEqual(doc.request_log.map(() => ({ ...named, body_present: true })));
+  for (const request of doc.request_log) {
+    const payload = JSON.parse(readFileSync(join(doc.run_dir, request.payload.path), 'utf8'));
+    expect(payload.system.some((b: any) => b.text.includes(body))).toBe(true);
+  }
+  const verified = testIo(scratchDir('caplab-method-'));
+  expect(await cli(['verify', doc.run_dir], verified)).toBe(0);
 });

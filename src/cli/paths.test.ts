@@ -3,12 +3,13 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, u
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ToolProvider } from '../harness/index.ts';
-import { writeReport } from './check-command.ts';
+import { writeReport } from './report-file.ts';
 import { cli } from './cli.ts';
 import { EXIT } from './io.ts';
 import { parseRunFlags, runCommand } from './run-command.ts';
 import { testIo } from './test-io.ts';
 import { excerptTask } from '../excerpt/index.ts';
+import { unwritableDir } from '../../test/unwritable.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'caplab-paths-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -120,5 +121,74 @@ test('--skills DIR holding a dangling symlink: exit 2 with the entry named, for 
     const io = testIo(fresh());
     expect(await cli(argv, io)).toBe(EXIT.usage);
     expect(io.err()).toContain("entry 'broken' cannot be resolved");
+  }
+});
+
+test.each([
+  ['inside a run dir (its ledger.jsonl)', (cwd: string) => (mkdirSync(join(cwd, 'run')), writeFileSync(join(cwd, 'run/ledger.jsonl'), ''), 'run/inner'), 'inside the run dir'],
+  ['deeper in a run dir (its ledger.head)', (cwd: string) => (mkdirSync(join(cwd, 'run/outputs'), { recursive: true }), writeFileSync(join(cwd, 'run/ledger.head'), ''), 'run/outputs/x/y'), 'inside the run dir'],
+  ['under /proc', () => '/proc/self/caplab-run', 'is under /proc, a kernel filesystem'],
+  ['under /sys', () => '/sys/kernel/caplab-run', 'is under /sys, a kernel filesystem'],
+  ['a name longer than 255 bytes', () => `a/${'x'.repeat(300)}`, 'ENAMETOOLONG'],
+])('--out %s: invalid_arguments/bad_path, exit 2, for demo and check, before any output; nothing made', async (_, make, says) => {
+  const cwd = fresh();
+  const out = make(cwd);
+  const before = readdirSync(cwd, { recursive: true }).sort();
+  for (const argv of [['demo', '--transport', 'local', '--out', out], ['demo', '--transport', 'local', '--json', '--out', out], ['check', '--out', out]]) {
+    const io = testIo(cwd);
+    expect(await cli(argv, io)).toBe(EXIT.usage);
+    expect(io.err()).toContain(says);
+    if (argv.includes('--json')) expect(JSON.parse(io.out()).error).toMatchObject({ class: 'invalid_arguments', kind: 'bad_path' });
+    else expect(io.out()).toBe('');
+  }
+  expect(readdirSync(cwd, { recursive: true }).sort()).toEqual(before);
+});
+
+test('demo prints its header only once every check has passed: a bad --deny-tool prints nothing on stdout', async () => {
+  const cwd = fresh();
+  const io = testIo(cwd);
+  expect(await cli(['demo', '--transport', 'local', '--deny-tool', 'no_such_tool'], io)).toBe(EXIT.usage);
+  expect(io.out()).toBe('');
+  expect(io.err()).toContain('no_such_tool');
+  expect(readdirSync(cwd)).toEqual([]);
+});
+
+test('the run dir is taken before the header: its ledger is open when the first line is printed', async () => {
+  const cwd = fresh();
+  let ledgerAtFirstLine: boolean | undefined;
+  const io = { ...testIo(cwd), stdout: (text: string) => void (ledgerAtFirstLine ??= text.length > 0 && existsSync(join(cwd, 'r/ledger.jsonl'))) };
+  expect(await cli(['demo', '--transport', 'local', '--out', 'r'], io)).toBe(EXIT.ok);
+  expect(ledgerAtFirstLine).toBe(true);
+});
+
+test('parallel checks on one --out: one runs, the others exit 2 target_exists before any output', async () => {
+  const cwd = fresh();
+  const ios = [testIo(cwd), testIo(cwd), testIo(cwd)];
+  const codes = await Promise.all(ios.map((io) => cli(['check', '--out', 'shared'], io)));
+  expect([...codes].sort()).toEqual([EXIT.ok, EXIT.usage, EXIT.usage]);
+  for (const [index, io] of ios.entries()) {
+    if (codes[index] === EXIT.ok) continue;
+    expect(io.err()).toContain('target_exists');
+    expect(io.out()).toBe('');
+  }
+  const winner = ios[codes.indexOf(EXIT.ok)]!;
+  expect(winner.out()).toContain('all scenarios ended as expected');
+  // One whole check runs: the bound is for a loaded machine, not a threshold.
+}, 60_000);
+
+test('--out in a folder the system refuses to write (EPERM/EACCES): bad_path naming the errno, exit 2, before any output', async () => {
+  const cwd = fresh();
+  const locked = unwritableDir(cwd);
+  if (!locked) throw new Error('this machine offers no unwritable folder (neither chattr +i as root nor a mode)');
+  try {
+    for (const argv of [['demo', '--transport', 'local', '--out', 'locked/run'], ['check', '--out', 'locked/check']]) {
+      const io = testIo(cwd);
+      expect(await cli(argv, io)).toBe(EXIT.usage);
+      expect(io.err()).toMatch(/invalid_arguments\/bad_path: .*cannot be a run dir: (EPERM|EACCES)/);
+      expect(io.out()).toBe('');
+    }
+    expect(readdirSync(locked.path)).toEqual([]);
+  } finally {
+    locked.restore();
   }
 });

@@ -76,7 +76,9 @@ test('exit codes: protocol failures after initialize are 3; findings 1; unknown 
   ];
   for (const [name, extra, expected] of cases) {
     const io = testIo('/', { PATH });
-    const code = await cli(['probe', ...FAST, ...extra, '--', ...mode(name)], io);
+    // A flag given twice is a usage error: a case with its own --timeout-ms drops FAST's.
+    const timeouts = extra.includes('--timeout-ms') ? FAST.slice(2) : FAST;
+    const code = await cli(['probe', ...timeouts, ...extra, '--', ...mode(name)], io);
     expect([name, code]).toEqual([name, expected]);
     expect(io.out()).toContain(`  exit      ${expected} (`);
   }

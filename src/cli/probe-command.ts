@@ -22,6 +22,8 @@ export interface ProbeFlags {
 }
 
 const VALUE_FLAGS = new Set(['--timeout-ms', '--startup-timeout-ms', '--cwd', '--env', '--env-allow', '--call', '--args', '--config', '--server']);
+/** Flags that take one value: given twice, which one was meant is unknown (a usage error, as in every command). */
+const SINGLE_FLAGS = new Set(['--timeout-ms', '--startup-timeout-ms', '--cwd', '--config', '--server']);
 
 /** Parses probe's flags; a string is a usage error. `--args` belongs to the `--call` before it. */
 export function parseProbeFlags(args: readonly string[]): ProbeFlags | string {
@@ -34,10 +36,13 @@ export function parseProbeFlags(args: readonly string[]): ProbeFlags | string {
   const envAllow: string[] = [];
   const calls: { name: string; arguments: Record<string, unknown>; hasArgs: boolean }[] = [];
   const out: { requestMs?: number; startupMs?: number; cwd?: string; config?: string; server?: string } = {};
+  const given = new Set<string>();
   for (let i = 0; i < flags.length; i++) {
     const token = flags[i]!;
     const eq = token.indexOf('=');
     const name = token.startsWith('--') && eq > 0 ? token.slice(0, eq) : token;
+    if (SINGLE_FLAGS.has(name) && given.has(name)) return `${name} given twice; it takes one value`;
+    given.add(name);
     let value: string | undefined;
     if (VALUE_FLAGS.has(name)) {
       value = eq > 0 && name !== token ? token.slice(eq + 1) : flags[++i];

@@ -30,7 +30,8 @@ export function renderStep(step: LoopStep, paint: Paint): string {
   switch (step.type) {
     case 'request': {
       const i = step.intent;
-      const method = i.method ? ` method ${(i.method as { name?: string; stage?: string }).name ?? '?'}@${(i.method as { stage?: string }).stage ?? '?'}` : '';
+      const m = i.method as { name?: string; stage?: string; plain?: boolean } | null;
+      const method = m ? ` method ${m.name ?? '?'}${m.plain ? ' (plain)' : `@${m.stage ?? '?'}`}` : '';
       return `${paint.bold(`→ ${i.request_id}`)} payload sha256 ${short(i.payload.sha256)} (${i.payload.bytes} bytes), ${i.tools.length} tools, disclosed [${i.disclosed_sources.join(', ')}]${method}`;
     }
     case 'response': {

@@ -2,11 +2,12 @@ import { parseArgs } from 'node:util';
 import { join, resolve } from 'node:path';
 import { fail, type Failure } from '../contract/index.ts';
 import { loadScenario, runReport, runTask, type LoopStep, type RunOutcome, type Scenario, type Task, type ToolProvider } from '../harness/index.ts';
-import { clockFromEnv } from '../ledger/index.ts';
+import { clockFromEnv, openRunDir, type Clock, type RunDir } from '../ledger/index.ts';
 import { EXIT, interruptCode, paint, type Io } from './io.ts';
+import { EMPTY_SKILLS, repeatedFlag } from './flags.ts';
 import { checkOutDir, checkRunId } from './paths.ts';
 import { failureText, renderEnding, renderStep } from './render.ts';
-import { setupRun, type RunFlags } from './setup.ts';
+import { setupRun, type RunFlags, type RunSetup } from './setup.ts';
 
 const RUN_OPTIONS = {
   transport: { type: 'string' },
@@ -42,12 +43,15 @@ export function parseRunFlags(args: readonly string[], command: 'demo' | 'run', 
   } catch (error) {
     return { usage: (error as Error).message };
   }
+  const repeated = repeatedFlag(args, RUN_OPTIONS);
+  if (repeated) return { usage: repeated };
   const v = parsed.values;
   const transport = v.transport ?? 'mcp';
   if (transport !== 'mcp' && transport !== 'local') return { usage: `--transport must be mcp or local, got ${JSON.stringify(transport)}` };
   const badId = v['run-id'] !== undefined ? checkRunId(v['run-id']) : undefined;
   if (badId) return { usage: badId.message };
   if (v.out === '') return { usage: '--out needs a folder; an empty path would mean the working directory' };
+  if (v.skills?.includes('')) return { usage: EMPTY_SKILLS };
   if (command === 'run' && v.scenario === undefined) return { usage: 'run needs --scenario NAME|FILE' };
   if (command === 'demo' && v.scenario !== undefined) return { usage: `demo runs the ${task.scenarios.demo} scenario; use \`caplab run --scenario\` for others` };
   return {
@@ -69,42 +73,77 @@ export function parseRunFlags(args: readonly string[], command: 'demo' | 'run', 
 }
 
 /** A run's result, or why it could not run (with the exit code that says so). */
-export type Executed = { readonly ok: true; readonly outcome: RunOutcome } | { readonly ok: false; readonly code: number; readonly failure: Failure };
+export type Executed = { readonly ok: true; readonly outcome: RunOutcome } | NotRun;
+
+/** Why a run could not run, with the exit code that says so. */
+export type NotRun = { readonly ok: false; readonly code: number; readonly failure: Failure };
+
+/** A run whose every check passed and whose run dir is taken: nothing printed, nothing spawned yet. */
+export interface PreparedRun {
+  readonly flags: RunFlags;
+  readonly scenario: Scenario;
+  readonly runId: string;
+  readonly run: RunDir;
+  readonly clock: Clock;
+  readonly setup: RunSetup;
+}
+
+const notRun = (code: number, failure: Failure): NotRun => ({ ok: false, code, failure });
+
+/**
+ * Checks everything a run needs and takes its run dir (created, its ledger
+ * opened), before any output and any spawn: a bad path, flag or file is a
+ * usage error before anything is printed or started, and of two runs racing
+ * for one folder exactly one gets it (the ledger is created exclusively).
+ */
+export async function prepareRun(flags: RunFlags, scenario: Scenario, io: Io, task: Task, mcpTools: ToolProvider | undefined): Promise<{ readonly ok: true; readonly prepared: PreparedRun } | NotRun> {
+  const clock = clockFromEnv(io.env);
+  if (!clock.ok) return notRun(EXIT.usage, clock);
+  const runId = flags.runId ?? newRunId();
+  const runDir = resolve(io.cwd, flags.out ?? join('caplab-runs', runId));
+  const badOut = checkOutDir(runDir, flags.out !== undefined ? '--out' : 'run dir');
+  if (badOut) return notRun(EXIT.usage, badOut);
+  const setup = await setupRun(flags, scenario, io, task, mcpTools);
+  if (!setup.ok) return notRun(EXIT.usage, setup);
+  // Interrupted before this run began (check's later scenarios): no run dir is made.
+  if (io.interrupt?.aborted) {
+    return notRun(interruptCode(io.interrupt.reason), fail('precondition', 'run_interrupted', `interrupted by ${String(io.interrupt.reason)} before the run started`));
+  }
+  const run = openRunDir(runDir, { clock: clock.value, durable: flags.durable ?? false });
+  if (!run.ok) return notRun(run.class === 'invalid_arguments' || run.kind === 'target_exists' ? EXIT.usage : EXIT.failed, run);
+  return { ok: true, prepared: { flags, scenario, runId, run: run.value, clock: clock.value, setup: setup.value } };
+}
+
+/** Runs a prepared run: tools, hooks, the loop, the record. */
+export async function startRun(prepared: PreparedRun, io: Io, task: Task, onStep?: (step: LoopStep) => void): Promise<Executed> {
+  const { flags, scenario, runId, run, setup } = prepared;
+  for (const notice of setup.notices) io.stderr(`caplab: ${notice}\n`);
+  const outcome = await runTask({
+    task,
+    scenario,
+    snapshot: task.snapshot(),
+    runId,
+    runDir: run.dir,
+    opened: run,
+    clock: prepared.clock,
+    cwd: io.cwd,
+    durable: flags.durable ?? false,
+    ...setup.run,
+    ...(onStep ? { onStep } : {}),
+    ...(io.interrupt ? { signal: io.interrupt } : {}),
+  });
+  if (outcome.ok) return { ok: true, outcome: outcome.value };
+  const code = outcome.class === 'spawn' || outcome.class === 'protocol' ? EXIT.protocol : outcome.kind === 'target_exists' ? EXIT.usage : EXIT.failed;
+  return notRun(code, outcome);
+}
 
 /**
  * Sets up and runs one scenario: clock, run id and dir, tools, hooks,
  * permissions, method. Shared by demo, run and check.
  */
 export async function execute(flags: RunFlags, scenario: Scenario, io: Io, task: Task, mcpTools: ToolProvider | undefined, onStep?: (step: LoopStep) => void): Promise<Executed> {
-  const clock = clockFromEnv(io.env);
-  if (!clock.ok) return { ok: false, code: EXIT.usage, failure: clock };
-  const runId = flags.runId ?? newRunId();
-  const runDir = resolve(io.cwd, flags.out ?? join('caplab-runs', runId));
-  const badOut = checkOutDir(runDir, flags.out !== undefined ? '--out' : 'run dir');
-  if (badOut) return { ok: false, code: EXIT.usage, failure: badOut };
-  const setup = await setupRun(flags, scenario, io, task, mcpTools);
-  if (!setup.ok) return { ok: false, code: EXIT.usage, failure: setup };
-  for (const notice of setup.value.notices) io.stderr(`caplab: ${notice}\n`);
-  // Interrupted before this run began (check's later scenarios): no run dir is made.
-  if (io.interrupt?.aborted) {
-    return { ok: false, code: interruptCode(io.interrupt.reason), failure: fail('precondition', 'run_interrupted', `interrupted by ${String(io.interrupt.reason)} before the run started`) };
-  }
-  const outcome = await runTask({
-    task,
-    scenario,
-    snapshot: task.snapshot(),
-    runId,
-    runDir,
-    clock: clock.value,
-    cwd: io.cwd,
-    durable: flags.durable ?? false,
-    ...setup.value.run,
-    ...(onStep ? { onStep } : {}),
-    ...(io.interrupt ? { signal: io.interrupt } : {}),
-  });
-  if (outcome.ok) return { ok: true, outcome: outcome.value };
-  const code = outcome.class === 'spawn' || outcome.class === 'protocol' ? EXIT.protocol : outcome.kind === 'target_exists' ? EXIT.usage : EXIT.failed;
-  return { ok: false, code, failure: outcome };
+  const prepared = await prepareRun(flags, scenario, io, task, mcpTools);
+  return prepared.ok ? startRun(prepared.prepared, io, task, onStep) : prepared;
 }
 
 /** `caplab demo` and `caplab run`: one scenario, streamed or as one JSON document. */
@@ -115,21 +154,19 @@ export async function runCommand(flags: RunFlags, io: Io, task: Task, mcpTools?:
     io.stderr(`caplab: ${scenario.class}/${scenario.kind}: ${scenario.message}\n`);
     return EXIT.usage;
   }
+  // The header comes only once every check has passed: a usage error prints nothing on stdout.
+  const prepared = await prepareRun(flags, scenario.value, io, task, mcpTools);
+  if (!prepared.ok) return reportNotRun(prepared, flags, io);
   if (!flags.json) {
     io.stdout(`caplab ${flags.transport === 'mcp' ? 'over MCP (stdio, 2025-06-18)' : 'with local tools'} — scenario ${scenario.value.name}\n`);
     io.stdout(`${colours.dim('model: scripted (replayed responses; usage is synthetic)')}\n`);
   }
-  const executed = await execute(flags, scenario.value, io, task, mcpTools, (step) => {
+  const executed = await startRun(prepared.prepared, io, task, (step) => {
     if (flags.json) return;
     const line = renderStep(step, colours);
     if (line) io.stdout(`${line}\n`);
   });
-  if (!executed.ok) {
-    const { failure, code } = executed;
-    if (flags.json) io.stdout(`${JSON.stringify({ accepted: false, scripted: true, error: { class: failure.class, kind: failure.kind, message: failure.message, ...(failure.basis ? { basis: failure.basis } : {}) }, exit_code: code }, null, 2)}\n`);
-    io.stderr(`caplab: ${failureText(failure)}\n`);
-    return code;
-  }
+  if (!executed.ok) return reportNotRun(executed, flags, io);
   if (flags.json) io.stdout(`${JSON.stringify(runReport(executed.outcome, scenario.value.name, task.artifact.name), null, 2)}\n`);
   else io.stdout(`\n${renderEnding(executed.outcome, colours, task.artifact.name)}\n`);
   const { exitCode, runDir, ending } = executed.outcome;
@@ -137,4 +174,11 @@ export async function runCommand(flags: RunFlags, io: Io, task: Task, mcpTools?:
     io.stderr(`caplab: ${ending}: new work stopped, hooks and servers terminated; the run is recorded as interrupted in ${runDir}\n`);
   }
   return exitCode;
+}
+
+/** Says why a run did not run (one JSON document with --json, always one stderr line) and returns its code. */
+function reportNotRun({ failure, code }: NotRun, flags: RunFlags, io: Io): number {
+  if (flags.json) io.stdout(`${JSON.stringify({ accepted: false, scripted: true, error: { class: failure.class, kind: failure.kind, message: failure.message, ...(failure.basis ? { basis: failure.basis } : {}) }, exit_code: code }, null, 2)}\n`);
+  io.stderr(`caplab: ${failureText(failure)}\n`);
+  return code;
 }

@@ -5,7 +5,7 @@ import { localTools } from '../harness/index.ts';
 import type { Nameable } from '../pipeline/index.ts';
 import { checkNames, parseRules, permissionPolicy, type Rule } from '../pipeline/permissions/index.ts';
 import { hooksFromSettings, resolveSettings } from '../pipeline/settings/index.ts';
-import { bindPackage, discoverPackages, methodSupport } from '../skill/index.ts';
+import { bindPackage, discoverPackages, methodSupport, plainRecord, type Package } from '../skill/index.ts';
 import type { Io } from './io.ts';
 
 /** Flags shared by demo and run. */
@@ -116,6 +116,15 @@ function adopt(flags: RunFlags, scenario: Scenario, task: Task): Outcome<RunOpti
       const adopted = support.adoption(stage, payload);
       return adopted.ok ? adopted.value : { error: { class: adopted.class, kind: adopted.kind, message: adopted.message } };
     },
-    record: { name: pkg.name, version: pkg.version, hash: pkg.hash, origin: pkg.origin, allowed_tools: pkg.allowedTools, grants: 'nothing: callable tools come from bindings and permissions only' },
+    record: methodRecord(pkg),
   });
+}
+
+/**
+ * What run_start records of the adopted package. A plain one is named by its
+ * body (`plain: true` at the top level, so the record's format can say it).
+ */
+function methodRecord(pkg: Package): Readonly<Record<string, unknown>> {
+  const identity = pkg.kind === 'plain' ? { ...plainRecord(pkg), ...(pkg.notApplied.length > 0 ? { not_applied: pkg.notApplied } : {}) } : { name: pkg.name, version: pkg.version, hash: pkg.hash };
+  return { ...identity, origin: pkg.origin, allowed_tools: pkg.allowedTools, grants: 'nothing: callable tools come from bindings and permissions only' };
 }

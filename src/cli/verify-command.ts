@@ -2,8 +2,11 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { recheckAcceptance, type RecheckReport, type Task } from '../harness/index.ts';
 import { failAt, renderVerifyText, verify, type VerifyOutcome } from '../ledger/index.ts';
+import { repeatedFlag } from './flags.ts';
 import { HELP } from './help.ts';
 import { EXIT, type Io } from './io.ts';
+
+const VERIFY_OPTIONS = { json: { type: 'boolean' }, head: { type: 'string' }, help: { type: 'boolean', short: 'h' } } as const;
 
 /**
  * `caplab verify RUN_DIR [--json] [--head HASH]`: re-checks a run dir offline,
@@ -13,9 +16,14 @@ import { EXIT, type Io } from './io.ts';
 export function verifyCommand(args: readonly string[], io: Io, task: Task): number {
   let parsed;
   try {
-    parsed = parseArgs({ args: [...args], options: { json: { type: 'boolean' }, head: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true });
+    parsed = parseArgs({ args: [...args], options: VERIFY_OPTIONS, allowPositionals: true, strict: true });
   } catch (error) {
     io.stderr(`caplab verify: ${(error as Error).message}\n`);
+    return EXIT.usage;
+  }
+  const repeated = repeatedFlag(args, VERIFY_OPTIONS);
+  if (repeated) {
+    io.stderr(`caplab verify: ${repeated}\n`);
     return EXIT.usage;
   }
   if (parsed.values.help) {

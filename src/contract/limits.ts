@@ -21,6 +21,8 @@ export const LIMITS = {
   skillMdBytes: 256 * KiB,
   /** Bytes of each reference a package declares. */
   skillReferenceBytes: 1 * MiB,
+  /** Nesting of a SKILL.md frontmatter, bounded on its text before it is parsed (aliases count as the nesting they may repeat). */
+  skillFrontmatterDepth: 32,
   /** Nesting of arrays and objects in one tool call's arguments. */
   argumentsDepth: 32,
   /** Bytes of one tool call's arguments as canonical JSON. */

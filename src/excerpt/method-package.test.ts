@@ -14,7 +14,7 @@ function bound(): BoundPackage {
   const found = discoverPackages({ stages: STAGES });
   if (!found.ok) throw new Error(found.message);
   const pkg = found.value.find((p) => p.name === 'excerpt-card');
-  if (!pkg) throw new Error('excerpt-card not embedded');
+  if (pkg?.kind !== 'staged') throw new Error('excerpt-card not embedded as a staged package');
   const result = bindPackage(pkg, [readSourceContract, createCardContract]);
   if (!result.ok) throw new Error(result.message);
   return result.value;
@@ -75,7 +75,7 @@ test('the package hash changes when SKILL.md changes by one byte', () => {
   const text = new TextDecoder().decode(embeddedReader('SKILL.md')!);
   const edited = new TextEncoder().encode(text.replace('Nothing else.', 'Nothing else!'));
   const changed = parsePackage('excerpt-card', { kind: 'embedded' }, (rel) => (rel === 'SKILL.md' ? edited : embeddedReader(rel)), STAGES);
-  if (!original.ok || !changed.ok) throw new Error('both parse');
+  if (!original.ok || !changed.ok || original.value.kind !== 'staged' || changed.value.kind !== 'staged') throw new Error('both parse, staged');
   expect(changed.value.hash).not.toBe(original.value.hash);
   expect(changed.value.resources).toEqual(original.value.resources);
 });

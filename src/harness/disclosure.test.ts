@@ -61,7 +61,7 @@ function betaOnly(): Scenario {
   if (!loaded.ok) throw new Error(loaded.message);
   const scenario = structuredClone(loaded.value);
   const first = scenario.responses[0]!;
-  if (!('tool_calls' in first)) throw new Error('happy starts with tool calls');
+  if (!first.tool_calls) throw new Error('happy starts with tool calls');
   first.tool_calls.splice(0, 1);
   return scenario;
 }

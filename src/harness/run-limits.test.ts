@@ -25,7 +25,7 @@ function happy(): Scenario {
 function happyWithFirstArguments(args: unknown): Scenario {
   const scenario = happy();
   const step = scenario.responses[0]!;
-  if (!('tool_calls' in step)) throw new Error('happy starts with tool calls');
+  if (!step.tool_calls) throw new Error('happy starts with tool calls');
   step.tool_calls[0]!.arguments = args;
   return scenario;
 }
@@ -62,7 +62,7 @@ function nested(depth: number): unknown {
 function manyCalls(n: number): Scenario {
   const scenario = happy();
   const first = scenario.responses[0]!;
-  if (!('tool_calls' in first)) throw new Error('happy starts with tool calls');
+  if (!first.tool_calls) throw new Error('happy starts with tool calls');
   first.tool_calls = Array.from({ length: n }, (_, i) => ({ id: `t${i}`, name: 'read_source', arguments: { source_id: 'alpha' } }));
   return scenario;
 }
@@ -141,7 +141,7 @@ test('a request payload past requestPayloadBytes is not sent: the run ends faile
   const scenario = manyCalls(70);
   const big = 'x'.repeat(LIMITS.argumentsBytes - 64);
   const first = scenario.responses[0]!;
-  if (!('tool_calls' in first)) throw new Error('tool calls');
+  if (!first.tool_calls) throw new Error('tool calls');
   for (const call of first.tool_calls) call.arguments = { source_id: 'alpha', pad: big };
   const result = await run('too-large', scenario);
   expect([result.loop.stop, result.loop.failure?.class, result.loop.failure?.kind, result.loop.requests.length]).toEqual(['failed', 'precondition', 'too_large', 1]);

@@ -21,6 +21,11 @@ export interface RunOptions {
   readonly tools: ToolProvider;
   readonly runId: string;
   readonly runDir: string;
+  /**
+   * The run dir already opened at `runDir` (the CLI takes it before any output,
+   * so a path it cannot take is a usage error); runTask then owns and closes it.
+   */
+  readonly opened?: RunDir;
   readonly clock: Clock;
   readonly cwd: string;
   readonly hooks: readonly Hook[];
@@ -98,12 +103,14 @@ function recorderOf(run: RunDir): RunRecorder {
  * close report.
  */
 export async function runTask(options: RunOptions): Promise<Outcome<RunOutcome>> {
-  const opened = openRunDir(options.runDir, {
-    clock: options.clock,
-    durable: options.durable ?? false,
-    ...(options.fs ? { fs: options.fs } : {}),
-    ...(options.recordLimits ? { limits: options.recordLimits } : {}),
-  });
+  const opened = options.opened
+    ? ok(options.opened)
+    : openRunDir(options.runDir, {
+        clock: options.clock,
+        durable: options.durable ?? false,
+        ...(options.fs ? { fs: options.fs } : {}),
+        ...(options.recordLimits ? { limits: options.recordLimits } : {}),
+      });
   if (!opened.ok) return opened;
   const run = opened.value;
   const recorder = recorderOf(run);

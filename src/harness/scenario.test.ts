@@ -70,6 +70,29 @@ test('a scenario file loads; a field the schema does not know (such as the retir
   if (!refused.ok) expect(refused.message).toContain('builtin_check');
 });
 
+const usage = { input_tokens: 1, output_tokens: 1 };
+const withResponses = (responses: unknown[]) => fromText({ ...happy, responses });
+
+test.each([
+  ['an unknown key in a text step', [{ text: 'done', usage, scripted: true }], 'responses.0: unknown key "scripted"'],
+  ['an unknown key in a call step', [{ tool_calls: [{ id: 'a', name: 'n', arguments: {} }], usage, scripted: true }], 'responses.0: unknown key "scripted"'],
+  ['an unknown key in a call', [{ tool_calls: [{ id: 'a', name: 'n', arguments: {}, input: {} }], usage }], 'responses.0.tool_calls.0: unknown key "input"'],
+  ['a step without usage', [{ text: 'done' }], 'responses.0.usage: is required'],
+  ['a step with neither text nor tool_calls', [{ usage }], 'responses.0: a step has tool_calls or text'],
+  ['text that is not a string', [{ text: 3, usage }], 'responses.0.text: Invalid type: Expected string but received 3'],
+  ['an unknown top-level key', [{ text: 'done', usage }], 'unknown key "builtin_check"'],
+])('a scenario with %s is refused naming the field, never "Expected Object but received Object"', (_, responses, says) => {
+  const loaded = says.includes('builtin_check') ? fromText({ ...happy, responses, builtin_check: true }) : withResponses(responses);
+  expect(kindOf(loaded)).toBe('invalid_arguments/bad_scenario');
+  const message = loaded.ok ? '' : loaded.message;
+  expect(message).toBe(`/scenarios/x.json: ${says}`);
+});
+
+test('both step shapes still load: tool calls with optional text, and a final text', () => {
+  const call = { tool_calls: [{ id: 'a', name: 'read_source', arguments: {} }], usage };
+  expect(kindOf(withResponses([call, { ...call, text: 'reading' }, { text: 'done', usage }]))).toBe('ok');
+});
+
 /**
  * The scripted model never passes for a model (README: "always labelled
  * scripted; usage is synthetic"): the model and every response it replays,

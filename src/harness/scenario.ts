@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { assetPaths, assetText } from '../assets/index.ts';
-import { ERROR_CLASSES, fail, FILE_JSON_BOUNDS, LIMITS, parseJsonBounded, readBoundedText, validateArguments, type Outcome } from '../contract/index.ts';
+import { issuePath } from '../base/index.ts';
+import { ERROR_CLASSES, fail, FILE_JSON_BOUNDS, LIMITS, ok, parseJsonBounded, readBoundedText, type Outcome } from '../contract/index.ts';
 import type { Model, ModelResponse } from './model.ts';
 
 const Usage = v.strictObject({
@@ -8,10 +9,12 @@ const Usage = v.strictObject({
   output_tokens: v.pipe(v.number(), v.integer(), v.minValue(0)),
 });
 const Call = v.strictObject({ id: v.pipe(v.string(), v.minLength(1)), name: v.string(), arguments: v.unknown() });
-const Step = v.union([
-  v.strictObject({ tool_calls: v.pipe(v.array(Call), v.minLength(1)), text: v.optional(v.string()), usage: Usage }),
-  v.strictObject({ text: v.string(), usage: Usage }),
-]);
+// One object, not a union of the two shapes: a union's failure says only "Expected Object but
+// received Object", where one object's names the field (`responses.0: unknown key "scripted"`).
+const Step = v.pipe(
+  v.strictObject({ tool_calls: v.optional(v.pipe(v.array(Call), v.minLength(1))), text: v.optional(v.string()), usage: Usage }),
+  v.check((step) => step.tool_calls !== undefined || step.text !== undefined, 'a step has tool_calls or text'),
+);
 
 /** How a scenario is expected to end (read by `caplab check`). */
 const Expect = v.strictObject({
@@ -46,8 +49,19 @@ export function parseScenario(text: string, origin: string): Outcome<Scenario> {
     const kind = json.kind === 'not_json' ? 'bad_scenario' : json.kind;
     return fail('invalid_arguments', kind, `${origin}: ${json.message}`);
   }
-  const parsed = validateArguments(Scenario, json.value);
-  return parsed.ok ? parsed : fail('invalid_arguments', 'bad_scenario', `${origin}: ${parsed.message}`, parsed.issues);
+  const parsed = v.safeParse(Scenario, json.value);
+  if (parsed.success) return ok(parsed.output);
+  const issues = parsed.issues.map(describeIssue);
+  return fail('invalid_arguments', 'bad_scenario', `${origin}: ${issues[0]}`, issues);
+}
+
+/** One issue as `path: what is wrong`, an unknown key named as such (valibot says "Expected never"). */
+function describeIssue(issue: v.BaseIssue<unknown>): string {
+  const path = issuePath(issue) ?? '';
+  const at = (where: string, text: string) => (where ? `${where}: ${text}` : text);
+  if (issue.expected === 'never') return at(path.split('.').slice(0, -1).join('.'), `unknown key ${issue.received}`);
+  if (issue.kind === 'schema' && issue.input === undefined) return at(path, 'is required');
+  return at(path, issue.message);
 }
 
 /** Names of the built-in scenarios: the `.json` files of a task's embedded scenario folder (`Task.scenarios.folder`). */
@@ -91,14 +105,15 @@ export function scriptedModel(scenario: Scenario): Model {
       if (!step) return undefined;
       const usage = { ...step.usage, synthetic: true };
       const id = `msg_scripted_${String(index + 1).padStart(2, '0')}`;
-      if ('tool_calls' in step) {
+      if (step.tool_calls) {
         const content = [
           ...(step.text ? [{ type: 'text' as const, text: step.text }] : []),
           ...step.tool_calls.map((call) => ({ type: 'tool_use' as const, id: call.id, name: call.name, input: call.arguments })),
         ];
         return { id, scripted: true, content, stop_reason: 'tool_use', usage };
       }
-      return { id, scripted: true, content: [{ type: 'text', text: step.text }], stop_reason: 'end_turn', usage };
+      // A step without tool_calls has text (the schema checks it).
+      return { id, scripted: true, content: [{ type: 'text', text: step.text ?? '' }], stop_reason: 'end_turn', usage };
     },
   };
 }

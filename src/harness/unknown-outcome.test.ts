@@ -25,7 +25,7 @@ function createThenRepeat(): Scenario {
   if (!loaded.ok) throw new Error(loaded.message);
   const scenario = structuredClone(loaded.value);
   const create = scenario.responses[1]!;
-  if (!('tool_calls' in create)) throw new Error('happy creates in its second response');
+  if (!create.tool_calls) throw new Error('happy creates in its second response');
   const again = { ...structuredClone(create), tool_calls: create.tool_calls.map((call) => ({ ...call, id: 'toolu_04' })) };
   scenario.responses.splice(2, 0, again);
   return scenario;

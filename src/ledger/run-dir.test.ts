@@ -44,6 +44,22 @@ describe('openRunDir', () => {
     }
     expect(readFileSync(join(previous.dir, 'ledger.jsonl'))).toEqual(before);
   });
+
+  test.each([['EROFS', 'mkdirSync'], ['EACCES', 'mkdirSync'], ['EACCES', 'openSync'], ['EPERM', 'openSync'], ['ENAMETOOLONG', 'lstatSync']] as const)(
+    'a path that cannot hold a run dir (%s from %s) is invalid_arguments/bad_path naming the errno, not write_failed',
+    (code, call) => {
+      const failing: RunDirFs = { ...nodeFs, [call]: () => { throw Object.assign(new Error(`${code}: refused`), { code }); } };
+      const opened = openRunDir(join(tempDir(), 'run'), { clock, fs: failing });
+      expect(opened.ok ? 'ok' : `${opened.class}/${opened.kind}`).toBe('invalid_arguments/bad_path');
+      expect(opened.ok ? '' : opened.message).toContain(`cannot be a run dir: ${code}`);
+    },
+  );
+
+  test('a failure that is not the path (ENOSPC) stays business/write_failed', () => {
+    const failing: RunDirFs = { ...nodeFs, openSync: () => { throw Object.assign(new Error('ENOSPC: full'), { code: 'ENOSPC' }); } };
+    const opened = openRunDir(join(tempDir(), 'run'), { clock, fs: failing });
+    expect(opened.ok ? 'ok' : `${opened.class}/${opened.kind}`).toBe('business/write_failed');
+  });
 });
 
 describe('append', () => {

@@ -47,6 +47,9 @@ const END_EVENT = 'run_end';
 
 const encoder = new TextEncoder();
 
+/** Errors of `mkdir`/`open` that say the path itself cannot hold a run dir. */
+const PATH_ERRORS: readonly string[] = ['EROFS', 'EACCES', 'EPERM', 'ENAMETOOLONG', 'ENOTDIR', 'ELOOP'];
+
 /**
  * An open run dir: files written once each, and `ledger.jsonl` appended one
  * whole line per write(2), so a crash leaves a verifiable prefix (unsealed)
@@ -106,7 +109,11 @@ export class RunDir {
       durability.ledgerCreated(ledger);
       return ok(new RunDir(root, fd, fs, options.clock, durability, { ...RECORD_LIMITS, ...options.limits }));
     } catch (error) {
-      return errorCode(error) === 'EEXIST' ? taken : fail('business', 'write_failed', `could not open run dir ${root}: ${String(error)}`);
+      const code = errorCode(error);
+      if (code === 'EEXIST') return taken;
+      // The path cannot hold a run dir (read-only, not ours, too long, through a file): a bad path, not a failed write.
+      if (code !== undefined && PATH_ERRORS.includes(code)) return fail('invalid_arguments', 'bad_path', `${root} cannot be a run dir: ${code} (${String(error)})`);
+      return fail('business', 'write_failed', `could not open run dir ${root}: ${String(error)}`);
     }
   }
 
@@ -347,6 +354,8 @@ export class RunDir {
 /**
  * Opens a fresh run dir: creates it, or takes an existing empty folder; refuses
  * anything else (`precondition` / `target_exists`) so a previous run is never overwritten.
+ * A path that cannot hold one (EROFS, EACCES, EPERM, ENAMETOOLONG, ENOTDIR, ELOOP)
+ * is `invalid_arguments` / `bad_path`, naming the errno; any other failure is `write_failed`.
  *
  * @example
  * const run = openRunDir(out, { clock });

@@ -6,7 +6,9 @@ import { STAGES } from '../excerpt/stages.ts';
 function bound(): BoundPackage {
   const found = discoverPackages({ stages: STAGES });
   if (!found.ok) throw new Error(found.message);
-  const result = bindPackage(found.value[0]!, [readSourceContract, createCardContract]);
+  const pkg = found.value[0]!;
+  if (pkg.kind !== 'staged') throw new Error('the embedded package is staged');
+  const result = bindPackage(pkg, [readSourceContract, createCardContract]);
   if (!result.ok) throw new Error(result.message);
   return result.value;
 }
@@ -96,7 +98,7 @@ test('methodSupport blocks placed in `system` are found by its adoption, for eve
   for (const stage of STAGES) {
     const payload = bytes({ system: [{ type: 'text', text: 'host rules' }, ...support.blocks(stage)], messages: [] });
     const record = support.adoption(stage, payload);
-    if (!record.ok) throw new Error(record.message);
+    if (!record.ok || !('adopted' in record.value)) throw new Error('a staged adoption record');
     expect(record.value.adopted).toBe(true);
     // Present resources are listed in package order; compare as sets.
     expect(paths(record.value.resources_present).sort()).toEqual(paths(load(b, stage).resources).sort());

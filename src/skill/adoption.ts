@@ -40,6 +40,20 @@ function systemTexts(payload: unknown): string[] {
 }
 
 /**
+ * The strings of a payload's `system` section, read from the exact request
+ * bytes: decoded as UTF-8 (fatal) and parsed as JSON, so escapes cannot hide
+ * or fake a match.
+ * @returns The strings, or `invalid_arguments`/`bad_payload` if the bytes are not UTF-8 JSON.
+ */
+export function payloadSystemTexts(payload: Uint8Array): Outcome<string[]> {
+  try {
+    return ok(systemTexts(JSON.parse(new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(payload))));
+  } catch (error) {
+    return fail('invalid_arguments', 'bad_payload', `payload: not UTF-8 JSON (${error instanceof Error ? error.message : String(error)})`);
+  }
+}
+
+/**
  * Computes the adoption record from the exact request bytes.
  *
  * Rule: the bytes are decoded as UTF-8 (fatal) and parsed as JSON, so escapes
@@ -53,14 +67,9 @@ function systemTexts(payload: unknown): string[] {
  * @returns The record, or `invalid_arguments`/`bad_payload` if the bytes are not UTF-8 JSON.
  */
 export function adoption(bound: BoundPackage, stage: Stage, payload: Uint8Array): Outcome<Adoption> {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(payload));
-  } catch (error) {
-    return fail('invalid_arguments', 'bad_payload', `payload: not UTF-8 JSON (${error instanceof Error ? error.message : String(error)})`);
-  }
-  const texts = systemTexts(parsed);
-  const present = (text: string) => texts.some((t) => t.includes(text));
+  const texts = payloadSystemTexts(payload);
+  if (!texts.ok) return texts;
+  const present = (text: string) => texts.value.some((t) => t.includes(text));
   const loaded = load(bound, stage);
   const pkg = bound.package;
   const instructionsPresent = present(loaded.instructions);

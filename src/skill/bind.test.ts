@@ -17,7 +17,9 @@ test('bindPackage reports every unbound requirement, the first deciding the kind
 test('load returns the declared resources of the stage, in order, with verified hashes', () => {
   const found = discoverPackages({ stages: STAGES });
   if (!found.ok) throw new Error(found.message);
-  const bound = bindPackage(found.value[0]!, [readSourceContract, createCardContract]);
+  const pkg = found.value[0]!;
+  if (pkg.kind !== 'staged') throw new Error('the embedded package is staged');
+  const bound = bindPackage(pkg, [readSourceContract, createCardContract]);
   if (!bound.ok) throw new Error(bound.message);
   for (const stage of STAGES) {
     const loaded = load(bound.value, stage);
@@ -30,7 +32,9 @@ test('load returns the declared resources of the stage, in order, with verified 
 test('asking for a stage the task does not have is a programmer error, not an empty load', () => {
   const found = discoverPackages({ stages: STAGES });
   if (!found.ok) throw new Error(found.message);
-  const bound = bindPackage(found.value[0]!, [readSourceContract, createCardContract]);
+  const pkg = found.value[0]!;
+  if (pkg.kind !== 'staged') throw new Error('the embedded package is staged');
+  const bound = bindPackage(pkg, [readSourceContract, createCardContract]);
   if (!bound.ok) throw new Error(bound.message);
   expect(() => load(bound.value, 'publish')).toThrow("has no stage 'publish' (stages: read, create, finish)");
 });

@@ -16,7 +16,7 @@ export interface BoundTool {
  * @returns The bound package, or a `precondition` failure: the package is
  * well-formed, but this host's tool table cannot serve it.
  */
-export function bindPackage(pkg: Package, tools: readonly BoundTool[]): Outcome<BoundPackage> {
+export function bindPackage<P extends Package>(pkg: P, tools: readonly BoundTool[]): Outcome<BoundPackage<P>> {
   const problems: Failure[] = [];
   for (const need of pkg.requires) {
     const field = `package '${pkg.name}': field \`metadata.caplab-requires\`: ${need.tool}@${need.version}`;

@@ -85,3 +85,18 @@ test('--skills DIR holding a dangling symlink or a symlink loop is refused by ki
     expect(found.ok ? '' : found.message).toContain(name === 'dangling' ? "'broken'" : "'loop'");
   }
 });
+
+test('a SKILL.md that is a symlink is refused as one (not_regular_file), never read or called missing', () => {
+  const elsewhere = join(scratch, 'elsewhere-SKILL.md');
+  cpSync(join(FIXTURE, 'SKILL.md'), elsewhere);
+  for (const [name, target] of [['inside', 'real-SKILL.md'], ['outside', elsewhere], ['dangling', join(scratch, 'nowhere.md')]] as const) {
+    const folder = copy(`symlink-${name}`);
+    if (name === 'inside') cpSync(join(folder, 'SKILL.md'), join(folder, target));
+    unlinkSync(join(folder, 'SKILL.md'));
+    symlinkSync(target, join(folder, 'SKILL.md'));
+    const parsed = parse(folder);
+    expect([name, kindOf(parsed)]).toEqual([name, 'precondition/not_regular_file']);
+    expect(parsed.ok ? '' : parsed.message).toContain('`SKILL.md`');
+    expect(parsed.ok ? '' : parsed.message).toContain('a symbolic link');
+  }
+});

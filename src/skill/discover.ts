@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
 import { assetBytes, assetPaths } from '../assets/index.ts';
-import { fail, LIMITS, ok, readBounded, type Outcome } from '../contract/index.ts';
+import { fail, LIMITS, ok, readBounded, type Failure, type Outcome } from '../contract/index.ts';
 import { parsePackage, type PackageReader } from './package.ts';
 import type { Package, Stage } from './types.ts';
 
@@ -26,9 +26,10 @@ export function embeddedPackages(stages: readonly Stage[]): Outcome<readonly Pac
 }
 
 /**
- * Reads files of one package folder on disk. A path that resolves (through
- * symlinks too) outside the folder, or does not resolve (dangling, a loop),
- * reads as absent: a package cannot pull in bytes it does not contain. A file
+ * Reads files of one package folder on disk. SKILL.md is read only as a
+ * regular file (a symlink is `not_regular_file`). A reference that resolves
+ * (through symlinks too) outside the folder, or does not resolve (dangling, a
+ * loop), reads as absent: a package cannot pull in bytes it does not contain. A file
  * is read with a stat first and at most its limit (`LIMITS.skillMdBytes` for
  * SKILL.md, `LIMITS.skillReferenceBytes` for a reference); anything but a
  * regular file, or a larger one, is a failure by kind.
@@ -36,6 +37,8 @@ export function embeddedPackages(stages: readonly Stage[]): Outcome<readonly Pac
 export function diskReader(folder: string): PackageReader {
   const root = realpathSync(folder);
   return (rel) => {
+    // SKILL.md itself is never followed: a symlink is refused as one, not read as "missing".
+    if (rel === 'SKILL.md') return orAbsent(readBounded(join(root, rel), LIMITS.skillMdBytes, { noFollow: true }));
     let real: string;
     try {
       real = realpathSync(join(root, rel));
@@ -43,10 +46,13 @@ export function diskReader(folder: string): PackageReader {
       return undefined;
     }
     if (!real.startsWith(root + sep)) return undefined;
-    const read = readBounded(real, rel === 'SKILL.md' ? LIMITS.skillMdBytes : LIMITS.skillReferenceBytes);
-    if (read.ok) return read.value;
-    return read.kind === 'not_found' ? undefined : read;
+    return orAbsent(readBounded(real, LIMITS.skillReferenceBytes));
   };
+}
+
+function orAbsent(read: Outcome<Uint8Array>): Uint8Array | undefined | Failure {
+  if (read.ok) return read.value;
+  return read.kind === 'not_found' ? undefined : read;
 }
 
 /** Whether `path` is a directory (through symlinks); undefined when it cannot be resolved. */

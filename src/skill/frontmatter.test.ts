@@ -32,7 +32,7 @@ function refusal(yaml: string, stages: readonly string[] = STAGES): string {
 
 test('a valid frontmatter parses into a manifest; allowed-tools is space-delimited', () => {
   const result = parseFrontmatter(base(), STAGES);
-  if (!result.ok) throw new Error(result.message);
+  if (!result.ok || result.value.kind !== 'staged') throw new Error('a staged manifest');
   expect(result.value.allowedTools).toEqual(['read_source', 'create_card']);
   expect(result.value.requires).toEqual([{ tool: 'read_source', version: '1.0.0' }]);
   expect(result.value.stageResources).toEqual({ read: ['references/a.md'], create: [], finish: [] });
@@ -42,7 +42,7 @@ test('the stages are the caller\'s (the task\'s), not the package\'s nor a fixed
   expect(refusal(base({}), ['draft', 'publish'])).toContain("`metadata.caplab-stage-read`: unknown stage 'read' (stages: draft, publish)");
   const two = base({}).replace(/\n  caplab-stage-(create|finish): ""/g, '');
   const parsed = parseFrontmatter(two, ['read']);
-  expect(parsed.ok && parsed.value.stageResources).toEqual({ read: ['references/a.md'] });
+  expect(parsed.ok && parsed.value.kind === 'staged' && parsed.value.stageResources).toEqual({ read: ['references/a.md'] });
   expect(refusal(two, STAGES)).toContain('`metadata.caplab-stage-create`: required: every stage (read, create, finish)');
 });
 

@@ -1,7 +1,8 @@
 import { issuePath } from '../base/index.ts';
 import * as v from 'valibot';
-import { fail, ok, type Outcome } from '../contract/index.ts';
+import { fail, LIMITS, ok, type Outcome } from '../contract/index.ts';
 import type { Requirement, Stage } from './types.ts';
+import { yamlDepthBound } from './yaml-depth.ts';
 
 /**
  * SKILL.md frontmatter in the Agent Skills format (agentskills.io):
@@ -19,6 +20,7 @@ import type { Requirement, Stage } from './types.ts';
  * so a typo cannot silently drop a stage or a requirement.
  */
 export interface Manifest {
+  readonly kind: 'staged';
   readonly name: string;
   readonly description: string;
   readonly allowedTools: readonly string[];
@@ -26,6 +28,19 @@ export interface Manifest {
   readonly requires: readonly Requirement[];
   readonly resources: readonly { readonly path: string; readonly sha256: string }[];
   readonly stageResources: Readonly<Record<Stage, readonly string[]>>;
+}
+
+/**
+ * The frontmatter of a plain Agent Skills package: no `caplab-*` field at all
+ * (so no version, stages, requirements or pinned resources; its body is its method).
+ */
+export interface PlainManifest {
+  readonly kind: 'plain';
+  readonly name: string;
+  readonly description: string;
+  readonly allowedTools: readonly string[];
+  /** Fields outside the Agent Skills format (Claude Code's `when_to_use`, `model` …), sorted: accepted, not applied. */
+  readonly notApplied: readonly string[];
 }
 
 /** Agent Skills name: 1–64 lowercase letters, digits, single hyphens, not at either end. */
@@ -45,7 +60,7 @@ const Frontmatter = v.strictObject({
   license: v.optional(v.string()),
   compatibility: v.optional(v.pipe(v.string(), v.maxLength(500, 'at most 500 characters'))),
   'allowed-tools': v.optional(v.string()),
-  metadata: v.record(v.string(), v.string('must be a string (Agent Skills metadata maps strings to strings)')),
+  metadata: v.optional(v.record(v.string(), v.string('must be a string (Agent Skills metadata maps strings to strings)'))),
 });
 
 /** Splits SKILL.md into frontmatter YAML and body. */
@@ -63,11 +78,13 @@ function words(text: string): string[] {
   return text.split(/\s+/).filter((word) => word.length > 0);
 }
 
-/**
- * Parses and validates the frontmatter against the task's stages. Every refusal names the field.
- * @returns The manifest, or a `bad_package` failure.
- */
-export function parseFrontmatter(yaml: string, stages: readonly Stage[]): Outcome<Manifest> {
+/** Parses the YAML text of a frontmatter into a mapping, bounded before the parser sees it. */
+function parseMapping(yaml: string): Outcome<Readonly<Record<string, unknown>>> {
+  // Bounded on the text: a parser's stack overflow is not a refusal, and deep enough input overflows it.
+  const depth = yamlDepthBound(yaml);
+  if (depth > LIMITS.skillFrontmatterDepth) {
+    return fail('invalid_arguments', 'too_deep', `field \`frontmatter\`: may nest ${depth} levels, more than ${LIMITS.skillFrontmatterDepth} (limit ${LIMITS.skillFrontmatterDepth})`);
+  }
   let data: unknown;
   try {
     data = Bun.YAML.parse(yaml);
@@ -76,20 +93,56 @@ export function parseFrontmatter(yaml: string, stages: readonly Stage[]): Outcom
   }
   // Valibot's object schemas accept arrays; a frontmatter must be a mapping.
   if (data === null || typeof data !== 'object' || Array.isArray(data)) return bad('frontmatter', 'must be a YAML mapping');
+  return ok(data as Record<string, unknown>);
+}
+
+/** The Agent Skills fields, validated; every refusal names the field. */
+function agentSkillsFields(data: Readonly<Record<string, unknown>>): Outcome<v.InferOutput<typeof Frontmatter>> {
   const parsed = v.safeParse(Frontmatter, data);
-  if (!parsed.success) {
-    const describe = (issue: v.BaseIssue<unknown>): [string, string] => {
-      const path = issuePath(issue) ?? 'frontmatter';
-      const missing = issue.input === undefined && issue.kind === 'schema';
-      const extra = issue.expected === 'never';
-      return [path, missing ? 'is required' : extra ? 'is not an Agent Skills field' : issue.message];
-    };
-    const all = parsed.issues.map(describe);
-    const [field, message] = all[0]!;
-    return bad(field, message, all.map(([f, m]) => `${f}: ${m}`));
-  }
-  const front = parsed.output;
-  const meta = front.metadata;
+  if (parsed.success) return ok(parsed.output);
+  const describe = (issue: v.BaseIssue<unknown>): [string, string] => {
+    const path = issuePath(issue) ?? 'frontmatter';
+    const missing = issue.input === undefined && issue.kind === 'schema';
+    const extra = issue.expected === 'never';
+    return [path, missing ? 'is required' : extra ? 'is not an Agent Skills field' : issue.message];
+  };
+  const all = parsed.issues.map(describe);
+  const [field, message] = all[0]!;
+  return bad(field, message, all.map(([f, m]) => `${f}: ${m}`));
+}
+
+/** Whether a frontmatter has any caplab field: without one it is a plain Agent Skills package. */
+function hasCaplabField(data: Readonly<Record<string, unknown>>): boolean {
+  const meta = data['metadata'];
+  return meta !== null && typeof meta === 'object' && Object.keys(meta).some((key) => key.startsWith('caplab-'));
+}
+
+/**
+ * A plain package's frontmatter: its Agent Skills fields validated; any other
+ * field (Claude Code's `when_to_use`, `model`, `hooks` …) is kept by name as
+ * not applied, never a refusal (caplab honours none of them).
+ */
+function plainManifest(data: Readonly<Record<string, unknown>>): Outcome<PlainManifest> {
+  const known = Object.keys(Frontmatter.entries);
+  const front = agentSkillsFields(Object.fromEntries(Object.entries(data).filter(([key]) => known.includes(key))));
+  if (!front.ok) return front;
+  const notApplied = Object.keys(data).filter((key) => !known.includes(key)).sort();
+  return ok({ kind: 'plain', name: front.value.name, description: front.value.description, allowedTools: words(front.value['allowed-tools'] ?? ''), notApplied });
+}
+
+/**
+ * Parses and validates the frontmatter against the task's stages. Every refusal names the field.
+ * A frontmatter with no `caplab-*` field is a plain Agent Skills package.
+ * @returns The manifest, or a `bad_package` (`too_deep`) failure.
+ */
+export function parseFrontmatter(yaml: string, stages: readonly Stage[]): Outcome<Manifest | PlainManifest> {
+  const data = parseMapping(yaml);
+  if (!data.ok) return data;
+  if (!hasCaplabField(data.value)) return plainManifest(data.value);
+  const parsed = agentSkillsFields(data.value);
+  if (!parsed.ok) return parsed;
+  const front = parsed.value;
+  const meta = front.metadata ?? {};
 
   for (const key of Object.keys(meta)) {
     const known = ['caplab-version', 'caplab-requires', 'caplab-resources'].includes(key);
@@ -139,6 +192,7 @@ export function parseFrontmatter(yaml: string, stages: readonly Stage[]): Outcom
   }
 
   return ok({
+    kind: 'staged',
     name: front.name,
     description: front.description,
     allowedTools: words(front['allowed-tools'] ?? ''),

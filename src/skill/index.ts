@@ -4,7 +4,7 @@
  * tool versions they need, loaded stage by stage, recorded as adopted only
  * from the request bytes — and never a source of any tool or permission.
  */
-export type { BoundPackage, CatalogEntry, LoadedStage, Package, PackageOrigin, Requirement, Resource, Stage } from './types.ts';
+export type { BoundPackage, CatalogEntry, LoadedStage, Package, PackageOrigin, PlainPackage, Requirement, Resource, Stage, StagedPackage } from './types.ts';
 export { NAME_PATTERN, parseFrontmatter, splitSkillMd } from './frontmatter.ts';
 export type { Manifest } from './frontmatter.ts';
 export { PACKAGE_HASH_FORMAT, packageHash, parsePackage } from './package.ts';
@@ -14,6 +14,8 @@ export { bindPackage, catalog, load } from './bind.ts';
 export type { BoundTool } from './bind.ts';
 export { adoption, methodText } from './adoption.ts';
 export type { Adoption } from './adoption.ts';
+export { plainAdoption, plainMethodText, plainRecord } from './plain.ts';
+export type { PlainAdoption, PlainRecord } from './plain.ts';
 export { callableTools } from './grant.ts';
 export type { CallableTools } from './grant.ts';
 export { describeSkills, GRANTS_NOTHING, renderSkillsText } from './describe.ts';

@@ -1,8 +1,8 @@
 import { deepFreeze } from '../base/index.ts';
 import { canonicalHash, fail, LIMITS, ok, sha256Hex, type Failure, type Outcome } from '../contract/index.ts';
 import { stageInstructions } from './body.ts';
-import { parseFrontmatter, splitSkillMd } from './frontmatter.ts';
-import { STAGE_NAME, type Package, type PackageOrigin, type Resource, type Stage } from './types.ts';
+import { parseFrontmatter, splitSkillMd, type PlainManifest } from './frontmatter.ts';
+import { STAGE_NAME, type Package, type PackageOrigin, type PlainPackage, type Resource, type Stage } from './types.ts';
 
 /**
  * Reads one file of a package by its path relative to the package folder:
@@ -74,6 +74,11 @@ export function parsePackage(folder: string, origin: PackageOrigin, read: Packag
   if (m.name !== folder) {
     return refuse({ class: 'invalid_arguments', kind: 'bad_package', message: `field \`name\`: '${m.name}' must equal the folder name '${folder}'` });
   }
+  const skillSha256 = sha256Hex(skillBytes);
+  if (m.kind === 'plain') {
+    const plain = plainPackage(m, split.value.body, skillSha256, origin);
+    return plain.ok ? plain : refuse(plain);
+  }
   const instructions = stageInstructions(split.value.body, stages);
   if (!instructions.ok) return refuse(instructions);
 
@@ -100,12 +105,12 @@ export function parsePackage(folder: string, origin: PackageOrigin, read: Packag
     }
   }
 
-  const skillSha256 = sha256Hex(skillBytes);
   const byStage = {} as Record<Stage, { instructions: string; resources: readonly string[] }>;
   // Both were built from `stages`, so every stage is there.
   for (const stage of stages) byStage[stage] = { instructions: instructions.value[stage]!, resources: m.stageResources[stage]! };
   return ok(
     deepFreeze({
+      kind: 'staged' as const,
       name: m.name,
       description: m.description,
       version: m.version,
@@ -114,6 +119,29 @@ export function parsePackage(folder: string, origin: PackageOrigin, read: Packag
       resources,
       stages: byStage,
       hash: packageHash([{ path: 'SKILL.md', sha256: skillSha256 }, ...resources]),
+      skillSha256,
+      origin: structuredClone(origin),
+    }),
+  );
+}
+
+/**
+ * A plain Agent Skills package: its body is its method, whole. Its hash is
+ * `packageHash` of SKILL.md alone (there is nothing else it may load).
+ */
+function plainPackage(m: PlainManifest, body: string, skillSha256: string, origin: PackageOrigin): Outcome<PlainPackage> {
+  if (body.trim().length === 0) return fail('invalid_arguments', 'bad_package', 'field `body`: empty; a plain package (no caplab-* field) sends its body as its method');
+  const bytes = new TextEncoder().encode(body);
+  return ok(
+    deepFreeze({
+      kind: 'plain' as const,
+      name: m.name,
+      description: m.description,
+      allowedTools: m.allowedTools,
+      requires: [] as const,
+      body: { text: body, sha256: sha256Hex(bytes), bytes: bytes.byteLength },
+      notApplied: m.notApplied,
+      hash: packageHash([{ path: 'SKILL.md', sha256: skillSha256 }]),
       skillSha256,
       origin: structuredClone(origin),
     }),

@@ -1,7 +1,8 @@
 import type { Outcome } from '../contract/index.ts';
 import { adoption, methodText, type Adoption } from './adoption.ts';
 import { load } from './bind.ts';
-import type { BoundPackage, Stage } from './types.ts';
+import { plainAdoption, plainMethodText, type PlainAdoption } from './plain.ts';
+import type { BoundPackage, Package, Stage } from './types.ts';
 
 /** A text block as provider payloads carry it in `system`. */
 export interface MethodBlock {
@@ -14,22 +15,35 @@ export interface MethodSupport {
   /** Blocks to append to the payload's `system` array for this stage, unaltered. */
   blocks(stage: Stage): readonly MethodBlock[];
   /** The adoption record, computed from the exact payload bytes that were sent. */
-  adoption(stage: Stage, payload: Uint8Array): Outcome<Adoption>;
+  adoption(stage: Stage, payload: Uint8Array): Outcome<Adoption | PlainAdoption>;
 }
 
 /**
  * Adapts a bound package to the harness: one `system` text block per request
- * holding `methodText(load(bound, stage))`, and adoption read back from bytes.
- * The two are deliberately independent — `adoption` never asks `blocks` what
- * was meant to be sent.
+ * holding `methodText(load(bound, stage))` (a plain package: its body, the
+ * same for every stage), and adoption read back from bytes. The two are
+ * deliberately independent — `adoption` never asks `blocks` what was meant
+ * to be sent.
  */
-export function methodSupport(bound: BoundPackage): MethodSupport {
+export function methodSupport(bound: BoundPackage<Package>): MethodSupport {
+  const pkg = bound.package;
+  if (pkg.kind === 'plain') {
+    return Object.freeze({
+      blocks: function plainBlocks(): readonly MethodBlock[] {
+        return [{ type: 'text', text: plainMethodText(pkg) }];
+      },
+      adoption: function plainMethodAdoption(_stage: Stage, payload: Uint8Array): Outcome<PlainAdoption> {
+        return plainAdoption(pkg, payload);
+      },
+    });
+  }
+  const staged = { package: pkg, tools: bound.tools };
   return Object.freeze({
     blocks: function methodBlocks(stage: Stage): readonly MethodBlock[] {
-      return [{ type: 'text', text: methodText(load(bound, stage)) }];
+      return [{ type: 'text', text: methodText(load(staged, stage)) }];
     },
     adoption: function methodAdoption(stage: Stage, payload: Uint8Array): Outcome<Adoption> {
-      return adoption(bound, stage, payload);
+      return adoption(staged, stage, payload);
     },
   });
 }

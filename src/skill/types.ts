@@ -32,28 +32,50 @@ export interface Resource {
 /** Where a package came from: built into the program, or a folder on disk. */
 export type PackageOrigin = { readonly kind: 'embedded' } | { readonly kind: 'dir'; readonly path: string };
 
-/**
- * A parsed, hash-checked package. Only `parsePackage` makes one.
- * `hash` is `packageHash` (package.ts).
- */
-export interface Package {
+/** What every package has, staged or plain. */
+interface PackageCommon {
   readonly name: string;
   readonly description: string;
-  readonly version: string;
   /** Agent Skills `allowed-tools`: advisory only, never a grant (see `grant.ts`). */
   readonly allowedTools: readonly string[];
   readonly requires: readonly Requirement[];
-  readonly resources: readonly Resource[];
-  /** Per stage: the instructions (shared preamble + the stage's section) and the resource paths it loads. */
-  readonly stages: Readonly<Record<Stage, { readonly instructions: string; readonly resources: readonly string[] }>>;
   readonly hash: string;
   readonly skillSha256: string;
   readonly origin: PackageOrigin;
 }
 
-/** A package whose every required tool is bound at its version. */
-export interface BoundPackage {
-  readonly package: Package;
+/**
+ * A parsed, hash-checked caplab package: a version, pinned resources and one
+ * section per stage. Only `parsePackage` makes one. `hash` is `packageHash` (package.ts).
+ */
+export interface StagedPackage extends PackageCommon {
+  readonly kind: 'staged';
+  readonly version: string;
+  readonly resources: readonly Resource[];
+  /** Per stage: the instructions (shared preamble + the stage's section) and the resource paths it loads. */
+  readonly stages: Readonly<Record<Stage, { readonly instructions: string; readonly resources: readonly string[] }>>;
+}
+
+/**
+ * A plain Agent Skills package: a SKILL.md whose frontmatter has no `caplab-*`
+ * field. It has no version, stages, requirements or pinned resources; its
+ * body is its method, the same for every stage.
+ */
+export interface PlainPackage extends PackageCommon {
+  readonly kind: 'plain';
+  readonly requires: readonly [];
+  /** The SKILL.md body after the frontmatter, and the sha256 and size of its UTF-8 bytes. */
+  readonly body: { readonly text: string; readonly sha256: string; readonly bytes: number };
+  /** Frontmatter fields outside the Agent Skills format (Claude Code's `when_to_use`, `model` …): accepted, not applied. */
+  readonly notApplied: readonly string[];
+}
+
+/** A method package. Only `parsePackage` makes one. */
+export type Package = StagedPackage | PlainPackage;
+
+/** A package whose every required tool is bound at its version (staged unless said: only those load by stage). */
+export interface BoundPackage<P extends Package = StagedPackage> {
+  readonly package: P;
   readonly tools: readonly Requirement[];
 }
 

@@ -1,0 +1,134 @@
+import { expect, test } from 'bun:test';
+import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { scratchDir } from '../../test/scratch.ts';
+import { cli } from './cli.ts';
+import { EXIT } from './io.ts';
+import { checkReportFile, writeReport } from './report-file.ts';
+import { testIo } from './test-io.ts';
+import { unwritableDir } from '../../test/unwritable.ts';
+
+/** A character device like /dev/full, made in the scratch folder (root may mknod); /dev/full itself otherwise. */
+function device(dir: string): string {
+  const path = join(dir, 'full');
+  return Bun.spawnSync(['mknod', path, 'c', '1', '7']).exitCode === 0 ? path : '/dev/full';
+}
+
+/** Every entry under `dir`, with its kind and (for files) its bytes: what "nothing was touched" compares. */
+function snapshot(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of readdirSync(dir, { recursive: true }) as string[]) {
+    const path = join(dir, name);
+    const stats = lstatSync(path);
+    out[name] = stats.isFile() ? `file ${stats.ino} ${readFileSync(path, 'utf8')}` : stats.isSymbolicLink() ? 'link' : stats.isDirectory() ? 'dir' : 'special';
+  }
+  return out;
+}
+
+const refusals: readonly [string, (dir: string) => string, string][] = [
+  ['a device (/dev/full, as root)', device, 'is a device, not a regular file'],
+  ['a FIFO', (dir) => (Bun.spawnSync(['mkfifo', join(dir, 'fifo')]), join(dir, 'fifo')), 'is a FIFO'],
+  ['a folder', (dir) => (mkdirSync(join(dir, 'folder')), join(dir, 'folder')), 'is a folder'],
+  ['a symlink to a regular file', (dir) => (writeFileSync(join(dir, 'mine.txt'), 'keep'), symlinkSync(join(dir, 'mine.txt'), join(dir, 'link.xml')), join(dir, 'link.xml')), 'is a symlink'],
+  ['a read-only file', (dir) => (writeFileSync(join(dir, 'ro.xml'), 'keep'), chmodSync(join(dir, 'ro.xml'), 0o444), join(dir, 'ro.xml')), 'is read-only'],
+  ["another run's ledger.jsonl", (dir) => (mkdirSync(join(dir, 'run')), writeFileSync(join(dir, 'run/ledger.jsonl'), 'keep\n'), join(dir, 'run/ledger.jsonl')), 'inside the run dir'],
+  ['a file deeper in a run dir', (dir) => (mkdirSync(join(dir, 'run/requests'), { recursive: true }), writeFileSync(join(dir, 'run/ledger.head'), 'keep'), join(dir, 'run/requests/r.xml')), 'inside the run dir'],
+  ['a file under /proc', () => '/proc/self/report.xml', 'is under /proc, a kernel filesystem'],
+  ['a file under /sys', () => '/sys/kernel/report.xml', 'is under /sys, a kernel filesystem'],
+];
+
+test.each(refusals)('check --junit naming %s: invalid_arguments/bad_path, exit 2, before any scenario; nothing touched', async (_, make, says) => {
+  const cwd = scratchDir('caplab-junit-');
+  const junit = make(cwd);
+  const before = snapshot(cwd);
+  const io = testIo(cwd);
+  expect(await cli(['check', '--junit', junit, '--run-id', 'j'], io)).toBe(EXIT.usage);
+  expect(io.err()).toContain(`--junit ${junit}: ${says}`);
+  expect(io.out()).toBe('');
+  // No check dir, no probe or temp file, the target as it was.
+  expect(snapshot(cwd)).toEqual(before);
+  const failure = checkReportFile(junit, '--junit', join(cwd, 'out'));
+  expect(failure && [failure.class, failure.kind]).toEqual(['invalid_arguments', 'bad_path']);
+});
+
+test('check --junit naming a socket is refused too', async () => {
+  const dir = scratchDir('caplab-junit-');
+  const path = join(dir, 'sock');
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(path, resolve));
+  try {
+    expect(lstatSync(path).isSocket()).toBe(true);
+    const io = testIo(dir);
+    expect(await cli(['check', '--junit', path, '--run-id', 'j'], io)).toBe(EXIT.usage);
+    expect(io.err()).toContain(`--junit ${path}: is a socket`);
+    expect(readdirSync(dir)).toEqual(['sock']);
+  } finally {
+    await new Promise((resolve) => server.close(resolve));
+  }
+});
+
+test('check --junit inside --out, or equal to it, is refused before the check dir is made', async () => {
+  for (const [out, junit, made] of [['o', 'o/report.xml', true], ['o', 'o', false], ['o/', './o/report.xml', true]] as const) {
+    const cwd = scratchDir('caplab-junit-');
+    if (made) mkdirSync(join(cwd, 'o'));
+    const io = testIo(cwd);
+    expect(await cli(['check', '--out', out, '--junit', junit], io)).toBe(EXIT.usage);
+    expect(io.err()).toContain("where this command's run dirs go");
+    expect(snapshot(cwd)).toEqual(made ? { o: 'dir' } : {});
+  }
+});
+
+test('a folder path through a file is refused; proving a writable folder leaves nothing behind', () => {
+  const dir = scratchDir('caplab-junit-');
+  // As root, a mode never stops a write; a file where the folder should be does, for everyone.
+  writeFileSync(join(dir, 'file'), 'x');
+  expect(checkReportFile(join(dir, 'file/report.xml'), '--junit', join(dir, 'out'))?.kind).toBe('bad_path');
+  // A writable folder passes and keeps nothing of the proof.
+  expect(checkReportFile(join(dir, 'report.xml'), '--junit', join(dir, 'out'))).toBeUndefined();
+  expect(readdirSync(dir)).toEqual(['file']);
+});
+
+test('an absent report file is created, and nothing else is left beside it', () => {
+  const dir = scratchDir('caplab-junit-');
+  const target = join(dir, 'new.xml');
+  expect(checkReportFile(target, '--junit', join(dir, 'out'))).toBeUndefined();
+  expect(writeReport(target, '<x/>')).toBeUndefined();
+  expect([readdirSync(dir), readFileSync(target, 'utf8')]).toEqual([['new.xml'], '<x/>']);
+});
+
+// One whole check (27 scenarios) runs here: the time bound is for a loaded machine, not a threshold.
+test('check --junit naming a regular writable file replaces it whole (a new inode: rename, not rewrite)', async () => {
+  const cwd = scratchDir('caplab-junit-');
+  writeFileSync(join(cwd, 'old.xml'), 'previous report');
+  const inode = statSync(join(cwd, 'old.xml')).ino;
+  expect(await cli(['check', '--junit', 'old.xml', '--out', 'runs'], testIo(cwd))).toBe(EXIT.ok);
+  expect(readFileSync(join(cwd, 'old.xml'), 'utf8')).toStartWith('<?xml');
+  expect(statSync(join(cwd, 'old.xml')).ino).not.toBe(inode);
+  expect(readdirSync(cwd).sort()).toEqual(['old.xml', 'runs']);
+}, 60_000);
+
+test('check --junit in a folder the system refuses to write: found before any scenario by trying, exit 2', async () => {
+  const cwd = scratchDir('caplab-junit-');
+  const locked = unwritableDir(cwd);
+  if (!locked) throw new Error('this machine offers no unwritable folder (neither chattr +i as root nor a mode)');
+  try {
+    const io = testIo(cwd);
+    expect(await cli(['check', '--junit', 'locked/report.xml', '--out', 'out'], io)).toBe(EXIT.usage);
+    expect(io.err()).toMatch(/--junit .*locked\/report.xml: its folder cannot be written: (EPERM|EACCES)/);
+    expect(io.out()).toBe('');
+    expect(readdirSync(cwd)).toEqual(['locked']);
+  } finally {
+    locked.restore();
+  }
+});
+
+test('writeReport looks again: a target turned symlink or FIFO since the check is not replaced (write_failed)', () => {
+  const dir = scratchDir('caplab-junit-');
+  writeFileSync(join(dir, 'mine.txt'), 'keep');
+  symlinkSync(join(dir, 'mine.txt'), join(dir, 'link.xml'));
+  Bun.spawnSync(['mkfifo', join(dir, 'fifo.xml')]);
+  for (const name of ['link.xml', 'fifo.xml']) expect(writeReport(join(dir, name), '<x/>')?.kind).toBe('write_failed');
+  expect(snapshot(dir)).toMatchObject({ 'mine.txt': expect.stringMatching(/ keep$/), 'link.xml': 'link', 'fifo.xml': 'special' });
+  expect(readdirSync(dir).sort()).toEqual(['fifo.xml', 'link.xml', 'mine.txt']);
+});
