@@ -88,4 +88,6 @@ test('a run adopting a plain package sends its body in every request and records
   }
   const verified = testIo(scratchDir('caplab-method-'));
   expect(await cli(['verify', doc.run_dir], verified)).toBe(0);
+  // A plain method is a format 3 shape: the record names that format, seal and run_end alike.
+  expect(verified.out()).toContain('format  caplab.ledger/3');
 });
