@@ -9,18 +9,13 @@ import { excerptTask, fixtureSnapshot, readSourceContract } from '../excerpt/ind
 import type { RuntimeTool } from '../pipeline/index.ts';
 import { runTask } from './run.ts';
 import { loadScenario } from './scenario.ts';
-import { localTools, type ToolProvider } from './tools.ts';
+import type { ToolProvider } from './tools.ts';
 import { scratchDir } from '../../test/scratch.ts';
+import { replacingTool } from './testing/replace-tool.ts';
 import { testHost } from './testing/test-host.ts';
 
 /** The excerpt's local tools, with read_source's handler replaced by what `handler` makes of the real tool. */
-function withReadSource(handler: (tool: RuntimeTool) => RuntimeTool['handler']): ToolProvider {
-  return async (snapshot, runId) => {
-    const set = await localTools(excerptTask)(snapshot, runId);
-    if (!set.ok) return set;
-    return ok({ ...set.value, tools: set.value.tools.map((t) => (t.contract.name === 'read_source' ? { ...t, handler: handler(t) } : t)) });
-  };
-}
+const withReadSource = (handler: (tool: RuntimeTool) => RuntimeTool['handler']): ToolProvider => replacingTool('read_source', (t) => ({ ...t, handler: handler(t) }));
 
 
 const snapshot = fixtureSnapshot();

@@ -10,7 +10,8 @@ import { mcpTools } from './mcp-tools.ts';
 import { recheckAcceptance } from './recheck.ts';
 import { runTask } from './run.ts';
 import { loadScenario, type Scenario } from './scenario.ts';
-import { localTools, type ToolProvider } from './tools.ts';
+import type { ToolProvider } from './tools.ts';
+import { replacingTool } from './testing/replace-tool.ts';
 import { testHost } from './testing/test-host.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'caplab-unknown-outcome-'));
@@ -38,25 +39,17 @@ function createThenRepeat(): Scenario {
  */
 function effectThenHang(): { provider: ToolProvider; entered: () => number } {
   let entered = 0;
-  const provider: ToolProvider = async (snapshot, runId) => {
-    const opened = await localTools(excerptTask)(snapshot, runId);
-    if (!opened.ok) return opened;
-    const tools = opened.value.tools.map((tool): RuntimeTool => {
-      if (tool.contract.name !== 'create_card') return tool;
-      return {
-        ...tool,
-        attributes: { ...tool.attributes, timeoutMs: 50 },
-        handler: async (input, context) => {
-          entered++;
-          const done = await tool.handler(input, context);
-          if (!done.ok) return done;
-          // The effect is on disk; the answer never comes (released on abort so nothing leaks).
-          return new Promise((resolve) => context.signal.addEventListener('abort', () => resolve(done)));
-        },
-      };
-    });
-    return { ok: true, value: { ...opened.value, tools } };
-  };
+  const provider = replacingTool('create_card', (tool): RuntimeTool => ({
+    ...tool,
+    attributes: { ...tool.attributes, timeoutMs: 50 },
+    handler: async (input, context) => {
+      entered++;
+      const done = await tool.handler(input, context);
+      if (!done.ok) return done;
+      // The effect is on disk; the answer never comes (released on abort so nothing leaks).
+      return new Promise((resolve) => context.signal.addEventListener('abort', () => resolve(done)));
+    },
+  }));
   return { provider, entered: () => entered };
 }
 
@@ -128,21 +121,13 @@ test('over MCP, a tools/call whose reply never comes ends unknown at the pipelin
 
 test('an unknown outcome outranks a protocol failure in the same run: exit 4, not 3', async () => {
   // Until now no run had both, so ranking 3 over 4 in endingOf went unnoticed.
-  const provider: ToolProvider = async (snapshot, runId) => {
-    const opened = await localTools(excerptTask)(snapshot, runId);
-    if (!opened.ok) return opened;
-    const tools = opened.value.tools.map((tool): RuntimeTool => {
-      if (tool.contract.name !== 'read_source') return tool;
-      return {
-        ...tool,
-        handler: async (input) =>
-          (input as { source_id: string }).source_id === 'alpha'
-            ? { ok: false, class: 'protocol', kind: 'bad_frame', message: 'a protocol failure' }
-            : { ok: false, class: 'timeout', kind: 'handler_timeout', message: 'no answer in time: outcome unknown' },
-      };
-    });
-    return { ok: true, value: { ...opened.value, tools } };
-  };
+  const provider = replacingTool('read_source', (tool): RuntimeTool => ({
+    ...tool,
+    handler: async (input) =>
+      (input as { source_id: string }).source_id === 'alpha'
+        ? { ok: false, class: 'protocol', kind: 'bad_frame', message: 'a protocol failure' }
+        : { ok: false, class: 'timeout', kind: 'handler_timeout', message: 'no answer in time: outcome unknown' },
+  }));
   const loaded = loadScenario(excerptTask.scenarios.folder, 'happy');
   if (!loaded.ok) throw new Error(loaded.message);
   const outcome = await runTask({ task: excerptTask, scenario: loaded.value, snapshot: fixtureSnapshot(), tools: provider, runId: 'ranked', runDir: join(scratch, 'ranked'), ...testHost() });
