@@ -4,6 +4,7 @@ import { canonicalJson, ok, type Outcome } from '../contract/index.ts';
 import type { LedgerEvent, ReadRecorded, Recheck, VerifyFailure } from '../ledger/index.ts';
 import { failAt, LEDGER_FILE } from '../ledger/index.ts';
 import { isAccepted, type AcceptanceCheck } from './acceptance.ts';
+import { checkCalls } from './call-checks.ts';
 import { canonicalOf, checkRecord, eventAt, parseJson, type CheckedCall, type RecordedUse } from './record-checks.ts';
 import { SNAPSHOT_ROLE, snapshotIdOf } from './snapshot-files.ts';
 import type { Task } from './task.ts';
@@ -81,7 +82,7 @@ export function recheckAcceptance(task: Task): Recheck<RecheckReport> {
     if (!(uses instanceof Map)) return uses;
     const asked = checkArguments(calls, uses);
     if (asked) return asked;
-    const told = checkRecord({ events, calls: calls.map(checkedCall), uses, readFile, snapshot, read: task.tools.read, format: record.format });
+    const told = checkRecord({ events, calls: calls.map(checkedCall), uses, readFile, snapshot, read: task.tools.read, format: record.format }) ?? checkCalls(events, uses);
     if (told) return told;
 
     const acceptanceEvent = events.find((e) => e.type === 'acceptance');
@@ -166,6 +167,7 @@ function checkedCall({ event, call }: { event: LedgerEvent; call: RecordedCallEv
     name: call.name,
     arguments: call.arguments,
     ok: call.outcome.ok,
+    ...(call.outcome.ok ? {} : { failure: { class: call.outcome.class, kind: call.outcome.kind } }),
     blockHashes: [call.model_text_sha256, ...(call.hook_text_sha256 ?? [])],
   };
 }

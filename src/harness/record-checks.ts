@@ -3,6 +3,7 @@ import { canonicalJson, jsonTooDeep, LIMITS, sha256Hex } from '../contract/index
 import type { LedgerEvent, ReadRecorded, VerifyFailure } from '../ledger/index.ts';
 import { failAt, LEDGER_FORMAT } from '../ledger/index.ts';
 import { disclosedSources, sourceReads, type ReadCall, type ReadTool } from './disclosure.ts';
+import { exitOf } from './ending.ts';
 import type { Snapshot } from './task.ts';
 
 /** Where an event is, for a failure that names it. */
@@ -16,6 +17,8 @@ export interface CheckedCall {
   readonly name: string;
   readonly arguments: ReadCall['arguments'];
   readonly ok: boolean;
+  /** A failed call's class and kind. */
+  readonly failure?: { readonly class: string; readonly kind: string };
   /** The tool_result's blocks as the call recorded them: the tool's text, then each hook block. */
   readonly blockHashes: readonly string[];
 }
@@ -30,7 +33,7 @@ export interface RecordedUse {
 
 const RequestShape = v.looseObject({ request_id: v.string(), disclosed_sources: v.array(v.string()) });
 const ResponseShape = v.looseObject({ request_id: v.string() });
-const CountsShape = v.looseObject({ requests: v.optional(v.number()), tool_calls: v.optional(v.number()), ending: v.string() });
+const CountsShape = v.looseObject({ requests: v.optional(v.number()), tool_calls: v.optional(v.number()), ending: v.string(), exit_code: v.number(), accepted: v.boolean(), cause: v.optional(v.string()) });
 const ResultShape = v.looseObject({
   type: v.literal('tool_result'),
   tool_use_id: v.string(),
@@ -170,7 +173,7 @@ function payloadResults(bytes: Uint8Array): { id: string; isError: boolean; hash
   return results;
 }
 
-function checkCounts({ events }: RecordFacts): VerifyFailure | undefined {
+function checkCounts({ events, calls }: RecordFacts): VerifyFailure | undefined {
   const end = events.find((e) => e.type === 'run_end');
   const counts = end ? v.safeParse(CountsShape, end) : undefined;
   if (!end || !counts?.success) return undefined;
@@ -179,7 +182,17 @@ function checkCounts({ events }: RecordFacts): VerifyFailure | undefined {
     const recorded = counts.output[key];
     if (recorded !== undefined && recorded !== actual[key]) return failAt('count_mismatch', `run_end counts ${recorded} ${key}, the ledger has ${actual[key]}`, eventAt(end));
   }
-  return undefined;
+  return checkExit(counts.output, calls, end);
+}
+
+/** A completed run's exit code re-derived from its calls and verdict; an interrupted one's from the signal it names. */
+function checkExit(end: v.InferOutput<typeof CountsShape>, calls: readonly CheckedCall[], event: LedgerEvent): VerifyFailure | undefined {
+  const expected =
+    end.ending === 'completed' ? exitOf(calls.flatMap((c) => (c.failure ? [c.failure] : [])), end.accepted)
+    : end.ending === 'interrupted' ? (end.cause?.startsWith('SIGINT') ? 130 : end.cause?.startsWith('SIGTERM') ? 143 : undefined)
+    : undefined;
+  if (expected === undefined || expected === end.exit_code) return undefined;
+  return failAt('count_mismatch', `run_end records exit ${end.exit_code}; its calls and ending give ${expected}`, eventAt(event));
 }
 
 /** Parses recorded JSON, depth-checked first; undefined when it is not JSON. */
