@@ -90,3 +90,15 @@ test('verify --json on a forged, re-chained demo run names the acceptance check 
     expect(doc.error.issues.filter((i: string) => i.includes(', re-computed fail '))).toEqual([expect.stringMatching(/^card_hash: recorded "pass", re-computed fail /)]);
   }
 });
+
+test('a run that ended interrupted after its acceptance was decided is not shown as accepted', async () => {
+  // The audit: "ended interrupted, not accepted" and "verdict accepted (re-computed)" on consecutive lines.
+  const io = testIo(scratchDir('caplab-verify-interrupted-'));
+  expect(await cli(['demo', '--transport', 'local', '--json', '--run-id', 'i'], io)).toBe(0);
+  const dir = JSON.parse(io.out()).run_dir;
+  rechain(dir, (events) => events.map((e) => (e['type'] === 'run_end' ? { ...e, ending: 'interrupted', accepted: false, exit_code: 130, cause: 'SIGINT: new work stopped', summary: undefined } : e)));
+  const verified = testIo('/');
+  expect(await cli(['verify', dir], verified)).toBe(0);
+  expect(verified.out()).toContain('  verdict none: the run ended interrupted after its acceptance was decided, accepted (re-computed)\n');
+  expect(verified.out()).not.toContain('  verdict accepted');
+});

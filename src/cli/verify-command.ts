@@ -46,9 +46,16 @@ export function verifyCommand(args: readonly string[], io: Io, task: Task): numb
   } else {
     io.stdout(renderVerifyText(report));
     const recheck = report.ok ? report.value.recheck : undefined;
-    if (recheck) io.stdout(recheck.decided ? `  verdict ${recheck.accepted ? 'accepted' : 'not accepted'} (re-computed)\n` : '  verdict none: the run ended before acceptance\n');
+    if (recheck && report.ok) io.stdout(`  verdict ${verdictOf(recheck, report.value.end.ending)}\n`);
   }
   return report.ok ? EXIT.ok : EXIT.failed;
+}
+
+/** The verdict line: the re-computed acceptance, unless the run ended otherwise after it (then the run is not accepted). */
+function verdictOf(recheck: RecheckReport, ending: string): string {
+  if (!recheck.decided) return 'none: the run ended before acceptance';
+  const decided = `${recheck.accepted ? 'accepted' : 'not accepted'} (re-computed)`;
+  return ending === 'completed' ? decided : `none: the run ended ${ending} after its acceptance was decided, ${decided}`;
 }
 
 /**

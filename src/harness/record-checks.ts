@@ -72,14 +72,20 @@ export function checkRecord(facts: RecordFacts): VerifyFailure | undefined {
 function checkFormat({ events, calls, format }: RecordFacts): VerifyFailure | undefined {
   const hooked = calls.find((call) => call.blockHashes.length > 1);
   const start = events.find((e) => e.type === 'run_start')!;
-  const plain = (start['method'] as { plain?: unknown } | null | undefined)?.plain !== undefined;
+  const plain = isPlainRecord(start['method']);
   if (format === LEDGER_FORMAT) {
     if (hooked) return failAt('format_mismatch', `call ${hooked.toolCallId} records hook blocks, which format ${format} has no shape for`, eventAt(hooked.event));
-    if (plain) return failAt('format_mismatch', `run_start records a plain method, which format ${format} has no shape for`, eventAt(start));
+    if ((start['method'] as { plain?: unknown } | null | undefined)?.plain !== undefined) return failAt('format_mismatch', `run_start records a plain method, which format ${format} has no shape for`, eventAt(start));
   } else if (!hooked && !plain) {
     return failAt('format_mismatch', `the record names format ${format} but uses none of its shapes (hook blocks, a plain method)`, eventAt(start));
   }
   return undefined;
+}
+
+/** A plain method record as format 3 defines it: `plain: true`, a name, and the body's sha256 and size. */
+function isPlainRecord(method: unknown): boolean {
+  const m = method as { plain?: unknown; name?: unknown; body?: { sha256?: unknown; bytes?: unknown } } | null | undefined;
+  return m?.plain === true && typeof m.name === 'string' && typeof m.body?.sha256 === 'string' && Number.isSafeInteger(m.body.bytes);
 }
 
 /** Walks the ledger in order, matching each response's tool_uses to the call events after it. */
