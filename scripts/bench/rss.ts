@@ -15,6 +15,8 @@ export interface PeakRss {
   readonly self: number;
   /** KiB, its children (largest first); for caplab and the SDK client, the one MCP server. */
   readonly children: readonly number[];
+  /** Spawn to exit, in ms (the polling runs in this process, not in the one measured). */
+  readonly wallMs: number;
 }
 
 function hwmKiB(pid: number): number | undefined {
@@ -36,6 +38,7 @@ function childrenOf(pid: number): number[] {
 
 /** Runs `argv` to its end (stdout must contain `expect`) and returns the peaks seen. */
 export async function peakRss(argv: readonly string[], cwd: string, expect: string): Promise<PeakRss> {
+  const t0 = Bun.nanoseconds();
   const proc = Bun.spawn([...argv], { cwd, env: { PATH: '/usr/bin:/bin' }, stdout: 'pipe', stderr: 'pipe', stdin: 'ignore' });
   const peaks = new Map<number, number>();
   const note = (pid: number) => {
@@ -43,7 +46,11 @@ export async function peakRss(argv: readonly string[], cwd: string, expect: stri
     if (kib !== undefined) peaks.set(pid, Math.max(kib, peaks.get(pid) ?? 0));
   };
   let done = false;
-  const output = Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]).finally(() => (done = true));
+  let wallMs = 0;
+  const output = Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]).finally(() => {
+    wallMs = (Bun.nanoseconds() - t0) / 1e6;
+    done = true;
+  });
   while (!done) {
     note(proc.pid);
     for (const child of childrenOf(proc.pid)) note(child);
@@ -53,5 +60,5 @@ export async function peakRss(argv: readonly string[], cwd: string, expect: stri
   if (code !== 0 || !out.includes(expect)) throw new Error(`${argv.join(' ')} exited ${code}: ${err.slice(-500)}`);
   const self = peaks.get(proc.pid) ?? 0;
   peaks.delete(proc.pid);
-  return { self, children: [...peaks.values()].sort((a, b) => b - a) };
+  return { self, children: [...peaks.values()].sort((a, b) => b - a), wallMs };
 }
