@@ -11,7 +11,7 @@ import { SchemaCompilers } from './probe-ajv.ts';
 // This module is a worker's entry: `self` is its global scope (Bun's types leave it undeclared).
 declare var self: Worker;
 
-const compilers = new SchemaCompilers(false);
+const compilers = new SchemaCompilers('judging');
 
 /** One request's answer; a throw while validating (it should not happen below probeResultDepth) is an answer too. */
 function judge({ id, schema, mode, value }: JudgeRequest): JudgeAnswer {

@@ -12,14 +12,31 @@ export interface CompileMode {
 }
 
 /**
+ * What a compile is for. The listing only asks whether a schema compiles, so
+ * it skips error messages and code optimisation (a third of the cost); judging
+ * validates, with messages, a schema the listing already checked against its
+ * meta-schema.
+ */
+export type CompilePurpose = 'listing' | 'judging';
+
+/**
  * Creates the Ajv probe compiles tool schemas with. strictSchema alone:
  * unknown keywords and formats are errors in the strict pass; types, tuples
- * and `required` style are left to the schema author (JSON Schema allows
- * them). `validateSchema: false` is for a schema already compiled once with
- * the meta-schema check (judging recompiles what the listing compiled).
+ * and `required` style are left to the schema author (JSON Schema allows them).
  */
-export function newAjv(mode: CompileMode, validateSchema = true): Ajv {
-  const options = { strictSchema: mode.strict, strictTypes: false, strictTuples: false, strictRequired: false, allErrors: true, logger: false as const, validateSchema };
+export function newAjv(mode: CompileMode, purpose: CompilePurpose): Ajv {
+  const listing = purpose === 'listing';
+  const options = {
+    strictSchema: mode.strict,
+    strictTypes: false,
+    strictTuples: false,
+    strictRequired: false,
+    allErrors: true,
+    logger: false as const,
+    validateSchema: listing,
+    messages: !listing,
+    ...(listing ? { code: { optimize: false } } : {}),
+  };
   const ajv = mode.dialect === '2020-12' ? new Ajv2020(options) : new Ajv(options);
   addFormats(ajv);
   return ajv;
@@ -37,17 +54,17 @@ export function newAjv(mode: CompileMode, validateSchema = true): Ajv {
  */
 export class SchemaCompilers {
   readonly #instances = new Map<string, Ajv>();
-  readonly #validateSchema: boolean;
+  readonly #purpose: CompilePurpose;
 
-  constructor(validateSchema = true) {
-    this.#validateSchema = validateSchema;
+  constructor(purpose: CompilePurpose) {
+    this.#purpose = purpose;
   }
 
   /** Compiles a schema; Ajv's refusal (it throws) is returned as its message. */
   compile(schema: object, mode: CompileMode): { readonly validate: ValidateFunction } | { readonly error: string } {
     const key = `${mode.dialect}/${mode.strict}`;
     let ajv = this.#instances.get(key);
-    if (!ajv) this.#instances.set(key, (ajv = newAjv(mode, this.#validateSchema)));
+    if (!ajv) this.#instances.set(key, (ajv = newAjv(mode, this.#purpose)));
     ajv.removeSchema();
     try {
       return { validate: ajv.compile(schema) };

@@ -79,7 +79,7 @@ export async function runProbe<Closed>(transport: Transport<Closed>, options: Pr
   const judge = options.judge ?? new OutputJudge();
   const judging = { judge, timeoutMs: timeouts.requestMs, ...(options.signal ? { signal: options.signal } : {}) };
   // One Ajv per dialect and strictness for the whole probe, the re-listing included.
-  const compilers = new SchemaCompilers();
+  const compilers = new SchemaCompilers('listing');
   const called = new Set((options.calls ?? []).map((call) => call.name));
 
   const finish = async (ended?: Failure): Promise<ProbeRun<Closed>> => {

@@ -132,7 +132,7 @@ const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmedi
  * (what was checked by then is returned).
  */
 export async function checkTools(listed: readonly unknown[], profile: VersionProfile, options: CheckOptions = {}): Promise<CheckedTools> {
-  const checking: Checking = { profile, compilers: options.compilers ?? new SchemaCompilers(), compiled: new Map(), called: options.called ?? new Set() };
+  const checking: Checking = { profile, compilers: options.compilers ?? new SchemaCompilers('listing'), compiled: new Map(), called: options.called ?? new Set() };
   const tools: ProbedTool[] = [];
   const runtimes = new Map<string, ToolRuntime>();
   const findings: ProbeFinding[] = [];
