@@ -124,9 +124,11 @@ export async function runProbe<Closed>(transport: Transport<Closed>, options: Pr
 
   const listed = new Set(tools.map((tool) => tool.name));
   for (const call of options.calls ?? []) {
+    // Interrupted (while checking the listing, or judging a call): nothing more is sent.
+    if (options.signal?.aborted) return finish();
     const result = await probeCall(session, call, checked.runtimes.get(call.name), profile, timeouts.requestMs, judging);
     calls.push(listed.has(call.name) ? result : unlistedCall(result, complete));
-    if (session.failure || options.signal?.aborted) return finish();
+    if (session.failure) return finish();
   }
 
   if (listChanged.received > 0) {
