@@ -52,10 +52,13 @@ const startWorker = (): JudgeWorker => new Worker(judgeWorkerSource(), { ref: fa
  * thread, so that no validation outlives its deadline: Ajv is synchronous,
  * and a backtracking `pattern` or an exponential schema can run for minutes.
  * At the deadline, or when `signal` aborts, the worker is terminated and the
- * next validation starts a fresh one. `terminate()` stops JavaScript at
- * once, but JSC checks for it only between regex evaluations (each gives up
- * after about a second), so the thread may run on that long; the judge does
- * not wait for it. The worker starts on the first validation, never at import.
+ * next validation starts a fresh one. `terminate()` stops a JavaScript loop
+ * within milliseconds, but JSC looks for it only between regex evaluations
+ * (a backtracking one gives up after about a second), so the thread may run
+ * on that long: the judge does not wait for it; a process exiting then does,
+ * for at most the rest of that evaluation. A Worker, not a linear-time regex
+ * engine: it bounds every keyword (an exponential `allOf` of `$ref`s too) and
+ * needs no new dependency. The worker starts on the first validation, never at import.
  */
 export class OutputJudge {
   readonly #start: () => JudgeWorker;
