@@ -25,6 +25,7 @@ export const CLAIMS = {
   guard: { readme: 'caplab even when caplab itself is SIGKILLed', text: 'hooks, servers and probe temp cwd die with caplab even when it is SIGKILLed (its guard)' },
   usage: { readme: 'usage error (bad flag, argument, path or file), found before any work', text: 'a bad flag, path or file is a usage error (exit 2) before any work, and caplab never overwrites what is not its own' },
   packages: { readme: '(`skills/`, SKILL.md) organise tools and references', text: 'SKILL.md packages are read strictly and bounded; a plain one is sent and recorded as its body' },
+  probe: { readme: 'Every finding carries class, kind, tool, evidence and its basis', text: 'probe reports whatever a server does as a finding with class, kind, tool, evidence and basis' },
 } as const;
 
 export type Claim = keyof typeof CLAIMS;
@@ -839,4 +840,16 @@ export const MUTATIONS: readonly Mutation[] = [
     replace: 'body_present: texts.value.length > 0',
     tests: ['src/skill/plain.test.ts'],
   },
+  { id: 'record-file-limits-unchecked', claim: 'record-limits', file: 'src/ledger/run-dir.ts', find: 'const limit = this.#fileLimit(relPath, data, folders.length);', replace: 'const limit = undefined as Failure | undefined;', tests: ['src/harness/run-limits.test.ts'] },
+  { id: 'record-line-limits-unchecked', claim: 'record-limits', file: 'src/ledger/run-dir.ts', find: 'const limit = this.#lineLimit(type, line, encoded.byteLength);', replace: 'const limit = undefined as Failure | undefined;', tests: ['src/harness/run-limits.test.ts'] },
+  { id: 'unknown-ranked-below-protocol', claim: 'ledger', file: 'src/harness/run.ts', find: "  if (unknown) return { exitCode: 4, ending: `outcome unknown: ${unknown.class}/${unknown.kind}` };\n  const transport = failures.find((f) => f.class === 'protocol' || f.class === 'spawn');", replace: "  const transport = failures.find((f) => f.class === 'protocol' || f.class === 'spawn');\n  if (transport && unknown) return { exitCode: 3, ending: `protocol failure: ${transport.class}/${transport.kind}` };\n  if (unknown) return { exitCode: 4, ending: `outcome unknown: ${unknown.class}/${unknown.kind}` };", tests: ['src/harness/unknown-outcome.test.ts'] },
+  // W2: probe holds against hostile servers — each bound a finding, never a crash or a hang.
+  { id: 'probe-schema-depth-unchecked', claim: 'probe', file: 'src/mcp/probe-schema.ts', find: 'checkJson(schema, { maxDepth: LIMITS.probeSchemaDepth })', replace: 'checkJson(schema, { maxDepth: Number.POSITIVE_INFINITY })', tests: ['src/mcp/probe-bounds.test.ts'] },
+  { id: 'probe-schema-non-finite-compiled', claim: 'probe', file: 'src/mcp/probe-schema.ts', find: "  if (!bounded.ok) {\n    return finding('protocol', 'non_finite_number'", replace: "  if (!bounded.ok && bounded.kind !== 'non_finite_number') {\n    return finding('protocol', 'non_finite_number'", tests: ['src/mcp/probe-bounds.test.ts'] },
+  { id: 'probe-ref-loop-unchecked', claim: 'probe', file: 'src/mcp/probe-schema.ts', find: 'const loop = refLoop(schema as Readonly<Record<string, unknown>>);', replace: 'const loop = refLoop({});', tests: ['src/mcp/probe-bounds.test.ts'] },
+  { id: 'probe-result-depth-unchecked', claim: 'probe', file: 'src/mcp/probe-calls.ts', find: 'if (nestsDeeperThan(result, LIMITS.probeResultDepth)) {', replace: 'if (nestsDeeperThan(result, Number.POSITIVE_INFINITY)) {', tests: ['src/mcp/output-judge.test.ts'] },
+  { id: 'probe-tools-unbounded', claim: 'probe', file: 'src/mcp/probe-list.ts', find: '      if (entries.length < LIMITS.probeTools) entries.push(entry);\n      else beyond += 1;', replace: '      entries.push(entry);', tests: ['src/mcp/probe-bounds.test.ts'] },
+  { id: 'probe-listing-never-yields', claim: 'probe', file: 'src/mcp/probe-tools.ts', find: '    await yieldToEventLoop();', replace: '    void yieldToEventLoop;', tests: ['src/mcp/probe-bounds.test.ts'] },
+  { id: 'probe-judging-without-deadline', claim: 'probe', file: 'src/mcp/output-judge.ts', find: "const timer = setTimeout(() => settle({ kind: 'timeout' }, true), Math.max(0, timeoutMs));", replace: "const timer = setTimeout(() => settle({ kind: 'timeout' }, true), Math.max(2 ** 31 - 1, timeoutMs));", tests: ['src/mcp/output-judge.test.ts'] },
+  { id: 'probe-args-non-finite-sent-as-null', claim: 'probe', file: 'src/cli/probe-command.ts', find: 'const read = parseJsonBounded(value!, ARGUMENT_BOUNDS);', replace: 'const read = parseJsonBounded(JSON.stringify(JSON.parse(value!)), ARGUMENT_BOUNDS);', tests: ['src/cli/probe-hostile.test.ts'] },
 ];

@@ -130,7 +130,8 @@ untrusted hints. A protocol violation (any non-protocol stdout byte included) en
                            content types, structuredContent against outputSchema (Ajv; draft-07
                            and 2020-12), a text block carrying it, timing; a NAME the
                            server did not list is an unlisted_tool finding (still sent once)
-  --timeout-ms N           per request (tools/list page, tools/call; default 10000)
+  --timeout-ms N           per request (tools/list page, tools/call; default 10000), and again
+                           for judging each result (judging_timeout past it)
   --startup-timeout-ms N   spawn to initialize answer (default 120000, for cold npx installs)
   --cwd DIR                the server's cwd (default: a fresh empty directory, removed at
                            close; relative path arguments that exist here are made absolute)

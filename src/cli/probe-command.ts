@@ -1,11 +1,12 @@
 import { existsSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
-import { redactorFor, type Redactor } from '../contract/index.ts';
+import { ARGUMENT_BOUNDS, parseJsonBounded, redactorFor } from '../contract/index.ts';
 import { probe, probeEnv, type CallRequest, type ProbeReport } from '../mcp/index.ts';
 import { HELP } from './help.ts';
-import { EXIT, type Io } from './io.ts';
+import { EXIT, interruptCode, type Io } from './io.ts';
 import { loadConfigServer } from './probe-config.ts';
 import { renderProbeText } from './probe-render.ts';
+import { redactDeep } from './redact-deep.ts';
 
 export interface ProbeFlags {
   readonly json: boolean;
@@ -74,12 +75,10 @@ export function parseProbeFlags(args: readonly string[]): ProbeFlags | string {
       case '--args': {
         const last = calls.at(-1);
         if (!last || last.hasArgs) return '--args must follow its --call NAME (one --args per --call)';
-        let parsed: unknown;
-        try {
-          parsed = JSON.parse(value!);
-        } catch {
-          return `--args for ${last.name} is not JSON`;
-        }
+        // Bounded as every tool call's arguments are: JSON.parse alone reads 1e400 as Infinity, which would be sent as null.
+        const read = parseJsonBounded(value!, ARGUMENT_BOUNDS);
+        if (!read.ok) return `--args for ${last.name}: ${read.class}/${read.kind}: ${read.message}`;
+        const parsed = read.value;
         if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return `--args for ${last.name} must be a JSON object`;
         last.arguments = parsed as Record<string, unknown>;
         last.hasArgs = true;
@@ -103,16 +102,6 @@ export function absolutize(command: readonly string[], callerCwd: string, exists
     const path = resolve(callerCwd, arg);
     return exists(path) ? path : arg;
   });
-}
-
-/** Every string of the report with the placed values redacted (a server may echo its environment anywhere). */
-function redactDeep<T>(value: T, redactor: Redactor): T {
-  if (typeof value === 'string') return redactor.redact(value) as T;
-  if (Array.isArray(value)) return value.map((item) => redactDeep(item, redactor)) as T;
-  if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactDeep(v, redactor)])) as T;
-  }
-  return value;
 }
 
 /** The exit code of a probe: unknown outcome (4) over protocol/transport (3) over findings (1). */
@@ -165,7 +154,10 @@ export async function probeCommand(args: readonly string[], io: Io): Promise<num
     }),
     redactor,
   );
-  const exit = probeExit(report);
+  // An interruption wins over what was found (as `cli` ranks it), and the report says so too.
+  const interrupted = io.interrupt?.aborted ? interruptCode(io.interrupt.reason) : undefined;
+  const exit = interrupted ?? probeExit(report);
   io.stdout(flags.json ? `${JSON.stringify({ ...report, exit }, null, 2)}\n` : renderProbeText(report, exit));
+  if (interrupted !== undefined) io.stderr(`caplab: interrupted by ${String(io.interrupt!.reason)}\n`);
   return exit;
 }

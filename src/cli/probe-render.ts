@@ -14,7 +14,7 @@ function closeSummary(close: CloseReport): string {
   return `, ${parts.join('; ')}`;
 }
 
-const EXIT_MEANING: Record<number, string> = { 0: 'clean', 1: 'findings', 3: 'protocol or transport failure', 4: 'outcome unknown' };
+const EXIT_MEANING: Record<number, string> = { 0: 'clean', 1: 'findings', 3: 'protocol or transport failure', 4: 'outcome unknown', 130: 'interrupted by SIGINT', 143: 'interrupted by SIGTERM' };
 
 function findingLine(f: ProbeFinding, indent: string): string {
   const where = f.tool !== undefined ? `${f.tool}: ` : '';
@@ -42,7 +42,8 @@ export function renderProbeText(report: ProbeReport, exit: number): string {
   if (lc.received > 0) lines.push(`  list_changed ${lc.received} received (${lc.declared ? 'declared' : 'not declared'}); re-listed: ${lc.relisted ? (lc.changed ? 'changed' : 'unchanged') : 'no'}`);
   for (const call of report.calls) {
     const detail = [call.contentTypes ? `content ${call.contentTypes.join(',') || 'none'}` : '', call.outputSchema && call.outputSchema !== 'none' ? `outputSchema ${call.outputSchema}` : ''].filter(Boolean).join('  ');
-    lines.push(`  call      ${call.tool}  ${call.outcome}  ${call.ms} ms${detail ? `  ${detail}` : ''}`);
+    const judged = call.judgingMs !== undefined ? `, judged in ${call.judgingMs} ms` : '';
+    lines.push(`  call      ${call.tool}  ${call.outcome}  ${call.ms} ms${judged}${detail ? `  ${detail}` : ''}`);
     for (const f of call.findings) lines.push(findingLine(f, '    finding '));
   }
   for (const f of report.findings) lines.push(findingLine(f, '  finding   '));

@@ -47,6 +47,12 @@ export const LIMITS = {
   recordEntries: 100_000,
   /** Nesting of arrays and objects in one ledger line or recorded JSON file that `verify` parses. */
   recordJsonDepth: 256,
+  /** Tools `probe` checks from one listing; the rest are counted, not checked. */
+  probeTools: 10_000,
+  /** Nesting of arrays and objects in one tool's inputSchema or outputSchema that `probe` compiles. */
+  probeSchemaDepth: 64,
+  /** Nesting of arrays and objects in one tools/call result that `probe` judges. */
+  probeResultDepth: 256,
 } as const;
 
 /** The bounds `checkJson` applies. */

@@ -1,5 +1,6 @@
-import { isUnknownOutcome } from '../contract/index.ts';
+import { isUnknownOutcome, LIMITS } from '../contract/index.ts';
 import type { Correlator } from './correlator.ts';
+import type { OutputJudge, Verdict } from './output-judge.ts';
 import { excerpt, finding, fromFailure, type ProbeFinding } from './probe-finding.ts';
 import type { ToolRuntime } from './probe-tools.ts';
 import type { VersionProfile } from './probe-versions.ts';
@@ -10,6 +11,10 @@ export interface CallRequest {
   readonly arguments: Readonly<Record<string, unknown>>;
 }
 
+/** The checks of one result, in the order probe makes them. */
+export const CALL_CHECKS = ['content', 'isError', 'structuredContent', 'outputSchema', 'text'] as const;
+export type CallCheck = (typeof CALL_CHECKS)[number];
+
 /**
  * How one call ended. `unknown`: no answer (deadline, lost connection) — the
  * tool may or may not have run; it is never sent again.
@@ -17,16 +22,42 @@ export interface CallRequest {
 export interface ProbedCall {
   readonly tool: string;
   readonly outcome: 'result' | 'tool_error' | 'rpc_error' | 'unknown' | 'failed';
+  /** Request to answer. */
   readonly ms: number;
+  /** Judging the answer, apart from `ms`: judging has a deadline of its own (`--timeout-ms`). */
+  readonly judgingMs?: number;
   readonly contentTypes?: readonly string[];
   readonly structuredContent?: boolean;
   /** Whether structuredContent was checked against the outputSchema, and passed. */
   readonly outputSchema?: 'valid' | 'invalid' | 'not_checked' | 'none';
+  /** Checks not made: the result was too deep to judge, or judging stopped at its deadline or at a signal. */
+  readonly notChecked?: readonly CallCheck[];
   readonly findings: readonly ProbeFinding[];
+}
+
+/** How a result is judged: the outputSchema validation (a worker, stoppable), its deadline, the probe's signal, the clock. */
+export interface Judging {
+  readonly judge: Pick<OutputJudge, 'validate'>;
+  readonly timeoutMs: number;
+  readonly signal?: AbortSignal;
+  readonly now?: () => number;
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
 
+/** Whether a parsed value nests arrays and objects deeper than `max`, found without recursion. */
+function nestsDeeperThan(value: unknown, max: number): boolean {
+  const stack: { value: unknown; depth: number }[] = [{ value, depth: 0 }];
+  while (stack.length > 0) {
+    const { value: at, depth } = stack.pop()!;
+    if (at === null || typeof at !== 'object') continue;
+    if (depth + 1 > max) return true;
+    for (const child of Array.isArray(at) ? at : Object.values(at)) stack.push({ value: child, depth: depth + 1 });
+  }
+  return false;
+}
+
+/** Deep equality of parsed JSON; it recurses only while both sides nest, so no deeper than structuredContent (within probeResultDepth). */
 function sameJson(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((item, index) => sameJson(item, b[index]));
@@ -49,13 +80,52 @@ function textCarries(content: readonly unknown[], structured: unknown): boolean 
   });
 }
 
-/** Judges one tools/call result (a JSON-RPC result object) against the tool's listing and the revision. */
-export function judgeResult(tool: string, result: Record<string, unknown>, runtime: ToolRuntime | undefined, profile: VersionProfile, ms: number): ProbedCall {
+/** The checks after `check`, for a judgment that stopped there. */
+const from = (check: CallCheck): CallCheck[] => CALL_CHECKS.slice(CALL_CHECKS.indexOf(check));
+
+/** structuredContent against the tool's outputSchema, in the worker, within what is left of the deadline. */
+async function checkOutput(tool: string, structured: unknown, output: NonNullable<ToolRuntime['output']>, judging: Judging, left: number): Promise<{ outputSchema: NonNullable<ProbedCall['outputSchema']>; findings: ProbeFinding[]; stopped: boolean }> {
+  const verdict: Verdict = await judging.judge.validate(output.schema, output.mode, structured, left, judging.signal);
+  switch (verdict.kind) {
+    case 'valid':
+      return { outputSchema: 'valid', findings: [], stopped: false };
+    case 'invalid': {
+      const violation = finding('protocol', 'output_schema_violation', 'spec MUST', 'structuredContent does not conform to the outputSchema', { tool, evidence: verdict.errors.join('; ') });
+      return { outputSchema: 'invalid', findings: [violation], stopped: false };
+    }
+    case 'not_compiled':
+      return { outputSchema: 'not_checked', findings: [], stopped: false };
+    case 'interrupted':
+      return { outputSchema: 'not_checked', findings: [], stopped: true };
+    case 'timeout': {
+      const message = `judging did not finish within ${judging.timeoutMs} ms (--timeout-ms; judging has its own): stopped at the outputSchema check, ${from('text').join(', ')} not checked`;
+      const late = finding('timeout', 'judging_timeout', 'caplab host rule', message, { tool, evidence: 'outputSchema: structuredContent against the outputSchema' });
+      return { outputSchema: 'not_checked', findings: [late], stopped: true };
+    }
+  }
+}
+
+/**
+ * Judges one tools/call result (a JSON-RPC result object) against the tool's
+ * listing and the revision, in the order of CALL_CHECKS. A result nested
+ * deeper than `probeResultDepth` is not judged at all (every walk over it
+ * would have to be iterative, Ajv's is not). Judging gets `--timeout-ms` of
+ * its own: past it, the check running is named and the rest not made.
+ */
+export async function judgeResult(tool: string, result: Record<string, unknown>, runtime: ToolRuntime | undefined, profile: VersionProfile, ms: number, judging: Judging): Promise<ProbedCall> {
+  const now = judging.now ?? (() => performance.now());
+  const started = now();
+  const timed = (call: Omit<ProbedCall, 'judgingMs'>): ProbedCall => ({ ...call, judgingMs: Math.round(now() - started) });
+  const declared = profile.structured && runtime?.hasOutputSchema === true;
+  if (nestsDeeperThan(result, LIMITS.probeResultDepth)) {
+    const deep = finding('protocol', 'result_too_deep', 'caplab host rule', `tools/call result nests deeper than ${LIMITS.probeResultDepth} levels (probeResultDepth); not judged: ${CALL_CHECKS.join(', ')} not checked`, { tool, evidence: excerpt(result) });
+    return timed({ tool, outcome: 'failed', ms, outputSchema: declared ? 'not_checked' : 'none', notChecked: [...CALL_CHECKS], findings: [deep] });
+  }
   const findings: ProbeFinding[] = [];
   const content = result['content'];
   if (!Array.isArray(content)) {
     findings.push(finding('protocol', 'malformed_result', 'spec MUST', 'tools/call result has no content array', { tool, evidence: excerpt(result) }));
-    return { tool, outcome: 'failed', ms, findings };
+    return timed({ tool, outcome: 'failed', ms, findings });
   }
   const types = content.map((block) => (isObject(block) && typeof block['type'] === 'string' ? block['type'] : '?'));
   for (const type of new Set(types)) {
@@ -70,29 +140,28 @@ export function judgeResult(tool: string, result: Record<string, unknown>, runti
   }
   const structured = result['structuredContent'];
   const hasStructured = structured !== undefined;
+  const judged = { tool, outcome: isError ? 'tool_error' : 'result', ms, contentTypes: types, structuredContent: hasStructured } as const;
+  if (profile.structured && hasStructured && !isObject(structured)) {
+    findings.push(finding('protocol', 'malformed_result', 'spec MUST', 'structuredContent is not a JSON object', { tool, evidence: excerpt(structured) }));
+  }
   let outputSchema: ProbedCall['outputSchema'] = 'none';
-  if (profile.structured && runtime?.hasOutputSchema && !isError) {
+  if (declared && !isError) {
     if (!hasStructured) {
       findings.push(finding('protocol', 'missing_structured_content', 'spec MUST', 'the tool declares an outputSchema but the result has no structuredContent', { tool }));
       outputSchema = 'invalid';
-    } else if (!runtime.validateOutput) {
+    } else if (!runtime?.output) {
       outputSchema = 'not_checked';
-    } else if (runtime.validateOutput(structured)) {
-      outputSchema = 'valid';
     } else {
-      const errors = (runtime.validateOutput.errors ?? []).slice(0, 5).map((e) => `${e.instancePath || '/'} ${e.message ?? ''}`);
-      findings.push(finding('protocol', 'output_schema_violation', 'spec MUST', 'structuredContent does not conform to the outputSchema', { tool, evidence: errors.join('; ') }));
-      outputSchema = 'invalid';
+      const checked = await checkOutput(tool, structured, runtime.output, judging, judging.timeoutMs - (now() - started));
+      findings.push(...checked.findings);
+      if (checked.stopped) return timed({ ...judged, outputSchema: checked.outputSchema, notChecked: from('outputSchema'), findings });
+      outputSchema = checked.outputSchema;
     }
   }
-  if (profile.structured && hasStructured) {
-    if (!isObject(structured)) {
-      findings.push(finding('protocol', 'malformed_result', 'spec MUST', 'structuredContent is not a JSON object', { tool, evidence: excerpt(structured) }));
-    } else if (!textCarries(content, structured)) {
-      findings.push(finding('protocol', 'text_without_structured', 'spec SHOULD', 'no text block carries the serialized structuredContent', { tool }));
-    }
+  if (profile.structured && hasStructured && isObject(structured) && !textCarries(content, structured)) {
+    findings.push(finding('protocol', 'text_without_structured', 'spec SHOULD', 'no text block carries the serialized structuredContent', { tool }));
   }
-  return { tool, outcome: isError ? 'tool_error' : 'result', ms, contentTypes: types, structuredContent: hasStructured, outputSchema, findings };
+  return timed({ ...judged, outputSchema, findings });
 }
 
 /**
@@ -118,8 +187,9 @@ export async function probeCall(
   runtime: ToolRuntime | undefined,
   profile: VersionProfile,
   timeoutMs: number,
-  now: () => number = () => performance.now(),
+  judging: Judging,
 ): Promise<ProbedCall> {
+  const now = judging.now ?? (() => performance.now());
   const started = now();
   const reply = await correlator.request('tools/call', { name: request.name, arguments: request.arguments }, { timeoutMs }).reply;
   const ms = Math.round(now() - started);
@@ -133,5 +203,5 @@ export async function probeCall(
     const rejected = finding('protocol', 'jsonrpc_error', 'caplab host rule', `tools/call refused with JSON-RPC error ${code}`, { tool, evidence: excerpt(message) });
     return { tool, outcome: 'rpc_error', ms, findings: [rejected] };
   }
-  return judgeResult(tool, reply.value.answer.result, runtime, profile, ms);
+  return judgeResult(tool, reply.value.answer.result, runtime, profile, ms, judging);
 }

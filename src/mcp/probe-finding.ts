@@ -1,4 +1,5 @@
 import type { ErrorClass, Failure } from '../contract/index.ts';
+import { jsonPrefix } from './json-prefix.ts';
 import type { Basis } from './probe-versions.ts';
 
 /** One thing probe found: a failure value that also names its basis, and where it can, the tool and the evidence. */
@@ -40,8 +41,8 @@ export function fromFailure(failure: Failure, tool?: string): ProbeFinding {
   return finding(failure.class, failure.kind, basis, failure.message, { ...(tool !== undefined ? { tool } : {}), ...(evidence ? { evidence } : {}) });
 }
 
-/** A value shortened for evidence. */
+/** A value shortened for evidence: its JSON text, cut after `max` characters, built without recursion (see `jsonPrefix`). */
 export function excerpt(value: unknown, max = 120): string {
-  const text = typeof value === 'string' ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value));
+  const text = jsonPrefix(value, max) ?? String(value);
   return text.length > max ? `${text.slice(0, max)}…` : text;
 }
