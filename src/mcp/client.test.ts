@@ -56,6 +56,9 @@ describe('every inbound line is checked on its own; a violation fails the sessio
   test.each([
     ['stray', 'protocol', 'framing', 'spec MUST'],
     ['bad_utf8', 'protocol', 'encoding', 'spec MUST'],
+    // The answer's id written 3.0: equal to 3 in value, not in JSON text.
+    ['float_id', 'protocol', 'unknown_id', 'spec MUST'],
+    ['dup_key', 'protocol', 'duplicate_key', 'caplab host rule'],
   ] as const)('%s → %s/%s (basis: %s), and later calls get the same failure', async (mode, errorClass, kind, basis) => {
     const client = await open(mode);
     const first = await client.callTool('read_source', beta, ids);

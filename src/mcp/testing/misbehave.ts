@@ -5,7 +5,7 @@
  * What it answers is `misbehave-server.ts`; what only a process can do
  * (a banner, dying at start, ignoring SIGTERM, forking) is here.
  */
-import { readdirSync, readlinkSync, writeSync } from 'node:fs';
+import { closeSync, readdirSync, readlinkSync, writeSync } from 'node:fs';
 import { misbehaver, MODES, type Mode, type Received } from './misbehave-server.ts';
 
 export type { Mode } from './misbehave-server.ts';
@@ -68,7 +68,22 @@ if (mode === 'setsid_grandchild') {
   escaped.unref();
 }
 
+/** Pings the client with `count` requests of 512 KB ids, then reads nothing more and stays: its answers pile up in the pipe. */
+async function pingFlood(count: number): Promise<never> {
+  for (let i = 0; i < count; i++) out(`${JSON.stringify({ jsonrpc: '2.0', id: `${i}:${'p'.repeat(512 * 1024)}`, method: 'ping' })}\n`);
+  setInterval(() => {}, 1_000);
+  return new Promise<never>(() => {});
+}
+
 for await (const line of console) {
   if (line === '') continue; // the iterator yields an empty tail after the last newline
-  await handle(JSON.parse(line) as Received);
+  const message = JSON.parse(line) as Received;
+  if (mode === 'ping_flood' && message.method === 'initialize') await pingFlood(Number(process.argv[3] ?? 16));
+  await handle(message);
+  if (mode === 'deaf' && message.method === 'tools/list') {
+    // Stops reading for good (stdin closed) but stays, stdout open: the next write breaks the pipe.
+    closeSync(0);
+    setInterval(() => {}, 1_000);
+    break;
+  }
 }
