@@ -142,6 +142,23 @@ describe('unknown outcomes and shutdown', () => {
     expect(!ended.ok && ended.issues).toEqual(['server stderr (tail): tools/call #3 received']);
   });
 
+  test('a server that stops reading (closes its stdin) mid-session: a call too big for the pipe is closed/connection_lost, "server stopped reading", and the host lives on', async () => {
+    const client = await open('deaf');
+    // 100 KB: more than the pipe takes at once, so Bun reports the broken pipe later, as a rejected flush.
+    const called = await client.callTool('read_source', { source_id: 'x'.repeat(100_000) }, ids);
+    expect(called).toMatchObject({ ok: false, class: 'closed', kind: 'connection_lost' });
+    expect(!called.ok && called.message).toContain('server stopped reading');
+    expect(await client.callTool('read_source', beta, ids)).toMatchObject({ ok: false, class: 'closed', kind: 'connection_lost' });
+  });
+
+  test('a server that pings with 512 KB ids and reads nothing: its answers stop at LIMITS.mcpUnsentBytes, the session ends closed/peer_not_reading', async () => {
+    // 16 pings: 8 MiB of answers it never reads.
+    const { client, pids } = await openWatched(misbehaveLaunch('ping_flood'));
+    expect(client).toMatchObject({ ok: false, class: 'closed', kind: 'peer_not_reading' });
+    expect(!client.ok && client.message).toContain(`would pass ${LIMITS.mcpUnsentBytes}`);
+    expect(isRunning(pids[0]!)).toBe(false);
+  });
+
   test('a server that ignores SIGTERM and stdin EOF is SIGKILLed, group and all', async () => {
     const client = await open('ignore_term', {}, 200);
     expect(await client.callTool('read_source', beta, ids)).toMatchObject({ ok: false, class: 'timeout' });

@@ -44,6 +44,6 @@ export interface Transport<Closed = void> {
   onmessage?: (message: InboundMessage, info: MessageInfo) => void;
   /** The inbound stream broke (bad framing, encoding, envelope, size): the failure names the rule. */
   onerror?: (failure: Failure) => void;
-  /** The peer went away before `close()` (EOF, exit): outcome of whatever was in flight unknown. */
+  /** The peer went away before `close()` (EOF, exit, stopped reading): outcome of whatever was in flight unknown. */
   onclose?: (failure: Failure) => void;
 }

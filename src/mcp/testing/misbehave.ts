@@ -79,10 +79,12 @@ for await (const line of console) {
   if (line === '') continue; // the iterator yields an empty tail after the last newline
   const message = JSON.parse(line) as Received;
   if (mode === 'ping_flood' && message.method === 'initialize') await pingFlood(Number(process.argv[3] ?? 16));
+  // Stops reading for good before it answers the listing (stdin closed, so the client's next write
+  // breaks the pipe, whatever the timing), but stays, stdout open.
+  const deaf = mode === 'deaf' && message.method === 'tools/list';
+  if (deaf) closeSync(0);
   await handle(message);
-  if (mode === 'deaf' && message.method === 'tools/list') {
-    // Stops reading for good (stdin closed) but stays, stdout open: the next write breaks the pipe.
-    closeSync(0);
+  if (deaf) {
     setInterval(() => {}, 1_000);
     break;
   }
