@@ -26,8 +26,10 @@ export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = {
 /**
  * MCP over a child's stdio: `\n`-framed JSON-RPC lines on stdin/stdout, each
  * inbound line checked on its own (`InboundReader`: size cap, UTF-8, bare
- * JSON, envelope), stderr kept as a bounded, redacted tail for diagnostics,
- * and closing stops the server's whole process group. The only layer of the
+ * JSON, what only the text shows, envelope), what the server has not read
+ * of its stdin bounded (`maxUnsentBytes`), stderr kept as a bounded,
+ * redacted tail for diagnostics, and closing stops the server's whole
+ * process group. The only layer of the
  * client that touches a process.
  */
 export class StdioTransport implements Transport<CloseReport> {

@@ -3,7 +3,8 @@
  * `bun misbehave.ts MODE`. It writes bytes itself (no SDK) so it can break
  * the protocol exactly where a test needs it. Never imported by shipped code.
  * What it answers is `misbehave-server.ts`; what only a process can do
- * (a banner, dying at start, ignoring SIGTERM, forking) is here.
+ * (a banner, dying at start, ignoring SIGTERM, forking, no longer reading
+ * its stdin: `deaf`, `ping_flood`) is here.
  */
 import { closeSync, readdirSync, readlinkSync, writeSync } from 'node:fs';
 import { misbehaver, MODES, type Mode, type Received } from './misbehave-server.ts';
