@@ -1,10 +1,11 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
-import { ARGUMENT_BOUNDS, parseJsonBounded, redactorFor } from '../contract/index.ts';
+import { ARGUMENT_BOUNDS, parseJsonBounded, redactorFor, type Failure } from '../contract/index.ts';
 import { probe, probeEnv, type CallRequest, type ProbeReport } from '../mcp/index.ts';
 import { HELP } from './help.ts';
 import { EXIT, interruptCode, type Io } from './io.ts';
-import { loadConfigServer } from './probe-config.ts';
+import { usageFailure } from './paths.ts';
+import { ENV_NAME, ENV_NAME_RULE, loadConfigServer } from './probe-config.ts';
 import { renderProbeText } from './probe-render.ts';
 import { redactDeep } from './redact-deep.ts';
 
@@ -66,7 +67,8 @@ export function parseProbeFlags(args: readonly string[]): ProbeFlags | string {
       case '--server': out.server = value!; break;
       case '--env': {
         const at = value!.indexOf('=');
-        if (at < 1) return `--env needs NAME=VALUE (got a value without a name)`;
+        if (at < 0) return `--env needs NAME=VALUE (${JSON.stringify(value)} lacks a value)`;
+        if (!ENV_NAME.test(value!.slice(0, at))) return `--env needs NAME=VALUE with a NAME of ${ENV_NAME_RULE} (got ${JSON.stringify(value!.slice(0, at))})`;
         env[value!.slice(0, at)] = value!.slice(at + 1);
         break;
       }
@@ -104,6 +106,16 @@ export function absolutize(command: readonly string[], callerCwd: string, exists
   });
 }
 
+/** `--cwd` must name an existing folder: the server is started in it (a file there is a usage error, not a spawn failure). */
+function checkCwd(cwd: string): Failure | undefined {
+  try {
+    if (statSync(cwd).isDirectory()) return undefined;
+    return usageFailure('bad_path', `--cwd ${cwd} is not a folder`);
+  } catch {
+    return usageFailure('bad_path', `--cwd ${cwd} does not exist`);
+  }
+}
+
 /** The exit code of a probe: unknown outcome (4) over protocol/transport (3) over findings (1). */
 export function probeExit(report: ProbeReport): number {
   if (report.calls.some((call) => call.outcome === 'unknown')) return EXIT.unknown;
@@ -135,7 +147,8 @@ export async function probeCommand(args: readonly string[], io: Io): Promise<num
     expanded = loaded.value.expanded;
   }
   const cwd = flags.cwd === undefined ? undefined : resolve(io.cwd, flags.cwd);
-  if (cwd !== undefined && !existsSync(cwd)) return io.stderr(`caplab probe: --cwd ${cwd} does not exist\n`), EXIT.usage;
+  const badCwd = cwd === undefined ? undefined : checkCwd(cwd);
+  if (badCwd) return io.stderr(`caplab probe: ${badCwd.class}/${badCwd.kind}: ${badCwd.message}\n`), EXIT.usage;
   if (cwd === undefined) {
     command = absolutize(command, io.cwd);
     raw = raw.map((arg, index) => (arg.includes('${') ? arg : (command[index] ?? arg)));

@@ -1,9 +1,11 @@
+import * as v from 'valibot';
 import { isUnknownOutcome, LIMITS } from '../contract/index.ts';
 import type { Correlator } from './correlator.ts';
 import type { OutputJudge, Verdict } from './output-judge.ts';
 import { excerpt, finding, fromFailure, type ProbeFinding } from './probe-finding.ts';
 import type { ToolRuntime } from './probe-tools.ts';
 import type { VersionProfile } from './probe-versions.ts';
+import { CONTENT_BLOCKS } from './results.ts';
 
 /** One `--call`: a tool name and its arguments (a JSON object). */
 export interface CallRequest {
@@ -80,6 +82,41 @@ function textCarries(content: readonly unknown[], structured: unknown): boolean 
   });
 }
 
+/** What a block of each type must carry (2025-06-18; the same in the older revisions probe reads). */
+const REQUIRED: Readonly<Record<keyof typeof CONTENT_BLOCKS, string>> = {
+  text: 'a string text',
+  image: 'string data and mimeType',
+  audio: 'string data and mimeType',
+  resource: 'a resource with a string uri and a string text or blob',
+  resource_link: 'a type',
+};
+
+/** One part of a result that breaks its shape, and the value the server sent there. */
+interface Malformed {
+  readonly what: string;
+  readonly value: unknown;
+}
+
+/**
+ * What breaks the result's shape (the spec's MUSTs, checked as the strict
+ * client's `CallToolResult` does): `isError` other than a boolean, a content
+ * block of a known type without the members it requires. Unknown types are
+ * `content_type`'s.
+ */
+function malformedParts(result: Record<string, unknown>, content: readonly unknown[]): Malformed[] {
+  const parts: Malformed[] = [];
+  const isError = result['isError'];
+  if (isError !== undefined && typeof isError !== 'boolean') parts.push({ what: 'isError is not a boolean', value: isError });
+  content.forEach((block, index) => {
+    const type = isObject(block) ? block['type'] : undefined;
+    if (typeof type !== 'string' || !Object.hasOwn(CONTENT_BLOCKS, type)) return;
+    const known = type as keyof typeof CONTENT_BLOCKS;
+    if (!v.is(CONTENT_BLOCKS[known], block)) parts.push({ what: `content[${index}] (${known}) needs ${REQUIRED[known]}`, value: block });
+  });
+  return parts;
+}
+
+
 /** The checks after `check`, for a judgment that stopped there. */
 const from = (check: CallCheck): CallCheck[] => CALL_CHECKS.slice(CALL_CHECKS.indexOf(check));
 
@@ -132,6 +169,14 @@ export async function judgeResult(tool: string, result: Record<string, unknown>,
     if (!profile.contentTypes.includes(type)) {
       findings.push(finding('protocol', 'content_type', 'spec MUST', `content block type not defined in MCP ${profile.version}`, { tool, evidence: excerpt(type) }));
     }
+  }
+  const malformed = malformedParts(result, content);
+  if (malformed.length > 0) {
+    const listed = malformed.slice(0, 5).map((part) => part.what).join('; ');
+    const more = malformed.length > 5 ? ` (and ${malformed.length - 5} more)` : '';
+    const message = `tools/call result is not an MCP CallToolResult: ${listed}${more}`;
+    findings.push(finding('protocol', 'malformed_result', 'spec MUST', message, { tool, evidence: excerpt(malformed[0]!.value) }));
+    return timed({ tool, outcome: 'failed', ms, contentTypes: types, findings });
   }
   const isError = result['isError'] === true;
   if (isError) {

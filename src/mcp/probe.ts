@@ -90,6 +90,7 @@ export async function probe(command: readonly string[], options: ProbeOptions = 
   removeTemp();
   const report = { ...base, ...found, stderr: transport.value.stderr(), close };
   if (!failure) return report;
-  const hint = !started && cwdIsTemp && failure.class === 'closed' ? 'the server exited before answering initialize in an empty temp cwd; if it needs its project files, try --cwd .' : undefined;
+  // Only a lost connection (an exit, a closed pipe) says the server stopped; not one that reads nothing, nor a Ctrl-C.
+  const hint = !started && cwdIsTemp && failure.kind === 'connection_lost' ? 'the server stopped before answering initialize in an empty temp cwd; if it needs its project files, try --cwd .' : undefined;
   return { ...report, failure, ...(hint ? { hint } : {}) };
 }
