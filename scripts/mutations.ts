@@ -614,6 +614,14 @@ export const MUTATIONS: readonly Mutation[] = [
     replace: "for (const name of ['SIGINT', 'SIGHUP'] as const) process.on(name, () => undefined);",
     tests: ['src/platform/guard.test.ts'],
   },
+  {
+    id: 'verify-follows-root-symlink',
+    claim: 'ledger',
+    file: 'src/ledger/verify.ts',
+    find: 'if (!stat?.isSymbolicLink()) return undefined;',
+    replace: 'if (!stat?.isSymbolicLink() || true) return undefined;',
+    tests: ['src/ledger/verify.test.ts', 'src/cli/verify-command.test.ts'],
+  },
   // usage (issue 19, CLI paths and flags): every refusal below is a usage error found before any work.
   {
     id: 'repeated-flag-last-wins',
@@ -654,6 +662,14 @@ export const MUTATIONS: readonly Mutation[] = [
     find: "if (v.skills?.includes('')) return",
     replace: "if (v.skills?.includes('-')) return",
     tests: ['src/cli/flags.test.ts'],
+  },
+  {
+    id: 'verify-empty-dir-is-cwd',
+    claim: 'usage',
+    file: 'src/cli/verify-command.ts',
+    find: "if (parsed.positionals[0] === '') {",
+    replace: "if (parsed.positionals[0] === '-') {",
+    tests: ['src/cli/verify-command.test.ts'],
   },
   {
     id: 'scenario-unknown-key-unnamed',
