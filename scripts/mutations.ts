@@ -614,6 +614,15 @@ export const MUTATIONS: readonly Mutation[] = [
     replace: "for (const name of ['SIGINT', 'SIGHUP'] as const) process.on(name, () => undefined);",
     tests: ['src/platform/guard.test.ts'],
   },
+  // The audit of issue 19: the text report of a run ended at a bound, and verify's own root.
+  {
+    id: 'empty-acceptance-heading-printed',
+    claim: 'record-limits',
+    file: 'src/cli/render.ts',
+    find: 'const lines = checks.length > 0 ? [renderChecks(checks, paint), \'\'] : [];',
+    replace: 'const lines = checks.length >= 0 ? [renderChecks(checks, paint), \'\'] : [];',
+    tests: ['src/cli/run-command.test.ts'],
+  },
   {
     id: 'verify-follows-root-symlink',
     claim: 'ledger',
