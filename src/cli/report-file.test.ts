@@ -208,7 +208,7 @@ test('writeReport looks at the folders again before the rename: one swapped for 
     },
   };
   const failure = writeReport(target, '<x/>', racing);
-  expect([failure?.kind, failure?.message]).toEqual(['write_failed', `${target} was not written: ${join(dir, 'reports')} changed since it was checked (moved, or swapped for a symlink)`]);
+  expect([failure?.kind, failure?.message]).toEqual(['write_failed', `${target} was not written: ${join(dir, 'reports')} changed while the report was written (moved, or swapped for a symlink)`]);
   expect(readFileSync(join(dir, 'moved/report.xml'), 'utf8')).toBe('reports keep');
   // The temp is removed by its path, which here still leads to it; nothing reached elsewhere.
   expect([readdirSync(join(dir, 'moved')), readdirSync(join(dir, 'elsewhere'))]).toEqual([['report.xml'], ['report.xml']]);

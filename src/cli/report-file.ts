@@ -133,7 +133,7 @@ export function writeReport(target: string, text: string, fs: ReportFs = nodeFs)
     const changed = changedFolder(fs, folders);
     if (changed !== undefined) {
       attempt(() => fs.unlinkSync(temp));
-      return failed(`was not written: ${changed} changed since it was checked (moved, or swapped for a symlink)`);
+      return failed(`was not written: ${changed} changed while the report was written (moved, or swapped for a symlink)`);
     }
     fs.renameSync(temp, target);
     return undefined;
