@@ -105,8 +105,8 @@ scenario (same-batch and hostile-protocol-names also over MCP), each with its ex
 every run dir is then verified offline. Prints a table scenario / expected / observed / ✓.
   --json         one JSON document on stdout
   --junit FILE   JUnit XML: one testcase per scenario, failures with the observed class/kind; FILE
-                 is absent or a regular file its owner may write (replaced whole), in no run dir
-                 and not under --out
+                 is absent or a regular file its owner may write (replaced whole, keeping its
+                 mode), in no run dir and not under --out
   --out DIR      where the run dirs go (default ./caplab-runs/<check-id>/); must not exist or be
                  empty, and lie in no run dir; taken before the first scenario (of checks given
                  one --out, one runs, the others exit 2)

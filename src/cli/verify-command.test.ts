@@ -1,5 +1,5 @@
 import { expect, test } from 'bun:test';
-import { cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { canonicalHash } from '../contract/index.ts';
 import { cli } from './cli.ts';
@@ -64,6 +64,28 @@ test('verify: usage errors exit 2; a missing dir exits 1', async () => {
   expect(await cli(['verify'], io)).toBe(2);
   expect(await cli(['verify', 'a', 'b'], io)).toBe(2);
   expect(await cli(['verify', '/nonexistent/run'], io)).toBe(1);
+});
+
+test("verify '' is a usage error (exit 2), not the working directory, even where that is a run dir", async () => {
+  const dir = await demoRunDir();
+  const io = testIo(dir);
+  expect(await cli(['verify', ''], io)).toBe(2);
+  expect([io.out(), io.err()]).toEqual(['', 'caplab verify: RUN_DIR needs a path; an empty one would mean the working directory\n']);
+  expect(await cli(['verify', '.'], testIo(dir))).toBe(0);
+});
+
+test('verify of a RUN_DIR that is a symlink to a good run dir: does not verify (exit 1, unexpected_entry), nothing followed', async () => {
+  const dir = await demoRunDir();
+  const cwd = scratchDir('caplab-verify-link-');
+  symlinkSync(dir, join(cwd, 'run'));
+  const io = testIo(cwd);
+  expect(await cli(['verify', 'run', '--json'], io)).toBe(1);
+  const doc = JSON.parse(io.out());
+  expect([doc.verified, doc.error.class, doc.error.kind, doc.error.at]).toEqual([false, 'evidence', 'unexpected_entry', { file: '.' }]);
+  expect(doc.error.message).toContain('is a symbolic link');
+  const text = testIo(cwd);
+  expect(await cli(['verify', 'run/'], text)).toBe(1);
+  expect(text.out()).toContain('does not verify: evidence/unexpected_entry');
 });
 
 test('verify --json on a forged, re-chained demo run names the acceptance check the forgery breaks, in the message and the issues', async () => {

@@ -34,6 +34,10 @@ export function verifyCommand(args: readonly string[], io: Io, task: Task): numb
     io.stderr('caplab verify: needs exactly one RUN_DIR\n');
     return EXIT.usage;
   }
+  if (parsed.positionals[0] === '') {
+    io.stderr('caplab verify: RUN_DIR needs a path; an empty one would mean the working directory\n');
+    return EXIT.usage;
+  }
   const dir = resolve(io.cwd, parsed.positionals[0]!);
   const head = parsed.values.head;
   if (head !== undefined && !/^[0-9a-f]{64}$/.test(head)) {
