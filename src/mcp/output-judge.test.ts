@@ -35,7 +35,7 @@ function hostileCall(mode: HostileMode, count = 1_000): { result: Record<string,
 describe('judging a result', () => {
   test('a result nested deeper than probeResultDepth: result_too_deep, every check not made, no worker started (no RangeError)', async () => {
     const { result, runtime } = hostileCall('deep_result', 60_000);
-    const bounds = judging(5_000);
+    const bounds = judging(60_000);
     const call = await judgeResult('judge_me', result, runtime, PROFILE, 3, bounds);
     expect(call).toMatchObject({ outcome: 'failed', ms: 3, outputSchema: 'not_checked', notChecked: [...CALL_CHECKS] });
     expect(call.findings).toEqual([expect.objectContaining({ class: 'protocol', kind: 'result_too_deep', basis: 'caplab host rule', tool: 'judge_me', message: expect.stringContaining(`${LIMITS.probeResultDepth} levels`) })]);
@@ -53,7 +53,8 @@ describe('judging a result', () => {
     ]);
     // Judging time is its own, apart from the call's `ms`.
     expect(call.judgingMs).toEqual(expect.any(Number));
-    const next = await judgeResult('judge_me', { content: [{ type: 'text', text: '{"words":["aa"]}' }], structuredContent: { words: ['aa'] } }, runtime, PROFILE, 1, bounds);
+    // A fresh worker loads ajv first: a generous deadline, so a loaded machine cannot make this call late.
+    const next = await judgeResult('judge_me', { content: [{ type: 'text', text: '{"words":["aa"]}' }], structuredContent: { words: ['aa'] } }, runtime, PROFILE, 1, { ...bounds, timeoutMs: 60_000 });
     expect([next.outputSchema, next.findings, bounds.judge.started]).toEqual(['valid', [], 2]);
   });
 
@@ -68,7 +69,7 @@ describe('judging a result', () => {
 
   test('valid and invalid structuredContent are told apart on the worker, which is started once and reused', async () => {
     const runtime: ToolRuntime = { hasOutputSchema: true, output: { schema: { type: 'object', properties: { n: { type: 'integer' } } }, mode: { dialect: '2020-12', strict: true } } };
-    const bounds = judging(5_000);
+    const bounds = judging(60_000);
     const ok = await judgeResult('t', { content: [{ type: 'text', text: '{"n":1}' }], structuredContent: { n: 1 } }, runtime, PROFILE, 1, bounds);
     const bad = await judgeResult('t', { content: [{ type: 'text', text: '{"n":"x"}' }], structuredContent: { n: 'x' } }, runtime, PROFILE, 1, bounds);
     expect([ok.outputSchema, ok.findings]).toEqual(['valid', []]);
