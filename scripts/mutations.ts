@@ -152,7 +152,7 @@ export const MUTATIONS: readonly Mutation[] = [
     claim: 'acceptance',
     file: 'src/excerpt/evidence.ts',
     find: "if (receipt && (created?.outcome['data_sha256'] !== canonicalHash(receipt) ||",
-    replace: "if (receipt && !receipt && (created?.outcome['data_sha256'] !== canonicalHash(receipt) ||",
+    replace: "if (receipt && receipt.bytes < 0 && (created?.outcome['data_sha256'] !== canonicalHash(receipt) ||",
     tests: ACCEPTANCE_TESTS,
   },
   // contracts: JSON Schema 2020-12, hashed over canonical JSON.
