@@ -152,3 +152,11 @@ test('a run that fails at a bound before acceptance prints no empty "Acceptance:
   expect(await cli(['demo', '--transport', 'local', '--run-id', 'd'], demo)).toBe(0);
   expect(demo.out()).toMatch(/\nAcceptance:\n  ✓ /);
 });
+
+test('run --scenario FILE reads a relative path from the caller’s working directory (io.cwd), not the process’s', async () => {
+  const cwd = temp();
+  writeFileSync(join(cwd, 'mine.json'), readFileSync(join(import.meta.dir, '../../fixtures/scenarios/happy.json'), 'utf8').replace('"name": "happy"', '"name": "mine"'));
+  const io = testIo(cwd);
+  expect(await cli(['run', '--scenario', 'mine.json', '--transport', 'local', '--json', '--run-id', 'rel'], io)).toBe(0);
+  expect(JSON.parse(io.out()).scenario).toBe('mine');
+});

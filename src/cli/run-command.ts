@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { join, resolve } from 'node:path';
-import { fail, type Failure } from '../contract/index.ts';
+import { fail, LIMITS, readBoundedText, type Failure } from '../contract/index.ts';
 import { loadScenario, runReport, runTask, type LoopStep, type RunOutcome, type Scenario, type Task, type ToolProvider } from '../harness/index.ts';
 import { clockFromEnv, openRunDir, type Clock, type RunDir } from '../ledger/index.ts';
 import { EXIT, interruptCode, paint, type Io } from './io.ts';
@@ -149,7 +149,8 @@ export async function execute(flags: RunFlags, scenario: Scenario, io: Io, task:
 /** `caplab demo` and `caplab run`: one scenario, streamed or as one JSON document. */
 export async function runCommand(flags: RunFlags, io: Io, task: Task, mcpTools?: ToolProvider): Promise<number> {
   const colours = paint(io);
-  const scenario = loadScenario(task.scenarios.folder, flags.scenario);
+  // A scenario file is named relative to the caller's working directory (io.cwd), as --out is.
+  const scenario = loadScenario(task.scenarios.folder, flags.scenario, (path) => readBoundedText(resolve(io.cwd, path), LIMITS.scenarioBytes));
   if (!scenario.ok) {
     io.stderr(`caplab: ${scenario.class}/${scenario.kind}: ${scenario.message}\n`);
     return EXIT.usage;
