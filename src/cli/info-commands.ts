@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createTaskContract, setPropertiesContract, updateNoteContract } from '../../fixtures/contracts/index.ts';
 import { bindTable, describeTools, MODEL_TARGETS, renderToolsText, type ModelTarget, type ToolEntry } from '../binding/index.ts';
@@ -59,7 +60,8 @@ export function skillsCommand(args: readonly string[], io: Io, task: Task): numb
   if (parsed.values.help) return io.stdout(`${HELP['skills']}\n`), EXIT.ok;
   const dirs = parsed.values.skills ?? [];
   if (dirs.includes('')) return io.stderr(`caplab skills: ${EMPTY_SKILLS}\n`), EXIT.usage;
-  const packages = discoverPackages({ dirs, stages: task.method.stages });
+  // Folders are named relative to the caller's working directory (io.cwd).
+  const packages = discoverPackages({ dirs: dirs.map((dir) => resolve(io.cwd, dir)), stages: task.method.stages });
   if (!packages.ok) {
     io.stderr(`caplab skills: ${packages.class}/${packages.kind}: ${packages.message}\n`);
     return EXIT.usage;

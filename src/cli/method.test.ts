@@ -91,3 +91,14 @@ test('a run adopting a plain package sends its body in every request and records
   // A plain method is a format 3 shape: the record names that format, seal and run_end alike.
   expect(verified.out()).toContain('format  caplab.ledger/3');
 });
+
+test('--skills DIR and --scenario FILE are read relative to the caller’s working directory (io.cwd), for skills and run alike', async () => {
+  const { skills } = plainSetup();
+  const root = join(skills, '..');
+  const listed = testIo(root);
+  expect(await cli(['skills', '--skills', 'skills'], listed)).toBe(0);
+  expect(listed.out()).toContain('plain-notes  [bound]');
+  const ran = testIo(root);
+  expect(await cli(['run', '--scenario', 'plain.json', '--skills', 'skills', '--transport', 'local', '--json', '--run-id', 'rel'], ran)).toBe(0);
+  expect(JSON.parse(ran.out()).request_log[0].method).toMatchObject({ plain: true, name: 'plain-notes' });
+});

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { convertArguments } from '../binding/index.ts';
 import { fail, ok, type Outcome } from '../contract/index.ts';
 import type { RunOptions, Scenario, Task, ToolProvider } from '../harness/index.ts';
@@ -84,7 +85,7 @@ export async function setupRun(flags: RunFlags, scenario: Scenario, io: Io, task
     yes: flags.yes,
   });
 
-  const method = adopt(flags, scenario, task);
+  const method = adopt(flags, scenario, task, io.cwd);
   if (!method.ok) return method;
   if (flags.transport === 'mcp' && !mcpTools) return fail('spawn', 'mcp_unavailable', 'the MCP transport is not available in this build');
   return ok({
@@ -100,9 +101,10 @@ export async function setupRun(flags: RunFlags, scenario: Scenario, io: Io, task
 }
 
 /** The method package the run adopts, parsed against the task's stages and bound to its tools (or none). */
-function adopt(flags: RunFlags, scenario: Scenario, task: Task): Outcome<RunOptions['method'] | undefined> {
+function adopt(flags: RunFlags, scenario: Scenario, task: Task, cwd: string): Outcome<RunOptions['method'] | undefined> {
   const name = flags.noSkill ? undefined : (scenario.skill ?? flags.defaultSkill);
-  const packages = discoverPackages({ dirs: flags.skillDirs, stages: task.method.stages });
+  // Folders are named relative to the caller's working directory (io.cwd).
+  const packages = discoverPackages({ dirs: flags.skillDirs.map((dir) => resolve(cwd, dir)), stages: task.method.stages });
   if (!packages.ok) return packages;
   if (name === undefined) return ok(undefined);
   const pkg = packages.value.find((p) => p.name === name);
