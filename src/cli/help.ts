@@ -8,10 +8,12 @@ export const EXIT_CODES_HELP = `Exit codes:
   3  protocol, transport or output failure (MCP framing, version, spawn …; stdout
      or the --junit file could not be written — a closed pipe is not a failure)
   4  outcome unknown (a call timed out or its connection was lost; never retried)
+  70  internal error: caplab met an error nothing caught; what it started was
+      stopped and its temp folders removed, one stderr line says what
   130  interrupted by SIGINT: new work stopped, hooks and servers terminated with
        their process groups, the run recorded as interrupted and sealed
   143  the same, by SIGTERM
-When several apply, the most severe wins: 2 > 130/143 > 4 > 3 > 1 > 0.`;
+When several apply, the most severe wins: 2 > 70 > 130/143 > 4 > 3 > 1 > 0.`;
 
 const RUN_FLAGS = `  --transport mcp|local   read_source over the fixture MCP server (default) or as a local function
   --out DIR               run dir (default ./caplab-runs/<run-id>/); must not exist or be empty, and
@@ -144,8 +146,9 @@ The server's environment: PATH, HOME, LANG, LC_ALL, LC_CTYPE, TZ, TMPDIR, plus w
 before start with \${VAR} unexpanded; values are never printed, only names.
 
 Exit codes: 0 clean, 1 findings, 2 usage error, 3 protocol, transport or spawn failure (or
-stdout could not be written), 4 a call's outcome is unknown (timeout; never re-sent).
-When several apply, the most severe wins: 2 > 130/143 > 4 > 3 > 1 > 0.`,
+stdout could not be written), 4 a call's outcome is unknown (timeout; never re-sent), 70
+internal error (caplab's own fault: the server is killed and the temp cwd removed).
+When several apply, the most severe wins: 2 > 70 > 130/143 > 4 > 3 > 1 > 0.`,
   run: `Usage: caplab run --scenario NAME|FILE [options]
 
 Runs a scenario file (built-in names: see \`caplab check\`), with the same options as demo.

@@ -160,6 +160,7 @@ export async function probeCommand(args: readonly string[], io: Io): Promise<num
       env,
       display: raw,
       calls: flags.calls,
+      redactor,
       ...(io.interrupt ? { signal: io.interrupt } : {}),
       timeouts: { ...(flags.requestMs !== undefined ? { requestMs: flags.requestMs } : {}), ...(flags.startupMs !== undefined ? { startupMs: flags.startupMs } : {}) },
     }),

@@ -1,5 +1,5 @@
 import type { ValidateFunction } from 'ajv';
-import { schemaHash } from '../contract/index.ts';
+import { LIMITS, schemaHash } from '../contract/index.ts';
 import { excerpt, finding, type ProbeFinding } from './probe-finding.ts';
 import { compileToolSchema } from './probe-schema.ts';
 import type { VersionProfile } from './probe-versions.ts';
@@ -8,15 +8,18 @@ import type { VersionProfile } from './probe-versions.ts';
 export const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 
 /** A description longer than this many characters is a finding (caplab host rule: it crowds the model's context). */
-export const MAX_DESCRIPTION_CHARS = 4096;
+export const MAX_DESCRIPTION_CHARS: number = LIMITS.probeDescriptionChars;
 
 /** One listed tool, summarised: hashes, not whole schemas. Annotations are the server's untrusted hints. */
 export interface ProbedTool {
   readonly name: string;
+  readonly title?: string;
   readonly description?: string;
   readonly inputSchemaHash?: string;
   readonly outputSchemaHash?: string;
   readonly annotations?: Readonly<Record<string, unknown>>;
+  /** As sent (2025-11-25 defines them); never fetched. */
+  readonly icons?: unknown;
 }
 
 /** What a call needs to judge a result: the compiled outputSchema, if the tool has one that compiles. */
@@ -50,7 +53,7 @@ export function checkTools(
     }
     const description = entry['description'];
     if (typeof description === 'string' && description.length > MAX_DESCRIPTION_CHARS) {
-      findings.push(finding('protocol', 'oversized_description', 'caplab host rule', `description has ${description.length} characters (limit ${MAX_DESCRIPTION_CHARS})`, { tool: name }));
+      findings.push(finding('protocol', 'oversized_description', 'caplab host rule', `description has ${description.length} characters (limit ${MAX_DESCRIPTION_CHARS})`, { tool: name, evidence: excerpt(description) }));
     }
     const input = entry['inputSchema'];
     const output = entry['outputSchema'];
@@ -74,12 +77,15 @@ export function checkTools(
     }
     if (!runtimes.has(name)) runtimes.set(name, runtime);
     const annotations = entry['annotations'];
+    const title = entry['title'];
     tools.push({
       name,
+      ...(typeof title === 'string' ? { title } : {}),
       ...(typeof description === 'string' ? { description } : {}),
       ...(input !== undefined ? { inputSchemaHash: schemaHash(input as Readonly<Record<string, unknown>>) } : {}),
       ...(output !== undefined ? { outputSchemaHash: schemaHash(output as Readonly<Record<string, unknown>>) } : {}),
       ...(isObject(annotations) ? { annotations } : {}),
+      ...(entry['icons'] !== undefined ? { icons: entry['icons'] } : {}),
     });
   }
   const names = tools.map((tool) => tool.name);
