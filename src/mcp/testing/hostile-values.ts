@@ -3,7 +3,7 @@
  * rebuild the exact value a server sent (to check a clipped value's bytes
  * and sha256 against the whole).
  */
-export const HOSTILE_MODES = ['deep_annotations', 'oversized', 'controls', 'fetch_failed'] as const;
+export const HOSTILE_MODES = ['deep_annotations', 'oversized', 'controls', 'fetch_failed', 'silent'] as const;
 export type HostileMode = (typeof HOSTILE_MODES)[number];
 
 /** `{"a":{"a":…{"a":1}}}`, `depth` objects deep, built without recursion. */
@@ -50,6 +50,7 @@ export function hostileTools(mode: HostileMode, depth: number): Record<string, u
     case 'controls':
       return [{ name: FORGED_NAME, title: CONTROLS.title, description: `${CONTROLS.clear}${CONTROLS.rlo}desc`, inputSchema: object, annotations: { title: CONTROLS.clear } }];
     case 'fetch_failed':
+    case 'silent':
       return [{ name: 'fetch', inputSchema: object }];
   }
 }

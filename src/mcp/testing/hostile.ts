@@ -4,6 +4,8 @@
  * report lines, errors hidden in plain results. Run as
  * `bun hostile.ts MODE [DEPTH]`. With `HOSTILE_PIDS` set (a file path), it
  * appends its pid there first, so a test can check it is gone afterwards.
+ * `silent` answers nothing, ignores SIGTERM and outlives its stdin: only
+ * SIGKILL ends it.
  * The protocol itself is kept: each answer is a well-formed JSON-RPC line.
  * Never imported by shipped code.
  */
@@ -13,6 +15,10 @@ import { hostileTools, hostileInitialize, hostileCall, HOSTILE_MODES, type Hosti
 const mode = (process.argv[2] ?? '') as HostileMode;
 if (!HOSTILE_MODES.includes(mode)) throw new Error(`unknown mode ${mode}`);
 const depth = Number(process.argv[3] ?? 20_000);
+if (mode === 'silent') {
+  process.on('SIGTERM', () => undefined);
+  setInterval(() => undefined, 1_000);
+}
 const pids = process.env['HOSTILE_PIDS'];
 if (pids) appendFileSync(pids, `${process.pid}\n`);
 
@@ -25,7 +31,7 @@ function send(message: Record<string, unknown>): void {
 for await (const line of console) {
   if (line === '') continue;
   const message = JSON.parse(line) as { id?: number; method?: string; params?: { name?: string } };
-  if (message.id === undefined) continue;
+  if (message.id === undefined || mode === 'silent') continue;
   if (message.method === 'initialize') send({ id: message.id, result: hostileInitialize(mode, depth) });
   else if (message.method === 'tools/list') send({ id: message.id, result: { tools: hostileTools(mode, depth) } });
   else if (message.method === 'tools/call') {
