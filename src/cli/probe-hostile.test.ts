@@ -1,12 +1,12 @@
 /**
  * Probe against servers that attack the reader of its report (bounded output,
  * what a reader misses): the real program over a real process, each case
- * also held to the hostile-case invariants (hostile-test-kit.ts).
+ * also held to the hostile-case invariants (src/mcp/testing/hostile-run.ts).
  */
 import { describe, expect, test } from 'bun:test';
 import { LIMITS, sha256Hex } from '../contract/index.ts';
 import { BIG, CONTROLS, FORGED_NAME } from '../mcp/testing/hostile-values.ts';
-import { probeHostile } from './hostile-test-kit.ts';
+import { probeHostile } from '../mcp/testing/hostile-run.ts';
 
 /** Characters a terminal acts on; in text mode only the line breaks probe writes itself may remain. */
 const ACTIVE = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;

@@ -8,13 +8,13 @@
 import { expect } from 'bun:test';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { scratchDir } from '../../test/scratch.ts';
-import { until } from '../../test/until.ts';
-import type { HostileMode } from '../mcp/testing/hostile-values.ts';
-import { isRunning } from '../mcp/testing/servers.ts';
+import { scratchDir } from '../../../test/scratch.ts';
+import { until } from '../../../test/until.ts';
+import type { HostileMode } from './hostile-values.ts';
+import { isRunning } from './servers.ts';
 
-const MAIN = join(import.meta.dir, '../main.ts');
-const HOSTILE = join(import.meta.dir, '../mcp/testing/hostile.ts');
+const MAIN = join(import.meta.dir, '../../main.ts');
+const HOSTILE = join(import.meta.dir, 'hostile.ts');
 
 export interface HostileRun {
   readonly code: number;
