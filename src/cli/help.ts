@@ -127,6 +127,8 @@ clean close of the server's whole process group and, on Linux, of processes that
 (setsid: caplab is their child subreaper). Every finding names its class, kind, tool,
 evidence and basis: spec MUST, spec SHOULD, or caplab host rule. Annotations are shown as
 untrusted hints. A protocol violation (any non-protocol stdout byte included) ends the session.
+A server value past 4 KiB or 8 levels deep is clipped (its size and sha256 kept); text mode
+shows control and bidi characters a server sent as escapes (\\x1b, \\u202e).
   --json                   one JSON document on stdout
   --call NAME [--args JSON] send tools/call once (repeatable) and judge the result: isError,
                            content types, structuredContent against outputSchema (Ajv; draft-07

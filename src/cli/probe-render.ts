@@ -21,8 +21,8 @@ const EXIT_MEANING: Record<number, string> = { 0: 'clean', 1: 'findings', 3: 'pr
 
 /** A clipped value as one line: why, its size and hash, and its start. */
 function clippedLine(value: Clipped): string {
-  const why = value.clipped === 'depth' ? `deeper than ${LIMITS.reportValueDepth}` : `over ${LIMITS.reportValueBytes} bytes`;
-  return `[clipped: ${why}, ${value.bytes} bytes, sha256 ${value.sha256.slice(0, 12)}] ${clipChars(value.head, LIMITS.evidenceChars)}`;
+  const why = value.clipped === 'depth' ? `nested deeper than ${LIMITS.reportValueDepth}` : `over ${LIMITS.reportValueBytes} bytes`;
+  return `[clipped, ${why}: ${value.bytes} bytes, sha256 ${value.sha256.slice(0, 12)}] ${clipChars(value.head, LIMITS.evidenceChars)}`;
 }
 
 /** A bounded server string as shown. */
@@ -33,7 +33,9 @@ const json = (value: unknown): string => (isClipped(value) ? clippedLine(value) 
 
 function findingLine(f: ProbeFinding, indent: string): string {
   const where = f.tool !== undefined ? `${text(f.tool)}: ` : '';
-  return `${indent}${f.class}/${f.kind} [${f.basis}] ${where}${f.message} — ${f.evidence}`;
+  // A failure whose message is its own evidence (it quotes what the transport saw) says it once.
+  const evidence = f.evidence !== f.message ? ` — ${f.evidence}` : '';
+  return `${indent}${f.class}/${f.kind} [${f.basis}] ${where}${f.message}${evidence}`;
 }
 
 function callLines(call: ReportedCall): string[] {

@@ -61,9 +61,11 @@ describe('every finding has evidence; every finding about a tool names it', () =
       expect(report.failure?.kind).toBe(kind);
       heldToRule(mode, allFindings(report), report.calls.flatMap((call) => call.findings));
     }
-    // A lost connection's evidence is what the server last said, when it said anything.
+    // A lost connection's evidence is what the server last said, or, if it said nothing, how it exited.
     const died = await probe(misbehaveLaunch('die_start').command, { env: {}, timeouts: FAST });
     expect(died.failure?.evidence).toBe('stderr ends "fatal: cannot find ./config.toml"');
+    const crashed = await probeMode('crash', [READ]);
+    expect(crashed.failure?.evidence).toBe('nothing on stderr; server exit code 3');
   });
 });
 

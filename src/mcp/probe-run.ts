@@ -10,7 +10,7 @@ import { PROBE_OFFERED, PROBE_VERSIONS, versionProfile } from './probe-versions.
 import { InitializeResult, type Implementation } from './results.ts';
 import type { Transport } from './transport.ts';
 
-export interface ProbeRunOptions {
+export interface ProbeRunOptions<Closed = unknown> {
   readonly calls?: readonly CallRequest[];
   /** Pages of tools/list read; by default `LIMITS.probePages`. */
   readonly maxPages?: number;
@@ -18,8 +18,8 @@ export interface ProbeRunOptions {
   readonly timeouts: { readonly startupMs: number; readonly requestMs: number };
   /** Aborted: the session is closed at once, and the probe ends at its next step with what it has. */
   readonly signal?: AbortSignal;
-  /** What the transport saw of a lost connection, as its evidence (for stdio: the last line of stderr). */
-  readonly observe?: () => string | undefined;
+  /** What the transport saw of a lost connection, given what closing it reported: that failure's evidence (for stdio: stderr's last line, or the exit). */
+  readonly observe?: (closed: Closed) => string | undefined;
 }
 
 /** What the general profile found over one transport; `close` is what closing it reported. */
@@ -53,7 +53,7 @@ const listKey = (tools: readonly ProbedTool[]): string => JSON.stringify(tools.m
  * refusing, except that a protocol violation ends the session: after it,
  * nothing the server sends can be read with certainty.
  */
-export async function runProbe<Closed>(transport: Transport<Closed>, options: ProbeRunOptions): Promise<ProbeRun<Closed>> {
+export async function runProbe<Closed>(transport: Transport<Closed>, options: ProbeRunOptions<Closed>): Promise<ProbeRun<Closed>> {
   const { timeouts } = options;
   const findings: ProbeFinding[] = [];
   const calls: ProbedCall[] = [];
@@ -81,7 +81,7 @@ export async function runProbe<Closed>(transport: Transport<Closed>, options: Pr
     // A violation may arrive while probe is between requests; it ended the session all the same.
     const failed = ended ?? session.failure;
     const close = await session.close();
-    const observed = failed?.class === 'closed' ? options.observe?.() : undefined;
+    const observed = failed?.class === 'closed' ? options.observe?.(close) : undefined;
     const failure = refused ?? (failed ? fromFailure(failed, undefined, observed) : undefined);
     for (const method of new Set(serverRequests)) {
       findings.push(finding('protocol', 'server_request', 'spec MUST', 'server sent a request for a capability this client did not declare (answered "method not found")', { evidence: method }));

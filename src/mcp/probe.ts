@@ -132,7 +132,7 @@ async function probeServer(
   try {
     const run = await runProbe(server, {
       timeouts: options.timeouts,
-      observe: () => lastLine(server.stderr()),
+      observe: (closed) => lastLine(server.stderr()) ?? `nothing on stderr; server exit ${closed.exitCode === null ? 'by signal' : `code ${closed.exitCode}`}`,
       ...(options.calls ? { calls: options.calls } : {}),
       ...(options.maxPages !== undefined ? { maxPages: options.maxPages } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
