@@ -8,8 +8,8 @@ export const EXIT_CODES_HELP = `Exit codes:
   3  protocol, transport or output failure (MCP framing, version, spawn …; stdout
      or the --junit file could not be written — a closed pipe is not a failure)
   4  outcome unknown (a call timed out or its connection was lost; never retried)
-  70  internal error: caplab met an error nothing caught; what it started was
-      stopped and its temp folders removed, one stderr line says what
+  70  internal error (a bug: an error nothing caught): one stderr line, no stack trace;
+      probe first kills its server and removes its temp cwd, the guard ends the rest
   130  interrupted by SIGINT: new work stopped, hooks and servers terminated with
        their process groups, the run recorded as interrupted and sealed
   143  the same, by SIGTERM

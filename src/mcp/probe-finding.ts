@@ -55,8 +55,8 @@ export function fromFailure(failure: Failure, tool?: string, observed?: string):
 
 /**
  * A value shortened for evidence: its JSON (a string quoted), cut at `max`
- * code points. Reads only as much of the value as it shows, without
- * recursion, so any depth or size costs little.
+ * code points. It stops writing once it has enough, without recursion, so a
+ * value of any depth or size costs little.
  */
 export function excerpt(value: unknown, max: number = LIMITS.evidenceChars): string {
   // A string needs no more than its first code points (each is at least one unit).

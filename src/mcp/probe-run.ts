@@ -86,7 +86,7 @@ export async function runProbe<Closed>(transport: Transport<Closed>, options: Pr
     for (const method of new Set(serverRequests)) {
       findings.push(finding('protocol', 'server_request', 'spec MUST', 'server sent a request for a capability this client did not declare (answered "method not found")', { evidence: method }));
     }
-    // Every --call not sent yet is listed, with what ended the session (or that probe was stopped).
+    // Every --call not sent yet is listed, with what ended the session (or that probe was interrupted).
     const why = failure ? `the session ended first: ${failure.class}/${failure.kind}` : 'probe was interrupted first';
     for (const call of (options.calls ?? []).slice(calls.length)) calls.push(notSent(call, why));
     return { ...known, tools, pages, complete, listChanged, calls, findings, started, close, ...(failure ? { failure } : {}) };

@@ -101,7 +101,7 @@ export async function probe(command: readonly string[], options: ProbeOptions = 
   try {
     const launch: Launch = { command: resolveCommand(command, env), cwd, env };
     const transport = openStdioTransport(launch, { graces: timeouts, ...(options.limits ? { limits: options.limits } : {}), ...(options.spawn ? { spawn: options.spawn } : {}) });
-    if (!transport.ok) return notStarted(base, fromFailure(transport), options.calls ?? []);
+    if (!transport.ok) return notStarted(base, reportFinding(fromFailure(transport), redactor), options.calls ?? []);
     return await probeServer(transport.value, base, { ...options, timeouts }, redactor, removeTemp);
   } finally {
     removeTemp();
@@ -113,6 +113,7 @@ type ReportBase = Pick<ProbeReport, 'command' | 'cwd' | 'cwdIsTemp' | 'envNames'
 /** A server that could not be spawned: nothing listed, every call not sent. */
 function notStarted(base: ReportBase, failure: ProbeFinding, calls: readonly CallRequest[]): ProbeReport {
   const listChanged = { declared: false, received: 0, relisted: false, changed: false };
+  // Only the user's names are in these: nothing of the server's to redact.
   const notSentCalls = calls.map((call) => reportCall(notSent(call, `the server did not start: ${failure.class}/${failure.kind}`), NO_REDACTION));
   return { ...base, tools: [], pages: 0, complete: false, listChanged, calls: notSentCalls, findings: [], failure, stderr: '' };
 }
