@@ -3,7 +3,7 @@
  * included: the server's process group is stopped and the temp cwd removed
  * before the error reaches the caller (no guard process runs in tests).
  */
-import { expect, test } from 'bun:test';
+import { expect, onTestFinished, test } from 'bun:test';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,8 +25,9 @@ test('an error thrown inside the profile: the server group stopped, the temp cwd
   await expect(probed).rejects.toThrow('injected fault');
   const [pid] = existsSync(pids) ? readFileSync(pids, 'utf8').trim().split('\n').map(Number) : [];
   expect(pid).toBeNumber();
-  await until(() => !isRunning(pid!));
+  // Left running only if probe failed to stop it: killed then, even past the test's timeout.
+  onTestFinished(() => void (isRunning(pid!) && process.kill(pid!, 'SIGKILL')));
+  await until(() => !isRunning(pid!), 2_000);
   const alive = isRunning(pid!);
-  if (alive) process.kill(pid!, 'SIGKILL');
   expect({ alive, folders: probeFolders() }).toEqual({ alive: false, folders: [] });
 });

@@ -5,7 +5,7 @@
  * one JSON document on stdout, the process exit equal to the report's, no
  * `caplab-probe-*` folder and no server process left.
  */
-import { expect } from 'bun:test';
+import { expect, onTestFinished } from 'bun:test';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { scratchDir } from '../../../test/scratch.ts';
@@ -41,30 +41,43 @@ export function hasStackTrace(text: string): boolean {
   return /^\s+at .+:\d+:\d+\)?$/m.test(text) || /^\d+ \| /m.test(text) || /^Bun v\d/m.test(text);
 }
 
-/** Runs one probe of a hostile server and holds it to the hostile-case invariants. */
-export async function probeHostile(mode: HostileMode, options: HostileOptions = {}): Promise<HostileRun> {
-  const tmp = scratchDir('caplab-hostile-');
-  const pids = join(tmp, 'pids');
-  const argv = [process.execPath, ...(options.bun ?? []), MAIN, 'probe', ...(options.json ? ['--json'] : []), '--env', `HOSTILE_PIDS=${pids}`, ...(options.flags ?? []),
-    '--', process.execPath, HOSTILE, mode, String(options.depth ?? 20_000)];
-  // HOSTILE_PIDS reaches the server through --env; caplab's own copy is for test/fault-preload.ts.
-  const env = { PATH: process.env['PATH'] ?? '/usr/bin:/bin', TMPDIR: tmp, HOSTILE_PIDS: pids, ...options.env };
-  const child = Bun.spawn(argv, { env, stdin: 'ignore', stdout: 'pipe', stderr: 'pipe', cwd: tmp });
-  const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
-
-  // Checked the moment caplab is gone: what it removed itself, not what a guard may remove later.
-  const folders = readdirSync(tmp).filter((name) => name.startsWith('caplab-probe-'));
-  const started = existsSync(pids) ? readFileSync(pids, 'utf8').trim().split('\n').map(Number) : [];
-  await until(() => started.every((pid) => !isRunning(pid)));
-  const alive = started.filter(isRunning);
-  // A failing case must not leave its server behind either (`silent` outlives SIGTERM).
-  for (const pid of alive) {
+function killAll(pids: readonly number[]): void {
+  for (const pid of pids.filter(isRunning)) {
     try {
       process.kill(pid, 'SIGKILL');
     } catch {
       // Gone since it was seen.
     }
   }
+}
+
+/** Runs one probe of a hostile server and holds it to the hostile-case invariants. */
+export async function probeHostile(mode: HostileMode, options: HostileOptions = {}): Promise<HostileRun> {
+  let child: Bun.Subprocess | undefined;
+  let pids: string | undefined;
+  // Whatever a failing case leaves running — caplab, or a server that outlives SIGTERM (`silent`) — is
+  // killed when the test ends, even past its timeout; registered first, so it runs before the
+  // scratch folder (and the pids file in it) is removed.
+  onTestFinished(() => {
+    child?.kill('SIGKILL');
+    if (pids && existsSync(pids)) killAll(readFileSync(pids, 'utf8').trim().split('\n').map(Number));
+  });
+  const tmp = scratchDir('caplab-hostile-');
+  pids = join(tmp, 'pids');
+  const argv = [process.execPath, ...(options.bun ?? []), MAIN, 'probe', ...(options.json ? ['--json'] : []), '--env', `HOSTILE_PIDS=${pids}`, ...(options.flags ?? []),
+    '--', process.execPath, HOSTILE, mode, String(options.depth ?? 20_000)];
+  // HOSTILE_PIDS reaches the server through --env; caplab's own copy is for test/fault-preload.ts.
+  const env = { PATH: process.env['PATH'] ?? '/usr/bin:/bin', TMPDIR: tmp, HOSTILE_PIDS: pids, ...options.env };
+  const spawned = Bun.spawn(argv, { env, stdin: 'ignore', stdout: 'pipe', stderr: 'pipe', cwd: tmp });
+  child = spawned;
+  const [stdout, stderr, code] = await Promise.all([new Response(spawned.stdout).text(), new Response(spawned.stderr).text(), spawned.exited]);
+
+  // Checked the moment caplab is gone: what it removed itself, not what a guard may remove later.
+  const folders = readdirSync(tmp).filter((name) => name.startsWith('caplab-probe-'));
+  const started = existsSync(pids) ? readFileSync(pids, 'utf8').trim().split('\n').map(Number) : [];
+  await until(() => started.every((pid) => !isRunning(pid)), 2_000);
+  const alive = started.filter(isRunning);
+  killAll(alive);
   expect({ mode, stackTrace: hasStackTrace(stderr), folders, started: started.length > 0, alive }).toEqual({ mode, stackTrace: false, folders: [], started: true, alive: [] });
   if (!options.json) return { code, stdout, stderr };
   // One document: JSON.parse refuses a second one after the first.
