@@ -4,11 +4,12 @@
  * floor, all in one run on one machine, reported as ratios. Measurement only —
  * no thresholds are asserted, and the exit code says only whether the run worked.
  *
- * Usage: bun scripts/bench.ts [--calls N] [--reps N] [--cold N] [--profile] [--json]
+ * Usage: bun scripts/bench.ts [--calls N] [--reps N] [--cold N] [--profile | --listing] [--json]
  *   --calls    timed tools/call round trips per target and payload size (default 500)
  *   --reps     timed repetitions of session setup and of the demo (default 5)
  *   --cold     interleaved pairs for the cold-start comparisons of dist/caplab (default 20)
  *   --profile  only the steady calls and the breakdown of one round trip (skips setup, demo, cold)
+ *   --listing  only probe's listing of 10,000 minimal and 1,000 realistic tools
  *   --json     print only the final JSON line
  */
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
@@ -16,19 +17,20 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { coldStart } from './bench/cold.ts';
+import { probeListing } from './bench/probe-listing.ts';
 import { profileRoundTrip } from './bench/profile.ts';
-import { render } from './bench/report.ts';
+import { render, renderListing } from './bench/report.ts';
 import { measureSize, slope, type CallSettings } from './bench/sweep.ts';
 import { binaryLaunch, caplabClient, openCaplab, openSdk, readSnapshot } from './bench/targets.ts';
 import { childrenOf, nowUs, processesMatching, ratio, stats } from './bench/util.ts';
 
-const options = { calls: { type: 'string' }, reps: { type: 'string' }, cold: { type: 'string' }, profile: { type: 'boolean' }, json: { type: 'boolean' } } as const;
+const options = { calls: { type: 'string' }, reps: { type: 'string' }, cold: { type: 'string' }, profile: { type: 'boolean' }, listing: { type: 'boolean' }, json: { type: 'boolean' } } as const;
 const { values: flags } = parseArgs({ options });
 const CALLS = Number(flags.calls ?? 500);
 const REPS = Number(flags.reps ?? 5);
 const COLD = Number(flags.cold ?? 20);
 if (!(Number.isInteger(CALLS) && CALLS >= 10 && Number.isInteger(REPS) && REPS >= 1 && Number.isInteger(COLD) && COLD >= 1)) {
-  process.stderr.write('usage: bun scripts/bench.ts [--calls N≥10] [--reps N≥1] [--cold N≥1] [--profile] [--json]\n');
+  process.stderr.write('usage: bun scripts/bench.ts [--calls N≥10] [--reps N≥1] [--cold N≥1] [--profile | --listing] [--json]\n');
   process.exit(2);
 }
 const settings: CallSettings = { calls: CALLS, warmup: Math.min(100, Math.ceil(CALLS / 5)), rounds: 10 };
@@ -41,7 +43,7 @@ const hasBinary = existsSync(binary);
 const fixtures = join(root, 'fixtures/sources');
 const log = (text: string) => void (flags.json || process.stderr.write(text));
 // Command-line fragments of everything this bench starts, directly or not.
-const MARKERS = ['scripts/bench/echo.ts', 'scripts/bench/sdk-server.ts', 'scripts/bench/caplab-server.ts', 'src/main.ts serve', 'src/main.ts demo', 'caplab serve', 'caplab demo'];
+const MARKERS = ['src/mcp/testing/hostile.ts', 'scripts/bench/echo.ts', 'scripts/bench/sdk-server.ts', 'scripts/bench/caplab-server.ts', 'src/main.ts serve', 'src/main.ts demo', 'caplab serve', 'caplab demo'];
 const before = processesMatching(MARKERS);
 const started: number[] = [];
 const track = <T extends { pid: number }>(t: T): T => (started.push(t.pid), t);
@@ -90,71 +92,97 @@ async function demoTimes(scratch: string) {
   return Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, stats(v)]));
 }
 
-const wall0 = nowUs();
-const scratch = mkdtempSync(join(tmpdir(), 'caplab-bench-'));
-log(`caplab bench: ${CALLS} calls/target/size (+${settings.warmup} warm-up, ${settings.rounds} rotated rounds), ${REPS} reps for setup and demo\n`);
-try {
-  // 1. Steady calls across payload sizes, all four targets open at once per size, interleaved.
-  const sweep = [];
-  for (const bytes of SIZES) {
-    log(`per-call latency, ${bytes / 1024} KiB sources …\n`);
-    sweep.push(await measureSize(scratch, bytes, settings, track));
-  }
-  // 2. Where one round trip goes, per size, against the caplab tool's measured median.
-  log('round-trip profile …\n');
-  const profile = [];
-  for (const point of sweep) {
-    const tool = point.perCallUs.find((c) => c.name.startsWith('caplab tool'))!;
-    profile.push({ sourceBytes: point.sourceBytes, rows: await profileRoundTrip(readSnapshot(join(scratch, `sources-${point.sourceBytes}`)), Math.min(CALLS, 300), tool.us.median) });
-  }
-  let setup, demo, cold;
-  if (!flags.profile) {
-    // 3. Session setup: spawn + handshake + tools/list, then close (fixture sources).
-    log('session setup …\n');
-    const snapshot = readSnapshot(fixtures);
-    setup = await setupTimes({
-      sdk: () => openSdk(fixtures),
-      caplab: async () => caplabClient(await openCaplab(snapshot)),
-      ...(hasBinary ? { 'caplab (binary server)': async () => caplabClient(await openCaplab(snapshot, binaryLaunch(binary))) } : {}),
-    });
-    // 4. The demo end to end, source entry and compiled binary alternating.
-    log('demo wall time …\n');
-    demo = await demoTimes(scratch);
-    // 5. Cold start of the compiled binary, whole processes, against compiled baselines; peak RSS.
-    cold = hasBinary ? await coldStart(root, binary, COLD, log) : undefined;
-  }
+/** The machine this ran on. */
+const machine = () => ({ bun: Bun.version, platform: process.platform, arch: process.arch, cpu: cpus()[0]?.model ?? 'unknown', cpus: cpus().length });
 
-  // 6. Nothing this bench started may outlive it. Every process it starts is its
-  // direct child while alive (setsid keeps the parent), so a living child is a
-  // leak and ours to stop; a finished pid may be reused, so it is never signalled.
+/**
+ * Nothing this bench started may outlive it. Every process it starts is its
+ * direct child while alive (setsid keeps the parent), so a living child is a
+ * leak and ours to stop; a finished pid may be reused, so it is never signalled.
+ */
+function cleanup() {
   const stillAlive = childrenOf(process.pid);
   for (const pid of stillAlive) process.kill(pid, 'SIGKILL');
   const leftover = [...processesMatching(MARKERS)].filter(([pid]) => !before.has(pid) && !stillAlive.includes(pid));
+  return { processesStarted: started.length, childrenStillAlive: stillAlive, newLookalikes: leftover.map(([pid, argv]) => ({ pid, argv })) };
+}
 
-  const at1k = sweep[0]!.perCallUs;
-  const [echo, sdk] = [at1k[0]!.us.median, at1k[1]!.us.median];
-  const result = {
-    bench: 'caplab',
-    when: new Date().toISOString(),
-    machine: { bun: Bun.version, platform: process.platform, arch: process.arch, cpu: cpus()[0]?.model ?? 'unknown', cpus: cpus().length },
-    calls: CALLS,
-    warmup: settings.warmup,
-    rounds: settings.rounds,
-    reps: REPS,
-    perCallUs: at1k.map(({ name, us }) => ({ name, ...us, vsSdk: ratio(us.median, sdk), vsEcho: ratio(us.median, echo) })),
-    sweep,
-    slope16to256: slope(sweep, 16 * 1024, 256 * 1024),
-    profile,
-    ...(setup ? { setupMs: setup, setupRatioCaplabVsSdk: ratio(setup['caplab']!.open.median, setup['sdk']!.open.median) } : {}),
-    ...(demo ? { demoMs: demo } : {}),
-    ...(flags.profile ? {} : { cold: cold ? { pairs: COLD, ...cold } : 'dist/caplab not built (npm run build)' }),
-    binary: hasBinary ? { path: 'dist/caplab', bytes: statSync(binary).size, mib: Math.round((statSync(binary).size / 2 ** 20) * 10) / 10 } : null,
-    cleanup: { processesStarted: started.length, childrenStillAlive: stillAlive, newLookalikes: leftover.map(([pid, argv]) => ({ pid, argv })) },
-    wallSeconds: Math.round((nowUs() - wall0) / 1e5) / 10,
-  };
-  if (!flags.json) process.stdout.write(render(result));
-  process.stdout.write(`${JSON.stringify(result)}\n`);
-  process.exitCode = stillAlive.length === 0 ? 0 : 1;
+const wall0 = nowUs();
+const wallSeconds = () => Math.round((nowUs() - wall0) / 1e5) / 10;
+const scratch = mkdtempSync(join(tmpdir(), 'caplab-bench-'));
+/** caplab as a user starts it: from source, and the compiled binary when built. */
+const caplabEntries: Record<string, string[]> = { source: [process.execPath, join(root, 'src/main.ts')], ...(hasBinary ? { binary: [binary] } : {}) };
+const LISTING_REPS = Math.min(REPS, 3);
+try {
+  if (flags.listing) {
+    // Probe's listing alone (issue 20).
+    log(`caplab bench: probe listing, ${LISTING_REPS} reps\n`);
+    const listing = await probeListing(root, caplabEntries, LISTING_REPS, log);
+    const result = { bench: 'caplab', when: new Date().toISOString(), machine: machine(), reps: LISTING_REPS, listing, cleanup: cleanup(), wallSeconds: wallSeconds() };
+    if (!flags.json) process.stdout.write(renderListing(listing));
+    process.stdout.write(`${JSON.stringify(result)}\n`);
+    process.exitCode = result.cleanup.childrenStillAlive.length === 0 ? 0 : 1;
+  } else {
+    log(`caplab bench: ${CALLS} calls/target/size (+${settings.warmup} warm-up, ${settings.rounds} rotated rounds), ${REPS} reps for setup and demo\n`);
+    // 1. Steady calls across payload sizes, all four targets open at once per size, interleaved.
+    const sweep = [];
+    for (const bytes of SIZES) {
+      log(`per-call latency, ${bytes / 1024} KiB sources …\n`);
+      sweep.push(await measureSize(scratch, bytes, settings, track));
+    }
+    // 2. Where one round trip goes, per size, against the caplab tool's measured median.
+    log('round-trip profile …\n');
+    const profile = [];
+    for (const point of sweep) {
+      const tool = point.perCallUs.find((c) => c.name.startsWith('caplab tool'))!;
+      profile.push({ sourceBytes: point.sourceBytes, rows: await profileRoundTrip(readSnapshot(join(scratch, `sources-${point.sourceBytes}`)), Math.min(CALLS, 300), tool.us.median) });
+    }
+    let setup, demo, cold, listing;
+    if (!flags.profile) {
+      // 3. Session setup: spawn + handshake + tools/list, then close (fixture sources).
+      log('session setup …\n');
+      const snapshot = readSnapshot(fixtures);
+      setup = await setupTimes({
+        sdk: () => openSdk(fixtures),
+        caplab: async () => caplabClient(await openCaplab(snapshot)),
+        ...(hasBinary ? { 'caplab (binary server)': async () => caplabClient(await openCaplab(snapshot, binaryLaunch(binary))) } : {}),
+      });
+      // 4. The demo end to end, source entry and compiled binary alternating.
+      log('demo wall time …\n');
+      demo = await demoTimes(scratch);
+      // 5. Cold start of the compiled binary, whole processes, against compiled baselines; peak RSS.
+      cold = hasBinary ? await coldStart(root, binary, COLD, log) : undefined;
+      // 6. Probe over a long tool list, whole processes.
+      listing = await probeListing(root, caplabEntries, LISTING_REPS, log);
+    }
+
+    const left = cleanup();
+    const at1k = sweep[0]!.perCallUs;
+    const [echo, sdk] = [at1k[0]!.us.median, at1k[1]!.us.median];
+    const result = {
+      bench: 'caplab',
+      when: new Date().toISOString(),
+      machine: machine(),
+      calls: CALLS,
+      warmup: settings.warmup,
+      rounds: settings.rounds,
+      reps: REPS,
+      perCallUs: at1k.map(({ name, us }) => ({ name, ...us, vsSdk: ratio(us.median, sdk), vsEcho: ratio(us.median, echo) })),
+      sweep,
+      slope16to256: slope(sweep, 16 * 1024, 256 * 1024),
+      profile,
+      ...(setup ? { setupMs: setup, setupRatioCaplabVsSdk: ratio(setup['caplab']!.open.median, setup['sdk']!.open.median) } : {}),
+      ...(demo ? { demoMs: demo } : {}),
+      ...(flags.profile ? {} : { cold: cold ? { pairs: COLD, ...cold } : 'dist/caplab not built (npm run build)' }),
+      ...(listing ? { listing } : {}),
+      binary: hasBinary ? { path: 'dist/caplab', bytes: statSync(binary).size, mib: Math.round((statSync(binary).size / 2 ** 20) * 10) / 10 } : null,
+      cleanup: left,
+      wallSeconds: wallSeconds(),
+    };
+    if (!flags.json) process.stdout.write(render(result));
+    process.stdout.write(`${JSON.stringify(result)}\n`);
+    process.exitCode = left.childrenStillAlive.length === 0 ? 0 : 1;
+  }
 } finally {
   rmSync(scratch, { recursive: true, force: true });
 }

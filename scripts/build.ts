@@ -1,6 +1,7 @@
 /**
  * Builds dist/caplab: one executable that embeds the fixtures, scenarios,
- * skill packages and the MCP server (the binary serves MCP itself with `serve`).
+ * skill packages, the MCP server (the binary serves MCP itself with `serve`)
+ * and probe's output-judging worker.
  *
  * `.env` and `bunfig.toml` autoload are turned off: a compiled binary would
  * otherwise read them from whatever directory it is started in.
@@ -13,6 +14,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 const root = join(import.meta.dir, '..');
+
+/** Worker entries under src/, each embedded beside main.ts (`new Worker` loads them, nothing imports them). */
+export const WORKER_ENTRIES: readonly string[] = ['mcp/output-judge-worker.ts'];
 
 /** The JIT tier-up scale the binary starts with (see `--compile-jit-policy`). */
 export const JIT_POLICY = 16;
@@ -36,6 +40,9 @@ export function buildArgs(outfile: string): string[] {
     '--no-compile-autoload-dotenv',
     '--no-compile-autoload-bunfig',
     join(root, 'src/main.ts'),
+    // A worker is an entry point of its own: Bun embeds it under its path from src/ (`./mcp/…`),
+    // which is how src/mcp/output-judge.ts names it in the binary.
+    ...WORKER_ENTRIES.map((entry) => join(root, 'src', entry)),
     '--outfile',
     outfile,
   ];

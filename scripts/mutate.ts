@@ -82,7 +82,8 @@ async function run(argv: readonly string[], cwd: string, tmp: string, timeout?: 
 
 const bun = process.execPath;
 const tsc = join(root, 'node_modules/.bin/tsc');
-const testArgs = (tests?: readonly string[]) => [bun, 'test', ...(tests ?? []).map((t) => `./${t}`)];
+// The same per-test timeout as `npm test`: a slow test on a loaded machine is not a caught mutant.
+const testArgs = (tests?: readonly string[]) => [bun, 'test', '--timeout', '60000', ...(tests ?? []).map((t) => `./${t}`)];
 
 /** Runs the chosen tests on an unmutated copy; returns the output if they are not green. */
 async function baseline(tests: readonly string[] | undefined): Promise<string | undefined> {

@@ -79,6 +79,17 @@ test('alone in a folder (no sourcemap, nothing beside it) it still runs the demo
   expect([demo.code, JSON.parse(demo.stdout).accepted]).toEqual([0, true]);
 });
 
+test("probe's judging worker runs in the binary: a call judged valid over the binary's own serve; a backtracking pattern stopped at --timeout-ms", async () => {
+  const cwd = scratchDir('caplab-bin-probe-');
+  const valid = await run([bin, 'probe', '--json', '--call', 'read_source', '--args', '{"source_id":"alpha"}', '--', bin, 'serve'], cwd, { TMPDIR: cwd });
+  expect(valid.code).toBe(0);
+  expect(JSON.parse(valid.stdout).calls).toEqual([expect.objectContaining({ outcome: 'result', outputSchema: 'valid', judgingMs: expect.any(Number), findings: [] })]);
+  const hostile = join(import.meta.dir, '../src/mcp/testing/hostile.ts');
+  const late = await run([bin, 'probe', '--json', '--timeout-ms', '500', '--call', 'judge_me', '--', process.execPath, hostile, 'backtrack'], cwd, { TMPDIR: cwd });
+  expect([late.code, JSON.parse(late.stdout).calls[0].findings.map((f: any) => f.kind)]).toEqual([1, ['judging_timeout']]);
+  expect(readdirSync(cwd)).toEqual([]);
+});
+
 test('the binary is a child subreaper (bun:ffi prctl works compiled): a hook\'s setsid sleep is killed at the end of the run', async () => {
   const cwd = scratchDir('caplab-bin-setsid-');
   const marker = `709.${process.pid}${Math.floor(Math.random() * 1e6)}`;

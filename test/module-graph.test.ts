@@ -6,6 +6,7 @@
  * lazy units (`import()` inside a function) that command calls.
  */
 import { expect, test } from 'bun:test';
+import { readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 
 const root = join(import.meta.dir, '..');
@@ -139,4 +140,24 @@ test('the graph check sees an SDK import, a static edge and a lazy edge', async 
   expect([...closure(sdkGraph, ['scripts/bench/sdk-server.ts'])].some(sdkOrZod)).toBe(true);
   expect(closure(graph, ['src/mcp/index.ts']).has('src/mcp/probe.ts')).toBe(false);
   expect(closure(graph, ['src/mcp/index.ts'], true).has('src/mcp/probe.ts')).toBe(true);
+});
+
+test("probe's judging worker is an entry of its own: only probe starts it, it loads ajv and one module of ours, and the binary embeds it", async () => {
+  const { WORKER_ENTRIES } = await import('../scripts/build.ts');
+  const everything = [...closure(graph, ['src/main.ts'], true)].filter((m) => m.startsWith('src/'));
+  const text = (m: string) => readFileSync(join(root, m), 'utf8');
+  // Who starts a worker: only modules that probe alone loads.
+  const starters = everything.filter((m) => text(m).includes('new Worker('));
+  expect(starters).toEqual(['src/mcp/output-judge.ts']);
+  for (const [name, mods] of Object.entries(loads)) expect({ name, starts: starters.filter((m) => mods.has(m)) }).toEqual({ name, starts: name === 'probe' ? starters : [] });
+  // Every worker entry (a module that takes `self` as its global) is built into the binary, and none is imported.
+  const entries = [...new Bun.Glob('src/**/*.ts').scanSync(root)].filter((m) => !m.endsWith('.test.ts') && text(m).includes('declare var self: Worker'));
+  expect(entries.sort()).toEqual(WORKER_ENTRIES.map((e) => `src/${e}`).sort());
+  for (const entry of entries) expect(everything.includes(entry)).toBe(false);
+  // What the worker itself loads.
+  const worker = await graphOf('src/mcp/output-judge-worker.ts');
+  const loaded = [...closure(worker, ['src/mcp/output-judge-worker.ts'], true)];
+  expect(loaded.filter((m) => m.startsWith('src/')).sort()).toEqual(['src/mcp/output-judge-worker.ts', 'src/mcp/probe-ajv.ts']);
+  expect(loaded.some(isPackage('ajv'))).toBe(true);
+  expect(loaded.filter(sdkOrZod)).toEqual([]);
 });

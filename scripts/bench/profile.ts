@@ -15,6 +15,7 @@ import type { Snapshot } from '../../src/excerpt/snapshot.ts';
 import { interpretCall } from '../../src/mcp/call.ts';
 import { InboundReader } from '../../src/mcp/inbound.ts';
 import { encodeLine } from '../../src/mcp/messages.ts';
+import { rawFacts } from '../../src/mcp/raw-json.ts';
 import { answerBytes, answerLine, type Methods } from '../../src/mcp/serve-rpc.ts';
 import { nowUs, stats } from './util.ts';
 
@@ -92,6 +93,7 @@ export async function profileRoundTrip(snapshot: Snapshot, runs: number, roundTr
   const checked = interpretCall(READ_SOURCE_EXPECTED, reply);
   if (!checked.ok) throw new Error(`profile: ${checked.message}`);
   const data = checked.value.structured as ReadSourceResult;
+  const responseText = new TextDecoder().decode(responseLine.subarray(0, responseLine.byteLength - 1));
   const handler = methods.requests['tools/call']!;
   const sink = pipeSink();
   try {
@@ -105,6 +107,7 @@ export async function profileRoundTrip(snapshot: Snapshot, runs: number, roundTr
       serverEncode: time(() => answerBytes(answered), runs),
       pipeResponse: await timeAsync(() => sink.write(responseLine), runs),
       clientDecode: time(() => new InboundReader(LIMITS.mcpLineBytes).push(responseLine), runs),
+      rawChecks: time(() => rawFacts(responseText), runs),
       shape: time(() => interpretCall({ ...READ_SOURCE_EXPECTED, textAgrees: () => true }, reply), runs),
       validate: time(() => interpretCall(READ_SOURCE_EXPECTED, reply), runs),
       snapshot: time(() => checkAgainstSnapshot(snapshot, 'alpha', data), runs),
@@ -118,7 +121,8 @@ export async function profileRoundTrip(snapshot: Snapshot, runs: number, roundTr
       { part: 'server handler (cached result per source), by difference', us: Math.max(0, us.handler - us.serverValidate) },
       { part: 'server encode (id spliced into the serialized result)', us: us.serverEncode },
       { part: 'pipe write, response', us: us.pipeResponse },
-      { part: 'client decode (framing, UTF-8, JSON, envelope)', us: us.clientDecode },
+      { part: 'client decode (framing, UTF-8, JSON, raw-text checks, envelope), less the row below', us: Math.max(0, us.clientDecode - us.rawChecks) },
+      { part: 'client raw-text checks (a key twice in one object, the id as written)', us: us.rawChecks },
       { part: 'client validate (result shape, contract schema)', us: us.shape },
       { part: 'client text agreement (text = JSON.stringify), by difference', us: Math.max(0, us.validate - us.shape) },
       { part: 'snapshot comparison (claims vs the snapshot\'s own hash)', us: us.snapshot },

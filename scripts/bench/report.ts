@@ -1,5 +1,6 @@
 /** The human-readable tables of scripts/bench.ts (the JSON line is printed after them). */
 import type { ColdStart } from './cold.ts';
+import type { ListingPoint } from './probe-listing.ts';
 import type { ProfileRow } from './profile.ts';
 import type { SizePoint } from './sweep.ts';
 import type { Stats } from './util.ts';
@@ -14,6 +15,7 @@ export interface BenchResult {
   readonly setupRatioCaplabVsSdk?: number;
   readonly demoMs?: Record<string, Stats>;
   readonly cold?: string | (ColdStart & { readonly pairs: number });
+  readonly listing?: readonly ListingPoint[];
   readonly binary: { readonly path: string; readonly bytes: number; readonly mib: number } | null;
   readonly cleanup: { readonly childrenStillAlive: readonly number[]; readonly newLookalikes: readonly { readonly pid: number }[] };
   readonly wallSeconds: number;
@@ -62,6 +64,15 @@ function cold(c: Exclude<BenchResult['cold'], string | undefined>): string {
   return out;
 }
 
+/** Probe over a long tool list: wall time and the peak RSS of caplab and of the server. */
+export function renderListing(points: readonly ListingPoint[]): string {
+  let out = `\nprobe listing, whole process                      n  median ms    min ms    max ms  caplab KiB  server KiB\n`;
+  for (const p of points) {
+    out += `${`${p.name} (${p.caplab})`.padEnd(46)}${String(p.wallMs.n).padStart(5)}${f(p.wallMs.median, 11)}${f(p.wallMs.min, 10)}${f(p.wallMs.max, 10)}${String(p.hostKiB).padStart(12)}${String(p.serverKiB).padStart(12)}\n`;
+  }
+  return out;
+}
+
 export function render(result: BenchResult): string {
   let out = steady(result) + profile(result);
   if (result.setupMs) {
@@ -75,6 +86,7 @@ export function render(result: BenchResult): string {
   }
   if (typeof result.cold === 'object') out += cold(result.cold);
   else if (result.cold) out += `\ncold start: ${result.cold}\n`;
+  if (result.listing) out += renderListing(result.listing);
   out += `\nbinary: ${result.binary ? `${result.binary.path} ${result.binary.bytes} bytes (${result.binary.mib} MiB)` : 'dist/caplab not built'}\n`;
   out += `machine: ${result.machine.cpu} ×${result.machine.cpus}, bun ${result.machine.bun}\n`;
   const { childrenStillAlive: alive, newLookalikes: lookalikes } = result.cleanup;

@@ -15,6 +15,8 @@ export interface PeakRss {
   readonly self: number;
   /** Its children (largest first), each with its command line: for caplab the MCP server and its guard, for the SDK client the server. */
   readonly children: readonly { readonly kib: number; readonly argv: readonly string[] }[];
+  /** Spawn to exit, in ms (the polling runs in this process, not in the one measured). */
+  readonly wallMs: number;
 }
 
 function argvOf(pid: number): string[] {
@@ -44,6 +46,7 @@ function childrenOf(pid: number): number[] {
 
 /** Runs `argv` to its end (stdout must contain `expect`) and returns the peaks seen. */
 export async function peakRss(argv: readonly string[], cwd: string, expect: string): Promise<PeakRss> {
+  const t0 = Bun.nanoseconds();
   const proc = Bun.spawn([...argv], { cwd, env: { PATH: '/usr/bin:/bin' }, stdout: 'pipe', stderr: 'pipe', stdin: 'ignore' });
   const peaks = new Map<number, number>();
   const argvs = new Map<number, string[]>();
@@ -55,7 +58,11 @@ export async function peakRss(argv: readonly string[], cwd: string, expect: stri
     if (argv.length > 0) argvs.set(pid, argv);
   };
   let done = false;
-  const output = Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]).finally(() => (done = true));
+  let wallMs = 0;
+  const output = Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]).finally(() => {
+    wallMs = (Bun.nanoseconds() - t0) / 1e6;
+    done = true;
+  });
   while (!done) {
     note(proc.pid);
     for (const child of childrenOf(proc.pid)) note(child);
@@ -66,5 +73,5 @@ export async function peakRss(argv: readonly string[], cwd: string, expect: stri
   const self = peaks.get(proc.pid) ?? 0;
   peaks.delete(proc.pid);
   const children = [...peaks].map(([pid, kib]) => ({ kib, argv: argvs.get(pid) ?? [] }));
-  return { self, children: children.sort((a, b) => b.kib - a.kib) };
+  return { self, children: children.sort((a, b) => b.kib - a.kib), wallMs };
 }

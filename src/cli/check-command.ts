@@ -8,7 +8,7 @@ import { repeatedFlag } from './flags.ts';
 import { junitXml } from './junit.ts';
 import { checkOutDir, checkRunId, usageFailure } from './paths.ts';
 import { failureText } from './render.ts';
-import { checkReportFile, writeReport } from './report-file.ts';
+import { checkReportFile, reportTarget, writeReport } from './report-file.ts';
 import { execute, newRunId, prepareRun, startRun } from './run-command.ts';
 
 const CHECK_OPTIONS = {
@@ -27,7 +27,8 @@ interface CheckFlags {
   readonly checkId: string;
   /** Where the run dirs go: `--out`, or ./caplab-runs/<check-id>. */
   readonly root: string;
-  readonly junit?: string;
+  /** `--junit` as given (for messages), and the `reportTarget` it resolved to when it was checked. */
+  readonly junit?: { readonly path: string; readonly target: string };
 }
 
 /** Parses check's flags and checks every path, before the first scenario runs: a typo must not cost a whole check. */
@@ -51,7 +52,7 @@ function parseCheckFlags(args: readonly string[], cwd: string): CheckFlags | { r
     checkOutDir(root, v.out !== undefined ? '--out' : 'check dir') ??
     (v.junit === '' ? usageFailure('bad_path', '--junit needs a file name') : junit !== undefined ? checkReportFile(junit, '--junit', root) : undefined);
   if (bad) return { usage: bad.message };
-  return { json: v.json ?? false, durable: v.durable ?? false, checkId, root, ...(junit !== undefined ? { junit } : {}) };
+  return { json: v.json ?? false, durable: v.durable ?? false, checkId, root, ...(junit !== undefined ? { junit: { path: junit, target: reportTarget(junit) } } : {}) };
 }
 
 /** `caplab check [--json] [--junit FILE] [--out DIR]`: the CI smoke test. */
@@ -79,10 +80,10 @@ export async function checkCommand(args: readonly string[], io: Io, task: Task, 
   }
   const passed = results.filter((r) => r.passed).length;
   if (flags.junit !== undefined) {
-    const written = writeReport(flags.junit, junitXml(results));
+    const written = writeReport(flags.junit.target, junitXml(results));
     if (written) {
       // The path was fine before the run; failing now is I/O (disk full, the folder removed), not usage.
-      io.stderr(`caplab check: could not write ${flags.junit}: ${written.message}\n`);
+      io.stderr(`caplab check: could not write ${flags.junit.path}: ${written.message}\n`);
       return EXIT.protocol;
     }
   }

@@ -107,8 +107,8 @@ scenario (same-batch and hostile-protocol-names also over MCP), each with its ex
 every run dir is then verified offline. Prints a table scenario / expected / observed / ✓.
   --json         one JSON document on stdout
   --junit FILE   JUnit XML: one testcase per scenario, failures with the observed class/kind; FILE
-                 is absent or a regular file its owner may write (replaced whole), in no run dir
-                 and not under --out
+                 is absent or a regular file its owner may write (replaced whole, keeping its
+                 mode), in no run dir and not under --out
   --out DIR      where the run dirs go (default ./caplab-runs/<check-id>/); must not exist or be
                  empty, and lie in no run dir; taken before the first scenario (of checks given
                  one --out, one runs, the others exit 2)
@@ -134,7 +134,8 @@ shows control and bidi characters a server sent as escapes (\\x1b, \\u202e).
                            content types, structuredContent against outputSchema (Ajv; draft-07
                            and 2020-12), a text block carrying it, timing; a NAME the
                            server did not list is an unlisted_tool finding (still sent once)
-  --timeout-ms N           per request (tools/list page, tools/call; default 10000)
+  --timeout-ms N           per request (tools/list page, tools/call; default 10000), and again
+                           for judging each result (judging_timeout past it)
   --startup-timeout-ms N   spawn to initialize answer (default 120000, for cold npx installs)
   --cwd DIR                the server's cwd (default: a fresh empty directory, removed at
                            close; relative path arguments that exist here are made absolute)

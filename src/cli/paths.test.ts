@@ -1,5 +1,6 @@
 import { afterAll, expect, test } from 'bun:test';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import * as nodeFs from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ToolProvider } from '../harness/index.ts';
@@ -83,16 +84,16 @@ test('check --junit into a missing folder or onto a folder: usage error before a
 test('a report whose rename fails leaves no temp file; a write that fails removes its partial temp too', () => {
   const dir = fresh();
   const target = join(dir, 'report.xml');
-  const renameFails = { writeFileSync, renameSync: () => { throw Object.assign(new Error('EXDEV'), { code: 'EXDEV' }); }, unlinkSync };
+  const renameFails = { ...nodeFs, renameSync: () => { throw Object.assign(new Error('EXDEV'), { code: 'EXDEV' }); } };
   expect(writeReport(target, '<x/>', renameFails)?.kind).toBe('write_failed');
   expect(readdirSync(dir)).toEqual([]);
   const writeFails = {
+    ...nodeFs,
     writeFileSync: (p: string) => {
       writeFileSync(p, 'partial', { flag: 'wx' });
       throw Object.assign(new Error('ENOSPC'), { code: 'ENOSPC' });
     },
     renameSync: () => undefined,
-    unlinkSync,
   };
   expect(writeReport(target, '<x/>', writeFails as never)?.kind).toBe('write_failed');
   expect(readdirSync(dir)).toEqual([]);

@@ -1,5 +1,5 @@
 import { expect, test } from 'bun:test';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { misbehaveLaunch } from '../mcp/testing/servers.ts';
 import { cli } from './cli.ts';
@@ -152,6 +152,51 @@ test('.mcp.json in the cwd: refused without --trust, probed with it; ${VAR} prin
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test('inputs are refused before any start (exit 2): --cwd naming a file is bad_path, an env name that is not a shell name, --env NAME without =VALUE', async () => {
+  const dir = scratchDir('caplab-probe-inputs-');
+  writeFileSync(join(dir, 'a-file'), 'not a folder');
+  const file = testIo(dir, { PATH });
+  expect(await cli(['probe', '--cwd', 'a-file', '--', ...mode('ok')], file)).toBe(2);
+  expect(file.err()).toContain(`invalid_arguments/bad_path: --cwd ${join(dir, 'a-file')} is not a folder`);
+  const missing = testIo(dir, { PATH });
+  expect(await cli(['probe', '--cwd', 'nowhere', '--', ...mode('ok')], missing)).toBe(2);
+  expect(missing.err()).toContain('invalid_arguments/bad_path: --cwd');
+  const [bun, script] = mode('ok');
+  for (const name of ['A=B', '', '1X', 'A B', 'A-B']) {
+    writeFileSync(join(dir, '.mcp.json'), JSON.stringify({ mcpServers: { s: { command: bun, args: [script, 'ok'], env: { [name]: 'v' } } } }));
+    const io = testIo(dir, { PATH });
+    expect([name, await cli(['probe', '--trust', '--server', 's'], io)]).toEqual([name, 2]);
+    expect(io.err()).toContain(`invalid_arguments/malformed_config: ${join(dir, '.mcp.json')}: server "s": env name ${JSON.stringify(name)} is not [A-Za-z_][A-Za-z0-9_]*`);
+  }
+  expect(parseProbeFlags(['--env', 'TOKEN', '--', 'x'])).toBe('--env needs NAME=VALUE ("TOKEN" lacks a value)');
+  expect(parseProbeFlags(['--env', '=v', '--', 'x'])).toBe('--env needs NAME=VALUE with a NAME of [A-Za-z_][A-Za-z0-9_]* (got "")');
+  expect(parseProbeFlags(['--env', 'A-B=v', '--', 'x'])).toBe('--env needs NAME=VALUE with a NAME of [A-Za-z_][A-Za-z0-9_]* (got "A-B")');
+  expect(parseProbeFlags(['--env', '_a1=', '--', 'x'])).toMatchObject({ env: { _a1: '' } });
+});
+
+test('./.mcp.json reached another way is still the project file, used only with --trust: a symlink to it, a hard link, and the file it links to', async () => {
+  const dir = scratchDir('caplab-probe-trust-');
+  const [bun, script] = mode('ok');
+  const config = JSON.stringify({ mcpServers: { s: { command: bun, args: [script, 'ok'] } } });
+  writeFileSync(join(dir, '.mcp.json'), config);
+  symlinkSync(join(dir, '.mcp.json'), join(dir, 'via-symlink.json'));
+  linkSync(join(dir, '.mcp.json'), join(dir, 'via-hardlink.json'));
+  // The project file itself a symlink: the file it names is the project's too.
+  const linked = join(dir, 'linked');
+  mkdirSync(join(linked, 'real'), { recursive: true });
+  writeFileSync(join(linked, 'real/servers.json'), config);
+  symlinkSync(join(linked, 'real/servers.json'), join(linked, '.mcp.json'));
+  const cases: [string, string][] = [[dir, 'via-symlink.json'], [dir, 'via-hardlink.json'], [dir, `../${dir.split('/').at(-1)}/.mcp.json`], [linked, 'real/servers.json']];
+  for (const [cwd, named] of cases) {
+    const io = testIo(cwd, { PATH });
+    expect([named, await cli(['probe', '--config', named, '--server', 's'], io)]).toEqual([named, 2]);
+    expect(io.err()).toContain('permission_denied/untrusted_project');
+  }
+  // Trusted, the symlink is read as named.
+  const trusted = testIo(dir, { PATH });
+  expect(await cli(['probe', '--trust', ...FAST, '--config', 'via-symlink.json', '--server', 's'], trusted)).toBe(0);
 });
 
 test('README, caplab --help and caplab probe --help state one precedence of exit codes', async () => {

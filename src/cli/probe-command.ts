@@ -1,11 +1,13 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
-import { redactorFor, type Redactor } from '../contract/index.ts';
+import { ARGUMENT_BOUNDS, parseJsonBounded, redactorFor, type Failure } from '../contract/index.ts';
 import { probe, probeEnv, type CallRequest, type ProbeReport } from '../mcp/index.ts';
 import { HELP } from './help.ts';
-import { EXIT, type Io } from './io.ts';
-import { loadConfigServer } from './probe-config.ts';
+import { EXIT, interruptCode, type Io } from './io.ts';
+import { usageFailure } from './paths.ts';
+import { ENV_NAME, ENV_NAME_RULE, loadConfigServer } from './probe-config.ts';
 import { renderProbeText } from './probe-render.ts';
+import { redactDeep } from './redact-deep.ts';
 
 export interface ProbeFlags {
   readonly json: boolean;
@@ -65,7 +67,8 @@ export function parseProbeFlags(args: readonly string[]): ProbeFlags | string {
       case '--server': out.server = value!; break;
       case '--env': {
         const at = value!.indexOf('=');
-        if (at < 1) return `--env needs NAME=VALUE (got a value without a name)`;
+        if (at < 0) return `--env needs NAME=VALUE (${JSON.stringify(value)} lacks a value)`;
+        if (!ENV_NAME.test(value!.slice(0, at))) return `--env needs NAME=VALUE with a NAME of ${ENV_NAME_RULE} (got ${JSON.stringify(value!.slice(0, at))})`;
         env[value!.slice(0, at)] = value!.slice(at + 1);
         break;
       }
@@ -74,12 +77,10 @@ export function parseProbeFlags(args: readonly string[]): ProbeFlags | string {
       case '--args': {
         const last = calls.at(-1);
         if (!last || last.hasArgs) return '--args must follow its --call NAME (one --args per --call)';
-        let parsed: unknown;
-        try {
-          parsed = JSON.parse(value!);
-        } catch {
-          return `--args for ${last.name} is not JSON`;
-        }
+        // Bounded as every tool call's arguments are: JSON.parse alone reads 1e400 as Infinity, which would be sent as null.
+        const read = parseJsonBounded(value!, ARGUMENT_BOUNDS);
+        if (!read.ok) return `--args for ${last.name}: ${read.class}/${read.kind}: ${read.message}`;
+        const parsed = read.value;
         if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return `--args for ${last.name} must be a JSON object`;
         last.arguments = parsed as Record<string, unknown>;
         last.hasArgs = true;
@@ -105,14 +106,14 @@ export function absolutize(command: readonly string[], callerCwd: string, exists
   });
 }
 
-/** Every string of the report with the placed values redacted (a server may echo its environment anywhere). */
-function redactDeep<T>(value: T, redactor: Redactor): T {
-  if (typeof value === 'string') return redactor.redact(value) as T;
-  if (Array.isArray(value)) return value.map((item) => redactDeep(item, redactor)) as T;
-  if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactDeep(v, redactor)])) as T;
+/** `--cwd` must name an existing folder: the server is started in it (a file there is a usage error, not a spawn failure). */
+function checkCwd(cwd: string): Failure | undefined {
+  try {
+    if (statSync(cwd).isDirectory()) return undefined;
+    return usageFailure('bad_path', `--cwd ${cwd} is not a folder`);
+  } catch {
+    return usageFailure('bad_path', `--cwd ${cwd} does not exist`);
   }
-  return value;
 }
 
 /** The exit code of a probe: unknown outcome (4) over protocol/transport (3) over findings (1). */
@@ -146,7 +147,8 @@ export async function probeCommand(args: readonly string[], io: Io): Promise<num
     expanded = loaded.value.expanded;
   }
   const cwd = flags.cwd === undefined ? undefined : resolve(io.cwd, flags.cwd);
-  if (cwd !== undefined && !existsSync(cwd)) return io.stderr(`caplab probe: --cwd ${cwd} does not exist\n`), EXIT.usage;
+  const badCwd = cwd === undefined ? undefined : checkCwd(cwd);
+  if (badCwd) return io.stderr(`caplab probe: ${badCwd.class}/${badCwd.kind}: ${badCwd.message}\n`), EXIT.usage;
   if (cwd === undefined) {
     command = absolutize(command, io.cwd);
     raw = raw.map((arg, index) => (arg.includes('${') ? arg : (command[index] ?? arg)));
@@ -166,7 +168,10 @@ export async function probeCommand(args: readonly string[], io: Io): Promise<num
     }),
     redactor,
   );
-  const exit = probeExit(report);
+  // An interruption wins over what was found (as `cli` ranks it), and the report says so too.
+  const interrupted = io.interrupt?.aborted ? interruptCode(io.interrupt.reason) : undefined;
+  const exit = interrupted ?? probeExit(report);
   io.stdout(flags.json ? `${JSON.stringify({ ...report, exit }, null, 2)}\n` : renderProbeText(report, exit));
+  if (interrupted !== undefined) io.stderr(`caplab: interrupted by ${String(io.interrupt!.reason)}\n`);
   return exit;
 }

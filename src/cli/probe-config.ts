@@ -1,4 +1,4 @@
-import { realpathSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fail, LIMITS, ok, readBoundedText, type Outcome } from '../contract/index.ts';
 
@@ -17,6 +17,10 @@ export interface ConfigServer {
 }
 
 const VAR = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
+
+/** An environment variable name a server can be given (`--env`, an entry's `env`): a POSIX shell name, so `A=B` or `` is refused. */
+export const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+export const ENV_NAME_RULE = '[A-Za-z_][A-Za-z0-9_]*';
 
 /**
  * Expands `${VAR}` and `${VAR:-default}` as Claude Code does; a variable that
@@ -37,9 +41,15 @@ export function expandVars(text: string, source: Readonly<Record<string, string 
   return missing === undefined ? ok(out) : fail('invalid_arguments', 'unset_variable', `\${${missing}} is not set and has no default`);
 }
 
+/**
+ * Whether two paths name one file: the same device and inode, so a symlink or
+ * a hard link to the project file is the project file. A path that cannot be
+ * read is compared as a path.
+ */
 function sameFile(a: string, b: string): boolean {
   try {
-    return realpathSync(a) === realpathSync(b);
+    const [x, y] = [statSync(a), statSync(b)];
+    return x.dev === y.dev && x.ino === y.ino;
   } catch {
     return resolve(a) === resolve(b);
   }
@@ -82,6 +92,8 @@ export function loadConfigServer(
   if (env === null || typeof env !== 'object' || Array.isArray(env) || !Object.values(env).every((v) => typeof v === 'string')) {
     return fail('invalid_arguments', 'malformed_config', `${path}: "env" must map names to strings`);
   }
+  const badName = Object.keys(env).find((name) => !ENV_NAME.test(name));
+  if (badName !== undefined) return fail('invalid_arguments', 'malformed_config', `${path}: server "${server}": env name ${JSON.stringify(badName)} is not ${ENV_NAME_RULE}`);
   const used: Record<string, string> = {};
   const raw = [command, ...(args as string[])];
   const expanded: string[] = [];

@@ -1,12 +1,25 @@
 /**
- * Probe against servers that attack the reader of its report (bounded output,
- * what a reader misses): the real program over a real process, each case
- * also held to the hostile-case invariants (src/mcp/testing/hostile-run.ts).
+ * `caplab probe` against hostile servers (issue 20), as a user runs it: the
+ * program from source, the server a process (src/mcp/testing/hostile.ts), a
+ * private TMPDIR. Servers that attack probe's bounds (depth, $ref loops,
+ * 1e400, a backtracking pattern, 10,000 tools) and servers that attack the
+ * reader of its report (bounded output, inert text, what a reader misses).
+ * Every case is also held to the hostile-case invariants
+ * (src/mcp/testing/hostile-run.ts): no stack trace, with `--json` stdout one
+ * JSON document, the process exit equal to the report's `exit`, no
+ * `caplab-probe-*` folder and no server process left.
  */
 import { describe, expect, test } from 'bun:test';
+import { readdirSync, readFileSync } from 'node:fs';
+import { until } from '../../test/until.ts';
 import { LIMITS, sha256Hex } from '../contract/index.ts';
 import { BIG } from '../mcp/testing/hostile-values.ts';
 import { probeHostile } from '../mcp/testing/hostile-run.ts';
+import { cli } from './cli.ts';
+import { testIo } from './test-io.ts';
+
+const PATH = process.env['PATH'] ?? '/usr/bin:/bin';
+const CALL = ['--call', 'judge_me'];
 
 /** Characters a terminal acts on; in text mode only the line breaks probe writes itself may remain. */
 const ACTIVE = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
@@ -88,4 +101,63 @@ describe('what a reader missed', () => {
     expect(stdout).toContain('    text    "Error: request to https://api.example.invalid/v1 failed, reason: fetch failed"');
     expect(stdout).toContain('  stderr    (last lines)\n    | warning: no network\n');
   });
+});
+
+const kinds = (findings: readonly { tool?: string; kind: string }[]) => findings.map((f) => `${f.tool}: ${f.kind}`);
+
+describe('probe against hostile servers: a finding, never a crash or a hang, nothing left', () => {
+  test('a schema 1,000 levels deep: schema_too_deep, exit 1', async () => {
+    const { code, report } = await probeHostile('deep_schema', { json: true, depth: 1_000 });
+    expect([code, kinds(report!['findings'])]).toEqual([1, ['deep: schema_too_deep']]);
+  });
+
+  test('$ref cycles that never descend: schema_ref_loop on each, exit 1', async () => {
+    const { code, report } = await probeHostile('ref_loop', { json: true, depth: 0 });
+    expect([code, kinds(report!['findings'])]).toEqual([1, ['self_ref: schema_ref_loop', 'def_cycle: schema_ref_loop']]);
+  });
+
+  test('1e400 in a schema: non_finite_number on that tool, exit 1', async () => {
+    const { code, report } = await probeHostile('non_finite', { json: true, depth: 0 });
+    expect([code, kinds(report!['findings'])]).toEqual([1, ['huge_max: non_finite_number']]);
+  });
+
+  test('a result 60,000 levels deep: result_too_deep on the call, its checks not made, exit 1', async () => {
+    const { code, report } = await probeHostile('deep_result', { json: true, depth: 60_000, flags: CALL });
+    expect(code).toBe(1);
+    expect(report!['calls']).toEqual([expect.objectContaining({ tool: 'judge_me', outcome: 'failed', notChecked: expect.arrayContaining(['outputSchema']), findings: [expect.objectContaining({ kind: 'result_too_deep' })] })]);
+  });
+
+  test('with --timeout-ms 500, 100 strings against a backtracking pattern end judging_timeout; judging time is shown apart', async () => {
+    const { code, report } = await probeHostile('backtrack', { json: true, depth: 0, flags: [...CALL, '--timeout-ms', '500'] });
+    expect(code).toBe(1);
+    const [call] = report!['calls'];
+    expect(call).toMatchObject({ outcome: 'result', outputSchema: 'not_checked', notChecked: ['outputSchema', 'text'], findings: [{ class: 'timeout', kind: 'judging_timeout', basis: 'caplab host rule' }] });
+    expect(call.judgingMs).toEqual(expect.any(Number));
+  });
+
+  test('SIGTERM while judging the backtracking case: exit 143 (judging holds no signal back), and the report says 143', async () => {
+    const judging = async (pid: number): Promise<void> => {
+      // The judging worker exists only once a result is being judged.
+      const threads = () => readdirSync(`/proc/${pid}/task`).map((task) => readFileSync(`/proc/${pid}/task/${task}/comm`, 'utf8').trim());
+      await until(() => threads().includes('Worker'), 20_000);
+      process.kill(pid, 'SIGTERM');
+    };
+    const { code, stderr, report } = await probeHostile('backtrack', { json: true, depth: 0, flags: [...CALL, '--timeout-ms', '600000'], during: judging });
+    expect(code).toBe(143);
+    expect(report!['calls']).toEqual([expect.objectContaining({ outcome: 'result', outputSchema: 'not_checked', findings: [] })]);
+    expect(stderr.trimEnd().split('\n').at(-1)).toBe('caplab: interrupted by SIGTERM');
+  });
+
+  test(`${LIMITS.probeTools} tools are reported in full (exit 0); one more gives too_many_tools (exit 1)`, async () => {
+    const full = await probeHostile('tools', { json: true, depth: LIMITS.probeTools });
+    expect([full.code, full.report!['tools'].length, full.report!['complete']]).toEqual([0, LIMITS.probeTools, true]);
+    const over = await probeHostile('tools', { json: true, depth: LIMITS.probeTools + 1 });
+    expect([over.code, over.report!['tools'].length, kinds(over.report!['findings'])]).toEqual([1, LIMITS.probeTools, ['undefined: too_many_tools']]);
+  });
+});
+
+test('--args with 1e400 is exit 2 invalid_arguments/non_finite_number: nothing is started (it was sent as null)', async () => {
+  const io = testIo('/', { PATH });
+  expect(await cli(['probe', '--call', 'judge_me', '--args', '{"n":1e400}', '--', '/nonexistent/server'], io)).toBe(2);
+  expect(io.err()).toContain('--args for judge_me: invalid_arguments/non_finite_number: non-finite number at $.n');
 });

@@ -17,7 +17,7 @@ function closeSummary(close: CloseReport): string {
   return `, ${parts.join('; ')}`;
 }
 
-const EXIT_MEANING: Record<number, string> = { 0: 'clean', 1: 'findings', 3: 'protocol or transport failure', 4: 'outcome unknown' };
+const EXIT_MEANING: Record<number, string> = { 0: 'clean', 1: 'findings', 3: 'protocol or transport failure', 4: 'outcome unknown', 130: 'interrupted by SIGINT', 143: 'interrupted by SIGTERM' };
 
 /** A clipped value as one line: why, its size and hash, and its start. */
 function clippedLine(value: Clipped): string {
@@ -41,7 +41,8 @@ function findingLine(f: ProbeFinding, indent: string): string {
 function callLines(call: ReportedCall): string[] {
   if (call.outcome === 'not_sent') return [`  call      ${text(call.tool)}  not_sent  (${call.why ?? 'not sent'})`];
   const detail = [call.contentTypes ? `content ${call.contentTypes.join(',') || 'none'}` : '', call.outputSchema && call.outputSchema !== 'none' ? `outputSchema ${call.outputSchema}` : ''].filter(Boolean).join('  ');
-  const lines = [`  call      ${text(call.tool)}  ${call.outcome}  ${call.ms} ms${detail ? `  ${detail}` : ''}`];
+  const judged = call.judgingMs !== undefined ? `, judged in ${call.judgingMs} ms` : '';
+  const lines = [`  call      ${text(call.tool)}  ${call.outcome}  ${call.ms} ms${judged}${detail ? `  ${detail}` : ''}`];
   // The first text block, as evidence is shown: a server's "Error: … failed" without isError is seen here.
   if (call.text !== undefined) lines.push(`    text    ${typeof call.text === 'string' ? clipChars(JSON.stringify(call.text), LIMITS.evidenceChars) : clippedLine(call.text)}`);
   if (call.note) lines.push(`    note    ${call.note}`);

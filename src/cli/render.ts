@@ -60,9 +60,13 @@ function renderChecks(checks: readonly AcceptanceCheck[], paint: Paint): string 
   return ['Acceptance:', ...rows].join('\n');
 }
 
-/** The end of a run: verdict, the task's artifact (under its name), ledger head. */
+/**
+ * The end of a run: the acceptance table (none when the run ended before
+ * acceptance, at a bound or a failure), verdict, the task's artifact (under its name), ledger head.
+ */
 export function renderEnding(outcome: RunOutcome, paint: Paint, artifactName: string): string {
-  const lines = [renderChecks(outcome.loop.checks, paint), ''];
+  const checks = outcome.loop.checks;
+  const lines = checks.length > 0 ? [renderChecks(checks, paint), ''] : [];
   const verdict = outcome.loop.accepted ? paint.ok('ACCEPTED') : paint.bad('NOT ACCEPTED');
   lines.push(`${verdict} — ${outcome.ending} (exit ${outcome.exitCode})`);
   lines.push(`requests ${outcome.loop.requests.length}, tool calls ${outcome.loop.calls.length}; model: scripted (usage synthetic)`);

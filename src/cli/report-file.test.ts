@@ -1,11 +1,12 @@
 import { expect, test } from 'bun:test';
-import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import * as nodeFs from 'node:fs';
+import { chmodSync, chownSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { scratchDir } from '../../test/scratch.ts';
 import { cli } from './cli.ts';
 import { EXIT } from './io.ts';
-import { checkReportFile, writeReport } from './report-file.ts';
+import { checkReportFile, reportTarget, writeReport, type ReportFs } from './report-file.ts';
 import { testIo } from './test-io.ts';
 import { unwritableDir } from '../../test/unwritable.ts';
 
@@ -98,14 +99,21 @@ test('an absent report file is created, and nothing else is left beside it', () 
 });
 
 // One whole check (27 scenarios) runs here: the time bound is for a loaded machine, not a threshold.
-test('check --junit naming a regular writable file replaces it whole (a new inode: rename, not rewrite)', async () => {
+test('check --junit naming a regular writable file replaces it whole (a new inode: rename, not rewrite), keeping its mode; a symlinked folder above it is the user\'s own', async () => {
   const cwd = scratchDir('caplab-junit-');
-  writeFileSync(join(cwd, 'old.xml'), 'previous report');
-  const inode = statSync(join(cwd, 'old.xml')).ino;
-  expect(await cli(['check', '--junit', 'old.xml', '--out', 'runs'], testIo(cwd))).toBe(EXIT.ok);
-  expect(readFileSync(join(cwd, 'old.xml'), 'utf8')).toStartWith('<?xml');
-  expect(statSync(join(cwd, 'old.xml')).ino).not.toBe(inode);
-  expect(readdirSync(cwd).sort()).toEqual(['old.xml', 'runs']);
+  mkdirSync(join(cwd, 'reports'));
+  symlinkSync(join(cwd, 'reports'), join(cwd, 'link'));
+  const old = join(cwd, 'reports/old.xml');
+  writeFileSync(old, 'previous report');
+  chmodSync(old, 0o600);
+  const inode = statSync(old).ino;
+  // The link is resolved when the path is checked; the write then follows no symlink.
+  expect(await cli(['check', '--junit', 'link/old.xml', '--out', 'runs'], testIo(cwd))).toBe(EXIT.ok);
+  expect(readFileSync(old, 'utf8')).toStartWith('<?xml');
+  expect(statSync(old).ino).not.toBe(inode);
+  // The replaced file's mode is kept: a private file stays private.
+  expect(statSync(old).mode & 0o7777).toBe(0o600);
+  expect([readdirSync(cwd).sort(), readdirSync(join(cwd, 'reports'))]).toEqual([['link', 'reports', 'runs'], ['old.xml']]);
 }, 60_000);
 
 test('check --junit in a folder the system refuses to write: found before any scenario by trying, exit 2', async () => {
@@ -131,4 +139,77 @@ test('writeReport looks again: a target turned symlink or FIFO since the check i
   for (const name of ['link.xml', 'fifo.xml']) expect(writeReport(join(dir, name), '<x/>')?.kind).toBe('write_failed');
   expect(snapshot(dir)).toMatchObject({ 'mine.txt': expect.stringMatching(/ keep$/), 'link.xml': 'link', 'fifo.xml': 'special' });
   expect(readdirSync(dir).sort()).toEqual(['fifo.xml', 'link.xml', 'mine.txt']);
+});
+
+test.each([0o600, 0o640, 0o755])('a replaced report keeps the mode of the file it replaces (%o), not the umask default', (mode) => {
+  const dir = scratchDir('caplab-junit-');
+  const target = join(dir, 'secret.txt');
+  writeFileSync(target, 'old');
+  chmodSync(target, mode);
+  expect(writeReport(reportTarget(target), '<x/>')).toBeUndefined();
+  expect([readFileSync(target, 'utf8'), statSync(target).mode & 0o7777, readdirSync(dir)]).toEqual(['<x/>', mode, ['secret.txt']]);
+});
+
+test.if(process.getuid?.() === 0)('as root, a replaced report keeps the owner and group of the file it replaces', () => {
+  const dir = scratchDir('caplab-junit-');
+  const target = join(dir, 'theirs.xml');
+  writeFileSync(target, 'old');
+  chownSync(target, 4321, 4322);
+  chmodSync(target, 0o600);
+  expect(writeReport(reportTarget(target), '<x/>')).toBeUndefined();
+  const after = statSync(target);
+  expect([after.uid, after.gid, after.mode & 0o7777]).toEqual([4321, 4322, 0o600]);
+});
+
+/** node:fs, with every path `writeReport` writes or renames to noted. */
+function watchedFs(): { readonly fs: ReportFs; readonly wrote: string[] } {
+  const wrote: string[] = [];
+  const fs: ReportFs = {
+    ...nodeFs,
+    writeFileSync: (path, data, options) => (wrote.push(String(path)), nodeFs.writeFileSync(path, data, options)),
+    renameSync: (from, to) => (wrote.push(String(to)), nodeFs.renameSync(from, to)),
+  };
+  return { fs, wrote };
+}
+
+/** A report folder `dir/reports` holding an old report, and a folder `dir/elsewhere` holding another. */
+function reportsAndElsewhere(): { readonly dir: string; readonly target: string } {
+  const dir = scratchDir('caplab-junit-');
+  for (const name of ['reports', 'elsewhere']) {
+    mkdirSync(join(dir, name));
+    writeFileSync(join(dir, name, 'report.xml'), `${name} keep`);
+  }
+  return { dir, target: reportTarget(join(dir, 'reports/report.xml')) };
+}
+
+test('writeReport follows no symlink: a report folder swapped for one after the check is refused, nothing written through it', () => {
+  const { dir, target } = reportsAndElsewhere();
+  renameSync(join(dir, 'reports'), join(dir, 'moved'));
+  symlinkSync(join(dir, 'elsewhere'), join(dir, 'reports'));
+  const { fs, wrote } = watchedFs();
+  const failure = writeReport(target, '<x/>', fs);
+  expect([failure?.class, failure?.kind]).toEqual(['business', 'write_failed']);
+  expect(failure?.message).toContain(`${join(dir, 'reports')} is a symlink`);
+  expect(wrote).toEqual([]);
+  expect(snapshot(dir)).toMatchObject({ 'elsewhere/report.xml': expect.stringMatching(/ elsewhere keep$/), 'moved/report.xml': expect.stringMatching(/ reports keep$/) });
+  expect(readdirSync(join(dir, 'elsewhere'))).toEqual(['report.xml']);
+});
+
+test('writeReport looks at the folders again before the rename: one swapped for a symlink while the temp was written is refused', () => {
+  const { dir, target } = reportsAndElsewhere();
+  const { fs: watched } = watchedFs();
+  // The swap lands between the temp write and the rename; the link leads back to the moved folder, so a followed rename would succeed.
+  const racing: ReportFs = {
+    ...watched,
+    writeFileSync: (path, data, options) => {
+      watched.writeFileSync(path, data, options);
+      renameSync(join(dir, 'reports'), join(dir, 'moved'));
+      symlinkSync(join(dir, 'moved'), join(dir, 'reports'));
+    },
+  };
+  const failure = writeReport(target, '<x/>', racing);
+  expect([failure?.kind, failure?.message]).toEqual(['write_failed', `${target} was not written: ${join(dir, 'reports')} changed while the report was written (moved, or swapped for a symlink)`]);
+  expect(readFileSync(join(dir, 'moved/report.xml'), 'utf8')).toBe('reports keep');
+  // The temp is removed by its path, which here still leads to it; nothing reached elsewhere.
+  expect([readdirSync(join(dir, 'moved')), readdirSync(join(dir, 'elsewhere'))]).toEqual([['report.xml'], ['report.xml']]);
 });

@@ -29,7 +29,7 @@ export function checkReportFile(path: string, flag: string, out: string): Failur
   const target = lstatOrUndefined(path);
   const why = target && unreplaceable(target);
   if (why) return bad(why);
-  const real = join(realPathOf(folder), basename(path));
+  const real = reportTarget(path);
   const place = unwritablePlace(real);
   if (place) return bad(place);
   const runDir = enclosingRunDir(dirname(real));
@@ -51,32 +51,112 @@ function proveWritable(path: string, bad: (why: string) => Failure): Failure | u
 }
 
 /**
- * Writes a report file whole or not at all: a temp file beside it, then
- * rename(2). The temp never survives, whichever step fails. The target is
- * looked at again first: what was checked before the work may have changed
- * since, and only a regular, writable file (or nothing) is replaced.
+ * Where a checked report goes: its folder resolved through symlinks once, when
+ * it is checked (they are the user's own layout), and the file name as given.
+ * `writeReport` takes this path and follows no symlink on it.
  */
-export function writeReport(target: string, text: string, fs: Pick<typeof nodeFs, 'writeFileSync' | 'renameSync' | 'unlinkSync'> = nodeFs): Failure | undefined {
-  const now = lstatOrUndefined(target);
+export function reportTarget(path: string): string {
+  return join(realPathOf(dirname(path)), basename(path));
+}
+
+/** The calls `writeReport` makes; injectable so a test can fail or race any of them. */
+export type ReportFs = Pick<typeof nodeFs, 'writeFileSync' | 'renameSync' | 'unlinkSync' | 'lstatSync' | 'chmodSync' | 'chownSync'>;
+
+/** A folder on the way to the report, as lstat(2) saw it. */
+interface Seen {
+  readonly path: string;
+  readonly dev: number;
+  readonly ino: number;
+}
+
+/** Every folder from `/` down to `folder`, each by lstat(2): a real folder, never a symlink; or why not. */
+function realFolders(fs: ReportFs, folder: string): readonly Seen[] | string {
+  const seen: Seen[] = [];
+  for (let at = folder; ; at = dirname(at)) {
+    let stats: nodeFs.Stats;
+    try {
+      stats = fs.lstatSync(at);
+    } catch (error) {
+      return `${at} cannot be examined: ${errorCode(error) ?? String(error)}`;
+    }
+    if (!stats.isDirectory()) return `${at} is ${stats.isSymbolicLink() ? 'a symlink' : 'not a folder'}`;
+    seen.push({ path: at, dev: stats.dev, ino: stats.ino });
+    if (dirname(at) === at) return seen;
+  }
+}
+
+/** The first folder that is no longer the one `realFolders` saw (moved, or swapped for a symlink). */
+function changedFolder(fs: ReportFs, seen: readonly Seen[]): string | undefined {
+  for (const folder of seen) {
+    const now = lstatWith(fs, folder.path);
+    if (!now?.isDirectory() || now.dev !== folder.dev || now.ino !== folder.ino) return folder.path;
+  }
+  return undefined;
+}
+
+/** Gives the temp file the replaced file's mode and, as root (who alone may), its owner and group. */
+function keepModeAndOwner(fs: ReportFs, temp: string, replaced: nodeFs.Stats): void {
+  // chown(2) may clear set-user-ID and set-group-ID bits, so the mode comes last.
+  if (process.getuid?.() === 0) fs.chownSync(temp, replaced.uid, replaced.gid);
+  fs.chmodSync(temp, replaced.mode & 0o7777);
+}
+
+/**
+ * Writes a report file whole or not at all: a temp file beside it, then
+ * rename(2). The target is looked at again first: what was checked before
+ * the work may have changed since, and only a regular, writable file (or
+ * nothing) is replaced, the new file keeping its mode (and, as root, its
+ * owner). No symlink is followed: every folder of `target` (a `reportTarget`,
+ * so none was a symlink at the check) is checked with lstat(2) before the
+ * temp is written and again, same device and inode, just before the rename;
+ * a folder swapped in between is refused (`write_failed`). Node has no
+ * openat(2): a swap after that last look, or away and back between the two,
+ * is not seen.
+ *
+ * The temp never survives a failure, unless its folder was moved away after
+ * the temp was written: it is removed by its path, which then leads elsewhere.
+ */
+export function writeReport(target: string, text: string, fs: ReportFs = nodeFs): Failure | undefined {
+  const failed = (why: string) => fail('business', 'write_failed', `${target} ${why}`);
+  const folders = realFolders(fs, dirname(target));
+  if (typeof folders === 'string') return failed(`was not written: ${folders}; a report is never written through a symlink`);
+  const now = lstatWith(fs, target);
   const why = now && unreplaceable(now);
-  if (why) return fail('business', 'write_failed', `${target} ${why}`);
+  if (why) return failed(why);
   const temp = tempBeside(target, 'tmp');
   let created = false;
   try {
-    fs.writeFileSync(temp, text, { flag: 'wx' });
+    // Replacing, the temp starts private: never, even briefly, readable by more than the file it replaces.
+    fs.writeFileSync(temp, text, { flag: 'wx', ...(now ? { mode: 0o600 } : {}) });
     created = true;
+    if (now) keepModeAndOwner(fs, temp, now);
+    const changed = changedFolder(fs, folders);
+    if (changed !== undefined) {
+      attempt(() => fs.unlinkSync(temp));
+      return failed(`was not written: ${changed} changed while the report was written (moved, or swapped for a symlink)`);
+    }
     fs.renameSync(temp, target);
     return undefined;
   } catch (error) {
     // 'wx' may have created the file before a failed write; an EEXIST temp is someone else's.
-    if (created || errorCode(error) !== 'EEXIST') {
-      try {
-        fs.unlinkSync(temp);
-      } catch {
-        // Never created, or already renamed.
-      }
-    }
+    if (created || errorCode(error) !== 'EEXIST') attempt(() => fs.unlinkSync(temp));
     return fail('business', 'write_failed', String(error));
+  }
+}
+
+function attempt(step: () => void): void {
+  try {
+    step();
+  } catch {
+    // Never created, or already renamed: the caller reports the first error.
+  }
+}
+
+function lstatWith(fs: ReportFs, path: string): nodeFs.Stats | undefined {
+  try {
+    return fs.lstatSync(path);
+  } catch {
+    return undefined;
   }
 }
 

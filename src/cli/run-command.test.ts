@@ -1,5 +1,6 @@
 import { expect, test } from 'bun:test';
-import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { LIMITS } from '../contract/index.ts';
 import { join } from 'node:path';
 import { cli } from './cli.ts';
 import { HELP } from './help.ts';
@@ -134,4 +135,20 @@ test('--durable is a demo, run and check flag, said in their help; absent, flags
   expect(parseRunFlags(['--durable'], 'demo', excerptTask)).toMatchObject({ durable: true });
   expect('durable' in parseRunFlags([], 'demo', excerptTask)).toBe(false);
   for (const command of ['demo', 'run', 'check']) expect(HELP[command]).toContain('--durable');
+});
+
+test('a run that fails at a bound before acceptance prints no empty "Acceptance:" heading, but how it ended', async () => {
+  const cwd = temp();
+  const happy = JSON.parse(readFileSync(join(import.meta.dir, '../../fixtures/scenarios/happy.json'), 'utf8'));
+  happy.responses[0].tool_calls = Array.from({ length: LIMITS.callsPerResponse + 1 }, (_, i) => ({ id: `t${i}`, name: 'read_source', arguments: { source_id: 'alpha' } }));
+  writeFileSync(join(cwd, 'many-calls.json'), JSON.stringify(happy));
+  const io = testIo(cwd);
+  expect(await cli(['run', '--scenario', join(cwd, 'many-calls.json'), '--transport', 'local', '--run-id', 'mc'], io)).toBe(1);
+  const out = io.out();
+  expect(out).not.toContain('Acceptance:');
+  expect(out).toContain('NOT ACCEPTED — failed: invalid_arguments/too_many_calls');
+  // A run that reaches acceptance still prints the table under its heading.
+  const demo = testIo(temp());
+  expect(await cli(['demo', '--transport', 'local', '--run-id', 'd'], demo)).toBe(0);
+  expect(demo.out()).toMatch(/\nAcceptance:\n  ✓ /);
 });

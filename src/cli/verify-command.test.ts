@@ -1,5 +1,5 @@
 import { expect, test } from 'bun:test';
-import { cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { canonicalHash } from '../contract/index.ts';
 import { cli } from './cli.ts';
@@ -66,6 +66,28 @@ test('verify: usage errors exit 2; a missing dir exits 1', async () => {
   expect(await cli(['verify', '/nonexistent/run'], io)).toBe(1);
 });
 
+test("verify '' is a usage error (exit 2), not the working directory, even where that is a run dir", async () => {
+  const dir = await demoRunDir();
+  const io = testIo(dir);
+  expect(await cli(['verify', ''], io)).toBe(2);
+  expect([io.out(), io.err()]).toEqual(['', 'caplab verify: RUN_DIR needs a path; an empty one would mean the working directory\n']);
+  expect(await cli(['verify', '.'], testIo(dir))).toBe(0);
+});
+
+test('verify of a RUN_DIR that is a symlink to a good run dir: does not verify (exit 1, unexpected_entry), nothing followed', async () => {
+  const dir = await demoRunDir();
+  const cwd = scratchDir('caplab-verify-link-');
+  symlinkSync(dir, join(cwd, 'run'));
+  const io = testIo(cwd);
+  expect(await cli(['verify', 'run', '--json'], io)).toBe(1);
+  const doc = JSON.parse(io.out());
+  expect([doc.verified, doc.error.class, doc.error.kind, doc.error.at]).toEqual([false, 'evidence', 'unexpected_entry', { file: '.' }]);
+  expect(doc.error.message).toContain('is a symbolic link');
+  const text = testIo(cwd);
+  expect(await cli(['verify', 'run/'], text)).toBe(1);
+  expect(text.out()).toContain('does not verify: evidence/unexpected_entry');
+});
+
 test('verify --json on a forged, re-chained demo run names the acceptance check the forgery breaks, in the message and the issues', async () => {
   const io = testIo(scratchDir('caplab-verify-forged-'));
   {
@@ -89,4 +111,16 @@ test('verify --json on a forged, re-chained demo run names the acceptance check 
     expect(doc.error.message).toContain('acceptance check card_hash re-computes to fail');
     expect(doc.error.issues.filter((i: string) => i.includes(', re-computed fail '))).toEqual([expect.stringMatching(/^card_hash: recorded "pass", re-computed fail /)]);
   }
+});
+
+test('a run that ended interrupted after its acceptance was decided is not shown as accepted', async () => {
+  // The audit: "ended interrupted, not accepted" and "verdict accepted (re-computed)" on consecutive lines.
+  const io = testIo(scratchDir('caplab-verify-interrupted-'));
+  expect(await cli(['demo', '--transport', 'local', '--json', '--run-id', 'i'], io)).toBe(0);
+  const dir = JSON.parse(io.out()).run_dir;
+  rechain(dir, (events) => events.map((e) => (e['type'] === 'run_end' ? { ...e, ending: 'interrupted', accepted: false, exit_code: 130, cause: 'SIGINT: new work stopped', summary: undefined } : e)));
+  const verified = testIo('/');
+  expect(await cli(['verify', dir], verified)).toBe(0);
+  expect(verified.out()).toContain('  verdict none: the run ended interrupted after its acceptance was decided, accepted (re-computed)\n');
+  expect(verified.out()).not.toContain('  verdict accepted');
 });

@@ -34,6 +34,10 @@ export function verifyCommand(args: readonly string[], io: Io, task: Task): numb
     io.stderr('caplab verify: needs exactly one RUN_DIR\n');
     return EXIT.usage;
   }
+  if (parsed.positionals[0] === '') {
+    io.stderr('caplab verify: RUN_DIR needs a path; an empty one would mean the working directory\n');
+    return EXIT.usage;
+  }
   const dir = resolve(io.cwd, parsed.positionals[0]!);
   const head = parsed.values.head;
   if (head !== undefined && !/^[0-9a-f]{64}$/.test(head)) {
@@ -46,9 +50,16 @@ export function verifyCommand(args: readonly string[], io: Io, task: Task): numb
   } else {
     io.stdout(renderVerifyText(report));
     const recheck = report.ok ? report.value.recheck : undefined;
-    if (recheck) io.stdout(recheck.decided ? `  verdict ${recheck.accepted ? 'accepted' : 'not accepted'} (re-computed)\n` : '  verdict none: the run ended before acceptance\n');
+    if (recheck && report.ok) io.stdout(`  verdict ${verdictOf(recheck, report.value.end.ending)}\n`);
   }
   return report.ok ? EXIT.ok : EXIT.failed;
+}
+
+/** The verdict line: the re-computed acceptance, unless the run ended otherwise after it (then the run is not accepted). */
+function verdictOf(recheck: RecheckReport, ending: string): string {
+  if (!recheck.decided) return 'none: the run ended before acceptance';
+  const decided = `${recheck.accepted ? 'accepted' : 'not accepted'} (re-computed)`;
+  return ending === 'completed' ? decided : `none: the run ended ${ending} after its acceptance was decided, ${decided}`;
 }
 
 /**

@@ -219,6 +219,31 @@ const storyForgeries: [name: string, kind: string, edit: () => void][] = [
   }],
   ['disclosed_sources edited', 'disclosure_mismatch', () => rechain(work, (es) => es.map((e) => (e['request_id'] === 'req-02' && e.type === 'request' ? { ...e, disclosed_sources: ['alpha'] } : e)))],
   ['run_end counts changed', 'count_mismatch', () => rechain(work, (es) => es.map((e) => (e.type === 'run_end' ? { ...e, tool_calls: 4 } : e)))],
+  ['a rewritten input no hook returned', 'call_inconsistent', () => rechain(work, (es) => es.map((e) => (e['tool_call_id'] === 'toolu_02' ? { ...e, arguments: { ...(e['arguments'] as object), rewritten: { source_id: 'beta', forged: true } } } : e)))],
+  ['a call made a success under its recorded deny', 'call_inconsistent', () => rechain(work, (es) => es.map((e) => (e['tool_call_id'] === 'toolu_03' ? { ...e, permission: { decision: 'deny', by: 'rule', reason: 'forged' } } : e)))],
+  ['a success that never entered its handler', 'call_inconsistent', () => rechain(work, (es) => es.map((e) => (e['tool_call_id'] === 'toolu_01' ? { ...e, handler_entered: false, via: 'not_executed' } : e)))],
+  ['two calls sharing an action id', 'call_inconsistent', () => rechain(work, (es) => es.map((e) => (e['tool_call_id'] === 'toolu_02' ? { ...e, action_id: 'act-01' } : e)))],
+  ['a converted input its binding does not make', 'call_inconsistent', () => rechain(work, (es) => es.map((e) => (e['tool_call_id'] === 'toolu_01' ? { ...e, arguments: { ...(e['arguments'] as object), converted: { source_id: 'alpha', forged: true } } } : e)))],
+  ['a call naming a binding run_start does not record', 'call_inconsistent', () => rechain(work, (es) => es.map((e) => (e['tool_call_id'] === 'toolu_01' ? { ...e, binding_id: 'f'.repeat(64) } : e)))],
+  ['a local call said to have run over MCP', 'call_inconsistent', () => rechain(work, (es) => es.map((e) => (e['tool_call_id'] === 'toolu_01' ? { ...e, via: 'mcp' } : e)))],
+  ['a binding in run_start edited', 'binding_mismatch', () => rechain(work, (es) => es.map((e) => (e.type === 'run_start' ? { ...e, bindings: (e['bindings'] as { version?: string }[]).map((b, i) => (i === 0 ? { ...b, implementation: { kind: 'local', version: 'forged/1' } } : b)) } : e)))],
+  ['run_start’s source list edited (a size)', 'snapshot_mismatch', () => rechain(work, (es) => es.map((e) => (e.type === 'run_start' ? { ...e, snapshot: { ...(e['snapshot'] as { sources: object[] }), sources: (e['snapshot'] as { sources: object[] }).sources.map((src, i) => (i === 0 ? { ...src, bytes: 1 } : src)) } } : e)))],
+  ['a read’s object version naming the other source', 'read_mismatch', () => rechain(work, (es) => {
+    const beta = (es.find((e) => e['tool_call_id'] === 'toolu_02')!['outcome'] as { object_version: string }).object_version;
+    return es.map((e) => (e['tool_call_id'] === 'toolu_01' ? { ...e, outcome: { ...(e['outcome'] as object), object_version: beta } } : e));
+  })],
+  ['a response event whose stop reason is not its file’s', 'response_mismatch', () => rechain(work, (es) => es.map((e) => (e.type === 'response' && e['request_id'] === 'req-01' ? { ...e, stop_reason: 'end_turn' } : e)))],
+  ['run_end exit code changed', 'count_mismatch', () => rechain(work, (es) => es.map((e) => (e.type === 'run_end' ? { ...e, exit_code: 4 } : e)))],
+  ['a create given a read’s id (reused, never refused)', 'call_inconsistent', () => {
+    for (const file of ['requests/02-response.json', 'requests/03-request.json']) writeFileSync(join(work, file), original.get(file)!.toString().replaceAll('toolu_03', 'toolu_01'));
+    const refs = Object.fromEntries(['requests/02-response.json', 'requests/03-request.json'].map((f) => [f, refOf(work, f)]));
+    rechain(work, (es) => es.map((e) => {
+      const files = (e['files'] as { path: string }[] | undefined)?.map((f) => (refs[f.path] ? { ...f, ...refs[f.path] } : f));
+      const moved = e['tool_call_id'] === 'toolu_03' ? { ...e, tool_call_id: 'toolu_01' } : e;
+      const payload = e.type === 'request' && refs[(e['payload'] as { path: string }).path] ? { payload: { ...(e['payload'] as object), ...refs[(e['payload'] as { path: string }).path] } } : {};
+      return files ? { ...moved, files, ...payload } : moved;
+    }));
+  }],
   ['the create call’s object version changed', 'receipt_mismatch', () => rechain(work, (es) => es.map((e) => (e['tool_call_id'] === 'toolu_03' ? { ...e, outcome: { ...(e['outcome'] as object), object_version: 'f'.repeat(64) } } : e)))],
   ['producing_request renamed', 'producing_mismatch', () => rechain(work, (es) => es.map((e) => (e.type === 'acceptance' ? { ...e, producing_request: 'req-03' } : e)))],
   ['a card quote changed, its receipt re-hashed', 'card_mismatch', () => {

@@ -35,6 +35,8 @@ export const LIMITS = {
   hookOutputBytes: 64 * KiB,
   /** Bytes of one inbound MCP stdio line (one JSON-RPC message). */
   mcpLineBytes: 1 * MiB,
+  /** Bytes written to an MCP server's stdin that it has not read yet (requests, answers to its pings). */
+  mcpUnsentBytes: 4 * MiB,
   /** Bytes of an MCP server's stderr kept while it runs (the newest); the rest is read and dropped. */
   serverStderrTailBytes: 64 * KiB,
   /** Bytes of that tail recorded in the run's close report or added to a failure's issues (its end). */
@@ -57,6 +59,12 @@ export const LIMITS = {
   reportValueDepth: 8,
   /** Characters (code points) of a probe finding's evidence, its cut marked `…`. */
   evidenceChars: 120,
+  /** Tools `probe` checks from one listing; the rest are counted, not checked. */
+  probeTools: 10_000,
+  /** Nesting of arrays and objects in one tool's inputSchema or outputSchema that `probe` compiles. */
+  probeSchemaDepth: 64,
+  /** Nesting of arrays and objects in one tools/call result that `probe` judges. */
+  probeResultDepth: 256,
 } as const;
 
 /** The bounds `checkJson` applies. */

@@ -63,6 +63,8 @@ export function recordedAcceptance(run: RecordedRun): ReturnType<Task['acceptanc
   if (isVerifyFailure(acceptance)) return acceptance;
   const at = eventAt(acceptanceEvent);
   const receipt = acceptance.receipt ?? undefined;
+  const misread = run.calls.find((call) => call.name === 'read_source' && call.outcome.ok && call.outcome['object_version'] !== sourceOf(run.snapshot, call)?.sha256);
+  if (misread) return failAt('read_mismatch', `read ${misread.tool_call_id} reports object version ${JSON.stringify(misread.outcome['object_version'])}, not the sha256 of the source it read`, at);
   const creates = run.calls.filter((call) => call.name === 'create_card');
   const created = creates.find((call) => call.outcome.ok);
   const producingId = created?.request_id ?? null;
@@ -133,6 +135,12 @@ function renderedCard(events: readonly LedgerEvent[], call: RecordedCallEvent, s
   if (!input.success) return failAt('card_mismatch', `call ${call.tool_call_id} succeeded, but its recorded input is not a create_card input`, eventAt(events.find((e) => e.type === 'call' && e['action_id'] === call.action_id) ?? startEvent));
   const excerpts = input.output.excerpts.map((e) => ({ sourceId: e.source_id, sourceSha256: snapshot.sources.find((s) => s.id === e.source_id)?.sha256 ?? '', quote: e.quote }));
   return new TextEncoder().encode(renderCard({ runId: start.run_id, actionId: call.action_id, snapshotId: snapshot.id, excerpts }));
+}
+
+/** The snapshot source a read_source call read (its input as the handler received it). */
+function sourceOf(snapshot: Snapshot, call: RecordedCallEvent) {
+  const id = (effectiveInput(call.arguments) as { source_id?: unknown } | null)?.source_id;
+  return snapshot.sources.find((s) => s.id === id);
 }
 
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {

@@ -203,3 +203,24 @@ describe('verify names exactly the check each forged defect breaks, after the le
     });
   }
 });
+
+test('of several differing checks, the message names the first whose verdict differs, not one that differs only in its evidence', () => {
+  const report = forged((dir) =>
+    rechain(dir, (events) => {
+      const acceptance = acceptanceOf(events);
+      const checks = (acceptance['checks'] as Record<string, unknown>[]).map((c) => ({ ...c }));
+      checks[0]!['evidence'] = 'forged evidence, same verdict';
+      checks[6]!['verdict'] = 'fail';
+      acceptance['checks'] = checks;
+      acceptance['accepted'] = false;
+      const end = events.find((e) => e['type'] === 'run_end')!;
+      Object.assign(end, { accepted: false, exit_code: 1, summary: 'not accepted: sources_disclosed failed' });
+      return events;
+    }),
+  );
+  if (report.ok) throw new Error('the forged run verified');
+  expect([report.kind, report.message]).toEqual(['acceptance_mismatch', expect.stringContaining(`acceptance check ${(FORGED_ORDER[6])} re-computes to pass`)]);
+  expect(report.issues?.length).toBe(2);
+});
+
+const FORGED_ORDER = ['card_exists', 'card_hash', 'card_layout', 'quotes_verbatim', 'snapshot_bound', 'source_order', 'sources_disclosed', 'target_fresh', 'most_representative'];

@@ -4,6 +4,7 @@ import { canonicalJson, ok, type Outcome } from '../contract/index.ts';
 import type { LedgerEvent, ReadRecorded, Recheck, VerifyFailure } from '../ledger/index.ts';
 import { failAt, LEDGER_FILE } from '../ledger/index.ts';
 import { isAccepted, type AcceptanceCheck } from './acceptance.ts';
+import { checkCalls } from './call-checks.ts';
 import { canonicalOf, checkRecord, eventAt, parseJson, type CheckedCall, type RecordedUse } from './record-checks.ts';
 import { SNAPSHOT_ROLE, snapshotIdOf } from './snapshot-files.ts';
 import type { Task } from './task.ts';
@@ -16,7 +17,7 @@ export interface RecheckReport {
 }
 
 // The fields this recheck reads, checked before any is used; other fields may exist.
-const StartShape = v.looseObject({ snapshot: v.looseObject({ id: v.string() }) });
+const StartShape = v.looseObject({ snapshot: v.looseObject({ id: v.string(), sources: v.array(v.unknown()) }) });
 const AcceptanceShape = v.looseObject({ accepted: v.boolean(), checks: v.array(v.unknown()) });
 const CallShape = v.looseObject({
   request_id: v.string(),
@@ -30,7 +31,7 @@ const CallShape = v.looseObject({
 });
 /** A call event with the fields a recheck reads, shape-checked. */
 export type RecordedCallEvent = v.InferOutput<typeof CallShape>;
-const ResponseFileShape = v.looseObject({ content: v.array(v.looseObject({ type: v.string() })) });
+const ResponseFileShape = v.looseObject({ content: v.array(v.looseObject({ type: v.string() })), stop_reason: v.optional(v.unknown()), scripted: v.optional(v.unknown()), usage: v.optional(v.unknown()) });
 const ToolUseShape = v.looseObject({ type: v.literal('tool_use'), id: v.string(), name: v.string(), input: v.unknown() });
 
 /** The fields of an event a recheck reads, checked before any is used: the parsed fields, or a `bad_event` failure naming each issue. */
@@ -70,6 +71,10 @@ export function recheckAcceptance(task: Task): Recheck<RecheckReport> {
     if (snapshot.id !== start.snapshot.id) {
       return failAt('snapshot_mismatch', `snapshot files hash to ${snapshot.id}, run_start recorded ${start.snapshot.id}`, eventAt(startEvent));
     }
+    const claims = snapshot.sources.map((s) => ({ id: s.id, sha256: s.sha256, bytes: s.byteLength }));
+    if (canonicalOf(claims) !== canonicalOf(start.snapshot.sources)) {
+      return failAt('snapshot_mismatch', 'run_start\'s list of sources (id, sha256, bytes) is not what the snapshot files are', eventAt(startEvent));
+    }
 
     const calls: { event: LedgerEvent; call: RecordedCallEvent }[] = [];
     for (const event of events.filter((e) => e.type === 'call')) {
@@ -81,7 +86,7 @@ export function recheckAcceptance(task: Task): Recheck<RecheckReport> {
     if (!(uses instanceof Map)) return uses;
     const asked = checkArguments(calls, uses);
     if (asked) return asked;
-    const told = checkRecord({ events, calls: calls.map(checkedCall), uses, readFile, snapshot, read: task.tools.read, format: record.format });
+    const told = checkRecord({ events, calls: calls.map(checkedCall), uses, readFile, snapshot, read: task.tools.read, format: record.format }) ?? checkCalls(events, uses);
     if (told) return told;
 
     const acceptanceEvent = events.find((e) => e.type === 'acceptance');
@@ -129,10 +134,21 @@ function responseUses(events: readonly LedgerEvent[], readFile: ReadRecorded): M
         const use = v.safeParse(ToolUseShape, block);
         if (use.success) blocks.push({ id: use.output.id, name: use.output.name, input: canonicalOf(use.output.input) });
       }
+      const told = responseMismatch(event, parsed.output, blocks.length);
+      if (told) return failAt('response_mismatch', `${ref.path}: ${told}`, eventAt(event));
     }
     uses.set(event, blocks);
   }
   return uses;
+}
+
+/** Why a response event does not repeat its file (stop reason, label, usage), or a stop reason its tool_uses contradict. */
+function responseMismatch(event: LedgerEvent, file: v.InferOutput<typeof ResponseFileShape>, uses: number): string | undefined {
+  for (const key of ['stop_reason', 'scripted', 'usage'] as const) {
+    if (canonicalOf(event[key]) !== canonicalOf(file[key])) return `the response event's ${key} is not the file's`;
+  }
+  if ((file.stop_reason === 'tool_use') !== uses > 0) return `stop_reason ${JSON.stringify(file.stop_reason)} with ${uses} tool_use block(s)`;
+  return undefined;
 }
 
 /**
@@ -166,6 +182,7 @@ function checkedCall({ event, call }: { event: LedgerEvent; call: RecordedCallEv
     name: call.name,
     arguments: call.arguments,
     ok: call.outcome.ok,
+    ...(call.outcome.ok ? {} : { failure: { class: call.outcome.class, kind: call.outcome.kind } }),
     blockHashes: [call.model_text_sha256, ...(call.hook_text_sha256 ?? [])],
   };
 }

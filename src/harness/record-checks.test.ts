@@ -45,3 +45,10 @@ test('the seal alone moved to another format than run_end names: format_mismatch
   writeFileSync(seal, readFileSync(seal, 'utf8').replace(LEDGER_FORMAT, LEDGER_FORMAT_3));
   expect(kindOf(dir)).toBe('format_mismatch');
 });
+
+test('format 3 claimed with a method that only says plain (false, or true without a body) is refused', () => {
+  for (const plain of [false, true]) {
+    const dir = relabelled(LEDGER_FORMAT_3, (e) => (e.type === 'run_start' ? { ...e, method: { ...(e['method'] as object), plain } } : e));
+    expect([plain, kindOf(dir)]).toEqual([plain, 'format_mismatch']);
+  }
+});

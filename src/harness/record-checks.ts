@@ -3,6 +3,7 @@ import { canonicalJson, jsonTooDeep, LIMITS, sha256Hex } from '../contract/index
 import type { LedgerEvent, ReadRecorded, VerifyFailure } from '../ledger/index.ts';
 import { failAt, LEDGER_FORMAT } from '../ledger/index.ts';
 import { disclosedSources, sourceReads, type ReadCall, type ReadTool } from './disclosure.ts';
+import { exitOf } from './ending.ts';
 import type { Snapshot } from './task.ts';
 
 /** Where an event is, for a failure that names it. */
@@ -16,6 +17,8 @@ export interface CheckedCall {
   readonly name: string;
   readonly arguments: ReadCall['arguments'];
   readonly ok: boolean;
+  /** A failed call's class and kind. */
+  readonly failure?: { readonly class: string; readonly kind: string };
   /** The tool_result's blocks as the call recorded them: the tool's text, then each hook block. */
   readonly blockHashes: readonly string[];
 }
@@ -30,7 +33,7 @@ export interface RecordedUse {
 
 const RequestShape = v.looseObject({ request_id: v.string(), disclosed_sources: v.array(v.string()) });
 const ResponseShape = v.looseObject({ request_id: v.string() });
-const CountsShape = v.looseObject({ requests: v.optional(v.number()), tool_calls: v.optional(v.number()), ending: v.string() });
+const CountsShape = v.looseObject({ requests: v.optional(v.number()), tool_calls: v.optional(v.number()), ending: v.string(), exit_code: v.number(), accepted: v.boolean(), cause: v.optional(v.string()) });
 const ResultShape = v.looseObject({
   type: v.literal('tool_result'),
   tool_use_id: v.string(),
@@ -69,14 +72,20 @@ export function checkRecord(facts: RecordFacts): VerifyFailure | undefined {
 function checkFormat({ events, calls, format }: RecordFacts): VerifyFailure | undefined {
   const hooked = calls.find((call) => call.blockHashes.length > 1);
   const start = events.find((e) => e.type === 'run_start')!;
-  const plain = (start['method'] as { plain?: unknown } | null | undefined)?.plain !== undefined;
+  const plain = isPlainRecord(start['method']);
   if (format === LEDGER_FORMAT) {
     if (hooked) return failAt('format_mismatch', `call ${hooked.toolCallId} records hook blocks, which format ${format} has no shape for`, eventAt(hooked.event));
-    if (plain) return failAt('format_mismatch', `run_start records a plain method, which format ${format} has no shape for`, eventAt(start));
+    if ((start['method'] as { plain?: unknown } | null | undefined)?.plain !== undefined) return failAt('format_mismatch', `run_start records a plain method, which format ${format} has no shape for`, eventAt(start));
   } else if (!hooked && !plain) {
     return failAt('format_mismatch', `the record names format ${format} but uses none of its shapes (hook blocks, a plain method)`, eventAt(start));
   }
   return undefined;
+}
+
+/** A plain method record as format 3 defines it: `plain: true`, a name, and the body's sha256 and size. */
+function isPlainRecord(method: unknown): boolean {
+  const m = method as { plain?: unknown; name?: unknown; body?: { sha256?: unknown; bytes?: unknown } } | null | undefined;
+  return m?.plain === true && typeof m.name === 'string' && typeof m.body?.sha256 === 'string' && Number.isSafeInteger(m.body.bytes);
 }
 
 /** Walks the ledger in order, matching each response's tool_uses to the call events after it. */
@@ -170,7 +179,7 @@ function payloadResults(bytes: Uint8Array): { id: string; isError: boolean; hash
   return results;
 }
 
-function checkCounts({ events }: RecordFacts): VerifyFailure | undefined {
+function checkCounts({ events, calls }: RecordFacts): VerifyFailure | undefined {
   const end = events.find((e) => e.type === 'run_end');
   const counts = end ? v.safeParse(CountsShape, end) : undefined;
   if (!end || !counts?.success) return undefined;
@@ -179,7 +188,17 @@ function checkCounts({ events }: RecordFacts): VerifyFailure | undefined {
     const recorded = counts.output[key];
     if (recorded !== undefined && recorded !== actual[key]) return failAt('count_mismatch', `run_end counts ${recorded} ${key}, the ledger has ${actual[key]}`, eventAt(end));
   }
-  return undefined;
+  return checkExit(counts.output, calls, end);
+}
+
+/** A completed run's exit code re-derived from its calls and verdict; an interrupted one's from the signal it names. */
+function checkExit(end: v.InferOutput<typeof CountsShape>, calls: readonly CheckedCall[], event: LedgerEvent): VerifyFailure | undefined {
+  const expected =
+    end.ending === 'completed' ? exitOf(calls.flatMap((c) => (c.failure ? [c.failure] : [])), end.accepted)
+    : end.ending === 'interrupted' ? (end.cause?.startsWith('SIGINT') ? 130 : end.cause?.startsWith('SIGTERM') ? 143 : undefined)
+    : undefined;
+  if (expected === undefined || expected === end.exit_code) return undefined;
+  return failAt('count_mismatch', `run_end records exit ${end.exit_code}; its calls and ending give ${expected}`, eventAt(event));
 }
 
 /** Parses recorded JSON, depth-checked first; undefined when it is not JSON. */

@@ -6,6 +6,7 @@ import { mergeReports, reapOrphans, type SweepGraces } from '../platform/index.t
 import type { Hook, Pipeline, RuntimeTool } from '../pipeline/index.ts';
 import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
+import { exitOf } from './ending.ts';
 import { runLoop, type LoopResult, type LoopStep, type MethodSupport } from './loop.ts';
 import { RecordRefused, type FileRef, type RunRecorder } from './recorder.ts';
 import { scriptedModel, type Scenario } from './scenario.ts';
@@ -271,14 +272,15 @@ function endFailed(run: RunDir, start: ((fields: Record<string, unknown>) => voi
  */
 function endingOf(loop: LoopResult): { exitCode: 0 | 1 | 3 | 4; ending: string } {
   const failures = loop.calls.flatMap((c) => (c.outcome.ok ? [] : [c.outcome]));
+  const exitCode = exitOf(failures, loop.accepted, loop.failure !== undefined);
   const unknown = failures.find(isUnknownOutcome);
-  if (unknown) return { exitCode: 4, ending: `outcome unknown: ${unknown.class}/${unknown.kind}` };
+  if (exitCode === 4 && unknown) return { exitCode, ending: `outcome unknown: ${unknown.class}/${unknown.kind}` };
   const transport = failures.find((f) => f.class === 'protocol' || f.class === 'spawn');
-  if (transport) return { exitCode: 3, ending: `protocol failure: ${transport.class}/${transport.kind}` };
-  if (loop.failure) return { exitCode: 1, ending: `failed: ${loop.failure.class}/${loop.failure.kind}` };
-  if (loop.accepted) return { exitCode: 0, ending: 'accepted' };
+  if (exitCode === 3 && transport) return { exitCode, ending: `protocol failure: ${transport.class}/${transport.kind}` };
+  if (loop.failure) return { exitCode, ending: `failed: ${loop.failure.class}/${loop.failure.kind}` };
+  if (exitCode === 0) return { exitCode, ending: 'accepted' };
   const first = failures[0];
   const failed = loop.checks.filter((c) => c.verdict === 'fail').map((c) => c.id);
-  return { exitCode: 1, ending: first ? `not accepted: ${first.class}/${first.kind}` : `not accepted: ${failed.join(', ')} failed` };
+  return { exitCode, ending: first ? `not accepted: ${first.class}/${first.kind}` : `not accepted: ${failed.join(', ')} failed` };
 }
 

@@ -184,6 +184,18 @@ describe('verify names the first thing that fails', () => {
     expectFailure(dir, 'unexpected_entry', { file: 'alpha-link.md' });
   });
 
+  test('a run dir that is itself a symlink is refused, not followed, however it is named', () => {
+    const dir = sample();
+    const link = join(tempDir(), 'linked-run');
+    symlinkSync(dir, link);
+    for (const name of [link, `${link}/`]) {
+      const report = verify(name);
+      expect(report.ok ? 'verifies' : [report.class, report.kind, report.at, report.message]).toEqual(['evidence', 'unexpected_entry', { file: '.' }, `${link} is a symbolic link; verify follows none, the run dir itself included`]);
+    }
+    // The folder it leads to verifies when named itself.
+    expect(verify(dir).ok).toBe(true);
+  });
+
   test('a reference that escapes the run dir is refused, even in a re-chained ledger', () => {
     const dir = sample();
     forge(dir, (events) => {

@@ -38,7 +38,8 @@ export interface VerifyOptions<R> {
  * or file that fails. Total: every input gives a report or a failure, never a
  * throw (given a recheck that is total too). Checks run in this order, so
  * "first" is well defined:
- * 1. no entry other than folders and regular files (a symlink could point out);
+ * 1. the run dir itself is a folder, not a symlink to one (lstat), and no
+ *    entry in it is other than folders and regular files (a symlink could point out);
  * 2. the seal is present, canonical and of a format this verifier knows — an
  *    unsealed run did not finish (or was cut short), whatever its lines say;
  * 3. every ledger line, top to bottom: canonical, `seq` 0,1,2,…, `prev` the
@@ -160,11 +161,29 @@ function checkFiles(
 }
 
 /**
+ * Refuses a run dir that is itself a symlink: verify follows none, and a link
+ * could lead to any folder at all. A root it cannot examine is left to the
+ * listing, which names why (`missing_ledger`).
+ */
+function rootLink(fs: RunDirFs, root: string): VerifyFailure | undefined {
+  let stat: ReturnType<RunDirFs['lstatSync']>;
+  try {
+    stat = fs.lstatSync(root);
+  } catch {
+    return undefined;
+  }
+  if (!stat?.isSymbolicLink()) return undefined;
+  return failAt('unexpected_entry', `${root} is a symbolic link; verify follows none, the run dir itself included`, { file: '.' });
+}
+
+/**
  * Lists the regular files under `root` as sorted `/`-paths. Anything that is
  * neither a folder nor a regular file (a symlink could point outside the run,
  * a FIFO could block a reader) fails verification.
  */
 function listFiles(fs: RunDirFs, root: string): string[] | VerifyFailure {
+  const linked = rootLink(fs, root);
+  if (linked) return linked;
   const files: string[] = [];
   for (const step of walkRunDir(fs, root)) {
     if (step.kind === 'unlistable') {

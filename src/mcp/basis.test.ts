@@ -16,6 +16,7 @@ test('every strict-client refusal kind names its basis', () => {
     output_invalid: 'spec MUST',
     // what the fixed profile narrows further
     too_large: 'caplab host rule',
+    duplicate_key: 'caplab host rule',
     jsonrpc_error: 'caplab host rule',
     version_mismatch: 'caplab host rule',
     unexpected_tools: 'caplab host rule',

@@ -8,7 +8,8 @@ import { fail, withBasis, type Basis, type ErrorClass, type Failure } from '../c
  * with an outputSchema "MUST provide structured results that conform to this
  * schema" — the pinned schema is the listed one, or the handshake refused it
  * as tool_drift). What the fixed profile narrows further — one revision, one
- * page, exactly the pinned tools, a line limit, never choosing between a text
+ * page, exactly the pinned tools, a line limit, no key written twice in one
+ * object (RFC 8259: readers of it disagree), never choosing between a text
  * and a structured answer that disagree, a JSON-RPC error on a call the host
  * already validated — is caplab's own.
  */
@@ -21,6 +22,7 @@ export const STRICT_CLIENT_BASIS = {
   malformed_result: 'spec MUST',
   output_invalid: 'spec MUST',
   too_large: 'caplab host rule',
+  duplicate_key: 'caplab host rule',
   jsonrpc_error: 'caplab host rule',
   version_mismatch: 'caplab host rule',
   unexpected_tools: 'caplab host rule',

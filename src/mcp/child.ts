@@ -1,6 +1,7 @@
-import { fail, ok, redactorFor, type Outcome, type Redactor } from '../contract/index.ts';
+import { fail, ok, redactorFor, type Failure, type Outcome, type Redactor } from '../contract/index.ts';
 import { livingMembers, processGuard, reapOrphans, signalGroup, trackChild, waitGroupGone, type OrphanReport } from '../platform/index.ts';
 import type { Launch } from './launch.ts';
+import { StdinWriter } from './stdin-writer.ts';
 
 /**
  * A started server process as the stdio transport sees it (the process
@@ -11,8 +12,12 @@ export interface ChildProcess {
   readonly pid: number;
   readonly stdout: ReadableStream<Uint8Array>;
   readonly stderr: ReadableStream<Uint8Array>;
-  /** Writes bytes to the server's stdin; a failed write means the pipe is gone. */
+  /** Writes bytes to the server's stdin after those written before; a failed write means the server stopped reading. */
   write(bytes: Uint8Array): Outcome<void>;
+  /** Bytes given to `write` that the server has not taken yet. */
+  unsentBytes(): number;
+  /** Resolves with closed/connection_lost once a write fails, also one that failed after `write` returned; never rejects. */
+  readonly inputLost: Promise<Failure>;
   /** Closes the server's stdin (the polite stop signal of MCP stdio). */
   endInput(): void;
   /** Resolves with the exit code, or null when a signal ended it. */
@@ -69,26 +74,15 @@ export const spawnChild: SpawnFn = function spawnChild(launch) {
     return proc.signalCode ? null : code;
   });
   const pgid = proc.pid;
+  const stdin = new StdinWriter(proc.stdin);
   return ok({
     pid: proc.pid,
     stdout: proc.stdout,
     stderr: proc.stderr,
-    write(bytes) {
-      try {
-        proc.stdin.write(bytes);
-        proc.stdin.flush();
-        return ok(undefined);
-      } catch (error) {
-        return fail('closed', 'connection_lost', `cannot write to server stdin: ${(error as Error).message}`);
-      }
-    },
-    endInput() {
-      try {
-        proc.stdin.end();
-      } catch {
-        // Already closed: the stop signal has been given.
-      }
-    },
+    write: (bytes) => stdin.write(bytes),
+    unsentBytes: () => stdin.unsentBytes,
+    inputLost: stdin.lost,
+    endInput: () => stdin.end(),
     exited: exitedPromise,
     hasExited: () => exited,
     signal: (signal) => signalGroup(pgid, signal),

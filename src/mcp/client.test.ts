@@ -56,6 +56,9 @@ describe('every inbound line is checked on its own; a violation fails the sessio
   test.each([
     ['stray', 'protocol', 'framing', 'spec MUST'],
     ['bad_utf8', 'protocol', 'encoding', 'spec MUST'],
+    // The answer's id written 3.0: equal to 3 in value, not in JSON text.
+    ['float_id', 'protocol', 'unknown_id', 'spec MUST'],
+    ['dup_key', 'protocol', 'duplicate_key', 'caplab host rule'],
   ] as const)('%s → %s/%s (basis: %s), and later calls get the same failure', async (mode, errorClass, kind, basis) => {
     const client = await open(mode);
     const first = await client.callTool('read_source', beta, ids);
@@ -137,6 +140,23 @@ describe('unknown outcomes and shutdown', () => {
     const ended = await call;
     expect(ended).toMatchObject({ ok: false, class: 'closed', kind: 'session_closed' });
     expect(!ended.ok && ended.issues).toEqual(['server stderr (tail): tools/call #3 received']);
+  });
+
+  test('a server that stops reading (closes its stdin) mid-session: a call too big for the pipe is closed/connection_lost, "server stopped reading", and the host lives on', async () => {
+    const client = await open('deaf');
+    // 100 KB: more than the pipe takes at once, so Bun reports the broken pipe later, as a rejected flush.
+    const called = await client.callTool('read_source', { source_id: 'x'.repeat(100_000) }, ids);
+    expect(called).toMatchObject({ ok: false, class: 'closed', kind: 'connection_lost' });
+    expect(!called.ok && called.message).toContain('server stopped reading');
+    expect(await client.callTool('read_source', beta, ids)).toMatchObject({ ok: false, class: 'closed', kind: 'connection_lost' });
+  });
+
+  test('a server that pings with 512 KB ids and reads nothing: its answers stop at LIMITS.mcpUnsentBytes, the session ends closed/peer_not_reading', async () => {
+    // 16 pings: 8 MiB of answers it never reads.
+    const { client, pids } = await openWatched(misbehaveLaunch('ping_flood'));
+    expect(client).toMatchObject({ ok: false, class: 'closed', kind: 'peer_not_reading' });
+    expect(!client.ok && client.message).toContain(`would pass ${LIMITS.mcpUnsentBytes}`);
+    expect(isRunning(pids[0]!)).toBe(false);
   });
 
   test('a server that ignores SIGTERM and stdin EOF is SIGKILLed, group and all', async () => {

@@ -26,7 +26,8 @@ export class InboundReader {
    *
    * @returns The messages of the lines it completed, in order, up to the
    *   first bad one; `failure` names that line's fault (too_large, encoding,
-   *   framing, not_jsonrpc) and every later push repeats it.
+   *   framing, duplicate_key, unknown_id, not_jsonrpc) and every later push
+   *   repeats it.
    */
   push(chunk: Uint8Array): { readonly messages: InboundLine[]; readonly failure?: Failure } {
     if (this.#failure) return { messages: [], failure: this.#failure };

@@ -1,5 +1,5 @@
 import { fail, type Failure } from '../contract/index.ts';
-import { decodeMessage, type InboundMessage, type OutboundMessage } from './messages.ts';
+import { decodeText, type InboundMessage, type OutboundMessage } from './messages.ts';
 import type { MessageInfo, Transport, Written } from './transport.ts';
 
 const encoder = new TextEncoder();
@@ -15,6 +15,8 @@ const lineBytes = (json: string): number => encoder.encode(json).byteLength + 1;
 export interface MemoryPeer {
   /** Sends any JSON value to the client, which checks it as it would a line from a server; a value JSON cannot carry throws (a programmer error). */
   send(message: unknown): void;
+  /** Sends one JSON text as written (a repeated key, `1.0`), checked as a line from a server would be. */
+  sendText(json: string): void;
   /** Each message from the client; a throw hangs up, as a crashed server (the client sees connection_lost). */
   onmessage?: (message: Record<string, unknown>) => void;
   /** The client end closed. */
@@ -74,10 +76,10 @@ class MemoryClientEnd implements Transport<void> {
     return Promise.resolve();
   }
 
-  /** From the peer: one message as JSON text. */
+  /** From the peer: one message as JSON text, read as `decodeText` reads a stdio line. */
   receive(json: string): void {
     this.#deliver(() => {
-      const decoded = decodeMessage(JSON.parse(json));
+      const decoded = decodeText(json);
       if (decoded.ok) return this.onmessage?.(decoded.value, { bytes: lineBytes(json) });
       this.#ended = true;
       this.onerror?.(decoded);
@@ -126,6 +128,9 @@ export function memoryTransportPair(): readonly [client: Transport<void> & { rea
       const json = JSON.stringify(message);
       if (json === undefined) throw new TypeError('MemoryPeer.send: not a JSON value');
       client.receive(json);
+    },
+    sendText(json) {
+      if (!peerClosed) client.receive(json);
     },
     close: () => hangUp(),
     get closed() {

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'bun:test';
-import { decodeLine, encodeLine, idKey } from './messages.ts';
+import { decodeLine, decodeText, encodeLine, idKey } from './messages.ts';
+import { rawFacts } from './raw-json.ts';
 
 const line = (text: string): Uint8Array => new TextEncoder().encode(text);
 
@@ -50,6 +51,36 @@ describe('decodeLine', () => {
     ['a non-object result', '{"jsonrpc":"2.0","id":1,"result":"done"}'],
   ])('%s is not_jsonrpc', (_name, text) => {
     expect(decodeLine(line(text))).toMatchObject({ ok: false, class: 'protocol', kind: 'not_jsonrpc' });
+  });
+});
+
+describe('what only the text shows', () => {
+  test.each(['1.0', '1e0', '1E0', '10e-1', '1.0000000000000001', '-0'])('a response id written %s is unknown_id, not id 1 (or 0); its error twin too', (written) => {
+    expect(decodeLine(line(`{"jsonrpc":"2.0","id":${written},"result":{}}`))).toMatchObject({ ok: false, class: 'protocol', kind: 'unknown_id', basis: 'spec MUST' });
+    expect(decodeText(`{"jsonrpc":"2.0","id":${written},"error":{"code":1,"message":"x"}}`)).toMatchObject({ ok: false, kind: 'unknown_id' });
+  });
+
+  test('integers as caplab writes them still match, with any whitespace around them; a number elsewhere is no id', () => {
+    expect(decodeText('{"jsonrpc":"2.0","id":1,"result":{}}')).toMatchObject({ ok: true, value: { message: { id: 1 } } });
+    expect(decodeText('{"jsonrpc":"2.0","id" : \t-12 ,"result":{"id":1.0,"n":[{"id":2e0}]}}')).toMatchObject({ ok: true, value: { message: { id: -12 } } });
+    expect(decodeText('{"result":{"id":1.0},"jsonrpc":"2.0","id":3}')).toMatchObject({ ok: true, value: { message: { id: 3 } } });
+  });
+
+  test.each([
+    ['at the top', '{"jsonrpc":"2.0","id":1,"id":2,"result":{}}', 'id'],
+    ['in the result (a reader keeping the last sees success)', '{"jsonrpc":"2.0","id":1,"result":{"content":[],"isError":true,"isError":false}}', 'isError'],
+    ['deep in an array of objects', '{"jsonrpc":"2.0","id":1,"result":{"a":[{"k":1},{"k":1,"j":[{"x":{"y":1,"y":2}}]}]}}', 'y'],
+    ['written with an escape', '{"jsonrpc":"2.0","id":1,"result":{"a":1,"\\u0061":2}}', 'a'],
+    ['in a server request', '{"jsonrpc":"2.0","id":"p","method":"ping","method":"sampling/createMessage"}', 'method'],
+  ])('a key repeated %s is duplicate_key [caplab host rule]', (_where, text, key) => {
+    expect(decodeText(text)).toMatchObject({ ok: false, class: 'protocol', kind: 'duplicate_key', basis: 'caplab host rule' });
+    expect(rawFacts(text).duplicateKey).toBe(key);
+  });
+
+  test('the same key in sibling or nested objects, and keys inside strings, are no repeat', () => {
+    const text = '{"jsonrpc":"2.0","id":1,"result":{"a":{"a":{"a":1}},"b":[{"a":1},{"a":2}],"t":"\\"a\\":1,\\"a\\":2 \\\\","u":"\\\\"}}';
+    expect(JSON.parse(text)).toBeTruthy();
+    expect(decodeText(text)).toMatchObject({ ok: true });
   });
 });
 

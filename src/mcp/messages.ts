@@ -2,6 +2,7 @@ import { issuePath } from '../base/index.ts';
 import * as v from 'valibot';
 import { ok, type Outcome } from '../contract/index.ts';
 import { refuse } from './basis.ts';
+import { rawFacts } from './raw-json.ts';
 
 /**
  * The JSON-RPC 2.0 and MCP 2025-06-18 messages the strict client accepts.
@@ -50,7 +51,7 @@ function describeIssues(issues: readonly v.BaseIssue<unknown>[]): string[] {
  * Decoding is fatal: invalid UTF-8 is refused, never replaced.
  *
  * @returns The message, or protocol/encoding, protocol/framing (not JSON at
- *   all: a banner, blank line, padding, CR) or protocol/not_jsonrpc.
+ *   all: a banner, blank line, padding, CR), or a refusal of `decodeText`.
  */
 export function decodeLine(line: Uint8Array): Outcome<InboundMessage> {
   let text: string;
@@ -63,13 +64,38 @@ export function decodeLine(line: Uint8Array): Outcome<InboundMessage> {
   if (text.length === 0 || text !== text.trim()) {
     return refuse('protocol', 'framing', `inbound line is not a bare JSON text: ${JSON.stringify(text.slice(0, 80))}`);
   }
+  return decodeText(text);
+}
+
+/**
+ * Reads one JSON text as exactly one JSON-RPC message, whatever transport
+ * carried it, with what only the text still shows: a key repeated in any
+ * object is protocol/duplicate_key (a reader keeping the first and one
+ * keeping the last would see two messages), and a response whose id is a
+ * number not written as an integer (`1.0`, `1e0`) is protocol/unknown_id —
+ * caplab sends integers, and ids match by JSON type and text.
+ *
+ * @returns The message, or protocol/framing (not JSON), duplicate_key,
+ *   unknown_id or not_jsonrpc (see `decodeMessage`).
+ */
+export function decodeText(text: string): Outcome<InboundMessage> {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
     return refuse('protocol', 'framing', `non-protocol bytes on stdout: ${JSON.stringify(text.slice(0, 80))}`);
   }
-  return decodeMessage(value);
+  const facts = rawFacts(text);
+  if (facts.duplicateKey !== undefined) {
+    return refuse('protocol', 'duplicate_key', `inbound message repeats the key ${JSON.stringify(facts.duplicateKey.slice(0, 80))} in one object`);
+  }
+  const decoded = decodeMessage(value);
+  if (!decoded.ok || (decoded.value.type !== 'result' && decoded.value.type !== 'error')) return decoded;
+  const { id } = decoded.value.message;
+  if (typeof id === 'number' && facts.idNumberText !== String(id)) {
+    return refuse('protocol', 'unknown_id', `response id written ${facts.idNumberText?.slice(0, 40)}, which reads as ${id} but matches no request by JSON text (caplab sends integers)`);
+  }
+  return decoded;
 }
 
 /**

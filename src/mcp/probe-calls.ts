@@ -1,14 +1,21 @@
-import { isUnknownOutcome } from '../contract/index.ts';
+import * as v from 'valibot';
+import { isUnknownOutcome, LIMITS } from '../contract/index.ts';
 import type { Correlator } from './correlator.ts';
+import type { OutputJudge, Verdict } from './output-judge.ts';
 import { excerpt, finding, fromFailure, type ProbeFinding } from './probe-finding.ts';
 import type { ToolRuntime } from './probe-tools.ts';
 import type { VersionProfile } from './probe-versions.ts';
+import { CONTENT_BLOCKS } from './results.ts';
 
 /** One `--call`: a tool name and its arguments (a JSON object). */
 export interface CallRequest {
   readonly name: string;
   readonly arguments: Readonly<Record<string, unknown>>;
 }
+
+/** The checks of one result, in the order probe makes them. */
+export const CALL_CHECKS = ['content', 'isError', 'structuredContent', 'outputSchema', 'text'] as const;
+export type CallCheck = (typeof CALL_CHECKS)[number];
 
 /**
  * How one call ended. `unknown`: no answer (deadline, lost connection) — the
@@ -18,7 +25,10 @@ export interface CallRequest {
 export interface ProbedCall {
   readonly tool: string;
   readonly outcome: 'result' | 'tool_error' | 'rpc_error' | 'unknown' | 'failed' | 'not_sent';
+  /** Request to answer. */
   readonly ms: number;
+  /** Judging the answer, apart from `ms`: judging has a deadline of its own (`--timeout-ms`). */
+  readonly judgingMs?: number;
   /** For `not_sent`: what ended the session first. */
   readonly why?: string;
   /** Something worth saying that is not a finding. */
@@ -31,11 +41,34 @@ export interface ProbedCall {
   readonly structuredContent?: boolean;
   /** Whether structuredContent was checked against the outputSchema, and passed. */
   readonly outputSchema?: 'valid' | 'invalid' | 'not_checked' | 'none';
+  /** Checks not made: the result was too deep to judge, or judging stopped at its deadline or at a signal. */
+  readonly notChecked?: readonly CallCheck[];
   readonly findings: readonly ProbeFinding[];
+}
+
+/** How a result is judged: the outputSchema validation (a worker, stoppable), its deadline, the probe's signal, the clock. */
+export interface Judging {
+  readonly judge: Pick<OutputJudge, 'validate'>;
+  readonly timeoutMs: number;
+  readonly signal?: AbortSignal;
+  readonly now?: () => number;
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
 
+/** Whether a parsed value nests arrays and objects deeper than `max`, found without recursion. */
+function nestsDeeperThan(value: unknown, max: number): boolean {
+  const stack: { value: unknown; depth: number }[] = [{ value, depth: 0 }];
+  while (stack.length > 0) {
+    const { value: at, depth } = stack.pop()!;
+    if (at === null || typeof at !== 'object') continue;
+    if (depth + 1 > max) return true;
+    for (const child of Array.isArray(at) ? at : Object.values(at)) stack.push({ value: child, depth: depth + 1 });
+  }
+  return false;
+}
+
+/** Deep equality of parsed JSON; it recurses only while both sides nest, so no deeper than structuredContent (within probeResultDepth). */
 function sameJson(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((item, index) => sameJson(item, b[index]));
@@ -58,13 +91,87 @@ function textCarries(content: readonly unknown[], structured: unknown): boolean 
   });
 }
 
-/** Judges one tools/call result (a JSON-RPC result object) against the tool's listing and the revision. */
-export function judgeResult(tool: string, result: Record<string, unknown>, runtime: ToolRuntime | undefined, profile: VersionProfile, ms: number): ProbedCall {
+/** What a block of each type must carry (2025-06-18; the same in the older revisions probe reads). */
+const REQUIRED: Readonly<Record<keyof typeof CONTENT_BLOCKS, string>> = {
+  text: 'a string text',
+  image: 'string data and mimeType',
+  audio: 'string data and mimeType',
+  resource: 'a resource with a string uri and a string text or blob',
+  resource_link: 'a type',
+};
+
+/** One part of a result that breaks its shape, and the value the server sent there. */
+interface Malformed {
+  readonly what: string;
+  readonly value: unknown;
+}
+
+/**
+ * What breaks the result's shape (the spec's MUSTs, checked as the strict
+ * client's `CallToolResult` does): `isError` other than a boolean, a content
+ * block of a known type without the members it requires. Unknown types are
+ * `content_type`'s.
+ */
+function malformedParts(result: Record<string, unknown>, content: readonly unknown[]): Malformed[] {
+  const parts: Malformed[] = [];
+  const isError = result['isError'];
+  if (isError !== undefined && typeof isError !== 'boolean') parts.push({ what: 'isError is not a boolean', value: isError });
+  content.forEach((block, index) => {
+    const type = isObject(block) ? block['type'] : undefined;
+    if (typeof type !== 'string' || !Object.hasOwn(CONTENT_BLOCKS, type)) return;
+    const known = type as keyof typeof CONTENT_BLOCKS;
+    if (!v.is(CONTENT_BLOCKS[known], block)) parts.push({ what: `content[${index}] (${known}) needs ${REQUIRED[known]}`, value: block });
+  });
+  return parts;
+}
+
+
+/** The checks after `check`, for a judgment that stopped there. */
+const from = (check: CallCheck): CallCheck[] => CALL_CHECKS.slice(CALL_CHECKS.indexOf(check));
+
+/** structuredContent against the tool's outputSchema, in the worker, within what is left of the deadline. */
+async function checkOutput(tool: string, structured: unknown, output: NonNullable<ToolRuntime['output']>, judging: Judging, left: number): Promise<{ outputSchema: NonNullable<ProbedCall['outputSchema']>; findings: ProbeFinding[]; stopped: boolean }> {
+  const verdict: Verdict = await judging.judge.validate(output.schema, output.mode, structured, left, judging.signal);
+  switch (verdict.kind) {
+    case 'valid':
+      return { outputSchema: 'valid', findings: [], stopped: false };
+    case 'invalid': {
+      const violation = finding('protocol', 'output_schema_violation', 'spec MUST', 'structuredContent does not conform to the outputSchema', { tool, evidence: verdict.errors.join('; ') });
+      return { outputSchema: 'invalid', findings: [violation], stopped: false };
+    }
+    case 'not_compiled':
+      return { outputSchema: 'not_checked', findings: [], stopped: false };
+    case 'interrupted':
+      return { outputSchema: 'not_checked', findings: [], stopped: true };
+    case 'timeout': {
+      const message = `judging did not finish within ${judging.timeoutMs} ms (--timeout-ms; judging has its own): stopped at the outputSchema check, ${from('text').join(', ')} not checked`;
+      const late = finding('timeout', 'judging_timeout', 'caplab host rule', message, { tool, evidence: 'outputSchema: structuredContent against the outputSchema' });
+      return { outputSchema: 'not_checked', findings: [late], stopped: true };
+    }
+  }
+}
+
+/**
+ * Judges one tools/call result (a JSON-RPC result object) against the tool's
+ * listing and the revision, in the order of CALL_CHECKS. A result nested
+ * deeper than `probeResultDepth` is not judged at all (every walk over it
+ * would have to be iterative, Ajv's is not). Judging gets `--timeout-ms` of
+ * its own: past it, the check running is named and the rest not made.
+ */
+export async function judgeResult(tool: string, result: Record<string, unknown>, runtime: ToolRuntime | undefined, profile: VersionProfile, ms: number, judging: Judging): Promise<ProbedCall> {
+  const now = judging.now ?? (() => performance.now());
+  const started = now();
+  const timed = (call: Omit<ProbedCall, 'judgingMs'>): ProbedCall => ({ ...call, judgingMs: Math.round(now() - started) });
+  const declared = profile.structured && runtime?.hasOutputSchema === true;
+  if (nestsDeeperThan(result, LIMITS.probeResultDepth)) {
+    const deep = finding('protocol', 'result_too_deep', 'caplab host rule', `tools/call result nests deeper than ${LIMITS.probeResultDepth} levels (probeResultDepth); not judged: ${CALL_CHECKS.join(', ')} not checked`, { tool, evidence: excerpt(result) });
+    return timed({ tool, outcome: 'failed', ms, outputSchema: declared ? 'not_checked' : 'none', notChecked: [...CALL_CHECKS], findings: [deep] });
+  }
   const findings: ProbeFinding[] = [];
   const content = result['content'];
   if (!Array.isArray(content)) {
     findings.push(finding('protocol', 'malformed_result', 'spec MUST', 'tools/call result has no content array', { tool, evidence: excerpt(result) }));
-    return { tool, outcome: 'failed', ms, findings };
+    return timed({ tool, outcome: 'failed', ms, findings });
   }
   const types = content.map((block) => (isObject(block) && typeof block['type'] === 'string' ? block['type'] : '?'));
   const text = firstText(content);
@@ -73,35 +180,42 @@ export function judgeResult(tool: string, result: Record<string, unknown>, runti
       findings.push(finding('protocol', 'content_type', 'spec MUST', `content block type not defined in MCP ${profile.version}`, { tool, evidence: excerpt(type) }));
     }
   }
+  const malformed = malformedParts(result, content);
+  if (malformed.length > 0) {
+    const listed = malformed.slice(0, 5).map((part) => part.what).join('; ');
+    const more = malformed.length > 5 ? ` (and ${malformed.length - 5} more)` : '';
+    const message = `tools/call result is not an MCP CallToolResult: ${listed}${more}`;
+    findings.push(finding('protocol', 'malformed_result', 'spec MUST', message, { tool, evidence: excerpt(malformed[0]!.value) }));
+    return timed({ tool, outcome: 'failed', ms, contentTypes: types, content, ...(text !== undefined ? { text } : {}), findings });
+  }
   const isError = result['isError'] === true;
   if (isError) {
     findings.push(finding('business', 'is_error', 'caplab host rule', 'the tool reported an error (isError: true)', { tool, evidence: excerpt(text ?? '') }));
   }
   const structured = result['structuredContent'];
   const hasStructured = structured !== undefined;
+  const judged = { tool, outcome: isError ? 'tool_error' : 'result', ms, contentTypes: types, content, ...(text !== undefined ? { text } : {}), structuredContent: hasStructured } as const;
+  if (profile.structured && hasStructured && !isObject(structured)) {
+    findings.push(finding('protocol', 'malformed_result', 'spec MUST', 'structuredContent is not a JSON object', { tool, evidence: excerpt(structured) }));
+  }
   let outputSchema: ProbedCall['outputSchema'] = 'none';
-  if (profile.structured && runtime?.hasOutputSchema && !isError) {
+  if (declared && !isError) {
     if (!hasStructured) {
       findings.push(finding('protocol', 'missing_structured_content', 'spec MUST', 'the tool declares an outputSchema but the result has no structuredContent', { tool, evidence: `result members ${excerpt(Object.keys(result))}` }));
       outputSchema = 'invalid';
-    } else if (!runtime.validateOutput) {
+    } else if (!runtime?.output) {
       outputSchema = 'not_checked';
-    } else if (runtime.validateOutput(structured)) {
-      outputSchema = 'valid';
     } else {
-      const errors = (runtime.validateOutput.errors ?? []).slice(0, 5).map((e) => `${e.instancePath || '/'} ${e.message ?? ''}`);
-      findings.push(finding('protocol', 'output_schema_violation', 'spec MUST', 'structuredContent does not conform to the outputSchema', { tool, evidence: errors.join('; ') }));
-      outputSchema = 'invalid';
+      const checked = await checkOutput(tool, structured, runtime.output, judging, judging.timeoutMs - (now() - started));
+      findings.push(...checked.findings);
+      if (checked.stopped) return timed({ ...judged, outputSchema: checked.outputSchema, notChecked: from('outputSchema'), findings });
+      outputSchema = checked.outputSchema;
     }
   }
-  if (profile.structured && hasStructured) {
-    if (!isObject(structured)) {
-      findings.push(finding('protocol', 'malformed_result', 'spec MUST', 'structuredContent is not a JSON object', { tool, evidence: excerpt(structured) }));
-    } else if (!textCarries(content, structured)) {
-      findings.push(finding('protocol', 'text_without_structured', 'spec SHOULD', 'no text block carries the serialized structuredContent', { tool, evidence: text === undefined ? `no text block; content ${excerpt(types)}` : `first text ${excerpt(text)}` }));
-    }
+  if (profile.structured && hasStructured && isObject(structured) && !textCarries(content, structured)) {
+    findings.push(finding('protocol', 'text_without_structured', 'spec SHOULD', 'no text block carries the serialized structuredContent', { tool, evidence: text === undefined ? `no text block; content ${excerpt(types)}` : `first text ${excerpt(text)}` }));
   }
-  return { tool, outcome: isError ? 'tool_error' : 'result', ms, contentTypes: types, content, ...(text !== undefined ? { text } : {}), structuredContent: hasStructured, outputSchema, findings };
+  return timed({ ...judged, outputSchema, findings });
 }
 
 /** The text of the first text block that has a string `text`. */
@@ -143,8 +257,9 @@ export async function probeCall(
   runtime: ToolRuntime | undefined,
   profile: VersionProfile,
   timeoutMs: number,
-  now: () => number = () => performance.now(),
+  judging: Judging,
 ): Promise<ProbedCall> {
+  const now = judging.now ?? (() => performance.now());
   const started = now();
   const reply = await correlator.request('tools/call', { name: request.name, arguments: request.arguments }, { timeoutMs }).reply;
   const ms = Math.round(now() - started);
@@ -158,5 +273,5 @@ export async function probeCall(
     const rejected = finding('protocol', 'jsonrpc_error', 'caplab host rule', `tools/call refused with JSON-RPC error ${code}`, { tool, evidence: excerpt(message) });
     return { tool, outcome: 'rpc_error', ms, findings: [rejected] };
   }
-  return judgeResult(tool, reply.value.answer.result, runtime, profile, ms);
+  return judgeResult(tool, reply.value.answer.result, runtime, profile, ms, judging);
 }

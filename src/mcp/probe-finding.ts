@@ -1,7 +1,8 @@
 import { clipChars } from '../base/index.ts';
 import { LIMITS, type ErrorClass, type Failure } from '../contract/index.ts';
+import { jsonPrefix } from './json-prefix.ts';
 import type { Basis } from './probe-versions.ts';
-import { jsonPieces, type Clipped } from './report-value.ts';
+import type { Clipped } from './report-value.ts';
 
 /**
  * One thing probe found: a failure value that also names its basis and its
@@ -55,16 +56,10 @@ export function fromFailure(failure: Failure, tool?: string, observed?: string):
 
 /**
  * A value shortened for evidence: its JSON (a string quoted), cut at `max`
- * code points. It stops writing once it has enough, without recursion, so a
- * value of any depth or size costs little.
+ * code points. Its text is built by `jsonPrefix`, without recursion and only
+ * as far as the cut needs, so a value of any depth or size costs little.
  */
 export function excerpt(value: unknown, max: number = LIMITS.evidenceChars): string {
-  // A string needs no more than its first code points (each is at least one unit).
-  if (typeof value === 'string') return clipChars(JSON.stringify(value.slice(0, 2 * max + 2)), max);
-  let text = '';
-  for (const piece of jsonPieces(value)) {
-    text += piece;
-    if (text.length > max) break;
-  }
-  return clipChars(text, max);
+  // 2·max + 1 UTF-16 units hold more than max code points whenever the whole has more (a code point is 1 or 2 units).
+  return clipChars(jsonPrefix(value, 2 * max + 1) ?? String(value), max);
 }

@@ -143,6 +143,36 @@ describe('runProbe --call: sent once, judged', () => {
     }
   });
 
+  test('a result that breaks its shape is malformed_result (spec MUST), the call failed: isError "true"; blocks without what their type requires', async () => {
+    const quoted = await probeMode('is_error_string', { calls: [READ] });
+    expect(quoted.calls).toEqual([expect.objectContaining({ outcome: 'failed', findings: [expect.objectContaining({ kind: 'malformed_result', basis: 'spec MUST', tool: 'read_source', evidence: '"true"' })] })]);
+    expect(quoted.calls[0]?.findings[0]?.message).toContain('isError is not a boolean');
+    const blocks = await probeMode('bad_blocks', { calls: [READ] });
+    const found = blocks.calls[0]?.findings ?? [];
+    expect([blocks.calls[0]?.outcome, found.map((f) => [f.kind, f.basis, f.tool])]).toEqual(['failed', [['malformed_result', 'spec MUST', 'read_source']]]);
+    expect(found[0]?.message).toBe(
+      'tools/call result is not an MCP CallToolResult: content[1] (text) needs a string text; content[2] (image) needs string data and mimeType; ' +
+        'content[3] (audio) needs string data and mimeType; content[4] (resource) needs a resource with a string uri and a string text or blob; ' +
+        'content[5] (resource) needs a resource with a string uri and a string text or blob',
+    );
+    expect(found[0]?.evidence).toBe('{"type":"text"}');
+    const { judgeResult } = await import('./probe-calls.ts');
+    const { versionProfile } = await import('./probe-versions.ts');
+    // No outputSchema: the judging worker is never asked.
+    const unused = { judge: { validate: () => Promise.reject(new Error('not asked')) }, timeoutMs: 1_000 };
+    const many = await judgeResult('t', { content: Array.from({ length: 7 }, () => ({ type: 'text', text: 1 })) }, undefined, versionProfile('2025-06-18')!, 0, unused);
+    expect(many.findings[0]?.message).toEndWith('content[4] (text) needs a string text (and 2 more)');
+    expect([quoted.failure, blocks.failure]).toEqual([undefined, undefined]);
+  });
+
+  test('a result whose id is written 3.0, or with a key twice, ends the session (unknown_id, duplicate_key) over any transport', async () => {
+    const float = await probeMode('float_id', { calls: [READ] });
+    expect(float.failure).toMatchObject({ class: 'protocol', kind: 'unknown_id', basis: 'spec MUST' });
+    expect(float.calls[0]).toMatchObject({ outcome: 'failed', findings: [expect.objectContaining({ kind: 'unknown_id', tool: 'read_source' })] });
+    const twice = await probeMode('dup_key', { calls: [READ] });
+    expect(twice.failure).toMatchObject({ class: 'protocol', kind: 'duplicate_key', basis: 'caplab host rule' });
+  });
+
   test('a --call of a name the server did not list: an unlisted_tool finding (caplab host rule), still sent, and what came back is judged', async () => {
     // This server answers every tools/call name alike: it runs a tool it never listed.
     const run = await probeMode('ok', { calls: [{ name: 'hidden_tool', arguments: { source_id: 'alpha' } }, READ] });

@@ -3,6 +3,8 @@ import { Correlator } from './correlator.ts';
 import { CLIENT_INFO, expectResult } from './handshake.ts';
 import { notSent, probeCall, unlistedCall, type CallRequest, type ProbedCall } from './probe-calls.ts';
 import { excerpt, finding, fromFailure, type ProbeFinding } from './probe-finding.ts';
+import { OutputJudge } from './output-judge.ts';
+import { SchemaCompilers } from './probe-ajv.ts';
 import { listAll } from './probe-list.ts';
 import { nameList } from './name-list.ts';
 import { checkTools, type ProbedTool } from './probe-tools.ts';
@@ -20,6 +22,8 @@ export interface ProbeRunOptions<Closed = unknown> {
   readonly signal?: AbortSignal;
   /** What the transport saw of a lost connection, given what closing it reported: that failure's evidence (for stdio: stderr's last line, or the exit). */
   readonly observe?: (closed: Closed) => string | undefined;
+  /** Validates structuredContent for judging (default: a worker thread, started on first use). */
+  readonly judge?: OutputJudge;
 }
 
 /** What the general profile found over one transport; `close` is what closing it reported. */
@@ -57,7 +61,7 @@ export async function runProbe<Closed>(transport: Transport<Closed>, options: Pr
   const { timeouts } = options;
   const findings: ProbeFinding[] = [];
   const calls: ProbedCall[] = [];
-  let tools: ProbedTool[] = [];
+  let tools: readonly ProbedTool[] = [];
   let pages = 0;
   let complete = false;
   const listChanged = { declared: false, received: 0, relisted: false, changed: false };
@@ -77,9 +81,16 @@ export async function runProbe<Closed>(transport: Transport<Closed>, options: Pr
   let known: { serverInfo?: Implementation; protocolVersion?: string; instructions?: string; versionNotes?: NonNullable<ProbeRun<Closed>['versionNotes']> } = {};
   let started = false;
 
+  const judge = options.judge ?? new OutputJudge();
+  const judging = { judge, timeoutMs: timeouts.requestMs, ...(options.signal ? { signal: options.signal } : {}) };
+  // One Ajv per dialect and strictness for the whole probe, the re-listing included.
+  const compilers = new SchemaCompilers('listing');
+  const called = new Set((options.calls ?? []).map((call) => call.name));
+
   const finish = async (ended?: Failure, refused?: ProbeFinding): Promise<ProbeRun<Closed>> => {
     // A violation may arrive while probe is between requests; it ended the session all the same.
     const failed = ended ?? session.failure;
+    judge.close();
     const close = await session.close();
     const observed = failed?.class === 'closed' ? options.observe?.(close) : undefined;
     const failure = refused ?? (failed ? fromFailure(failed, undefined, observed) : undefined);
@@ -115,15 +126,16 @@ export async function runProbe<Closed>(transport: Transport<Closed>, options: Pr
   pages = listing.pages;
   complete = listing.complete;
   findings.push(...listing.findings);
-  const checked = checkTools(listing.entries, profile);
+  const checked = await checkTools(listing.entries, profile, { called, compilers, ...(options.signal ? { signal: options.signal } : {}) });
   tools = checked.tools;
   findings.push(...checked.findings);
   if (listing.failure) return finish(listing.failure);
 
   const listed = new Set(tools.map((tool) => tool.name));
   for (const call of options.calls ?? []) {
+    // Interrupted (while checking the listing, or judging a call): nothing more is sent.
     if (options.signal?.aborted) return finish();
-    const result = await probeCall(session, call, checked.runtimes.get(call.name), profile, timeouts.requestMs);
+    const result = await probeCall(session, call, checked.runtimes.get(call.name), profile, timeouts.requestMs, judging);
     calls.push(listed.has(call.name) ? result : unlistedCall(result, complete));
     if (session.failure) return finish();
   }
@@ -135,7 +147,7 @@ export async function runProbe<Closed>(transport: Transport<Closed>, options: Pr
     const again = await listAll(session, maxPages, timeouts.requestMs);
     listChanged.relisted = true;
     if (again.failure) return finish(again.failure);
-    const relisted = checkTools(again.entries, profile).tools;
+    const relisted = (await checkTools(again.entries, profile, { compilers, ...(options.signal ? { signal: options.signal } : {}) })).tools;
     if (listKey(relisted) !== listKey(tools)) {
       listChanged.changed = true;
       const before = new Set(tools.map((t) => t.name));

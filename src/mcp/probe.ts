@@ -139,7 +139,8 @@ async function probeServer(
       ...(options.signal ? { signal: options.signal } : {}),
     });
     const report = reportOf(run, base, server.stderr(), redactor);
-    const hint = !run.started && base.cwdIsTemp && run.failure?.class === 'closed' ? 'the server exited before answering initialize in an empty temp cwd; if it needs its project files, try --cwd .' : undefined;
+    // Only a lost connection (an exit, a closed pipe) says the server stopped; not one that reads nothing, nor a Ctrl-C.
+    const hint = !run.started && base.cwdIsTemp && run.failure?.kind === 'connection_lost' ? 'the server stopped before answering initialize in an empty temp cwd; if it needs its project files, try --cwd .' : undefined;
     return { ...report, ...(hint ? { hint } : {}) };
   } finally {
     // After runProbe this is the report it already had; after a throw, it stops the group here.

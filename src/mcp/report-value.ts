@@ -102,8 +102,9 @@ interface Open {
 /**
  * The JSON text of a parsed JSON value, strings and keys redacted, in
  * pieces, without recursion: the text `JSON.stringify` gives (non-finite
- * numbers as `null`), in the order it would write it. A consumer may stop
- * early (an excerpt needs only its start).
+ * numbers as `null`), in the order it would write it. A clipped value is
+ * hashed from these pieces whole (an excerpt, which needs only the start,
+ * uses `jsonPrefix`).
  */
 export function* jsonPieces(value: unknown, redactor: Redactor = NO_REDACTION): Generator<string> {
   const stack: Open[] = [];

@@ -43,9 +43,20 @@ export const ListToolsResult = v.looseObject({
 export type ListToolsResult = v.InferOutput<typeof ListToolsResult>;
 
 export const TextContent = v.looseObject({ type: v.literal('text'), text: v.string() });
-/** Other content kinds (image, audio, resource links) are kept, typed only by `type`. */
-export const OtherContent = v.looseObject({ type: v.picklist(['image', 'audio', 'resource_link', 'resource']) });
-export const ContentBlock = v.union([TextContent, OtherContent]);
+const media = <T extends 'image' | 'audio'>(type: T) => v.looseObject({ type: v.literal(type), data: v.string(), mimeType: v.string() });
+export const ImageContent = media('image');
+export const AudioContent = media('audio');
+/** An embedded resource: its uri, and its contents as `text` or as base64 `blob`. */
+export const EmbeddedResource = v.looseObject({
+  type: v.literal('resource'),
+  resource: v.union([v.looseObject({ uri: v.string(), text: v.string() }), v.looseObject({ uri: v.string(), blob: v.string() })]),
+});
+/** A resource link is kept typed only by `type`: neither client reads its fields. */
+export const ResourceLink = v.looseObject({ type: v.literal('resource_link') });
+
+/** What each content block type of MCP 2025-06-18 requires of a block (the spec's MUSTs); probe checks the same. */
+export const CONTENT_BLOCKS = { text: TextContent, image: ImageContent, audio: AudioContent, resource: EmbeddedResource, resource_link: ResourceLink } as const;
+export const ContentBlock = v.variant('type', [TextContent, ImageContent, AudioContent, EmbeddedResource, ResourceLink]);
 
 export const CallToolResult = v.looseObject({
   content: v.array(ContentBlock),

@@ -44,6 +44,30 @@ describe('StdioTransport over an in-memory child (no process)', () => {
     expect(transport.send({ jsonrpc: '2.0', method: 'x', params: {} })).toMatchObject({ failure: { class: 'closed', kind: 'connection_lost' } });
   });
 
+  test('a write that fails after send returned ends the stream: onclose connection_lost, once', async () => {
+    const { fake, transport, ends } = started();
+    expect(transport.send({ jsonrpc: '2.0', method: 'x', params: {} }).failure).toBeUndefined();
+    fake.loseStdin('EPIPE');
+    await until(() => ends.length > 0);
+    expect(ends).toEqual([{ how: 'close', failure: expect.objectContaining({ class: 'closed', kind: 'connection_lost', message: 'server stopped reading: EPIPE' }) }]);
+  });
+
+  test('a server that reads nothing: past maxUnsentBytes nothing more is written, the send fails closed/peer_not_reading', () => {
+    const { fake, transport } = started(fakeChild(), { maxUnsentBytes: 120 });
+    fake.stallStdin();
+    const ping = { jsonrpc: '2.0', id: 'p'.repeat(20), result: {} } as const;
+    const line = transport.measure(ping);
+    expect([transport.send(ping), transport.send(ping)]).toEqual([{ bytes: line }, { bytes: line }]);
+    const refused = transport.send(ping);
+    expect(refused).toMatchObject({ bytes: line, failure: { class: 'closed', kind: 'peer_not_reading' } });
+    expect(refused.failure?.message).toContain(`has not read ${2 * line} bytes`);
+    expect(fake.child.unsentBytes()).toBe(2 * line);
+  });
+
+  test('maxUnsentBytes defaults to LIMITS.mcpUnsentBytes', () => {
+    expect(DEFAULT_CONNECTION_LIMITS.maxUnsentBytes).toBe(LIMITS.mcpUnsentBytes);
+  });
+
   test('a bad line is onerror with its rule; the lines before it arrive, nothing after it', async () => {
     const { fake, got, ends } = started();
     fake.stdout('{"jsonrpc":"2.0","id":1,"result":{}}\nnot json\n{"jsonrpc":"2.0","id":2,"result":{}}\n');

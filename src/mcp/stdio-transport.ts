@@ -12,15 +12,24 @@ export interface ConnectionLimits {
   readonly stderrBytes: number;
   /** After the server exits, how long stdout may take to reach EOF (a grandchild may hold it). */
   readonly drainMs: number;
+  /** Bytes written to the server's stdin that it has not read, before the session ends closed/peer_not_reading. */
+  readonly maxUnsentBytes: number;
 }
 
-export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = { maxLineBytes: LIMITS.mcpLineBytes, stderrBytes: LIMITS.serverStderrTailBytes, drainMs: 250 };
+export const DEFAULT_CONNECTION_LIMITS: ConnectionLimits = {
+  maxLineBytes: LIMITS.mcpLineBytes,
+  stderrBytes: LIMITS.serverStderrTailBytes,
+  drainMs: 250,
+  maxUnsentBytes: LIMITS.mcpUnsentBytes,
+};
 
 /**
  * MCP over a child's stdio: `\n`-framed JSON-RPC lines on stdin/stdout, each
  * inbound line checked on its own (`InboundReader`: size cap, UTF-8, bare
- * JSON, envelope), stderr kept as a bounded, redacted tail for diagnostics,
- * and closing stops the server's whole process group. The only layer of the
+ * JSON, what only the text shows, envelope), what the server has not read
+ * of its stdin bounded (`maxUnsentBytes`), stderr kept as a bounded,
+ * redacted tail for diagnostics, and closing stops the server's whole
+ * process group. The only layer of the
  * client that touches a process.
  */
 export class StdioTransport implements Transport<CloseReport> {
@@ -60,11 +69,23 @@ export class StdioTransport implements Transport<CloseReport> {
     this.#stderrDrained = this.#stderr.drain(this.#child.stderr);
     void this.#readStdout();
     void this.#child.exited.then((code) => this.#onExit(code));
+    // A write that failed after it returned: the server stopped reading.
+    void this.#child.inputLost.then((failure) => this.#end(failure, this.onclose));
   }
 
+  /**
+   * Writes one line, unless the server has not read `maxUnsentBytes` of what
+   * it was sent (answers to its own pings included): then nothing more is
+   * written and the send fails closed/peer_not_reading.
+   */
   send(message: OutboundMessage): Written {
     const line = encodeLine(message);
     if (this.#closing) return { bytes: line.byteLength, failure: fail('closed', 'session_closed', 'transport closed; nothing written') };
+    const unsent = this.#child.unsentBytes();
+    if (unsent + line.byteLength > this.#limits.maxUnsentBytes) {
+      const why = `the server has not read ${unsent} bytes written to it; this ${line.byteLength}-byte line would pass ${this.#limits.maxUnsentBytes}`;
+      return { bytes: line.byteLength, failure: fail('closed', 'peer_not_reading', `${why}; nothing more written, outcome of pending requests unknown`) };
+    }
     const written = this.#child.write(line);
     return written.ok ? { bytes: line.byteLength } : { bytes: line.byteLength, failure: written };
   }

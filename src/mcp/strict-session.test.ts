@@ -35,6 +35,8 @@ describe('every inbound message is checked on its own; a violation fails the ses
   test.each([
     ['unknown_id', 'protocol', 'unknown_id', 'spec MUST'],
     ['string_id', 'protocol', 'unknown_id', 'spec MUST'],
+    ['float_id', 'protocol', 'unknown_id', 'spec MUST'],
+    ['dup_key', 'protocol', 'duplicate_key', 'caplab host rule'],
     ['list_changed', 'protocol', 'tool_drift', 'caplab host rule'],
   ] as const)('%s → %s/%s (basis: %s), and later calls get the same failure', async (mode, errorClass, kind, basis) => {
     const session = await open(mode);
@@ -71,6 +73,10 @@ describe('tools/call results', () => {
     ['conflict', 'evidence', 'result_conflict', 'caplab host rule'],
     // The text block is the source text, not the serialized structuredContent.
     ['text_only', 'evidence', 'result_conflict', 'caplab host rule'],
+    // isError "true": the spec's boolean, as a string.
+    ['is_error_string', 'protocol', 'malformed_result', 'spec MUST'],
+    // An image without mimeType, a resource without uri …: each block lacks what its type requires.
+    ['bad_blocks', 'protocol', 'malformed_result', 'spec MUST'],
   ] as const)('%s → %s/%s (basis: %s), session stays usable', async (mode, errorClass, kind, basis) => {
     const session = await open(mode);
     const called = await session.callTool('read_source', beta, ids);

@@ -21,7 +21,7 @@ export interface MessageInfo {
  * with failures as values: `send` returns what it did instead of rejecting,
  * and the callbacks carry caplab failures instead of `Error`s.
  *
- * A transport delivers only well-formed JSON-RPC messages (`decodeMessage`);
+ * A transport delivers only well-formed JSON-RPC messages (`decodeText`);
  * anything else is reported through `onerror`. The strict client treats
  * every `onerror` and `onclose` as the end of the session: after a stream
  * broke once, nothing later on it can be read with certainty. A transport
@@ -44,6 +44,6 @@ export interface Transport<Closed = void> {
   onmessage?: (message: InboundMessage, info: MessageInfo) => void;
   /** The inbound stream broke (bad framing, encoding, envelope, size): the failure names the rule. */
   onerror?: (failure: Failure) => void;
-  /** The peer went away before `close()` (EOF, exit): outcome of whatever was in flight unknown. */
+  /** The peer went away before `close()` (EOF, exit, stopped reading): outcome of whatever was in flight unknown. */
   onclose?: (failure: Failure) => void;
 }

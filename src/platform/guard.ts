@@ -24,9 +24,11 @@ import { trackChild } from './subreaper.ts';
  * never waits for it.
  *
  * Gaps: no guard on Windows; a process that left its group (setsid) before
- * caplab died is in no registered group and is not killed; a child caplab
- * was killed while spawning (forked, not yet registered: microseconds) is
- * not guarded.
+ * caplab died is in no registered group and is not killed; a child Bun.spawn
+ * had forked but not yet returned when caplab was SIGKILLed is not
+ * registered yet, so not guarded (the window is one spawn: milliseconds
+ * under load); nor is a folder made but not yet registered (the first
+ * registration starts the guard itself, another spawn).
  * Process-wide, like the subreaper: only the program entry enables it.
  */
 

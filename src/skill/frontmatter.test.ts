@@ -1,5 +1,5 @@
 import { expect, test } from 'bun:test';
-import { parseFrontmatter, splitSkillMd } from './index.ts';
+import { parseFrontmatter, parsePackage, splitSkillMd } from './index.ts';
 import { STAGES } from '../excerpt/stages.ts';
 
 const SHA = 'a'.repeat(64);
@@ -67,4 +67,26 @@ test('SKILL.md must open with a frontmatter block', () => {
   expect(splitSkillMd('# no frontmatter').ok).toBe(false);
   const split = splitSkillMd('---\nname: x\n---\nbody\n');
   expect(split.ok && split.value).toEqual({ yaml: 'name: x', body: 'body\n' });
+});
+
+test('a SKILL.md may start with a UTF-8 byte order mark (Windows editors write one); the hash stays over its bytes', () => {
+  const split = splitSkillMd('\uFEFF---\r\nname: x\r\n---\r\nbody\r\n');
+  expect(split.ok && split.value).toEqual({ yaml: 'name: x', body: 'body\r\n' });
+  const bytes = new Uint8Array([0xef, 0xbb, 0xbf, ...new TextEncoder().encode('---\nname: notes\ndescription: Plain.\n---\nRead first.\n')]);
+  const parsed = parsePackage('notes', { kind: 'embedded' }, (rel) => (rel === 'SKILL.md' ? bytes : undefined), STAGES);
+  if (!parsed.ok || parsed.value.kind !== 'plain') throw new Error(parsed.ok ? 'a plain package' : parsed.message);
+  expect(parsed.value.body.text).toBe('Read first.\n');
+  expect(parsed.value.skillSha256).toBe(new Bun.CryptoHasher('sha256').update(bytes).digest('hex'));
+  // Only a leading BOM: one anywhere else is text, and before `---` it is no frontmatter.
+  expect(splitSkillMd('\uFEFF\uFEFF---\nname: x\n---\n').ok).toBe(false);
+});
+
+test('the frontmatter lines break where YAML breaks lines: CR LF, CR or LF', () => {
+  for (const br of ['\n', '\r\n', '\r']) {
+    const split = splitSkillMd(`---${br}name: x${br}description: y${br}---${br}body${br}`);
+    expect(split.ok && split.value).toEqual({ yaml: `name: x${br}description: y`, body: `body${br}` });
+  }
+  // The first line that is `---` ends the block, whatever breaks it: the YAML never holds a second document.
+  const split = splitSkillMd('---\nname: x\r---\rmore: y\n---\nbody');
+  expect(split.ok && split.value).toEqual({ yaml: 'name: x', body: 'more: y\n---\nbody' });
 });

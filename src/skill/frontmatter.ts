@@ -63,9 +63,20 @@ const Frontmatter = v.strictObject({
   metadata: v.optional(v.record(v.string(), v.string('must be a string (Agent Skills metadata maps strings to strings)'))),
 });
 
-/** Splits SKILL.md into frontmatter YAML and body. */
-export function splitSkillMd(text: string): Outcome<{ readonly yaml: string; readonly body: string }> {
-  const match = /^---\r?\n([\s\S]*?)\r?\n---(?:\r?\n|$)/.exec(text);
+/** `---`, the YAML, `---`, each on lines of their own, broken where YAML breaks lines (CR LF, CR or LF). */
+const FRONTMATTER = /^---(?:\r\n|\r|\n)([\s\S]*?)(?:\r\n|\r|\n)---(?:\r\n|\r|\n|$)/;
+
+/** The byte order mark editors on Windows often put first in a UTF-8 file. */
+const BOM = '\uFEFF';
+
+/**
+ * Splits SKILL.md into frontmatter YAML and body. A leading byte order mark
+ * is skipped (it is no part of the `---` line); the package hash stays the
+ * sha256 of the file's bytes, BOM included.
+ */
+export function splitSkillMd(file: string): Outcome<{ readonly yaml: string; readonly body: string }> {
+  const text = file.startsWith(BOM) ? file.slice(BOM.length) : file;
+  const match = FRONTMATTER.exec(text);
   if (!match) return fail('invalid_arguments', 'bad_package', 'frontmatter: SKILL.md must start with a `---` … `---` YAML block');
   return ok({ yaml: match[1]!, body: text.slice(match[0].length) });
 }

@@ -1,7 +1,7 @@
 import { expect, test } from 'bun:test';
 import { LIMITS } from '../contract/index.ts';
 import { STAGES } from '../excerpt/stages.ts';
-import { parseFrontmatter } from './index.ts';
+import { parseFrontmatter, parsePackage } from './index.ts';
 import { yamlDepthBound } from './yaml-depth.ts';
 
 /** Nesting of a parsed value, walked without recursion. */
@@ -25,6 +25,9 @@ const hostile: readonly [string, string][] = [
   ['an alias chain', ['a0: &a0 [x]', ...Array.from({ length: N }, (_, i) => `a${i + 1}: &a${i + 1} [*a${i}]`)].join('\n')],
   ['brackets after a multi-line quoted string', `k: ["a\n # x", ${'['.repeat(N)}${']'.repeat(N)}]`],
   ['brackets after a block scalar holding a quote', `description: |\n  say: "hello\nb: ${'['.repeat(N)}${']'.repeat(N)}`],
+  // YAML breaks lines on a lone CR as on LF: the sequence is a line of its own to the parser.
+  ['compact sequences after lone CR line breaks', `name: deep\rdescription: y\rextra:\r${'- '.repeat(N)}x`],
+  ['indentation on lone CR lines', Array.from({ length: N }, (_, i) => `${' '.repeat(i)}k:`).join('\r')],
 ];
 
 test.each(hostile)('a frontmatter nesting past the parser\'s stack (%s) is refused too_deep before parsing, never a caught overflow', (_, yaml) => {
@@ -46,6 +49,8 @@ const shapes: readonly string[] = [
   'k: ["a\n  b", [[c]]]',
   '- - - - a:\n        b: [1]',
   'a: # comment [[[\n  b: {c: 1}',
+  'a:\r- b:\r  - c:\r    - [d]',
+  'a:\r\n  b:\r    c: [1]\n    d: {e: [2]}',
 ];
 
 test.each(shapes.map((s) => [s]))('the bound is never below the parsed depth: %p', (yaml) => {
@@ -107,4 +112,11 @@ test('on generated block documents the bound is never below the parsed depth', (
   // Most generated documents are valid YAML and some nest deeply, so the comparison really ran.
   expect(checked).toBeGreaterThan(200);
   expect(deepest).toBeGreaterThan(10);
+});
+
+test('a SKILL.md whose frontmatter breaks lines with lone CRs is bounded like any other: too_deep, not a caught overflow', () => {
+  const skill = new TextEncoder().encode(`---\nname: deep\rdescription: y\rextra:\r${'- '.repeat(5000)}x\n---\nbody\n`);
+  const parsed = parsePackage('deep', { kind: 'embedded' }, (rel) => (rel === 'SKILL.md' ? skill : undefined), STAGES);
+  expect(parsed.ok ? 'ok' : `${parsed.class}/${parsed.kind}`).toBe('invalid_arguments/too_deep');
+  expect(parsed.ok ? '' : parsed.message).not.toContain('call stack');
 });

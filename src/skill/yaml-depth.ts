@@ -12,6 +12,10 @@
  * for one, and each alias may repeat the deepest node before it, so the
  * result is (deepest nesting of the text) × (aliases + 1). A frontmatter
  * nests two levels and uses no alias; its limit is far above that.
+ *
+ * Lines are broken where YAML breaks them (`LINE_BREAK`): a lone `\r` ends a
+ * line too, and text split on `\n` alone would read the lines after it as one
+ * line whose indentation and `- ` indicators go uncounted.
  */
 export function yamlDepthBound(text: string): number {
   const open: { readonly indent: number; readonly levels: number }[] = [];
@@ -19,7 +23,7 @@ export function yamlDepthBound(text: string): number {
   let flow = 0;
   let deepest = 0;
   let aliases = 0;
-  for (const line of text.split(/\r?\n/)) {
+  for (const line of text.split(LINE_BREAK)) {
     const indent = /^[ \t]*/.exec(line)![0].length;
     if (indent === line.length) continue;
     while (open.length > 0 && open.at(-1)!.indent >= indent) block -= open.pop()!.levels;
@@ -38,6 +42,9 @@ export function yamlDepthBound(text: string): number {
   }
   return deepest * (aliases + 1);
 }
+
+/** YAML's line breaks (b-break): CR LF, CR or LF. No other character ends a line. */
+const LINE_BREAK = /\r\n|\r|\n/;
 
 /** A block indicator that opens a collection, matched where the last one ended (sticky). */
 const INDICATOR = /[-?](?:[ \t]+|$)/y;

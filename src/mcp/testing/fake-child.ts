@@ -3,7 +3,7 @@
  * stdin lines it reads back, an exit it triggers. No process: for the stdio
  * transport's own logic (framing, ends, close order).
  */
-import { fail, ok } from '../../contract/index.ts';
+import { fail, ok, type Failure } from '../../contract/index.ts';
 import type { ChildProcess } from '../child.ts';
 
 export interface FakeChild {
@@ -20,6 +20,10 @@ export interface FakeChild {
   readonly inputEnded: () => boolean;
   /** Make every later stdin write fail, as after the server closed its end of the pipe. */
   breakStdin(): void;
+  /** Stop taking stdin: later writes count as unsent, as when the pipe's buffer is full. */
+  stallStdin(): void;
+  /** A write fails after it returned (Bun rejects the flush of a broken pipe later). */
+  loseStdin(why: string): void;
 }
 
 /** `onEndInput` runs when the transport ends stdin: a well-behaved server exits then. */
@@ -31,6 +35,10 @@ export function fakeChild(onEndInput: (fake: FakeChild) => void = (fake) => fake
   let exited = false;
   let inputEnded = false;
   let broken = false;
+  let stalled = false;
+  let unsent = 0;
+  let reportLost!: (failure: Failure) => void;
+  const inputLost = new Promise<Failure>((resolve) => (reportLost = resolve));
   const written: string[] = [];
   const exitedPromise = new Promise<number | null>((resolve) => (resolveExit = resolve));
   const fake: FakeChild = {
@@ -40,9 +48,12 @@ export function fakeChild(onEndInput: (fake: FakeChild) => void = (fake) => fake
       stderr: new ReadableStream({ start: (c) => void (err = c) }),
       write(bytes) {
         if (broken) return fail('closed', 'connection_lost', 'cannot write to server stdin: broken pipe');
-        written.push(new TextDecoder().decode(bytes));
+        if (stalled) unsent += bytes.byteLength;
+        else written.push(new TextDecoder().decode(bytes));
         return ok(undefined);
       },
+      unsentBytes: () => unsent,
+      inputLost,
       endInput() {
         if (inputEnded) return;
         inputEnded = true;
@@ -65,6 +76,8 @@ export function fakeChild(onEndInput: (fake: FakeChild) => void = (fake) => fake
     written,
     inputEnded: () => inputEnded,
     breakStdin: () => void (broken = true),
+    stallStdin: () => void (stalled = true),
+    loseStdin: (why) => reportLost(fail('closed', 'connection_lost', `server stopped reading: ${why}`)),
   };
   return fake;
 }

@@ -10,7 +10,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { scratchDir } from '../../../test/scratch.ts';
 import { until } from '../../../test/until.ts';
-import type { HostileMode } from './hostile-values.ts';
+import type { HostileMode } from './hostile-server.ts';
+import type { ReaderMode } from './hostile-values.ts';
 import { isRunning } from './servers.ts';
 
 const MAIN = join(import.meta.dir, '../../main.ts');
@@ -28,12 +29,14 @@ export interface HostileOptions {
   readonly json?: boolean;
   /** Probe flags before `--`. */
   readonly flags?: readonly string[];
-  /** The server's nesting depth argument. */
+  /** The server's size argument: nesting depth (20,000 by default), or for a bounds mode, tools listed or levels. */
   readonly depth?: number;
   /** `bun` options before the entry (`--preload FILE`). */
   readonly bun?: readonly string[];
   /** Extra environment for caplab. */
   readonly env?: Readonly<Record<string, string>>;
+  /** Acts on caplab's pid while it runs (a signal); the output is awaited after it. */
+  readonly during?: (pid: number) => Promise<void>;
 }
 
 /** Whether text carries a stack trace as Bun prints one (frames, or the source excerpt of an uncaught error). */
@@ -52,7 +55,7 @@ function killAll(pids: readonly number[]): void {
 }
 
 /** Runs one probe of a hostile server and holds it to the hostile-case invariants. */
-export async function probeHostile(mode: HostileMode, options: HostileOptions = {}): Promise<HostileRun> {
+export async function probeHostile(mode: HostileMode | ReaderMode, options: HostileOptions = {}): Promise<HostileRun> {
   let child: Bun.Subprocess | undefined;
   let pids: string | undefined;
   // Whatever a failing case leaves running — caplab, or a server that outlives SIGTERM (`silent`) — is
@@ -70,7 +73,9 @@ export async function probeHostile(mode: HostileMode, options: HostileOptions = 
   const env = { PATH: process.env['PATH'] ?? '/usr/bin:/bin', TMPDIR: tmp, HOSTILE_PIDS: pids, ...options.env };
   const spawned = Bun.spawn(argv, { env, stdin: 'ignore', stdout: 'pipe', stderr: 'pipe', cwd: tmp });
   child = spawned;
-  const [stdout, stderr, code] = await Promise.all([new Response(spawned.stdout).text(), new Response(spawned.stderr).text(), spawned.exited]);
+  const output = Promise.all([new Response(spawned.stdout).text(), new Response(spawned.stderr).text(), spawned.exited]);
+  await options.during?.(spawned.pid);
+  const [stdout, stderr, code] = await output;
 
   // Checked the moment caplab is gone: what it removed itself, not what a guard may remove later.
   const folders = readdirSync(tmp).filter((name) => name.startsWith('caplab-probe-'));

@@ -1,10 +1,11 @@
 /**
- * TEST ONLY — what `hostile.ts` answers, as plain values, so a test can
- * rebuild the exact value a server sent (to check a clipped value's bytes
- * and sha256 against the whole).
+ * TEST ONLY — what `hostile.ts` answers in its reader modes, as plain
+ * values, so a test can rebuild the exact value a server sent (to check a
+ * clipped value's bytes and sha256 against the whole).
  */
-export const HOSTILE_MODES = ['deep_annotations', 'oversized', 'controls', 'fetch_failed', 'silent'] as const;
-export type HostileMode = (typeof HOSTILE_MODES)[number];
+export const READER_MODES = ['deep_annotations', 'oversized', 'controls', 'fetch_failed', 'silent'] as const;
+/** A mode that attacks the reader of probe's report (the bounds modes are `hostile-server.ts`'s `HostileMode`). */
+export type ReaderMode = (typeof READER_MODES)[number];
 
 /** `{"a":{"a":…{"a":1}}}`, `depth` objects deep, built without recursion. */
 export function nested(depth: number): unknown {
@@ -26,7 +27,7 @@ export const BIG = {
   deep: 200,
 } as const;
 
-export function hostileInitialize(mode: HostileMode, depth: number): Record<string, unknown> {
+export function hostileInitialize(mode: ReaderMode, depth: number): Record<string, unknown> {
   const serverInfo: Record<string, unknown> = { name: `hostile-${mode}`, version: '0.0.1' };
   if (mode === 'oversized') Object.assign(serverInfo, { name: BIG.text, websiteUrl: `https://example.invalid/${BIG.text}`, icons: [nested(depth)], vendor: nested(depth) });
   if (mode === 'controls') Object.assign(serverInfo, { name: `hostile${CONTROLS.rlo}evil`, version: `1${CONTROLS.csi}${CONTROLS.del}${CONTROLS.title}` });
@@ -41,7 +42,7 @@ export function hostileInitialize(mode: HostileMode, depth: number): Record<stri
 
 const object = { type: 'object' };
 
-export function hostileTools(mode: HostileMode, depth: number): Record<string, unknown>[] {
+export function hostileTools(mode: ReaderMode, depth: number): Record<string, unknown>[] {
   switch (mode) {
     case 'deep_annotations':
       return [{ name: 'deep', inputSchema: object, annotations: nested(depth) }];
@@ -61,7 +62,7 @@ export interface HostileAnswer {
   readonly reply: Record<string, unknown>;
 }
 
-export function hostileCall(mode: HostileMode, depth: number, name: string): HostileAnswer {
+export function hostileCall(mode: ReaderMode, depth: number, name: string): HostileAnswer {
   switch (mode) {
     case 'oversized':
       if (name === 'fails') return { stderr: BIG.text, reply: { error: { code: -32603, message: BIG.text } } };

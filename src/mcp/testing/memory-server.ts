@@ -18,7 +18,7 @@ export interface MemoryServer {
 }
 
 /** Modes that break the byte stream or the process, not the protocol: they need the stdio transport. */
-const STDIO_ONLY = new Set<Mode>(['banner', 'stray', 'bad_utf8', 'trickle', 'oversize', 'ignore_term', 'grandchild', 'setsid_grandchild', 'die_start', 'report']);
+const STDIO_ONLY = new Set<Mode>(['banner', 'stray', 'bad_utf8', 'trickle', 'oversize', 'ignore_term', 'grandchild', 'setsid_grandchild', 'die_start', 'report', 'deaf', 'ping_flood']);
 
 export function memoryServer(mode: Mode): MemoryServer {
   if (STDIO_ONLY.has(mode)) throw new Error(`misbehave mode ${mode} needs a process (stdio transport)`);
@@ -27,8 +27,11 @@ export function memoryServer(mode: Mode): MemoryServer {
   let stderr = '';
   const handle = misbehaver(mode, {
     send: (message) => peer.send({ jsonrpc: '2.0', ...message }),
-    raw: () => {
-      throw new Error('raw bytes need the stdio transport');
+    // One whole line of JSON text goes through as written; anything finer needs the stdio transport.
+    raw: (bytes) => {
+      const text = typeof bytes === 'string' ? bytes : new TextDecoder().decode(bytes);
+      if (!text.endsWith('\n') || text.indexOf('\n') !== text.length - 1) throw new Error('raw bytes other than one line need the stdio transport');
+      peer.sendText(text.slice(0, -1));
     },
     log: (text) => void (stderr += text),
     // A crash: the server is gone mid-message; nothing after it runs.

@@ -19,6 +19,8 @@ export const MODES = [
   // probe's findings and versions
   'bad_tools', 'empty_cursor', 'changes', 'undeclared_change', 'server_request', 'v2024', 'v2025_03', 'v2025_11', 'future',
   'bad_output', 'serialized', 'text_only', 'die_start', 'echo_env', 'draft07', 'odd_content', 'slow_start',
+  // W2: reading a hostile server
+  'deaf', 'ping_flood', 'float_id', 'dup_key', 'is_error_string', 'bad_blocks',
 ] as const;
 export type Mode = (typeof MODES)[number];
 
@@ -62,6 +64,15 @@ const BAD_TOOLS: Record<string, unknown>[] = [
   { name: 'unknown_format', inputSchema: { type: 'object', properties: { a: { type: 'string', format: 'colour' } } } },
   { name: 'long_description', description: 'd'.repeat(5000), inputSchema: object },
   { name: 'hinted', inputSchema: object, annotations: { readOnlyHint: true, destructiveHint: false } },
+];
+
+/** One content block per shape rule of 2025-06-18 a result can break (each lacks what its type requires). */
+const BAD_BLOCKS: Record<string, unknown>[] = [
+  { type: 'text' },
+  { type: 'image', data: 'iVBORw0KGgo=' },
+  { type: 'audio', mimeType: 'audio/wav' },
+  { type: 'resource', resource: { text: 'no uri' } },
+  { type: 'resource', resource: { uri: 'file:///neither-text-nor-blob' } },
 ];
 
 const VERSIONS: Partial<Record<Mode, string>> = { version: '2025-03-26', v2025_03: '2025-03-26', v2024: '2024-11-05', v2025_11: '2025-11-25', future: '2099-01-01' };
@@ -117,6 +128,8 @@ export function misbehaver(mode: Mode, io: MisbehaveIo): (message: Received) => 
       const wrong = { ...structured, bytes: 'many' };
       return { content: [{ type: 'text', text: JSON.stringify(wrong) }], structuredContent: wrong };
     }
+    if (mode === 'is_error_string') return { content: [{ type: 'text', text: 'disk on fire' }], isError: 'true' };
+    if (mode === 'bad_blocks') return { content: [{ type: 'text', text: JSON.stringify(structured) }, ...BAD_BLOCKS], structuredContent: structured };
     if (mode === 'odd_content') return { content: [{ type: 'text', text: JSON.stringify(structured) }, { type: 'hologram' }], structuredContent: structured };
     // The source text alone, not the serialized structuredContent (the spec's SHOULD missed).
     if (mode === 'text_only') return { content: [{ type: 'text', text }], structuredContent: structured };
@@ -159,6 +172,12 @@ export function misbehaver(mode: Mode, io: MisbehaveIo): (message: Received) => 
         return send({ id, result: { ...result, _meta: { padding: 'x'.repeat(200_000) } } });
       case 'trickle':
         return trickle(`${JSON.stringify({ jsonrpc: '2.0', id, result })}\n`);
+      case 'float_id':
+        // The right number, written as a float: it matches no id caplab sent by JSON text.
+        return io.raw(`${JSON.stringify({ jsonrpc: '2.0', id, result }).replace(`"id":${id}`, `"id":${id}.0`)}\n`);
+      case 'dup_key':
+        // Two isError keys: a reader keeping the last sees a success, one keeping the first an error.
+        return io.raw(`${JSON.stringify({ jsonrpc: '2.0', id, result: { ...result, isError: true } }).replace('"isError":true', '"isError":true,"isError":false')}\n`);
       case 'rpc_error':
         return send({ id, error: { code: -32602, message: 'Invalid params: source_id rejected' } });
       case 'slow':

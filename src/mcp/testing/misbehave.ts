@@ -3,9 +3,10 @@
  * `bun misbehave.ts MODE`. It writes bytes itself (no SDK) so it can break
  * the protocol exactly where a test needs it. Never imported by shipped code.
  * What it answers is `misbehave-server.ts`; what only a process can do
- * (a banner, dying at start, ignoring SIGTERM, forking) is here.
+ * (a banner, dying at start, ignoring SIGTERM, forking, no longer reading
+ * its stdin: `deaf`, `ping_flood`) is here.
  */
-import { readdirSync, readlinkSync, writeSync } from 'node:fs';
+import { closeSync, readdirSync, readlinkSync, writeSync } from 'node:fs';
 import { misbehaver, MODES, type Mode, type Received } from './misbehave-server.ts';
 
 export type { Mode } from './misbehave-server.ts';
@@ -68,7 +69,24 @@ if (mode === 'setsid_grandchild') {
   escaped.unref();
 }
 
+/** Pings the client with `count` requests of 512 KB ids, then reads nothing more and stays: its answers pile up in the pipe. */
+async function pingFlood(count: number): Promise<never> {
+  for (let i = 0; i < count; i++) out(`${JSON.stringify({ jsonrpc: '2.0', id: `${i}:${'p'.repeat(512 * 1024)}`, method: 'ping' })}\n`);
+  setInterval(() => {}, 1_000);
+  return new Promise<never>(() => {});
+}
+
 for await (const line of console) {
   if (line === '') continue; // the iterator yields an empty tail after the last newline
-  await handle(JSON.parse(line) as Received);
+  const message = JSON.parse(line) as Received;
+  if (mode === 'ping_flood' && message.method === 'initialize') await pingFlood(Number(process.argv[3] ?? 16));
+  // Stops reading for good before it answers the listing (stdin closed, so the client's next write
+  // breaks the pipe, whatever the timing), but stays, stdout open.
+  const deaf = mode === 'deaf' && message.method === 'tools/list';
+  if (deaf) closeSync(0);
+  await handle(message);
+  if (deaf) {
+    setInterval(() => {}, 1_000);
+    break;
+  }
 }
