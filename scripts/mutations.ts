@@ -44,6 +44,8 @@ export interface Mutation {
 }
 
 const ACCEPTANCE_TESTS = ['src/excerpt/acceptance.test.ts', 'src/harness/recheck.test.ts'];
+const PROBE_HOSTILE_TESTS = ['src/cli/probe-hostile.test.ts'];
+const PROBE_EVIDENCE_TESTS = ['src/mcp/probe-evidence.test.ts'];
 const GUARD_TESTS = ['src/platform/guard.test.ts', 'src/cli/sigkill.test.ts'];
 
 export const MUTATIONS: readonly Mutation[] = [
@@ -959,4 +961,23 @@ export const MUTATIONS: readonly Mutation[] = [
   { id: 'probe-env-names-unchecked', claim: 'probe', file: 'src/cli/probe-config.ts', find: 'const badName = Object.keys(env).find((name) => !ENV_NAME.test(name));', replace: "const badName = Object.keys(env).find((name) => name === '');", tests: ['src/cli/probe-command.test.ts'] },
   { id: 'probe-env-without-value-misnamed', claim: 'probe', file: 'src/cli/probe-command.ts', find: 'if (at < 0) return `--env needs NAME=VALUE (${JSON.stringify(value)} lacks a value)`;', replace: 'if (at < 0) return `--env needs NAME=VALUE (got a value without a name)`;', tests: ['src/cli/probe-command.test.ts'] },
   { id: 'probe-trust-by-path-string', claim: 'probe', file: 'src/cli/probe-config.ts', find: 'return x.dev === y.dev && x.ino === y.ino;', replace: 'return x.dev === y.dev && resolve(a) === resolve(b);', tests: ['src/cli/probe-command.test.ts'] },
+
+  // probe (issue 20): bounded output, what a reader misses, and every exit path releasing what probe made.
+  { id: 'report-depth-unbounded', claim: 'probe', file: 'src/mcp/report-value.ts', find: 'const tooDeep = deeperThan(value, LIMITS.reportValueDepth);', replace: 'const tooDeep = deeperThan(value, Number.POSITIVE_INFINITY);', tests: PROBE_HOSTILE_TESTS },
+  { id: 'report-text-unbounded', claim: 'probe', file: 'src/mcp/report-value.ts', find: 'if (bytes <= LIMITS.reportValueBytes) return redacted;', replace: 'if (bytes >= 0) return redacted;', tests: PROBE_HOSTILE_TESTS },
+  { id: 'clipped-hash-of-head-only', claim: 'probe', file: 'src/mcp/report-value.ts', find: '    hasher.update(piece);', replace: '    if (head.length < LIMITS.reportValueBytes) hasher.update(piece);', tests: PROBE_HOSTILE_TESTS },
+  { id: 'text-mode-not-inert', claim: 'probe', file: 'src/cli/probe-render.ts', find: "return `${lines.map(inert).join('\\n')}\\n`;", replace: "return `${lines.map((line) => (line === '' ? inert(line) : line)).join('\\n')}\\n`;", tests: PROBE_HOSTILE_TESTS },
+  { id: 'call-text-not-shown', claim: 'probe', file: 'src/cli/probe-render.ts', find: 'if (call.text !== undefined) lines.push(', replace: 'if (call.text !== undefined && call.ms < 0) lines.push(', tests: PROBE_HOSTILE_TESTS },
+  { id: 'stderr-only-when-ended', claim: 'probe', file: 'src/cli/probe-render.ts', find: "if (report.stderr.trim() !== '') lines.push(", replace: "if (report.failure && report.stderr.trim() !== '') lines.push(", tests: PROBE_HOSTILE_TESTS },
+  { id: 'evidence-uncut', claim: 'probe', file: 'src/mcp/probe-finding.ts', find: 'evidence: clipChars(where.evidence, LIMITS.evidenceChars),', replace: 'evidence: where.evidence,', tests: PROBE_HOSTILE_TESTS },
+  { id: 'message-uncut', claim: 'probe', file: 'src/mcp/probe-report.ts', find: 'message: clipText(redactor.redact(f.message), LIMITS.reportValueBytes),', replace: 'message: LIMITS.reportValueBytes < 0 ? clipText(f.message, 0) : redactor.redact(f.message),', tests: ['src/mcp/probe-report.test.ts'] },
+  { id: 'name-list-unbounded', claim: 'probe', file: 'src/mcp/name-list.ts', find: 'names.slice(0, LISTED_NAMES)', replace: 'names.slice(0)', tests: ['src/mcp/handshake-names.test.ts'] },
+  { id: 'not-sent-unlisted', claim: 'probe', file: 'src/mcp/probe-run.ts', find: '.slice(calls.length)) calls.push(notSent(call, why));', replace: '.slice(calls.length, 0)) calls.push(notSent(call, why));', tests: PROBE_EVIDENCE_TESTS },
+  { id: 'unlisted-is-error-a-finding', claim: 'probe', file: 'src/mcp/probe-calls.ts', find: "if (call.outcome !== 'tool_error') return { ...call, findings: [unlisted, ...call.findings] };", replace: "if (call.outcome !== 'failed') return { ...call, findings: [unlisted, ...call.findings] };", tests: PROBE_EVIDENCE_TESTS },
+  { id: 'lost-connection-unobserved', claim: 'probe', file: 'src/mcp/probe.ts', find: 'observe: (closed) => lastLine(server.stderr()) ??', replace: 'observe: (closed) => (server.pid < 0 ? lastLine(server.stderr()) : undefined) ??', tests: PROBE_EVIDENCE_TESTS },
+  // Every exit path releases what probe made (README "Signals and survivors": "or crashes").
+  { id: 'probe-server-open-after-throw', claim: 'guard', file: 'src/mcp/probe.ts', find: '    await server.close();', replace: '    void server;', tests: ['src/mcp/probe-cleanup.test.ts'] },
+  { id: 'probe-no-last-resort-cleanup', claim: 'guard', file: 'src/mcp/probe.ts', find: 'const release = atLastResort(() => {', replace: 'const release = (server.pid < 0 ? atLastResort : (cleanup: () => void) => () => void cleanup)(() => {', tests: ['src/cli/last-resort.test.ts'] },
+  { id: 'last-resort-skips-cleanups', claim: 'guard', file: 'src/main.ts', find: '  cleanUp();', replace: '  void cleanUp;', tests: ['src/cli/last-resort.test.ts'] },
+  { id: 'last-resort-not-installed', claim: 'guard', file: 'src/main.ts', find: "process.on('uncaughtException', fatal);", replace: 'void fatal;', tests: ['src/cli/last-resort.test.ts'] },
 ];

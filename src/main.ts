@@ -2,12 +2,15 @@
  * The program entry: the only file that touches the real process (argv, env,
  * streams, signals, exit code). Everything else takes an `Io`. Re-invoked
  * with `GUARD_ARG` it is caplab's guard process instead (platform/guard.ts),
- * and then loads nothing of the CLI (test/module-graph.test.ts).
+ * and then loads nothing of the CLI (test/module-graph.test.ts). An error
+ * nothing caught ends the CLI through `lastResort`: exit 70, one line.
  */
 import type { Io } from './cli/index.ts';
 import { GUARD_ARG } from './platform/guard-protocol.ts';
 
 const argv = process.argv.slice(2);
+/** What the last resort runs first: the cleanups commands registered (platform's, once it is loaded). */
+let cleanUp: () => void = () => undefined;
 if (argv[0] === GUARD_ARG) await guard();
 else await program();
 
@@ -17,8 +20,26 @@ async function guard(): Promise<void> {
   await (await import('./platform/guard-process.ts')).runGuard(Bun.stdin.stream());
 }
 
+/**
+ * The last resort, for an error nothing caught (a bug: expected failures are
+ * values): runs the cleanups registered — a server's group killed, probe's
+ * temp cwd removed; the guard stays the backstop — then writes one line,
+ * no stack, and exits 70 at once, before anything else can run or print.
+ */
+function lastResort(error: unknown, exitCode: number, inert: (text: string) => string): never {
+  cleanUp();
+  const what = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  const line = inert(what.split('\n')[0]!.slice(0, 200));
+  // Written synchronously, so it is out before the exit; taken here, not imported: `--version` never loads node:fs.
+  process.getBuiltinModule('node:fs').writeSync(2, `caplab: internal error (exit ${exitCode}): ${line}\n`);
+  process.exit(exitCode);
+}
+
 async function program(): Promise<void> {
-  const { cli, exitAfterOutput, fileSink, guardsProcesses, outputWriter, writeOrder } = await import('./cli/index.ts');
+  const { cli, EXIT, exitAfterOutput, fileSink, guardsProcesses, inert, outputWriter, writeOrder } = await import('./cli/index.ts');
+  const fatal = (error: unknown) => lastResort(error, EXIT.internal, inert);
+  process.on('uncaughtException', fatal);
+  process.on('unhandledRejection', fatal);
   const interrupt = new AbortController();
   // The binary starts with a reluctant JIT (scripts/build.ts): right for a run, not for a long `serve`
   // session, which gets the normal policy after its first second.
@@ -28,6 +49,7 @@ async function program(): Promise<void> {
     const platform = await import('./platform/index.ts');
     // Escaped descendants (setsid) are reparented here, so a run's close can find and kill them (Linux).
     platform.becomeSubreaper();
+    cleanUp = platform.runLastResort;
     // Children and probe's temp folder die with caplab even if it is SIGKILLed (started with the first child).
     platform.enableGuard(import.meta.path);
     // The first SIGINT/SIGTERM stops the work in order; later ones are ignored so the teardown

@@ -1,5 +1,5 @@
 import { expect, test } from 'bun:test';
-import { clip } from './clip.ts';
+import { clip, clipChars } from './clip.ts';
 
 const bytesOf = (text: string) => new TextEncoder().encode(text).byteLength;
 
@@ -29,4 +29,13 @@ test('mixed widths: the tail starts on the first whole character inside the boun
   // 'a語' is 4 bytes, then '🌍' 4 and 'b' 1: the last 6 bytes hold half of '語', which is dropped.
   expect(clip('a語🌍b', 6, 'tail')).toBe('🌍b');
   expect(clip('a語🌍b', 6, 'head')).toBe('a語');
+});
+
+test('clipChars counts code points: within the bound whole; past it the first max − 1 and `…`, never half a surrogate pair', () => {
+  expect(clipChars('abc', 3)).toBe('abc');
+  expect(clipChars('abcd', 3)).toBe('ab…');
+  // Six code points in twelve UTF-16 units: within a bound of 6, past one of 5.
+  expect(clipChars('🌍'.repeat(6), 6)).toBe('🌍'.repeat(6));
+  expect(clipChars('🌍'.repeat(6), 5)).toBe(`${'🌍'.repeat(4)}…`);
+  expect(clipChars(`a${'🌍'.repeat(3)}`, 3)).toBe('a🌍…');
 });

@@ -28,3 +28,22 @@ export function clip(text: string, maxBytes: number, keep: 'head' | 'tail'): str
   while (start < bytes.byteLength && continuation(start)) start++;
   return decoder.decode(bytes.subarray(start));
 }
+
+/**
+ * Text cut to at most `max` code points, the cut marked by a final `…`
+ * (so never a half surrogate pair). Reads only what it keeps.
+ *
+ * @example
+ * clipChars('abcdef', 4); // 'abc…'
+ */
+export function clipChars(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let units = 0;
+  let cut = 0;
+  for (let points = 0; units < text.length; points++) {
+    if (points === max) return `${text.slice(0, cut)}…`;
+    if (points === max - 1) cut = units;
+    units += text.codePointAt(units)! > 0xffff ? 2 : 1;
+  }
+  return text;
+}

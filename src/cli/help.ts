@@ -8,10 +8,12 @@ export const EXIT_CODES_HELP = `Exit codes:
   3  protocol, transport or output failure (MCP framing, version, spawn …; stdout
      or the --junit file could not be written — a closed pipe is not a failure)
   4  outcome unknown (a call timed out or its connection was lost; never retried)
+  70  internal error (a bug: an error nothing caught): one stderr line, no stack trace;
+      probe first kills its server and removes its temp cwd, the guard ends the rest
   130  interrupted by SIGINT: new work stopped, hooks and servers terminated with
        their process groups, the run recorded as interrupted and sealed
   143  the same, by SIGTERM
-When several apply, the most severe wins: 2 > 130/143 > 4 > 3 > 1 > 0.`;
+When several apply, the most severe wins: 2 > 70 > 130/143 > 4 > 3 > 1 > 0.`;
 
 const RUN_FLAGS = `  --transport mcp|local   read_source over the fixture MCP server (default) or as a local function
   --out DIR               run dir (default ./caplab-runs/<run-id>/); must not exist or be empty, and
@@ -125,6 +127,8 @@ clean close of the server's whole process group and, on Linux, of processes that
 (setsid: caplab is their child subreaper). Every finding names its class, kind, tool,
 evidence and basis: spec MUST, spec SHOULD, or caplab host rule. Annotations are shown as
 untrusted hints. A protocol violation (any non-protocol stdout byte included) ends the session.
+A server value past 4 KiB or 8 levels deep is clipped (its size and sha256 kept); text mode
+shows control and bidi characters a server sent as escapes (\\x1b, \\u202e).
   --json                   one JSON document on stdout
   --call NAME [--args JSON] send tools/call once (repeatable) and judge the result: isError,
                            content types, structuredContent against outputSchema (Ajv; draft-07
@@ -145,8 +149,9 @@ The server's environment: PATH, HOME, LANG, LC_ALL, LC_CTYPE, TZ, TMPDIR, plus w
 before start with \${VAR} unexpanded; values are never printed, only names.
 
 Exit codes: 0 clean, 1 findings, 2 usage error, 3 protocol, transport or spawn failure (or
-stdout could not be written), 4 a call's outcome is unknown (timeout; never re-sent).
-When several apply, the most severe wins: 2 > 130/143 > 4 > 3 > 1 > 0.`,
+stdout could not be written), 4 a call's outcome is unknown (timeout; never re-sent), 70
+internal error (caplab's own fault: the server is killed and the temp cwd removed).
+When several apply, the most severe wins: 2 > 70 > 130/143 > 4 > 3 > 1 > 0.`,
   run: `Usage: caplab run --scenario NAME|FILE [options]
 
 Runs a scenario file (built-in names: see \`caplab check\`), with the same options as demo.

@@ -24,10 +24,11 @@ export interface Io {
  * Exit codes (SPEC F-CLI), documented in `--help` and README. `io` shares 3
  * with `protocol`: both say "the run could not talk to something" (a server,
  * or the place its output goes), never "the result was wrong". 130 and 143
- * are 128 + the number of SIGINT and SIGTERM, as a shell reports them. When
- * several apply: 2 > 130/143 > 4 > 3 > 1 > 0.
+ * are 128 + the number of SIGINT and SIGTERM, as a shell reports them. 70
+ * (EX_SOFTWARE) is an internal error: main.ts's last resort, for an error
+ * nothing caught. When several apply: 2 > 70 > 130/143 > 4 > 3 > 1 > 0.
  */
-export const EXIT = { ok: 0, failed: 1, usage: 2, protocol: 3, io: 3, unknown: 4, sigint: 130, sigterm: 143 } as const;
+export const EXIT = { ok: 0, failed: 1, usage: 2, protocol: 3, io: 3, unknown: 4, internal: 70, sigint: 130, sigterm: 143 } as const;
 
 /** The exit code for an interruption by this signal (the `interrupt` signal's reason). */
 export function interruptCode(reason: unknown): typeof EXIT.sigint | typeof EXIT.sigterm {

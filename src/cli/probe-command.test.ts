@@ -202,7 +202,7 @@ test('./.mcp.json reached another way is still the project file, used only with 
 test('README, caplab --help and caplab probe --help state one precedence of exit codes', async () => {
   const { EXIT_CODES_HELP, HELP } = await import('./help.ts');
   const readme = await Bun.file(join(ROOT, 'README.md')).text();
-  const rule = 'the most severe wins: 2 > 130/143 > 4 > 3 > 1 > 0.';
+  const rule = 'the most severe wins: 2 > 70 > 130/143 > 4 > 3 > 1 > 0.';
   expect(readme).toContain(rule);
   expect(EXIT_CODES_HELP).toContain(rule);
   expect(HELP['probe']).toContain(rule);

@@ -162,6 +162,7 @@ export async function probeCommand(args: readonly string[], io: Io): Promise<num
       env,
       display: raw,
       calls: flags.calls,
+      redactor,
       ...(io.interrupt ? { signal: io.interrupt } : {}),
       timeouts: { ...(flags.requestMs !== undefined ? { requestMs: flags.requestMs } : {}), ...(flags.startupMs !== undefined ? { startupMs: flags.startupMs } : {}) },
     }),

@@ -1,5 +1,8 @@
-import type { CloseReport, ProbeFinding, ProbeReport } from '../mcp/index.ts';
+import { clipChars } from '../base/index.ts';
+import { LIMITS } from '../contract/index.ts';
+import { isClipped, type Clipped, type CloseReport, type ProbeFinding, type ProbeReport, type ReportedCall } from '../mcp/index.ts';
 import type { NamedCount } from '../platform/index.ts';
+import { inert } from './terminal-text.ts';
 
 const named = (counts: readonly NamedCount[]) => counts.map((c) => `${c.name} ×${c.count}`).join(', ');
 
@@ -16,18 +19,49 @@ function closeSummary(close: CloseReport): string {
 
 const EXIT_MEANING: Record<number, string> = { 0: 'clean', 1: 'findings', 3: 'protocol or transport failure', 4: 'outcome unknown', 130: 'interrupted by SIGINT', 143: 'interrupted by SIGTERM' };
 
+/** A clipped value as one line: why, its size and hash, and its start. */
+function clippedLine(value: Clipped): string {
+  const why = value.clipped === 'depth' ? `nested deeper than ${LIMITS.reportValueDepth}` : `over ${LIMITS.reportValueBytes} bytes`;
+  return `[clipped, ${why}: ${value.bytes} bytes, sha256 ${value.sha256.slice(0, 12)}] ${clipChars(value.head, LIMITS.evidenceChars)}`;
+}
+
+/** A bounded server string as shown. */
+const text = (value: string | Clipped): string => (typeof value === 'string' ? value : clippedLine(value));
+
+/** A bounded server value (annotations) as shown: its JSON, or what was clipped. */
+const json = (value: unknown): string => (isClipped(value) ? clippedLine(value) : JSON.stringify(value));
+
 function findingLine(f: ProbeFinding, indent: string): string {
-  const where = f.tool !== undefined ? `${f.tool}: ` : '';
-  const evidence = f.evidence !== undefined ? ` — ${f.evidence}` : '';
+  const where = f.tool !== undefined ? `${text(f.tool)}: ` : '';
+  // A failure whose message is its own evidence (it quotes what the transport saw) says it once.
+  const evidence = f.evidence !== f.message ? ` — ${f.evidence}` : '';
   return `${indent}${f.class}/${f.kind} [${f.basis}] ${where}${f.message}${evidence}`;
 }
 
-/** Renders a probe report for people: what was started, the server, its tools, calls, findings, and why it ended. */
+function callLines(call: ReportedCall): string[] {
+  if (call.outcome === 'not_sent') return [`  call      ${text(call.tool)}  not_sent  (${call.why ?? 'not sent'})`];
+  const detail = [call.contentTypes ? `content ${call.contentTypes.join(',') || 'none'}` : '', call.outputSchema && call.outputSchema !== 'none' ? `outputSchema ${call.outputSchema}` : ''].filter(Boolean).join('  ');
+  const judged = call.judgingMs !== undefined ? `, judged in ${call.judgingMs} ms` : '';
+  const lines = [`  call      ${text(call.tool)}  ${call.outcome}  ${call.ms} ms${judged}${detail ? `  ${detail}` : ''}`];
+  // The first text block, as evidence is shown: a server's "Error: … failed" without isError is seen here.
+  if (call.text !== undefined) lines.push(`    text    ${typeof call.text === 'string' ? clipChars(JSON.stringify(call.text), LIMITS.evidenceChars) : clippedLine(call.text)}`);
+  if (call.note) lines.push(`    note    ${call.note}`);
+  for (const f of call.findings) lines.push(findingLine(f, '    finding '));
+  return lines;
+}
+
+/**
+ * Renders a probe report for people: what was started, the server, its
+ * tools, calls, findings, its stderr, and why it ended. Every line is made
+ * inert (`inert`): nothing a server sent acts on the terminal or starts a
+ * line of its own.
+ */
 export function renderProbeText(report: ProbeReport, exit: number): string {
   const lines = [`probe: ${report.command.join(' ')}`];
   lines.push(`  cwd       ${report.cwd}${report.cwdIsTemp ? ' (fresh, removed at close)' : ''}`);
   lines.push(`  env       ${report.envNames.join(', ') || '(none)'} (values not shown)`);
-  lines.push(report.serverInfo ? `  server    ${report.serverInfo.name} ${report.serverInfo.version}, MCP ${report.protocolVersion ?? '?'}` : '  server    no handshake');
+  const server = report.serverInfo;
+  lines.push(server ? `  server    ${text(server.name)} ${text(server.version)}, MCP ${report.protocolVersion === undefined ? '?' : text(report.protocolVersion)}` : '  server    no handshake');
   if (report.versionNotes) {
     for (const note of report.versionNotes.notApplicable) lines.push(`  n/a       ${note}`);
     for (const note of report.versionNotes.notChecked) lines.push(`  unchecked ${note}`);
@@ -35,27 +69,21 @@ export function renderProbeText(report: ProbeReport, exit: number): string {
   lines.push(`  tools     ${report.tools.length} on ${report.pages} page(s)${report.complete ? '' : ' (list incomplete)'}`);
   for (const tool of report.tools) {
     const hashes = `${tool.inputSchemaHash ? `input ${tool.inputSchemaHash.slice(0, 12)}` : 'no input schema'}${tool.outputSchemaHash ? `  output ${tool.outputSchemaHash.slice(0, 12)}` : ''}`;
-    const hints = tool.annotations ? `  hints (untrusted) ${JSON.stringify(tool.annotations)}` : '';
-    lines.push(`    ${tool.name}  ${hashes}${hints}`);
+    const hints = tool.annotations !== undefined ? `  hints (untrusted) ${json(tool.annotations)}` : '';
+    lines.push(`    ${text(tool.name)}  ${hashes}${hints}`);
   }
   const lc = report.listChanged;
   if (lc.received > 0) lines.push(`  list_changed ${lc.received} received (${lc.declared ? 'declared' : 'not declared'}); re-listed: ${lc.relisted ? (lc.changed ? 'changed' : 'unchanged') : 'no'}`);
-  for (const call of report.calls) {
-    const detail = [call.contentTypes ? `content ${call.contentTypes.join(',') || 'none'}` : '', call.outputSchema && call.outputSchema !== 'none' ? `outputSchema ${call.outputSchema}` : ''].filter(Boolean).join('  ');
-    const judged = call.judgingMs !== undefined ? `, judged in ${call.judgingMs} ms` : '';
-    lines.push(`  call      ${call.tool}  ${call.outcome}  ${call.ms} ms${judged}${detail ? `  ${detail}` : ''}`);
-    for (const f of call.findings) lines.push(findingLine(f, '    finding '));
-  }
+  for (const call of report.calls) lines.push(...callLines(call));
   for (const f of report.findings) lines.push(findingLine(f, '  finding   '));
   if (report.failure) {
     lines.push(findingLine(report.failure, '  ENDED     '));
     const code = report.close?.exitCode;
     lines.push(`  server    exit ${code === undefined ? 'unknown' : code === null ? 'by signal' : `code ${code}`}`);
-    const tail = report.stderr.trimEnd().split('\n').slice(-10);
-    if (report.stderr.trim() !== '') lines.push('  stderr    (last lines)', ...tail.map((line) => `    | ${line}`));
   }
+  if (report.stderr.trim() !== '') lines.push('  stderr    (last lines)', ...report.stderr.trimEnd().split('\n').slice(-10).map((line) => `    | ${line}`));
   if (report.hint) lines.push(`  hint      ${report.hint}`);
   if (report.close) lines.push(`  closed    ${report.close.steps.join(' → ')}${closeSummary(report.close)}`);
   lines.push(`  exit      ${exit} (${EXIT_MEANING[exit] ?? '?'})`);
-  return `${lines.join('\n')}\n`;
+  return `${lines.map(inert).join('\n')}\n`;
 }

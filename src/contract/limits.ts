@@ -7,8 +7,8 @@ const MiB = 1024 * KiB;
  * Every bound caplab puts on an input that crosses a boundary (SPEC F-LIMITS).
  * README's "Limits" table states the same values; a test keeps them equal.
  * A breach is refused as a failure value with a named class/kind (output
- * that is only kept — hook output, server stderr — is cut instead), never a
- * crash or a hang.
+ * that is only kept — hook output, server stderr, server values in probe's
+ * report — is cut instead), never a crash or a hang.
  */
 export const LIMITS = {
   /** Nesting of arrays and objects in a JSON file caplab reads (scenario, settings). */
@@ -49,6 +49,16 @@ export const LIMITS = {
   recordEntries: 100_000,
   /** Nesting of arrays and objects in one ledger line or recorded JSON file that `verify` parses. */
   recordJsonDepth: 256,
+  /** Pages of `tools/list` probe reads; past it the listing stops with a finding. */
+  probePages: 20,
+  /** Characters (UTF-16 code units) of a tool description before probe reports it as oversized. */
+  probeDescriptionChars: 4096,
+  /** Bytes of UTF-8 (a string) or JSON (any other value) of one server value kept whole in probe's report; a longer one is clipped. */
+  reportValueBytes: 4 * KiB,
+  /** Nesting of arrays and objects of one server value kept whole in probe's report; a deeper one is clipped. */
+  reportValueDepth: 8,
+  /** Characters (code points) of a probe finding's evidence, its cut marked `…`. */
+  evidenceChars: 120,
   /** Tools `probe` checks from one listing; the rest are counted, not checked. */
   probeTools: 10_000,
   /** Nesting of arrays and objects in one tool's inputSchema or outputSchema that `probe` compiles. */

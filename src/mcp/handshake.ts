@@ -4,6 +4,7 @@ import type { Correlator } from './correlator.ts';
 import { describeIssues } from './messages.ts';
 import { InitializeResult, ListToolsResult, PROTOCOL_VERSION, type ListedTool } from './results.ts';
 import { refuse } from './basis.ts';
+import { nameList } from './name-list.ts';
 
 /** The client's own name and version, sent as clientInfo and bound as the adapter version. */
 export const CLIENT_INFO = { name: 'caplab-strict-client', version: '1.0.0' } as const;
@@ -84,7 +85,7 @@ export async function handshake(correlator: Correlator<unknown>, contracts: read
   const extra = names.filter((name) => !expected.includes(name));
   const missing = expected.filter((name) => !names.includes(name));
   if (extra.length > 0 || missing.length > 0 || new Set(names).size !== names.length) {
-    return refuse('protocol', 'unexpected_tools', `tools/list gave [${names.join(', ')}]; expected exactly [${expected.join(', ')}]`);
+    return refuse('protocol', 'unexpected_tools', `tools/list gave ${names.length} [${nameList(names)}]; expected exactly [${nameList(expected)}]`);
   }
   const drift = contracts.flatMap((contract) => {
     const tool = listed.value.tools.find((candidate) => candidate.name === contract.name)!;

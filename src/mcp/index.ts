@@ -44,6 +44,9 @@ export type { Basis } from './probe-versions.ts';
 export type { ProbeFinding } from './probe-finding.ts';
 export type { ProbedTool } from './probe-tools.ts';
 export type { CallRequest, ProbedCall } from './probe-calls.ts';
+export type { ReportedCall, ReportedServer, ReportedTool } from './probe-report.ts';
+export { isClipped } from './report-value.ts';
+export type { Bounded, Clipped } from './report-value.ts';
 
 // The client, the tool session and the prober load on first use, so `caplab serve` and `verify`
 // never evaluate the client and only `probe` loads ajv (test/module-graph.test.ts holds this).

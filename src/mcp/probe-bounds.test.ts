@@ -36,7 +36,7 @@ class CountingCompilers extends SchemaCompilers {
   }
 }
 
-const kinds = (findings: readonly { kind: string; tool?: string }[]) => findings.map((f) => `${f.tool}: ${f.kind}`);
+const kinds = (findings: readonly { kind: string; tool?: unknown }[]) => findings.map((f) => `${f.tool}: ${f.kind}`);
 
 describe('a schema is checked before Ajv sees it', () => {
   test('nested deeper than probeSchemaDepth: schema_too_deep on that tool, never compiled; a shallower one compiles', async () => {

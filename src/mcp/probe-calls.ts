@@ -19,16 +19,25 @@ export type CallCheck = (typeof CALL_CHECKS)[number];
 
 /**
  * How one call ended. `unknown`: no answer (deadline, lost connection) — the
- * tool may or may not have run; it is never sent again.
+ * tool may or may not have run; it is never sent again. `not_sent`: the
+ * session ended before its turn (`why` says how).
  */
 export interface ProbedCall {
   readonly tool: string;
-  readonly outcome: 'result' | 'tool_error' | 'rpc_error' | 'unknown' | 'failed';
+  readonly outcome: 'result' | 'tool_error' | 'rpc_error' | 'unknown' | 'failed' | 'not_sent';
   /** Request to answer. */
   readonly ms: number;
   /** Judging the answer, apart from `ms`: judging has a deadline of its own (`--timeout-ms`). */
   readonly judgingMs?: number;
+  /** For `not_sent`: what ended the session first. */
+  readonly why?: string;
+  /** Something worth saying that is not a finding. */
+  readonly note?: string;
   readonly contentTypes?: readonly string[];
+  /** The result's content blocks as sent. */
+  readonly content?: readonly unknown[];
+  /** The text of the first text block, if any. */
+  readonly text?: string;
   readonly structuredContent?: boolean;
   /** Whether structuredContent was checked against the outputSchema, and passed. */
   readonly outputSchema?: 'valid' | 'invalid' | 'not_checked' | 'none';
@@ -165,6 +174,7 @@ export async function judgeResult(tool: string, result: Record<string, unknown>,
     return timed({ tool, outcome: 'failed', ms, findings });
   }
   const types = content.map((block) => (isObject(block) && typeof block['type'] === 'string' ? block['type'] : '?'));
+  const text = firstText(content);
   for (const type of new Set(types)) {
     if (!profile.contentTypes.includes(type)) {
       findings.push(finding('protocol', 'content_type', 'spec MUST', `content block type not defined in MCP ${profile.version}`, { tool, evidence: excerpt(type) }));
@@ -176,23 +186,22 @@ export async function judgeResult(tool: string, result: Record<string, unknown>,
     const more = malformed.length > 5 ? ` (and ${malformed.length - 5} more)` : '';
     const message = `tools/call result is not an MCP CallToolResult: ${listed}${more}`;
     findings.push(finding('protocol', 'malformed_result', 'spec MUST', message, { tool, evidence: excerpt(malformed[0]!.value) }));
-    return timed({ tool, outcome: 'failed', ms, contentTypes: types, findings });
+    return timed({ tool, outcome: 'failed', ms, contentTypes: types, content, ...(text !== undefined ? { text } : {}), findings });
   }
   const isError = result['isError'] === true;
   if (isError) {
-    const text = content.find((block) => isObject(block) && block['type'] === 'text') as { text?: unknown } | undefined;
-    findings.push(finding('business', 'is_error', 'caplab host rule', 'the tool reported an error (isError: true)', { tool, evidence: excerpt(text?.text ?? '') }));
+    findings.push(finding('business', 'is_error', 'caplab host rule', 'the tool reported an error (isError: true)', { tool, evidence: excerpt(text ?? '') }));
   }
   const structured = result['structuredContent'];
   const hasStructured = structured !== undefined;
-  const judged = { tool, outcome: isError ? 'tool_error' : 'result', ms, contentTypes: types, structuredContent: hasStructured } as const;
+  const judged = { tool, outcome: isError ? 'tool_error' : 'result', ms, contentTypes: types, content, ...(text !== undefined ? { text } : {}), structuredContent: hasStructured } as const;
   if (profile.structured && hasStructured && !isObject(structured)) {
     findings.push(finding('protocol', 'malformed_result', 'spec MUST', 'structuredContent is not a JSON object', { tool, evidence: excerpt(structured) }));
   }
   let outputSchema: ProbedCall['outputSchema'] = 'none';
   if (declared && !isError) {
     if (!hasStructured) {
-      findings.push(finding('protocol', 'missing_structured_content', 'spec MUST', 'the tool declares an outputSchema but the result has no structuredContent', { tool }));
+      findings.push(finding('protocol', 'missing_structured_content', 'spec MUST', 'the tool declares an outputSchema but the result has no structuredContent', { tool, evidence: `result members ${excerpt(Object.keys(result))}` }));
       outputSchema = 'invalid';
     } else if (!runtime?.output) {
       outputSchema = 'not_checked';
@@ -204,9 +213,15 @@ export async function judgeResult(tool: string, result: Record<string, unknown>,
     }
   }
   if (profile.structured && hasStructured && isObject(structured) && !textCarries(content, structured)) {
-    findings.push(finding('protocol', 'text_without_structured', 'spec SHOULD', 'no text block carries the serialized structuredContent', { tool }));
+    findings.push(finding('protocol', 'text_without_structured', 'spec SHOULD', 'no text block carries the serialized structuredContent', { tool, evidence: text === undefined ? `no text block; content ${excerpt(types)}` : `first text ${excerpt(text)}` }));
   }
   return timed({ ...judged, outputSchema, findings });
+}
+
+/** The text of the first text block that has a string `text`. */
+function firstText(content: readonly unknown[]): string | undefined {
+  const block = content.find((item) => isObject(item) && item['type'] === 'text' && typeof item['text'] === 'string') as { text: string } | undefined;
+  return block?.text;
 }
 
 /**
@@ -214,12 +229,22 @@ export async function judgeResult(tool: string, result: Record<string, unknown>,
  * user named it, and what a server does with a name it never listed is
  * evidence of its own — an unknown-tool error is the expected answer; a
  * result means the server runs tools it does not show. The finding is
- * caplab's (the spec has no rule on calling an unlisted name).
+ * caplab's (the spec has no rule on calling an unlisted name). An `isError`
+ * answer is no tool's error (there is no such tool): a note, not a finding.
  */
 export function unlistedCall(call: ProbedCall, listingComplete: boolean): ProbedCall {
   const page = listingComplete ? '' : ' (the listing was incomplete: it may be on a page probe did not read)';
-  const unlisted = finding('protocol', 'unlisted_tool', 'caplab host rule', `not in the server's tools/list${page}; sent as asked, outcome ${call.outcome}`, { tool: call.tool });
-  return { ...call, findings: [unlisted, ...call.findings] };
+  // What the server answered: its text, else its refusal or what became of the call.
+  const answer = call.text !== undefined ? `answered ${excerpt(call.text)}` : (call.findings[0]?.evidence ?? `outcome ${call.outcome}`);
+  const unlisted = finding('protocol', 'unlisted_tool', 'caplab host rule', `not in the server's tools/list${page}; sent as asked, outcome ${call.outcome}`, { tool: call.tool, evidence: answer });
+  if (call.outcome !== 'tool_error') return { ...call, findings: [unlisted, ...call.findings] };
+  const note = 'answered with an isError result; the spec lists unknown tools among protocol errors (JSON-RPC -32602)';
+  return { ...call, note, findings: [unlisted, ...call.findings.filter((f) => f.kind !== 'is_error')] };
+}
+
+/** A `--call` never sent: the session ended before its turn. */
+export function notSent(request: CallRequest, why: string): ProbedCall {
+  return { tool: request.name, outcome: 'not_sent', ms: 0, why, findings: [] };
 }
 
 /**

@@ -68,7 +68,7 @@ export async function listAll(correlator: Correlator<unknown>, maxPages: number,
     }
     seen.add(next);
     if (page >= maxPages) {
-      findings.push(finding('protocol', 'page_limit', 'caplab host rule', `tools/list still paginating after ${maxPages} pages; listing stopped`));
+      findings.push(finding('protocol', 'page_limit', 'caplab host rule', `tools/list still paginating after ${maxPages} pages; listing stopped`, { evidence: `nextCursor ${excerpt(next)}` }));
       return end(page, false);
     }
     cursor = next;

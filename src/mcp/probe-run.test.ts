@@ -72,7 +72,7 @@ describe('runProbe (general profile): reports instead of refusing', () => {
     const changed = await probeMode('changes');
     expect(changed.listChanged).toEqual({ declared: true, received: 1, relisted: true, changed: true });
     expect(kinds(changed)).toEqual(['tools_changed']);
-    expect(changed.findings[0]?.evidence).toContain('added [added_later]');
+    expect(changed.findings[0]?.evidence).toContain('added 1 [added_later], removed 0 []');
     const undeclared = await probeMode('undeclared_change');
     expect(undeclared.listChanged).toEqual({ declared: false, received: 1, relisted: true, changed: false });
     expect(kinds(undeclared)).toEqual(['list_changed_undeclared']);

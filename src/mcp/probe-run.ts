@@ -1,23 +1,27 @@
-import type { Failure } from '../contract/index.ts';
+import { LIMITS, type Failure } from '../contract/index.ts';
 import { Correlator } from './correlator.ts';
 import { CLIENT_INFO, expectResult } from './handshake.ts';
-import { probeCall, unlistedCall, type CallRequest, type ProbedCall } from './probe-calls.ts';
-import { finding, fromFailure, type ProbeFinding } from './probe-finding.ts';
+import { notSent, probeCall, unlistedCall, type CallRequest, type ProbedCall } from './probe-calls.ts';
+import { excerpt, finding, fromFailure, type ProbeFinding } from './probe-finding.ts';
 import { OutputJudge } from './output-judge.ts';
 import { SchemaCompilers } from './probe-ajv.ts';
 import { listAll } from './probe-list.ts';
+import { nameList } from './name-list.ts';
 import { checkTools, type ProbedTool } from './probe-tools.ts';
 import { PROBE_OFFERED, PROBE_VERSIONS, versionProfile } from './probe-versions.ts';
 import { InitializeResult, type Implementation } from './results.ts';
 import type { Transport } from './transport.ts';
 
-export interface ProbeRunOptions {
+export interface ProbeRunOptions<Closed = unknown> {
   readonly calls?: readonly CallRequest[];
+  /** Pages of tools/list read; by default `LIMITS.probePages`. */
   readonly maxPages?: number;
   /** Connect to initialize answer; every later request. */
   readonly timeouts: { readonly startupMs: number; readonly requestMs: number };
   /** Aborted: the session is closed at once, and the probe ends at its next step with what it has. */
   readonly signal?: AbortSignal;
+  /** What the transport saw of a lost connection, given what closing it reported: that failure's evidence (for stdio: stderr's last line, or the exit). */
+  readonly observe?: (closed: Closed) => string | undefined;
   /** Validates structuredContent for judging (default: a worker thread, started on first use). */
   readonly judge?: OutputJudge;
 }
@@ -26,6 +30,7 @@ export interface ProbeRunOptions {
 export interface ProbeRun<Closed> {
   readonly serverInfo?: Implementation;
   readonly protocolVersion?: string;
+  readonly instructions?: string;
   /** For a revision other than the offered one: checks that do not apply, and its features probe does not check. */
   readonly versionNotes?: { readonly notApplicable: readonly string[]; readonly notChecked: readonly string[] };
   readonly tools: readonly ProbedTool[];
@@ -52,7 +57,7 @@ const listKey = (tools: readonly ProbedTool[]): string => JSON.stringify(tools.m
  * refusing, except that a protocol violation ends the session: after it,
  * nothing the server sends can be read with certainty.
  */
-export async function runProbe<Closed>(transport: Transport<Closed>, options: ProbeRunOptions): Promise<ProbeRun<Closed>> {
+export async function runProbe<Closed>(transport: Transport<Closed>, options: ProbeRunOptions<Closed>): Promise<ProbeRun<Closed>> {
   const { timeouts } = options;
   const findings: ProbeFinding[] = [];
   const calls: ProbedCall[] = [];
@@ -73,7 +78,7 @@ export async function runProbe<Closed>(transport: Transport<Closed>, options: Pr
   const stop = () => void session.close();
   if (options.signal?.aborted) stop();
   else options.signal?.addEventListener('abort', stop, { once: true });
-  let known: { serverInfo?: Implementation; protocolVersion?: string; versionNotes?: NonNullable<ProbeRun<Closed>['versionNotes']> } = {};
+  let known: { serverInfo?: Implementation; protocolVersion?: string; instructions?: string; versionNotes?: NonNullable<ProbeRun<Closed>['versionNotes']> } = {};
   let started = false;
 
   const judge = options.judge ?? new OutputJudge();
@@ -82,15 +87,20 @@ export async function runProbe<Closed>(transport: Transport<Closed>, options: Pr
   const compilers = new SchemaCompilers('listing');
   const called = new Set((options.calls ?? []).map((call) => call.name));
 
-  const finish = async (ended?: Failure): Promise<ProbeRun<Closed>> => {
+  const finish = async (ended?: Failure, refused?: ProbeFinding): Promise<ProbeRun<Closed>> => {
     // A violation may arrive while probe is between requests; it ended the session all the same.
-    const failure = ended ?? session.failure;
+    const failed = ended ?? session.failure;
     judge.close();
     const close = await session.close();
+    const observed = failed?.class === 'closed' ? options.observe?.(close) : undefined;
+    const failure = refused ?? (failed ? fromFailure(failed, undefined, observed) : undefined);
     for (const method of new Set(serverRequests)) {
-      findings.push(finding('protocol', 'server_request', 'spec MUST', `server sent a ${method} request; this client declared no capability for it (answered "method not found")`, { evidence: method }));
+      findings.push(finding('protocol', 'server_request', 'spec MUST', 'server sent a request for a capability this client did not declare (answered "method not found")', { evidence: method }));
     }
-    return { ...known, tools, pages, complete, listChanged, calls, findings, started, close, ...(failure ? { failure: fromFailure(failure) } : {}) };
+    // Every --call not sent yet is listed, with what ended the session (or that probe was interrupted).
+    const why = failure ? `the session ended first: ${failure.class}/${failure.kind}` : 'probe was interrupted first';
+    for (const call of (options.calls ?? []).slice(calls.length)) calls.push(notSent(call, why));
+    return { ...known, tools, pages, complete, listChanged, calls, findings, started, close, ...(failure ? { failure } : {}) };
   };
 
   const params = { protocolVersion: PROBE_OFFERED, capabilities: {}, clientInfo: CLIENT_INFO };
@@ -99,20 +109,19 @@ export async function runProbe<Closed>(transport: Transport<Closed>, options: Pr
   started = true;
   const { serverInfo, protocolVersion, capabilities } = initialize.value;
   const profile = versionProfile(protocolVersion);
-  known = { serverInfo, protocolVersion };
+  const { instructions } = initialize.value;
+  known = { serverInfo, protocolVersion, ...(instructions !== undefined ? { instructions } : {}) };
   if (!profile) {
     // "If the client does not support the version in the server's response, it SHOULD disconnect."
-    const refused = finding('protocol', 'version_mismatch', 'spec SHOULD', `server answered ${protocolVersion}; probe reads ${PROBE_VERSIONS.join(', ')}`, { evidence: protocolVersion });
-    const run = await finish();
-    return { ...run, failure: refused };
+    return finish(undefined, finding('protocol', 'version_mismatch', 'spec SHOULD', `server answered a revision probe does not read (it reads ${PROBE_VERSIONS.join(', ')})`, { evidence: excerpt(protocolVersion) }));
   }
   if (protocolVersion !== PROBE_OFFERED) known.versionNotes = { notApplicable: profile.notApplicable, notChecked: profile.notChecked };
   listChanged.declared = capabilities.tools?.listChanged === true;
   const initialized = session.notify('notifications/initialized', {});
   if (!initialized.ok) return finish(initialized);
-  if (!capabilities.tools) findings.push(finding('protocol', 'no_tools_capability', 'spec MUST', 'server does not declare the tools capability'));
+  if (!capabilities.tools) findings.push(finding('protocol', 'no_tools_capability', 'spec MUST', 'server does not declare the tools capability', { evidence: `capabilities ${excerpt(capabilities)}` }));
 
-  const maxPages = options.maxPages ?? 20;
+  const maxPages = options.maxPages ?? LIMITS.probePages;
   const listing = await listAll(session, maxPages, timeouts.requestMs);
   pages = listing.pages;
   complete = listing.complete;
@@ -145,14 +154,14 @@ export async function runProbe<Closed>(transport: Transport<Closed>, options: Pr
       const after = new Set(relisted.map((t) => t.name));
       const added = [...after].filter((n) => !before.has(n));
       const removed = [...before].filter((n) => !after.has(n));
-      findings.push(finding('protocol', 'tools_changed', 'caplab host rule', 'the tool list changed during the session (a host pins what it listed)', { evidence: `added [${added.join(', ')}], removed [${removed.join(', ')}], others may differ in schema` }));
+      findings.push(finding('protocol', 'tools_changed', 'caplab host rule', 'the tool list changed during the session (a host pins what it listed)', { evidence: `added ${added.length} [${nameList(added)}], removed ${removed.length} [${nameList(removed)}], others may differ in schema` }));
     }
   }
   // A barrier: the server answers in order, so anything it wrote before this answer (a second
   // response, a stray line) has been read by the time it arrives.
   const barrier = await session.request('ping', {}, { timeoutMs: timeouts.requestMs }).reply;
   if (!barrier.ok && barrier.class === 'timeout') {
-    findings.push(finding('timeout', 'ping_unanswered', 'spec MUST', `no answer to ping within ${timeouts.requestMs} ms (the receiver MUST respond promptly)`));
+    findings.push(finding('timeout', 'ping_unanswered', 'spec MUST', `no answer to ping within ${timeouts.requestMs} ms (the receiver MUST respond promptly)`, { evidence: barrier.message }));
   }
   return finish();
 }

@@ -1,4 +1,4 @@
-import { checkJson, schemaHash, type JsonSchema } from '../contract/index.ts';
+import { checkJson, LIMITS, schemaHash, type JsonSchema } from '../contract/index.ts';
 import { SchemaCompilers, type CompileMode } from './probe-ajv.ts';
 import { excerpt, finding, type ProbeFinding } from './probe-finding.ts';
 import { compileToolSchema, type CompiledSchema } from './probe-schema.ts';
@@ -8,15 +8,18 @@ import type { VersionProfile } from './probe-versions.ts';
 export const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 
 /** A description longer than this many characters is a finding (caplab host rule: it crowds the model's context). */
-export const MAX_DESCRIPTION_CHARS = 4096;
+export const MAX_DESCRIPTION_CHARS: number = LIMITS.probeDescriptionChars;
 
 /** One listed tool, summarised: hashes, not whole schemas. Annotations are the server's untrusted hints. */
 export interface ProbedTool {
   readonly name: string;
+  readonly title?: string;
   readonly description?: string;
   readonly inputSchemaHash?: string;
   readonly outputSchemaHash?: string;
   readonly annotations?: Readonly<Record<string, unknown>>;
+  /** As sent (2025-11-25 defines them); never fetched. */
+  readonly icons?: unknown;
 }
 
 /** What a call needs to judge a result: whether the tool declared an outputSchema, and for a tool probe calls, the schema and how it compiled. */
@@ -70,7 +73,7 @@ function checkTool(entry: unknown, checking: Checking): { tool?: ProbedTool; run
   }
   const description = entry['description'];
   if (typeof description === 'string' && description.length > MAX_DESCRIPTION_CHARS) {
-    findings.push(finding('protocol', 'oversized_description', 'caplab host rule', `description has ${description.length} characters (limit ${MAX_DESCRIPTION_CHARS})`, { tool: name }));
+    findings.push(finding('protocol', 'oversized_description', 'caplab host rule', `description has ${description.length} characters (limit ${MAX_DESCRIPTION_CHARS})`, { tool: name, evidence: excerpt(description) }));
   }
   const input = entry['inputSchema'];
   const output = entry['outputSchema'];
@@ -94,12 +97,15 @@ function checkTool(entry: unknown, checking: Checking): { tool?: ProbedTool; run
     }
   }
   const annotations = entry['annotations'];
+  const title = entry['title'];
   const tool: ProbedTool = {
     name,
+    ...(typeof title === 'string' ? { title } : {}),
     ...(typeof description === 'string' ? { description } : {}),
     ...(inputHash !== undefined ? { inputSchemaHash: inputHash } : {}),
     ...(outputHash !== undefined ? { outputSchemaHash: outputHash } : {}),
     ...(isObject(annotations) ? { annotations } : {}),
+    ...(entry['icons'] !== undefined ? { icons: entry['icons'] } : {}),
   };
   return { tool, runtime, findings };
 }

@@ -3,8 +3,9 @@
  * reading, process-group signalling and membership (the one teardown MCP
  * servers and command hooks share), the child subreaper that finds
  * processes escaped by `setsid` (Linux; the gap elsewhere is stated in every
- * close report), and the guard process that kills children and removes
- * probe's temp folder when caplab dies, even by SIGKILL (guard.ts).
+ * close report), the guard process that kills children and removes
+ * probe's temp folder when caplab dies, even by SIGKILL (guard.ts), and the
+ * cleanups main.ts's last-resort handler runs first (last-resort.ts).
  */
 export { allProcesses, isAlive, procStat } from './proc.ts';
 export type { ProcStat } from './proc.ts';
@@ -12,4 +13,6 @@ export { becomeSubreaper, mergeReports, reapOrphans, trackChild } from './subrea
 export type { NamedCount, OrphanReport, SweepGraces } from './subreaper.ts';
 export { livingMembers, signalGroup, waitGroupGone } from './process-group.ts';
 export { enableGuard, processGuard } from './guard.ts';
+export { atLastResort, runLastResort } from './last-resort.ts';
+export { isGuardableGroup } from './guard-protocol.ts';
 export type { ProcessGuard, Release } from './guard.ts';
