@@ -13,9 +13,10 @@
  * alive. Trials run a few at a time, each with its own TMPDIR and marker.
  */
 import { expect, test } from 'bun:test';
-import { writeFileSync } from 'node:fs';
+import { readdirSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { scratchDir } from '../../test/scratch.ts';
+import { killAllWith } from '../platform/testing/find.ts';
 import { sigkillTrial, type SigkillTrial, type TrialOutcome } from '../platform/testing/sigkill-trial.ts';
 
 const main = join(import.meta.dir, '../main.ts');
@@ -88,4 +89,30 @@ test(`SIGKILL during a probe of a server that never answers leaves no process of
   const outcomes = await trials(probeTrial);
   for (const outcome of outcomes) expect(outcome).toEqual(clean(outcome.n));
   expect(outcomes.length).toBe(TRIALS);
+}, 240_000);
+
+/** A SIGKILL the moment probe's temp folder exists; whether the folder is gone afterwards (polled). */
+async function killAtFolder(): Promise<{ seen: boolean; left: string[] }> {
+  const dir = scratchDir('caplab-sigkill-folder-');
+  const m = marker();
+  const caplab = Bun.spawn([process.execPath, main, 'probe', '--', 'sh', '-c', `sleep ${m}`], { cwd: dir, env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', TMPDIR: dir }, stdin: 'ignore', stdout: 'ignore', stderr: 'ignore' });
+  const folders = () => readdirSync(dir).filter((name) => name.startsWith('caplab-probe-'));
+  try {
+    const deadline = performance.now() + 30_000;
+    while (folders().length === 0 && caplab.exitCode === null && performance.now() < deadline) await Bun.sleep(0);
+    const seen = folders().length > 0;
+    caplab.kill('SIGKILL');
+    await caplab.exited;
+    const gone = performance.now() + 10_000;
+    while (folders().length > 0 && performance.now() < gone) await Bun.sleep(10);
+    return { seen, left: folders() };
+  } finally {
+    caplab.kill('SIGKILL');
+    killAllWith(m);
+  }
+}
+
+test('SIGKILL the moment probe’s temp folder appears leaves no folder: the guard runs before the folder is made, 10 trials', async () => {
+  // The audit: with the guard started by the folder's own registration, 8 of 10 such kills left the folder.
+  for (let n = 0; n < 10; n++) expect([n, await killAtFolder()]).toEqual([n, { seen: true, left: [] }]);
 }, 240_000);

@@ -90,6 +90,8 @@ export async function probe(command: readonly string[], options: ProbeOptions = 
   const env = options.env ?? buildEnv(PROBE_ENV_ALLOW, options.envSource ?? process.env);
   const redactor = options.redactor ?? redactorFor(env);
   const cwdIsTemp = options.cwd === undefined;
+  // The guard starts first (a spawn, milliseconds), so the folder is registered the moment it exists.
+  if (cwdIsTemp) processGuard().start();
   const cwd = options.cwd ?? mkdtempSync(join(tmpdir(), 'caplab-probe-'));
   // Removed by caplab's guard if caplab dies before it is removed here (registered before the server starts in it).
   const unguard = cwdIsTemp ? processGuard().folder(cwd) : () => undefined;
