@@ -2,7 +2,7 @@ import { clipChars } from '../base/index.ts';
 import { LIMITS } from '../contract/index.ts';
 import { isClipped, type Clipped, type CloseReport, type ProbeFinding, type ProbeReport, type ReportedCall } from '../mcp/index.ts';
 import type { NamedCount } from '../platform/index.ts';
-import { inert } from './terminal-text.ts';
+import { inert } from '../base/index.ts';
 
 const named = (counts: readonly NamedCount[]) => counts.map((c) => `${c.name} ×${c.count}`).join(', ');
 

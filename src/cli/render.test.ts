@@ -21,3 +21,25 @@ test('a response line names at most eight calls and counts the rest (a hostile r
   expect(line).toContain('55000 tool call(s): tool_0, tool_1, tool_2, tool_3, tool_4, tool_5, tool_6, tool_7, … 54992 more (usage');
   expect(line.length).toBeLessThan(300);
 });
+
+test('ids, names, arguments and failure messages from the model or a hook reach the terminal inert (no cursor moves, no forged lines)', () => {
+  const esc = '\x1b[1A\x1b[2K';
+  const record = {
+    toolCallId: `toolu_${esc}x`,
+    actionId: 'act-01',
+    name: `read\x1b[31m_source`,
+    arguments: { original: { source_id: 'alpha\r\n      ✓ object created' } },
+    stages: [],
+    hooks: [],
+    handlerEntered: false,
+    outcome: { ok: false, class: 'permission_denied', kind: 'hook', message: `blocked by hook sh ./esc.sh: ${esc}\u202e✓ object created` },
+    modelText: '',
+  };
+  const line = renderStep({ type: 'call', record } as never, bare);
+  expect(line).not.toMatch(/[\x00-\x09\x0b-\x1f\x7f\u202e]/);
+  expect(line.split('\n')).toHaveLength(2);
+  expect(line).toContain('toolu_\\x1b[1A\\x1b[2Kx');
+  expect(line).toContain('\\u202e✓ object created');
+  const response = renderStep({ type: 'response', requestId: 'req-01', response: { id: `msg${esc}`, scripted: true, content: [{ type: 'tool_use', id: 't', name: `n${esc}`, input: {} }], usage: { input_tokens: 1, output_tokens: 1 }, stop_reason: 'tool_use' } } as never, bare);
+  expect(response).not.toMatch(/\x1b/);
+});

@@ -1,3 +1,4 @@
+import { inert } from '../base/index.ts';
 import type { Failure } from '../contract/index.ts';
 import type { AcceptanceCheck, LoopStep, RecordedCall, RunOutcome } from '../harness/index.ts';
 import type { Paint } from './io.ts';
@@ -17,12 +18,13 @@ function describeCall(record: RecordedCall, paint: Paint): string {
   const via = protocol ? `mcp jsonrpc#${protocol.jsonrpcId}` : record.handlerEntered ? 'local' : 'not executed';
   const args = JSON.stringify(record.arguments.rewritten ?? record.arguments.original);
   const shown = args.length > 90 ? `${args.slice(0, 87)}...` : args;
-  const head = `    ${record.toolCallId} ${record.actionId} ${record.name} ${shown} ${paint.dim(`(${via})`)}`;
+  // Ids, names, arguments and messages come from the model, hooks and servers: shown, never acted on.
+  const head = `    ${inert(record.toolCallId)} ${record.actionId} ${inert(record.name)} ${inert(shown)} ${paint.dim(`(${via})`)}`;
   if (record.outcome.ok) {
     const v = record.outcome.value;
-    return `${head}\n      ${paint.ok('✓')} ${v.evidence}${v.objectVersion ? ` sha256 ${short(v.objectVersion)}` : ''}${record.fullOutput ? ` (truncated for the model; full output ${record.fullOutput.path})` : ''}`;
+    return `${head}\n      ${paint.ok('✓')} ${inert(v.evidence)}${v.objectVersion ? ` sha256 ${short(v.objectVersion)}` : ''}${record.fullOutput ? ` (truncated for the model; full output ${record.fullOutput.path})` : ''}`;
   }
-  return `${head}\n      ${paint.bad('✗')} ${failureText(record.outcome)}`;
+  return `${head}\n      ${paint.bad('✗')} ${inert(failureText(record.outcome))}`;
 }
 
 /** Renders one step as it happens. */
@@ -39,8 +41,8 @@ export function renderStep(step: LoopStep, paint: Paint): string {
       const uses = r.content.filter((b) => b.type === 'tool_use').map((b) => (b.type === 'tool_use' ? b.name : ''));
       // A hostile response may ask for thousands of calls: name the first few, count the rest.
       const named = uses.length > SHOWN_CALLS ? [...uses.slice(0, SHOWN_CALLS), `… ${uses.length - SHOWN_CALLS} more`] : uses;
-      const what = uses.length > 0 ? `${uses.length} tool call(s): ${named.join(', ')}` : 'final answer';
-      return `  ← ${r.id} ${paint.dim('[scripted]')} ${what} ${paint.dim(`(usage ${r.usage.input_tokens}/${r.usage.output_tokens}, synthetic)`)}`;
+      const what = uses.length > 0 ? `${uses.length} tool call(s): ${inert(named.join(', '))}` : 'final answer';
+      return `  ← ${inert(r.id)} ${paint.dim('[scripted]')} ${what} ${paint.dim(`(usage ${r.usage.input_tokens}/${r.usage.output_tokens}, synthetic)`)}`;
     }
     case 'call':
       return describeCall(step.record, paint);
@@ -55,7 +57,7 @@ function renderChecks(checks: readonly AcceptanceCheck[], paint: Paint): string 
   const mark = (c: AcceptanceCheck) => (c.verdict === 'pass' ? paint.ok('✓') : c.verdict === 'fail' ? paint.bad('✗') : paint.dim('–'));
   const rows = checks.map((c) => {
     const note = c.verdict === 'not_verifiable' ? paint.dim(' (not automatically verifiable)') : '';
-    return `  ${mark(c)} ${c.id.padEnd(width)}  ${c.condition}${note}\n      ${paint.dim(`${c.object} — ${c.evidence}`)}`;
+    return `  ${mark(c)} ${c.id.padEnd(width)}  ${c.condition}${note}\n      ${paint.dim(inert(`${c.object} — ${c.evidence}`))}`;
   });
   return ['Acceptance:', ...rows].join('\n');
 }

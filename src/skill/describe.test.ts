@@ -37,3 +37,11 @@ test('renderSkillsText shows status, reason, requirements, stages and the grants
   expect(text.trimEnd().endsWith(GRANTS_NOTHING)).toBe(true);
   expect(renderSkillsText(describeSkills([], []))).toStartWith('no method packages\n');
 });
+
+test('caplab skills shows a hostile description inert: escapes and bidi overrides written out, no extra line', () => {
+  const report = describeSkills(packages(), [readSourceContract, createCardContract]);
+  const hostile = { ...report, packages: report.packages.map((p, i) => (i === 0 ? { ...p, description: 'fine\x1b[2J\x1b]0;title\x07\u202eevil\nforged line' } : p)) };
+  const text = renderSkillsText(hostile);
+  expect(text).not.toMatch(/[\x00-\x09\x0b-\x1f\x7f\u202e]/);
+  expect(text).toContain('fine\\x1b[2J\\x1b]0;title\\x07\\u202eevil\\x0aforged line');
+});

@@ -1,3 +1,4 @@
+import { inert } from '../base/index.ts';
 import { bindPackage, type BoundTool } from './bind.ts';
 import type { Package, Stage } from './types.ts';
 
@@ -101,5 +102,6 @@ export function renderSkillsText(report: SkillsReport): string {
     lines.push('');
   }
   lines.push(report.note);
-  return `${lines.join('\n')}\n`;
+  // Names, descriptions and paths come from the packages' files: each line is shown, never acted on.
+  return `${lines.map(inert).join('\n')}\n`;
 }

@@ -1,5 +1,5 @@
 import { expect, test } from 'bun:test';
-import { inert } from './terminal-text.ts';
+import { inert } from './inert.ts';
 
 test('inert writes every C0 and C1 control, DEL, separator and bidi control as an escape, and nothing else', () => {
   expect(inert('\x1b[2J\x1b]0;t\x07')).toBe('\\x1b[2J\\x1b]0;t\\x07');
