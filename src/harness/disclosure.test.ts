@@ -8,7 +8,8 @@ import { inProcessHook } from '../pipeline/index.ts';
 import { disclosedSources, sourceReads, type ReadCall } from './disclosure.ts';
 import { recheckAcceptance } from './recheck.ts';
 import { runTask } from './run.ts';
-import { loadScenario, type Scenario } from './scenario.ts';
+import type { Scenario } from './scenario.ts';
+import { happyScenario } from './testing/happy.ts';
 import { testHost } from './testing/test-host.ts';
 import { localTools } from './tools.ts';
 
@@ -57,9 +58,7 @@ test('an id two successful reads share is ambiguous and discloses nothing', () =
 
 /** `happy` without the read of alpha: the card still quotes alpha. */
 function betaOnly(): Scenario {
-  const loaded = loadScenario(excerptTask.scenarios.folder, 'happy');
-  if (!loaded.ok) throw new Error(loaded.message);
-  const scenario = structuredClone(loaded.value);
+  const scenario = happyScenario();
   const first = scenario.responses[0]!;
   if (!first.tool_calls) throw new Error('happy starts with tool calls');
   first.tool_calls.splice(0, 1);

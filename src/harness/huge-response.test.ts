@@ -13,7 +13,7 @@ import { excerptTask, fixtureSnapshot } from '../excerpt/index.ts';
 import { verify } from '../ledger/index.ts';
 import { recheckAcceptance } from './recheck.ts';
 import { runTask } from './run.ts';
-import { loadScenario } from './scenario.ts';
+import { happyScenario } from './testing/happy.ts';
 import { testHost } from './testing/test-host.ts';
 import { localTools } from './tools.ts';
 
@@ -21,9 +21,7 @@ const scratch = mkdtempSync(join(tmpdir(), 'caplab-huge-response-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 test('the 55,000-call response runs no call, ends failed as too_many_calls, and verifies', async () => {
-  const loaded = loadScenario(excerptTask.scenarios.folder, 'happy');
-  if (!loaded.ok) throw new Error(loaded.message);
-  const scenario = structuredClone(loaded.value);
+  const scenario = happyScenario();
   const first = scenario.responses[0]!;
   if (!first.tool_calls) throw new Error('happy starts with tool calls');
   first.tool_calls = Array.from({ length: 55_000 }, (_, i) => ({ id: `t${i}`, name: 'read_source', arguments: { source_id: 'alpha' } }));

@@ -8,18 +8,15 @@ import { verify } from '../ledger/index.ts';
 import type { Hook } from '../pipeline/index.ts';
 import { recheckAcceptance } from './recheck.ts';
 import { runTask } from './run.ts';
-import { loadScenario, type Scenario } from './scenario.ts';
+import type { Scenario } from './scenario.ts';
 import { localTools } from './tools.ts';
+import { happyScenario } from './testing/happy.ts';
 import { testHost } from './testing/test-host.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'caplab-run-limits-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-function happy(): Scenario {
-  const loaded = loadScenario(excerptTask.scenarios.folder, 'happy');
-  if (!loaded.ok) throw new Error(loaded.message);
-  return structuredClone(loaded.value);
-}
+const happy = happyScenario;
 
 /** `happy` with the first call's arguments replaced: what a model sending them looks like to the host. */
 function happyWithFirstArguments(args: unknown): Scenario {

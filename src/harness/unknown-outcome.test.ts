@@ -12,6 +12,7 @@ import { runTask } from './run.ts';
 import { loadScenario, type Scenario } from './scenario.ts';
 import type { ToolProvider } from './tools.ts';
 import { replacingTool } from './testing/replace-tool.ts';
+import { happyScenario } from './testing/happy.ts';
 import { testHost } from './testing/test-host.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'caplab-unknown-outcome-'));
@@ -22,9 +23,7 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
  * response: what a model that saw a timeout and "tries again" sends.
  */
 function createThenRepeat(): Scenario {
-  const loaded = loadScenario(excerptTask.scenarios.folder, 'happy');
-  if (!loaded.ok) throw new Error(loaded.message);
-  const scenario = structuredClone(loaded.value);
+  const scenario = happyScenario();
   const create = scenario.responses[1]!;
   if (!create.tool_calls) throw new Error('happy creates in its second response');
   const again = { ...structuredClone(create), tool_calls: create.tool_calls.map((call) => ({ ...call, id: 'toolu_04' })) };
