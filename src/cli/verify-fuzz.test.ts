@@ -233,6 +233,7 @@ const storyForgeries: [name: string, kind: string, edit: () => void][] = [
     return es.map((e) => (e['tool_call_id'] === 'toolu_01' ? { ...e, outcome: { ...(e['outcome'] as object), object_version: beta } } : e));
   })],
   ['a response event whose stop reason is not its file’s', 'response_mismatch', () => rechain(work, (es) => es.map((e) => (e.type === 'response' && e['request_id'] === 'req-01' ? { ...e, stop_reason: 'end_turn' } : e)))],
+  ['a response event naming another request', 'misplaced_event', () => rechain(work, (es) => es.map((e) => (e.type === 'response' && e['request_id'] === 'req-02' ? { ...e, request_id: 'req-01' } : e)))],
   ['run_end exit code changed', 'count_mismatch', () => rechain(work, (es) => es.map((e) => (e.type === 'run_end' ? { ...e, exit_code: 4 } : e)))],
   ['a create given a read’s id (reused, never refused)', 'call_inconsistent', () => {
     for (const file of ['requests/02-response.json', 'requests/03-request.json']) writeFileSync(join(work, file), original.get(file)!.toString().replaceAll('toolu_03', 'toolu_01'));
