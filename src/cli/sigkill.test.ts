@@ -112,7 +112,7 @@ async function killAtFolder(): Promise<{ seen: boolean; left: string[] }> {
   }
 }
 
-test('SIGKILL the moment probe’s temp folder appears leaves no folder: the guard runs before the folder is made, 10 trials', async () => {
+test('SIGKILL the moment probe’s temp folder appears leaves no folder: it is registered with the guard before it is made, 10 trials', async () => {
   // The audit: with the guard started by the folder's own registration, 8 of 10 such kills left the folder.
   for (let n = 0; n < 10; n++) expect([n, await killAtFolder()]).toEqual([n, { seen: true, left: [] }]);
 }, 240_000);

@@ -1,4 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NO_REDACTION, redactorFor, type Redactor } from '../contract/index.ts';
@@ -85,16 +86,34 @@ function resolveCommand(command: readonly string[], env: Readonly<Record<string,
  * catches meanwhile, main.ts's last resort kills the group and removes the
  * folder at once (registered with `atLastResort`).
  */
+/**
+ * A fresh folder for the server, registered with caplab's guard *before* it
+ * is made, so that no SIGKILL can leave it: the guard removes it if caplab
+ * dies, however early. The name carries 64 random bits and the folder is made
+ * exclusively, so a registered name is never someone else's folder.
+ */
+function guardedTempDir(): { path: string; release: () => void } {
+  for (;;) {
+    const path = join(tmpdir(), `caplab-probe-${randomBytes(8).toString('hex')}`);
+    const release = processGuard().folder(path);
+    try {
+      mkdirSync(path, { mode: 0o700 });
+      return { path, release };
+    } catch (error) {
+      release();
+      if ((error as { code?: unknown }).code !== 'EEXIST') throw error;
+    }
+  }
+}
+
 export async function probe(command: readonly string[], options: ProbeOptions = {}): Promise<ProbeReport> {
   const timeouts = { ...PROBE_TIMEOUTS, ...options.timeouts };
   const env = options.env ?? buildEnv(PROBE_ENV_ALLOW, options.envSource ?? process.env);
   const redactor = options.redactor ?? redactorFor(env);
   const cwdIsTemp = options.cwd === undefined;
-  // The guard starts first (a spawn, milliseconds), so the folder is registered the moment it exists.
-  if (cwdIsTemp) processGuard().start();
-  const cwd = options.cwd ?? mkdtempSync(join(tmpdir(), 'caplab-probe-'));
-  // Removed by caplab's guard if caplab dies before it is removed here (registered before the server starts in it).
-  const unguard = cwdIsTemp ? processGuard().folder(cwd) : () => undefined;
+  const temp = cwdIsTemp ? guardedTempDir() : undefined;
+  const cwd = temp?.path ?? options.cwd!;
+  const unguard = temp?.release ?? (() => undefined);
   const removeTemp = () => {
     if (cwdIsTemp) rmSync(cwd, { recursive: true, force: true });
     unguard();

@@ -27,8 +27,8 @@ import { trackChild } from './subreaper.ts';
  * caplab died is in no registered group and is not killed; a child Bun.spawn
  * had forked but not yet returned when caplab was SIGKILLed is not
  * registered yet, so not guarded (the window is one spawn: milliseconds
- * under load); nor is a folder made but not yet registered (probe starts
- * the guard before it makes its temp folder, so that gap holds no spawn).
+ * under load). Probe's temp folder has no such gap: it is registered
+ * before it is made.
  * Process-wide, like the subreaper: only the program entry enables it.
  */
 
