@@ -67,6 +67,33 @@ describe('a schema is checked before Ajv sees it', () => {
   });
 });
 
+describe('compiling is bounded: by a schema’s size, and by one budget per listing', () => {
+  const tool = (name: string, properties: number) => ({
+    name,
+    inputSchema: { type: 'object', properties: Object.fromEntries(Array.from({ length: properties }, (_, i) => [`p${i}`, { type: 'string', pattern: `^a${i}` }])) },
+  });
+
+  test('a schema larger than probeSchemaBytes: schema_too_large on that tool, never compiled (the audit: 700 KB schemas took 5 s each)', async () => {
+    const compilers = new CountingCompilers();
+    const big = tool('big', Math.ceil(LIMITS.probeSchemaBytes / 30));
+    expect(JSON.stringify(big.inputSchema).length).toBeGreaterThan(LIMITS.probeSchemaBytes);
+    const checked = await checkTools([big, tool('small', 3)], PROFILE, { compilers });
+    expect(checked.findings).toEqual([expect.objectContaining({ class: 'protocol', kind: 'schema_too_large', basis: 'caplab host rule', tool: 'big' })]);
+    expect(compilers.compiled).toHaveLength(1); // `small` only
+  });
+
+  test('past probeCompileMs of compiling, the rest of the listing is not compiled; one compile_budget finding counts it', async () => {
+    // A clock on which every compile takes 20 s: two compiles spend the budget (30 s), the other three are skipped.
+    let t = 0;
+    const compilers = new CountingCompilers();
+    const now = () => (t += 20_000);
+    const checked = await checkTools([1, 2, 3, 4, 5].map((n) => tool(`t${n}`, n)), PROFILE, { compilers, now });
+    expect(compilers.compiled).toHaveLength(2);
+    expect(checked.tools).toHaveLength(5);
+    expect(checked.findings).toEqual([expect.objectContaining({ class: 'timeout', kind: 'compile_budget', basis: 'caplab host rule', message: expect.stringContaining('3 schema(s) after that were not compiled') })]);
+  });
+});
+
 describe('one Ajv per dialect and strictness, each schema compiled once', () => {
   test('tools sharing a root $id and a nested $id compile as they would alone; $ref "#" names the schema being compiled', async () => {
     const shared = (type: string) => ({ $id: 'https://example.invalid/tool.json', type: 'object', properties: { a: { $ref: 'part.json' } }, $defs: { part: { $id: 'part.json', type } } });

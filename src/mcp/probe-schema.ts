@@ -41,7 +41,11 @@ export function remoteRefs(schema: unknown): string[] {
  * carry, nothing fetched, no `$ref` cycle that stays on the same instance.
  */
 function refusedBeforeCompile(schema: object, which: Which, tool: string): ProbeFinding | undefined {
-  const bounded = checkJson(schema, { maxDepth: LIMITS.probeSchemaDepth });
+  const bounded = checkJson(schema, { maxDepth: LIMITS.probeSchemaDepth, maxBytes: LIMITS.probeSchemaBytes });
+  if (!bounded.ok && bounded.kind === 'too_large') {
+    // Ajv compiles on probe's own thread and cannot be stopped part way: its cost is bounded by the schema's size.
+    return finding('protocol', 'schema_too_large', 'caplab host rule', `${which} is larger than ${LIMITS.probeSchemaBytes} bytes as canonical JSON (probeSchemaBytes); not compiled`, { tool, evidence: bounded.message });
+  }
   if (!bounded.ok && bounded.kind === 'too_deep') {
     return finding('protocol', 'schema_too_deep', 'caplab host rule', `${which} nests deeper than ${LIMITS.probeSchemaDepth} levels (probeSchemaDepth); not compiled`, { tool, evidence: bounded.message });
   }

@@ -41,6 +41,8 @@ interface Checking {
   /** `which` and canonical hash → what compiling gave (findings name the tool that was first). */
   readonly compiled: Map<string, CompiledSchema>;
   readonly called: ReadonlySet<string>;
+  /** Compile time spent and left for this listing (`probeCompileMs`), and the schemas not compiled once it ran out. */
+  readonly budget: { spentMs: number; skipped: number; readonly now: () => number };
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
@@ -55,7 +57,14 @@ function compileOnce(schema: object, hash: string | undefined, which: 'inputSche
   const key = hash === undefined ? undefined : `${which} ${hash}`;
   const known = key === undefined ? undefined : checking.compiled.get(key);
   if (known) return { ...known, findings: known.findings.map((f) => ({ ...f, tool })) };
+  const { budget } = checking;
+  if (budget.spentMs > LIMITS.probeCompileMs) {
+    budget.skipped++;
+    return { findings: [] };
+  }
+  const started = budget.now();
   const compiled = compileToolSchema(schema, which, tool, checking.profile, checking.compilers);
+  budget.spentMs += budget.now() - started;
   if (key !== undefined) checking.compiled.set(key, compiled);
   return compiled;
 }
@@ -125,6 +134,8 @@ export interface CheckOptions {
   /** The probe's Ajv instances (one per dialect and strictness per probe); by default fresh ones. */
   readonly compilers?: SchemaCompilers;
   readonly signal?: AbortSignal;
+  /** The clock compile time is measured by (a test drives it). */
+  readonly now?: () => number;
 }
 
 /** Lets the event loop run (a signal, a deadline) between two tools. */
@@ -138,7 +149,8 @@ const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmedi
  * (what was checked by then is returned).
  */
 export async function checkTools(listed: readonly unknown[], profile: VersionProfile, options: CheckOptions = {}): Promise<CheckedTools> {
-  const checking: Checking = { profile, compilers: options.compilers ?? new SchemaCompilers('listing'), compiled: new Map(), called: options.called ?? new Set() };
+  const budget = { spentMs: 0, skipped: 0, now: options.now ?? (() => performance.now()) };
+  const checking: Checking = { profile, compilers: options.compilers ?? new SchemaCompilers('listing'), compiled: new Map(), called: options.called ?? new Set(), budget };
   const tools: ProbedTool[] = [];
   const runtimes = new Map<string, ToolRuntime>();
   const findings: ProbeFinding[] = [];
@@ -151,6 +163,10 @@ export async function checkTools(listed: readonly unknown[], profile: VersionPro
       if (!runtimes.has(checked.tool.name)) runtimes.set(checked.tool.name, checked.runtime!);
     }
     await yieldToEventLoop();
+  }
+  if (budget.skipped > 0) {
+    const message = `compiling this listing's schemas took more than ${LIMITS.probeCompileMs} ms (probeCompileMs); ${budget.skipped} schema(s) after that were not compiled`;
+    findings.push(finding('timeout', 'compile_budget', 'caplab host rule', message, { evidence: `${Math.round(budget.spentMs)} ms compiling` }));
   }
   findings.push(...duplicates(tools, profile));
   return { tools, runtimes, findings };
