@@ -35,6 +35,8 @@ export interface TrialOutcome {
 
 const START_WITHIN_MS = 30_000;
 const GONE_WITHIN_MS = 10_000;
+/** How long after its children are up a trial waits before the kill: past the documented spawn window. */
+const SPAWN_WINDOW_MS = 250;
 
 const probeFolders = (tmp: string) => readdirSync(tmp).filter((name) => name.startsWith('caplab-probe-'));
 
@@ -77,6 +79,10 @@ export async function sigkillTrial(trial: SigkillTrial): Promise<TrialOutcome> {
       await caplab.exited;
       return { notStarted: `${seen}; exit ${caplab.exitCode}; stderr: ${(await stderr).slice(-500)}`, extraFds: [], left: { processes: [], folders: [] } };
     }
+    // The window README names: a child is registered with the guard only once Bun.spawn has returned
+    // in caplab, which a loaded machine may not have scheduled yet although the child already runs.
+    // The trial is about a hung child, so it kills after that window, not inside it.
+    await Bun.sleep(SPAWN_WINDOW_MS);
     family = descendants(caplab.pid);
     const fds = livingWith(trial.marker).flatMap((pid) => extraFds(pid).map((fd) => `${pid}: ${fd}`));
     caplab.kill('SIGKILL');
