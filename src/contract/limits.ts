@@ -64,7 +64,7 @@ export const LIMITS = {
   /** Nesting of arrays and objects in one tool's inputSchema or outputSchema that `probe` compiles. */
   probeSchemaDepth: 64,
   /** Bytes of one listed schema as canonical JSON that probe compiles; a larger one is a finding, not compiled. */
-  probeSchemaBytes: 256 * KiB,
+  probeSchemaBytes: 64 * KiB,
   /** Milliseconds probe spends compiling the schemas of one listing; past it the rest are not compiled (one finding). */
   probeCompileMs: 30_000,
   /** Nesting of arrays and objects in one tools/call result that `probe` judges. */
