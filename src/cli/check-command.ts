@@ -1,8 +1,8 @@
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { Task, ToolProvider } from '../harness/index.ts';
 import { caseFlags, checkCases, judge, type CheckCase, type CheckResult } from './check.ts';
 import { HELP } from './help.ts';
+import type { CliTask } from './tasks.ts';
 import { EXIT, paint, type Io } from './io.ts';
 import { repeatedFlag } from './flags.ts';
 import { junitXml } from './junit.ts';
@@ -56,21 +56,21 @@ function parseCheckFlags(args: readonly string[], cwd: string): CheckFlags | { r
 }
 
 /** `caplab check [--json] [--junit FILE] [--out DIR]`: the CI smoke test. */
-export async function checkCommand(args: readonly string[], io: Io, task: Task, mcpTools: ToolProvider): Promise<number> {
+export async function checkCommand(args: readonly string[], io: Io, task: CliTask): Promise<number> {
   const flags = parseCheckFlags(args, io.cwd);
   if ('help' in flags) return io.stdout(`${HELP['check']}\n`), EXIT.ok;
   if ('usage' in flags) return usage(io, flags.usage);
   const cases = checkCases(task);
   const flagsOf = (item: CheckCase) => ({ ...caseFlags(task, item, flags.root, `${flags.checkId}-${item.id}`), ...(flags.durable ? { durable: true } : {}) });
   // The root is taken with the first run dir, before any output: of checks racing for one --out, one runs.
-  const first = await prepareRun(flagsOf(cases[0]!), cases[0]!.scenario, io, task, mcpTools);
+  const first = await prepareRun(flagsOf(cases[0]!), cases[0]!.scenario, io, task);
   if (!first.ok && first.code === EXIT.usage) return usage(io, failureText(first.failure));
   const colours = paint(io);
   const results: CheckResult[] = [];
   if (!flags.json) io.stdout(`caplab check — ${cases.length} scenarios, run dirs under ${flags.root}\n\n`);
   const width = Math.max(...cases.map((c) => c.id.length));
   for (const [index, item] of cases.entries()) {
-    const executed = index > 0 ? await execute(flagsOf(item), item.scenario, io, task, mcpTools) : first.ok ? await startRun(first.prepared, io, task) : first;
+    const executed = index > 0 ? await execute(flagsOf(item), item.scenario, io, task) : first.ok ? await startRun(first.prepared, io) : first;
     const result = judge(task, item, executed);
     results.push(result);
     if (!flags.json) {

@@ -1,13 +1,14 @@
 import { parseArgs } from 'node:util';
 import { join, resolve } from 'node:path';
 import { fail, LIMITS, readBoundedText, type Failure } from '../contract/index.ts';
-import { loadScenario, runReport, runTask, type LoopStep, type RunOutcome, type Scenario, type Task, type ToolProvider } from '../harness/index.ts';
+import { loadScenario, runReport, runTask, type LoopStep, type RunOutcome, type Scenario } from '../harness/index.ts';
 import { clockFromEnv, openRunDir, type Clock, type RunDir } from '../ledger/index.ts';
 import { EXIT, interruptCode, paint, type Io } from './io.ts';
 import { EMPTY_SKILLS, repeatedFlag } from './flags.ts';
 import { checkOutDir, checkRunId } from './paths.ts';
 import { failureText, renderEnding, renderStep } from './render.ts';
 import { setupRun, type RunFlags, type RunSetup } from './setup.ts';
+import type { CliTask } from './tasks.ts';
 
 const RUN_OPTIONS = {
   transport: { type: 'string' },
@@ -36,7 +37,7 @@ export function newRunId(now: Date = new Date()): string {
 export type UsageError = { readonly usage: string };
 
 /** Parses demo/run flags into plain data, or a usage error. The task gives `demo` its scenario and its method package. */
-export function parseRunFlags(args: readonly string[], command: 'demo' | 'run', task: Pick<Task, 'scenarios' | 'method'>): RunFlags | UsageError {
+export function parseRunFlags(args: readonly string[], command: 'demo' | 'run', cli: Pick<CliTask, 'scenarios' | 'task'>): RunFlags | UsageError {
   let parsed;
   try {
     parsed = parseArgs({ args: [...args], options: RUN_OPTIONS, strict: true, allowPositionals: false });
@@ -53,10 +54,11 @@ export function parseRunFlags(args: readonly string[], command: 'demo' | 'run', 
   if (v.out === '') return { usage: '--out needs a folder; an empty path would mean the working directory' };
   if (v.skills?.includes('')) return { usage: EMPTY_SKILLS };
   if (command === 'run' && v.scenario === undefined) return { usage: 'run needs --scenario NAME|FILE' };
-  if (command === 'demo' && v.scenario !== undefined) return { usage: `demo runs the ${task.scenarios.demo} scenario; use \`caplab run --scenario\` for others` };
+  if (command === 'demo' && v.scenario !== undefined) return { usage: `demo runs the ${cli.scenarios.demo} scenario; use \`caplab run --scenario\` for others` };
+  const skill = cli.task.method?.skill;
   return {
     transport,
-    scenario: v.scenario ?? task.scenarios.demo,
+    scenario: v.scenario ?? cli.scenarios.demo,
     json: v.json ?? false,
     yes: v.yes ?? false,
     trustProject: (v.trust ?? false) || (v['trust-project'] ?? false),
@@ -66,7 +68,7 @@ export function parseRunFlags(args: readonly string[], command: 'demo' | 'run', 
     noSkill: v['no-skill'] ?? false,
     ...(v.out !== undefined ? { out: v.out } : {}),
     ...(v['run-id'] !== undefined ? { runId: v['run-id'] } : {}),
-    ...(command === 'demo' ? { defaultSkill: task.method.skill } : {}),
+    ...(command === 'demo' && skill !== undefined ? { defaultSkill: skill } : {}),
     ...(v.durable ? { durable: true } : {}),
     settings: v.settings ?? [],
   };
@@ -96,14 +98,14 @@ const notRun = (code: number, failure: Failure): NotRun => ({ ok: false, code, f
  * usage error before anything is printed or started, and of two runs racing
  * for one folder exactly one gets it (the ledger is created exclusively).
  */
-export async function prepareRun(flags: RunFlags, scenario: Scenario, io: Io, task: Task, mcpTools: ToolProvider | undefined): Promise<{ readonly ok: true; readonly prepared: PreparedRun } | NotRun> {
+export async function prepareRun(flags: RunFlags, scenario: Scenario, io: Io, cli: CliTask): Promise<{ readonly ok: true; readonly prepared: PreparedRun } | NotRun> {
   const clock = clockFromEnv(io.env);
   if (!clock.ok) return notRun(EXIT.usage, clock);
   const runId = flags.runId ?? newRunId();
   const runDir = resolve(io.cwd, flags.out ?? join('caplab-runs', runId));
   const badOut = checkOutDir(runDir, flags.out !== undefined ? '--out' : 'run dir');
   if (badOut) return notRun(EXIT.usage, badOut);
-  const setup = await setupRun(flags, scenario, io, task, mcpTools);
+  const setup = await setupRun(flags, scenario, io, cli);
   if (!setup.ok) return notRun(EXIT.usage, setup);
   // Interrupted before this run began (check's later scenarios): no run dir is made.
   if (io.interrupt?.aborted) {
@@ -115,13 +117,11 @@ export async function prepareRun(flags: RunFlags, scenario: Scenario, io: Io, ta
 }
 
 /** Runs a prepared run: tools, hooks, the loop, the record. */
-export async function startRun(prepared: PreparedRun, io: Io, task: Task, onStep?: (step: LoopStep) => void): Promise<Executed> {
+export async function startRun(prepared: PreparedRun, io: Io, onStep?: (step: LoopStep) => void): Promise<Executed> {
   const { flags, scenario, runId, run, setup } = prepared;
   for (const notice of setup.notices) io.stderr(`caplab: ${notice}\n`);
   const outcome = await runTask({
-    task,
     scenario,
-    snapshot: task.snapshot(),
     runId,
     runDir: run.dir,
     opened: run,
@@ -141,35 +141,36 @@ export async function startRun(prepared: PreparedRun, io: Io, task: Task, onStep
  * Sets up and runs one scenario: clock, run id and dir, tools, hooks,
  * permissions, method. Shared by demo, run and check.
  */
-export async function execute(flags: RunFlags, scenario: Scenario, io: Io, task: Task, mcpTools: ToolProvider | undefined, onStep?: (step: LoopStep) => void): Promise<Executed> {
-  const prepared = await prepareRun(flags, scenario, io, task, mcpTools);
-  return prepared.ok ? startRun(prepared.prepared, io, task, onStep) : prepared;
+export async function execute(flags: RunFlags, scenario: Scenario, io: Io, cli: CliTask, onStep?: (step: LoopStep) => void): Promise<Executed> {
+  const prepared = await prepareRun(flags, scenario, io, cli);
+  return prepared.ok ? startRun(prepared.prepared, io, onStep) : prepared;
 }
 
 /** `caplab demo` and `caplab run`: one scenario, streamed or as one JSON document. */
-export async function runCommand(flags: RunFlags, io: Io, task: Task, mcpTools?: ToolProvider): Promise<number> {
+export async function runCommand(flags: RunFlags, io: Io, cli: CliTask): Promise<number> {
   const colours = paint(io);
   // A scenario file is named relative to the caller's working directory (io.cwd), as --out is.
-  const scenario = loadScenario(task.scenarios.folder, flags.scenario, (path) => readBoundedText(resolve(io.cwd, path), LIMITS.scenarioBytes));
+  const scenario = loadScenario(cli.scenarios.folder, flags.scenario, (path) => readBoundedText(resolve(io.cwd, path), LIMITS.scenarioBytes));
   if (!scenario.ok) {
     io.stderr(`caplab: ${scenario.class}/${scenario.kind}: ${scenario.message}\n`);
     return EXIT.usage;
   }
   // The header comes only once every check has passed: a usage error prints nothing on stdout.
-  const prepared = await prepareRun(flags, scenario.value, io, task, mcpTools);
+  const prepared = await prepareRun(flags, scenario.value, io, cli);
   if (!prepared.ok) return reportNotRun(prepared, flags, io);
   if (!flags.json) {
     io.stdout(`caplab ${flags.transport === 'mcp' ? 'over MCP (stdio, 2025-06-18)' : 'with local tools'} — scenario ${scenario.value.name}\n`);
     io.stdout(`${colours.dim('model: scripted (replayed responses; usage is synthetic)')}\n`);
   }
-  const executed = await startRun(prepared.prepared, io, task, (step) => {
+  const artifact = cli.task.artifact?.name ?? 'artifact';
+  const executed = await startRun(prepared.prepared, io, (step) => {
     if (flags.json) return;
     const line = renderStep(step, colours);
     if (line) io.stdout(`${line}\n`);
   });
   if (!executed.ok) return reportNotRun(executed, flags, io);
-  if (flags.json) io.stdout(`${JSON.stringify(runReport(executed.outcome, scenario.value.name, task.artifact.name), null, 2)}\n`);
-  else io.stdout(`\n${renderEnding(executed.outcome, colours, task.artifact.name)}\n`);
+  if (flags.json) io.stdout(`${JSON.stringify(runReport(executed.outcome, scenario.value.name, artifact), null, 2)}\n`);
+  else io.stdout(`\n${renderEnding(executed.outcome, colours, artifact)}\n`);
   const { exitCode, runDir, ending } = executed.outcome;
   if (exitCode === EXIT.sigint || exitCode === EXIT.sigterm) {
     io.stderr(`caplab: ${ending}: new work stopped, hooks and servers terminated; the run is recorded as interrupted in ${runDir}\n`);

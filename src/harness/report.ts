@@ -64,7 +64,7 @@ export function runReport(outcome: RunOutcome, scenario: string, artifactName: s
       tools: r.intent.tools,
       mapping_tag: r.intent.mapping_tag,
       method: r.intent.method,
-      disclosed_sources: r.intent.disclosed_sources,
+      ...r.intent.fields,
       response: r.response ? { id: r.response.id, scripted: r.response.scripted, stop_reason: r.response.stop_reason } : null,
     })),
     calls,
