@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { loadScenario } from '../harness/index.ts';
 import { execute, parseRunFlags } from './run-command.ts';
 import { testIo } from './test-io.ts';
-import { excerptTask } from '../excerpt/index.ts';
+import { excerptCli } from './testing/excerpt-cli.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'caplab-card-link-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -13,12 +13,12 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 test('a symlink planted at card/ mid-run: the card is refused (precondition/unsafe_path), nothing lands outside, the run is not accepted', async () => {
   const outside = join(scratch, 'outside');
   mkdirSync(outside);
-  const flags = parseRunFlags(['--transport', 'local', '--run-id', 'linked'], 'demo', excerptTask);
+  const flags = parseRunFlags(['--transport', 'local', '--run-id', 'linked'], 'demo', excerptCli());
   if ('usage' in flags) throw new Error(flags.usage);
-  const scenario = loadScenario(excerptTask.scenarios.folder, 'happy');
+  const scenario = loadScenario(excerptCli().scenarios.folder, 'happy');
   if (!scenario.ok) throw new Error(scenario.message);
   let planted = false;
-  const executed = await execute(flags, scenario.value, testIo(scratch), excerptTask, undefined, (step) => {
+  const executed = await execute(flags, scenario.value, testIo(scratch), excerptCli(), (step) => {
     // After the first call (a read), before the create: someone plants card/ -> outside.
     if (step.type === 'call' && !planted) {
       planted = true;

@@ -16,7 +16,7 @@ export { excerptRun, newExcerptRun } from './run-state.ts';
 export type { ExcerptRun } from './run-state.ts';
 export type { Snapshot, SourceSnapshot } from './snapshot.ts';
 export { parseCard, renderCard } from './card.ts';
-export { readSourceContract, ReadSourceResult } from './contracts.ts';
+export { createCardContract, readSourceContract, ReadSourceResult } from './contracts.ts';
 export { checkAgainstSnapshot, READ_SOURCE_EXPECTED } from './mcp-read-source.ts';
 export { fixtureSnapshot, SOURCE_IDS } from './sources.ts';
 export { takeSnapshot } from './snapshot.ts';
