@@ -34,6 +34,9 @@ export function blockBytes(block: ResultBlock): number {
  * is left out whole and the budget goes on to the next block.
  */
 export function limitContent(blocks: readonly ResultBlock[], maxBytes: number): LimitedContent {
+  // Most results are texts far under the limit; no UTF-16 unit takes more than 3 bytes, so those are not encoded.
+  const units = blocks.reduce((sum, block) => sum + (block.type === 'text' ? block.text.length : Infinity), 0);
+  if (units * 3 <= maxBytes) return { blocks };
   const sizes = blocks.map(blockBytes);
   const fullBytes = sizes.reduce((sum, bytes) => sum + bytes, 0);
   if (fullBytes <= maxBytes) return { blocks };

@@ -40,7 +40,7 @@ export interface ToolOutput {
   readonly data: unknown;
   /**
    * The blocks the model sees, in order (before output limits): text today.
-   * result_validate refuses any that is not exactly a `ResultBlock`.
+   * result_validate refuses content that is not at least one block, each exactly a `ResultBlock`.
    */
   readonly content: readonly ResultBlock[];
   /** What this result proves: "bytes observed now" is not "object created". */
