@@ -3,3 +3,4 @@ export { cli, guardsProcesses } from './cli.ts';
 export { EXIT, exitAfterOutput, fileSink, outputWriter, paint, writeOrder } from './io.ts';
 export { inert } from '../base/index.ts';
 export type { Io, OutputStream, OutputWriter, Paint, ProcessSink, WriteOrder } from './io.ts';
+export { CLI_KINDS } from './kinds.ts';

@@ -27,3 +27,4 @@ export type { RecheckReport, RecordedCallEvent } from './recheck.ts';
 export { mcpTools } from './mcp-tools.ts';
 export { recordedCall, viaOf } from './recorded-call.ts';
 export type { RecordedCall } from './recorded-call.ts';
+export { HARNESS_KINDS } from './kinds.ts';

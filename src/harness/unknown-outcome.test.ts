@@ -124,7 +124,7 @@ test('an unknown outcome outranks a protocol failure in the same run: exit 4, no
     ...tool,
     handler: async (input) =>
       (input as { source_id: string }).source_id === 'alpha'
-        ? { ok: false, class: 'protocol', kind: 'bad_frame', message: 'a protocol failure' }
+        ? { ok: false, class: 'protocol', kind: 'framing', message: 'a protocol failure' }
         : { ok: false, class: 'timeout', kind: 'handler_timeout', message: 'no answer in time: outcome unknown' },
   }));
   const loaded = loadScenario(excerptTask.scenarios.folder, 'happy');
