@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { fail, ok, refusal } from '../contract/index.ts';
 import { localTools, mcpTools, type ToolProvider } from '../harness/index.ts';
 import { EXIT_CODES_HELP } from './help.ts';
-import { EXIT } from './io.ts';
+import { EXIT } from './exit.ts';
 import { parseRunFlags, runCommand } from './run-command.ts';
 import { testIo } from './test-io.ts';
 import { scratchDir } from '../../test/scratch.ts';
@@ -11,8 +11,8 @@ import { excerptTask } from '../excerpt/index.ts';
 
 const flags = (args: string[]) => {
   const parsed = parseRunFlags(['--json', ...args], 'demo', excerptTask);
-  if ('usage' in parsed) throw new Error(parsed.usage);
-  return parsed;
+  if (!parsed.ok) throw new Error(parsed.message);
+  return parsed.value;
 };
 
 /** Local tools whose read_source ends as the given failure. */

@@ -125,6 +125,6 @@ export function ok<T>(value: T): Success<T> {
  * happened. Such a call is never retried automatically and never reported as
  * "not executed".
  */
-export function isUnknownOutcome(failure: Pick<Failure, 'class'>): boolean {
+export function isUnknownOutcome(failure: { readonly class: string }): boolean {
   return failure.class === 'timeout' || failure.class === 'closed';
 }
