@@ -43,6 +43,9 @@ export const MCP_KINDS = {
   transport_error: { class: 'closed', basis: null },
   peer_not_reading: { class: 'closed', basis: null },
   callback_error: { class: 'closed', basis: null },
+  // `serve`: a line that is not UTF-8 JSON (answered -32700)
+  not_utf8: { class: 'invalid_arguments', basis: null },
+  not_json: { class: 'invalid_arguments', basis: null },
 } as const satisfies KindTable;
 
 declare module '../contract/index.ts' {
