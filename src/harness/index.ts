@@ -18,7 +18,7 @@ export type { RequestPayload, ToolSpec } from './payload.ts';
 export type { FileRef, RunRecorder } from './recorder.ts';
 export { runReport } from './report.ts';
 export { runTask } from './run.ts';
-export { callsEnding, endingOfFailure, loopEnding, summaryOf } from './ending.ts';
+export { endingOfFailure, summaryOf } from './ending.ts';
 export type { RunEnding } from './ending.ts';
 export type { RunOptions, RunOutcome } from './run.ts';
 export { builtinScenarioNames, loadScenario, Scenario, scriptedModel } from './scenario.ts';
