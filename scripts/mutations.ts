@@ -559,7 +559,6 @@ export const MUTATIONS: readonly Mutation[] = [
   { id: 'payload-bytes-unbounded', claim: 'record-limits', file: 'src/harness/loop.ts', find: 'if (bytes.byteLength > LIMITS.requestPayloadBytes) {', replace: 'if (bytes.byteLength < 0) {', tests: ['src/harness/run-limits.test.ts'] },
   { id: 'record-file-limits-unchecked', claim: 'record-limits', file: 'src/ledger/run-dir.ts', find: 'const limit = this.#fileLimit(relPath, data, folders.length);', replace: 'const limit = data === null ? this.#fileLimit(relPath, data, folders.length) : undefined;', tests: ['src/harness/run-limits.test.ts'] },
   { id: 'record-line-limits-unchecked', claim: 'record-limits', file: 'src/ledger/run-dir.ts', find: 'const limit = this.#lineLimit(type, line, encoded.byteLength);', replace: 'const limit = line === null ? this.#lineLimit(type, line, encoded.byteLength) : undefined;', tests: ['src/harness/run-limits.test.ts'] },
-  { id: 'unknown-ranked-below-protocol', claim: 'ledger', file: 'src/harness/ending.ts', find: "  if (failures.some((f) => isUnknownOutcome(f as Pick<Failure, 'class'>))) return 4;\n  if (failures.some((f) => f.class === 'protocol' || f.class === 'spawn')) return 3;", replace: "  if (failures.some((f) => f.class === 'protocol' || f.class === 'spawn')) return 3;\n  if (failures.some((f) => isUnknownOutcome(f as Pick<Failure, 'class'>))) return 4;", tests: ['src/harness/unknown-outcome.test.ts'] },
   // W3: results are content blocks; the recorded content hash ties a call to its tool_result.
   { id: 'content-hash-untied', claim: 'record-story', file: 'src/harness/record-checks.ts', find: "if ('contentSha256' in call.result) return result.contentSha256 === call.result.contentSha256 && hooksHeld;", replace: "if ('contentSha256' in call.result) return hooksHeld;", tests: ['src/harness/record-checks.test.ts'] },
   { id: 'hook-hashes-untied-by-content', claim: 'record-story', file: 'src/harness/record-checks.ts', find: 'call.result.contentSha256 && hooksHeld;', replace: 'call.result.contentSha256 && (hooksHeld || !hooksHeld);', tests: ['src/harness/record-checks.test.ts'] },
@@ -567,6 +566,12 @@ export const MUTATIONS: readonly Mutation[] = [
   { id: 'output-limit-budget-past-cut', claim: 'pipeline', file: 'src/pipeline/output-limit.ts', find: 'left = -1; // the first text that does not fit ends the budget', replace: 'left = left - 0; // the first text that does not fit ends the budget', tests: ['src/pipeline/output-limit.test.ts'] },
   { id: 'result-content-unchecked', claim: 'pipeline', file: 'src/pipeline/stages/result-validate.ts', find: 'const content = data.ok ? validateArguments(ResultContent, output.content) : data;', replace: "const content = data.ok ? validateArguments(ResultContent, [{ type: 'text', text: '' }]) : data;", tests: ['src/pipeline/stages/result-validate.test.ts'] },
   { id: 'mcp-excerpt-splits-pair', claim: 'mcp-client', file: 'src/mcp/call.ts', find: 'units += text.codePointAt(units)! > 0xffff ? 2 : 1;', replace: 'units += text.codePointAt(units)! > 0x10ffff ? 2 : 1;', tests: ['src/mcp/call.test.ts'] },
+  { id: 'unknown-ranked-below-protocol', claim: 'ledger', file: 'src/harness/ending.ts', find: "  const unknown = failures.find(isUnknownOutcome);\n  if (unknown) return { type: 'unknown_outcome', failure: unknown };\n  const transport = failures.find(isTransportFailure);\n  if (transport) return { type: 'protocol_failure', failure: transport };", replace: "  const transport = failures.find(isTransportFailure);\n  if (transport) return { type: 'protocol_failure', failure: transport };\n  const unknown = failures.find(isUnknownOutcome);\n  if (unknown) return { type: 'unknown_outcome', failure: unknown };", tests: ['src/harness/unknown-outcome.test.ts', 'src/harness/ending.test.ts'] },
+  // The one exit switch (base/exit.ts): an ending whose case is dropped falls into the next one's code.
+  { id: 'exit-switch-unknown-falls-through', claim: 'ledger', file: 'src/base/exit.ts', find: "    case 'unknown_outcome':\n      return EXIT.unknown;\n", replace: "    case 'unknown_outcome':\n", tests: ['src/base/exit.test.ts', 'src/cli/exit-codes.test.ts'] },
+  // Failure kinds (contract/failure.ts): tsc checks a kind's class and that a refusal names its basis; kinds.test.ts type-checks the fixture that proves it.
+  { id: 'fail-class-unchecked', claim: 'contracts', file: 'src/contract/failure.ts', find: 'export function fail<K extends FailureKind>(errorClass: FailClass<K>, kind: K,', replace: 'export function fail<K extends FailureKind>(errorClass: FailureClass, kind: K,', tests: ['src/contract/kinds.test.ts'] },
+  { id: 'fail-makes-refusals', claim: 'mcp-client', file: 'src/contract/failure.ts', find: '? FailureClass : ClassOf<K, false> & FailureClass;', replace: '? FailureClass : (ClassOf<K, false> | ClassOf<K, true>) & FailureClass;', tests: ['src/contract/kinds.test.ts'] },
   // The guard (issue 19): caplab SIGKILLed still takes its hooks, servers and probe's temp cwd with it.
   {
     id: 'guard-kills-no-group',
@@ -870,8 +875,8 @@ export const MUTATIONS: readonly Mutation[] = [
     id: 'check-root-not-taken-first',
     claim: 'usage',
     file: 'src/cli/check-command.ts',
-    find: 'if (!first.ok && first.code === EXIT.usage) return',
-    replace: 'if (!first.ok && first.code === EXIT.usage && first.failure.kind !== "target_exists") return',
+    find: "if (!first.ok && first.ending.type === 'refused') return",
+    replace: "if (!first.ok && first.ending.type === 'refused' && first.failure.kind !== 'target_exists') return",
     tests: ['src/cli/paths.test.ts'],
   },
   // packages: SKILL.md read strictly and bounded; a plain package is its body.

@@ -6,6 +6,7 @@ import { loadScenario } from '../harness/index.ts';
 import { execute, parseRunFlags } from './run-command.ts';
 import { testIo } from './test-io.ts';
 import { excerptTask } from '../excerpt/index.ts';
+import { exitCodeOf } from './exit.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'caplab-card-link-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -13,8 +14,9 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 test('a symlink planted at card/ mid-run: the card is refused (precondition/unsafe_path), nothing lands outside, the run is not accepted', async () => {
   const outside = join(scratch, 'outside');
   mkdirSync(outside);
-  const flags = parseRunFlags(['--transport', 'local', '--run-id', 'linked'], 'demo', excerptTask);
-  if ('usage' in flags) throw new Error(flags.usage);
+  const parsed = parseRunFlags(['--transport', 'local', '--run-id', 'linked'], 'demo', excerptTask);
+  if (!parsed.ok) throw new Error(parsed.message);
+  const flags = parsed.value;
   const scenario = loadScenario(excerptTask.scenarios.folder, 'happy');
   if (!scenario.ok) throw new Error(scenario.message);
   let planted = false;
@@ -32,5 +34,5 @@ test('a symlink planted at card/ mid-run: the card is refused (precondition/unsa
   const create = loop.calls.find((c) => c.name === 'create_card');
   expect(create?.outcome.ok === false && [create.outcome.class, create.outcome.kind]).toEqual(['precondition', 'unsafe_path']);
   expect(readdirSync(outside)).toEqual([]);
-  expect(executed.outcome.exitCode).toBe(1);
+  expect(exitCodeOf(executed.outcome.ending)).toBe(1);
 });

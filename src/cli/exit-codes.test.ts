@@ -1,9 +1,9 @@
 import { expect, test } from 'bun:test';
 import { join } from 'node:path';
-import { fail, ok } from '../contract/index.ts';
+import { fail, ok, refusal } from '../contract/index.ts';
 import { localTools, mcpTools, type ToolProvider } from '../harness/index.ts';
 import { EXIT_CODES_HELP } from './help.ts';
-import { EXIT } from './io.ts';
+import { EXIT } from './exit.ts';
 import { parseRunFlags, runCommand } from './run-command.ts';
 import { testIo } from './test-io.ts';
 import { scratchDir } from '../../test/scratch.ts';
@@ -11,8 +11,8 @@ import { excerptTask } from '../excerpt/index.ts';
 
 const flags = (args: string[]) => {
   const parsed = parseRunFlags(['--json', ...args], 'demo', excerptTask);
-  if ('usage' in parsed) throw new Error(parsed.usage);
-  return parsed;
+  if (!parsed.ok) throw new Error(parsed.message);
+  return parsed.value;
 };
 
 /** Local tools whose read_source ends as the given failure. */
@@ -31,7 +31,7 @@ test('a server that cannot be spawned: exit 3 (transport), one JSON document nam
 
 test('a protocol failure in a call: exit 3; an unknown outcome (timeout/closed): exit 4, reported as unknown, not "not executed"', async () => {
   const protocol = testIo(scratchDir('caplab-exit-'));
-  expect(await runCommand(flags(['--transport', 'mcp']), protocol, excerptTask, failingReads(fail('protocol', 'framing', 'stray byte')))).toBe(EXIT.protocol);
+  expect(await runCommand(flags(['--transport', 'mcp']), protocol, excerptTask, failingReads(refusal('protocol', 'framing', 'spec MUST', 'stray byte')))).toBe(EXIT.protocol);
   const unknown = testIo(scratchDir('caplab-exit-'));
   expect(await runCommand(flags(['--transport', 'mcp']), unknown, excerptTask, failingReads(fail('timeout', 'deadline', 'no answer')))).toBe(EXIT.unknown);
   const doc = JSON.parse(unknown.out());

@@ -6,7 +6,8 @@ import type { Task } from '../harness/index.ts';
 import { describeSkills, discoverPackages, renderSkillsText } from '../skill/index.ts';
 import { EMPTY_SKILLS, repeatedFlag } from './flags.ts';
 import { HELP } from './help.ts';
-import { EXIT, type Io } from './io.ts';
+import { EXIT } from './exit.ts';
+import type { Io } from './io.ts';
 
 /**
  * The library's example contracts `caplab tools` shows after the task's own

@@ -25,8 +25,9 @@ async function demo(provider: ToolProvider, json: boolean) {
   const cwd = mkdtempSync(join(tmpdir(), 'caplab-mcpfail-'));
   try {
     const io = testIo(cwd);
-    const flags = parseRunFlags([...(json ? ['--json'] : []), '--run-id', 'f'], 'demo', excerptTask);
-    if ('usage' in flags) throw new Error(flags.usage);
+    const parsed = parseRunFlags([...(json ? ['--json'] : []), '--run-id', 'f'], 'demo', excerptTask);
+    if (!parsed.ok) throw new Error(parsed.message);
+    const flags = parsed.value;
     const code = await runCommand(flags, io, excerptTask, provider);
     const ledger = readFileSync(join(cwd, 'caplab-runs/f/ledger.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line));
     return { code, out: io.out(), calls: ledger.filter((e) => e.type === 'call') };

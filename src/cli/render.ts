@@ -1,6 +1,7 @@
 import { inert } from '../base/index.ts';
 import type { Failure } from '../contract/index.ts';
-import type { AcceptanceCheck, LoopStep, RecordedCall, RunOutcome } from '../harness/index.ts';
+import { summaryOf, type AcceptanceCheck, type LoopStep, type RecordedCall, type RunOutcome } from '../harness/index.ts';
+import { exitCodeOf } from './exit.ts';
 import type { Paint } from './io.ts';
 
 /** Tool names a response line lists before it only counts the rest. */
@@ -70,7 +71,7 @@ export function renderEnding(outcome: RunOutcome, paint: Paint, artifactName: st
   const checks = outcome.loop.checks;
   const lines = checks.length > 0 ? [renderChecks(checks, paint), ''] : [];
   const verdict = outcome.loop.accepted ? paint.ok('ACCEPTED') : paint.bad('NOT ACCEPTED');
-  lines.push(`${verdict} — ${outcome.ending} (exit ${outcome.exitCode})`);
+  lines.push(`${verdict} — ${summaryOf(outcome.ending)} (exit ${exitCodeOf(outcome.ending)})`);
   lines.push(`requests ${outcome.loop.requests.length}, tool calls ${outcome.loop.calls.length}; model: scripted (usage synthetic)`);
   if (outcome.server) {
     const s = outcome.server;

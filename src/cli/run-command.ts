@@ -1,9 +1,10 @@
 import { parseArgs } from 'node:util';
 import { join, resolve } from 'node:path';
-import { fail, LIMITS, readBoundedText, type Failure } from '../contract/index.ts';
-import { loadScenario, runReport, runTask, type LoopStep, type RunOutcome, type Scenario, type Task, type ToolProvider } from '../harness/index.ts';
+import { fail, LIMITS, ok, readBoundedText, type Failure, type Outcome } from '../contract/index.ts';
+import { endingOfFailure, loadScenario, runReport, runTask, summaryOf, type LoopStep, type RunEnding, type RunOutcome, type Scenario, type Task, type ToolProvider } from '../harness/index.ts';
 import { clockFromEnv, openRunDir, type Clock, type RunDir } from '../ledger/index.ts';
-import { EXIT, interruptCode, paint, type Io } from './io.ts';
+import { EXIT, exitCodeOf, interrupted } from './exit.ts';
+import { paint, type Io } from './io.ts';
 import { EMPTY_SKILLS, repeatedFlag } from './flags.ts';
 import { checkOutDir, checkRunId } from './paths.ts';
 import { failureText, renderEnding, renderStep } from './render.ts';
@@ -33,28 +34,29 @@ export function newRunId(now: Date = new Date()): string {
   return `run-${stamp}-${crypto.getRandomValues(new Uint8Array(3)).reduce((s, b) => s + b.toString(16).padStart(2, '0'), '')}`;
 }
 
-export type UsageError = { readonly usage: string };
+/** A flag the command cannot take: a usage error, its message the line the CLI prints. */
+export const badFlag = (message: string): Failure => fail('invalid_arguments', 'bad_flag', message);
 
 /** Parses demo/run flags into plain data, or a usage error. The task gives `demo` its scenario and its method package. */
-export function parseRunFlags(args: readonly string[], command: 'demo' | 'run', task: Pick<Task, 'scenarios' | 'method'>): RunFlags | UsageError {
+export function parseRunFlags(args: readonly string[], command: 'demo' | 'run', task: Pick<Task, 'scenarios' | 'method'>): Outcome<RunFlags> {
   let parsed;
   try {
     parsed = parseArgs({ args: [...args], options: RUN_OPTIONS, strict: true, allowPositionals: false });
   } catch (error) {
-    return { usage: (error as Error).message };
+    return badFlag((error as Error).message);
   }
   const repeated = repeatedFlag(args, RUN_OPTIONS);
-  if (repeated) return { usage: repeated };
+  if (repeated) return badFlag(repeated);
   const v = parsed.values;
   const transport = v.transport ?? 'mcp';
-  if (transport !== 'mcp' && transport !== 'local') return { usage: `--transport must be mcp or local, got ${JSON.stringify(transport)}` };
+  if (transport !== 'mcp' && transport !== 'local') return badFlag(`--transport must be mcp or local, got ${JSON.stringify(transport)}`);
   const badId = v['run-id'] !== undefined ? checkRunId(v['run-id']) : undefined;
-  if (badId) return { usage: badId.message };
-  if (v.out === '') return { usage: '--out needs a folder; an empty path would mean the working directory' };
-  if (v.skills?.includes('')) return { usage: EMPTY_SKILLS };
-  if (command === 'run' && v.scenario === undefined) return { usage: 'run needs --scenario NAME|FILE' };
-  if (command === 'demo' && v.scenario !== undefined) return { usage: `demo runs the ${task.scenarios.demo} scenario; use \`caplab run --scenario\` for others` };
-  return {
+  if (badId) return badId;
+  if (v.out === '') return badFlag('--out needs a folder; an empty path would mean the working directory');
+  if (v.skills?.includes('')) return badFlag(EMPTY_SKILLS);
+  if (command === 'run' && v.scenario === undefined) return badFlag('run needs --scenario NAME|FILE');
+  if (command === 'demo' && v.scenario !== undefined) return badFlag(`demo runs the ${task.scenarios.demo} scenario; use \`caplab run --scenario\` for others`);
+  return ok({
     transport,
     scenario: v.scenario ?? task.scenarios.demo,
     json: v.json ?? false,
@@ -69,14 +71,14 @@ export function parseRunFlags(args: readonly string[], command: 'demo' | 'run', 
     ...(command === 'demo' ? { defaultSkill: task.method.skill } : {}),
     ...(v.durable ? { durable: true } : {}),
     settings: v.settings ?? [],
-  };
+  });
 }
 
-/** A run's result, or why it could not run (with the exit code that says so). */
+/** A run's result, or why it could not run (with how it ended, which gives its exit code). */
 export type Executed = { readonly ok: true; readonly outcome: RunOutcome } | NotRun;
 
-/** Why a run could not run, with the exit code that says so. */
-export type NotRun = { readonly ok: false; readonly code: number; readonly failure: Failure };
+/** Why a run could not run or finish: how it ended, and the failure that says why. */
+export type NotRun = { readonly ok: false; readonly ending: RunEnding; readonly failure: Failure };
 
 /** A run whose every check passed and whose run dir is taken: nothing printed, nothing spawned yet. */
 export interface PreparedRun {
@@ -88,7 +90,9 @@ export interface PreparedRun {
   readonly setup: RunSetup;
 }
 
-const notRun = (code: number, failure: Failure): NotRun => ({ ok: false, code, failure });
+const notRun = (ending: RunEnding, failure: Failure): NotRun => ({ ok: false, ending, failure });
+/** A usage error, found before any work. */
+const refused = (failure: Failure): NotRun => notRun({ type: 'refused', failure }, failure);
 
 /**
  * Checks everything a run needs and takes its run dir (created, its ledger
@@ -98,19 +102,19 @@ const notRun = (code: number, failure: Failure): NotRun => ({ ok: false, code, f
  */
 export async function prepareRun(flags: RunFlags, scenario: Scenario, io: Io, task: Task, mcpTools: ToolProvider | undefined): Promise<{ readonly ok: true; readonly prepared: PreparedRun } | NotRun> {
   const clock = clockFromEnv(io.env);
-  if (!clock.ok) return notRun(EXIT.usage, clock);
+  if (!clock.ok) return refused(clock);
   const runId = flags.runId ?? newRunId();
   const runDir = resolve(io.cwd, flags.out ?? join('caplab-runs', runId));
   const badOut = checkOutDir(runDir, flags.out !== undefined ? '--out' : 'run dir');
-  if (badOut) return notRun(EXIT.usage, badOut);
+  if (badOut) return refused(badOut);
   const setup = await setupRun(flags, scenario, io, task, mcpTools);
-  if (!setup.ok) return notRun(EXIT.usage, setup);
+  if (!setup.ok) return refused(setup);
   // Interrupted before this run began (check's later scenarios): no run dir is made.
   if (io.interrupt?.aborted) {
-    return notRun(interruptCode(io.interrupt.reason), fail('precondition', 'run_interrupted', `interrupted by ${String(io.interrupt.reason)} before the run started`));
+    return notRun(interrupted(io.interrupt), fail('precondition', 'run_interrupted', `interrupted by ${String(io.interrupt.reason)} before the run started`));
   }
   const run = openRunDir(runDir, { clock: clock.value, durable: flags.durable ?? false });
-  if (!run.ok) return notRun(run.class === 'invalid_arguments' || run.kind === 'target_exists' ? EXIT.usage : EXIT.failed, run);
+  if (!run.ok) return run.class === 'invalid_arguments' || run.kind === 'target_exists' ? refused(run) : notRun({ type: 'failed', at: 'run', failure: run }, run);
   return { ok: true, prepared: { flags, scenario, runId, run: run.value, clock: clock.value, setup: setup.value } };
 }
 
@@ -133,8 +137,7 @@ export async function startRun(prepared: PreparedRun, io: Io, task: Task, onStep
     ...(io.interrupt ? { signal: io.interrupt } : {}),
   });
   if (outcome.ok) return { ok: true, outcome: outcome.value };
-  const code = outcome.class === 'spawn' || outcome.class === 'protocol' ? EXIT.protocol : outcome.kind === 'target_exists' ? EXIT.usage : EXIT.failed;
-  return notRun(code, outcome);
+  return outcome.kind === 'target_exists' ? refused(outcome) : notRun(endingOfFailure(outcome), outcome);
 }
 
 /**
@@ -170,15 +173,16 @@ export async function runCommand(flags: RunFlags, io: Io, task: Task, mcpTools?:
   if (!executed.ok) return reportNotRun(executed, flags, io);
   if (flags.json) io.stdout(`${JSON.stringify(runReport(executed.outcome, scenario.value.name, task.artifact.name), null, 2)}\n`);
   else io.stdout(`\n${renderEnding(executed.outcome, colours, task.artifact.name)}\n`);
-  const { exitCode, runDir, ending } = executed.outcome;
-  if (exitCode === EXIT.sigint || exitCode === EXIT.sigterm) {
-    io.stderr(`caplab: ${ending}: new work stopped, hooks and servers terminated; the run is recorded as interrupted in ${runDir}\n`);
+  const { runDir, ending } = executed.outcome;
+  if (ending.type === 'interrupted') {
+    io.stderr(`caplab: ${summaryOf(ending)}: new work stopped, hooks and servers terminated; the run is recorded as interrupted in ${runDir}\n`);
   }
-  return exitCode;
+  return exitCodeOf(ending);
 }
 
 /** Says why a run did not run (one JSON document with --json, always one stderr line) and returns its code. */
-function reportNotRun({ failure, code }: NotRun, flags: RunFlags, io: Io): number {
+function reportNotRun({ failure, ending }: NotRun, flags: RunFlags, io: Io): number {
+  const code = exitCodeOf(ending);
   if (flags.json) io.stdout(`${JSON.stringify({ accepted: false, scripted: true, error: { class: failure.class, kind: failure.kind, message: failure.message, ...(failure.basis ? { basis: failure.basis } : {}) }, exit_code: code }, null, 2)}\n`);
   io.stderr(`caplab: ${failureText(failure)}\n`);
   return code;

@@ -12,3 +12,4 @@ export { readSourceContract, ReadSourceResult } from './contracts.ts';
 export { checkAgainstSnapshot, READ_SOURCE_EXPECTED } from './mcp-read-source.ts';
 export { fixtureSnapshot, SOURCE_IDS } from './sources.ts';
 export { takeSnapshot } from './snapshot.ts';
+export { EXCERPT_KINDS } from './kinds.ts';

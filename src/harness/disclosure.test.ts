@@ -12,6 +12,7 @@ import type { Scenario } from './scenario.ts';
 import { happyScenario } from './testing/happy.ts';
 import { testHost } from './testing/test-host.ts';
 import { localTools } from './tools.ts';
+import { exitCodeOf } from '../base/index.ts';
 
 const snapshot = fixtureSnapshot();
 const [alpha, beta] = snapshot.sources as [(typeof snapshot.sources)[number], (typeof snapshot.sources)[number]];
@@ -72,7 +73,7 @@ test('a run reading only beta whose PostToolUse reason holds alpha ends sources_
   if (!outcome.ok) throw new Error(outcome.message);
   const create = outcome.value.loop.calls.find((c) => c.name === 'create_card')!;
   expect(create.outcome.ok ? 'ok' : `${create.outcome.class}/${create.outcome.kind}`).toBe('precondition/sources_not_disclosed');
-  expect([outcome.value.loop.accepted, outcome.value.exitCode]).toEqual([false, 1]);
+  expect([outcome.value.loop.accepted, exitCodeOf(outcome.value.ending)]).toEqual([false, 1]);
   expect(outcome.value.loop.requests.map((r) => r.intent.disclosed_sources)).toEqual([[], ['beta'], ['beta']]);
   // The reason reached the model, in a block of its own after beta's text.
   const second = JSON.parse(readFileSync(join(outcome.value.runDir, 'requests/02-request.json'), 'utf8'));

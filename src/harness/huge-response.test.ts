@@ -16,6 +16,7 @@ import { runTask } from './run.ts';
 import { happyScenario } from './testing/happy.ts';
 import { testHost } from './testing/test-host.ts';
 import { localTools } from './tools.ts';
+import { exitCodeOf } from '../base/index.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'caplab-huge-response-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -27,7 +28,7 @@ test('the 55,000-call response runs no call, ends failed as too_many_calls, and 
   first.tool_calls = Array.from({ length: 55_000 }, (_, i) => ({ id: `t${i}`, name: 'read_source', arguments: { source_id: 'alpha' } }));
   const outcome = await runTask({ task: excerptTask, scenario, snapshot: fixtureSnapshot(), tools: localTools(excerptTask), runId: 'huge', runDir: join(scratch, 'huge'), ...testHost() });
   if (!outcome.ok) throw new Error(outcome.message);
-  expect([outcome.value.loop.calls.length, outcome.value.exitCode, outcome.value.loop.failure?.kind]).toEqual([0, 1, 'too_many_calls']);
+  expect([outcome.value.loop.calls.length, exitCodeOf(outcome.value.ending), outcome.value.loop.failure?.kind]).toEqual([0, 1, 'too_many_calls']);
   const report = verify(outcome.value.runDir, { recheck: recheckAcceptance(excerptTask) });
   expect(report.ok ? report.value.end.cause?.split(':')[0] : report.message).toBe('invalid_arguments/too_many_calls');
 });

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { canonicalHash, sha256Hex } from '../contract/index.ts';
+import { canonicalHash, sha256Hex, type FailureKind } from '../contract/index.ts';
 import { excerptTask, fixtureSnapshot, parseCard, renderCard } from '../excerpt/index.ts';
 import { verify } from '../ledger/index.ts';
 import { rechain, type EditableEvent } from '../ledger/test-kit.ts';
@@ -91,7 +91,7 @@ interface Forgery {
   readonly defect: string;
   readonly fails: string;
   /** A cross-check verify makes before re-computing the checks, when it catches the defect first. */
-  readonly caughtAs?: { readonly kind: string; readonly at: 'acceptance' | 'call' | 'request' };
+  readonly caughtAs?: { readonly kind: FailureKind; readonly at: 'acceptance' | 'call' | 'request' };
   readonly forge: (dir: string) => void;
 }
 

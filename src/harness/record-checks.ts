@@ -3,7 +3,8 @@ import { canonicalJson, jsonTooDeep, LIMITS, sha256Hex } from '../contract/index
 import type { LedgerEvent, ReadRecorded, VerifyFailure } from '../ledger/index.ts';
 import { failAt, LEDGER_FORMAT } from '../ledger/index.ts';
 import { disclosedSources, sourceReads, type ReadCall, type ReadTool } from './disclosure.ts';
-import { exitOf } from './ending.ts';
+import { exitCodeOf } from '../base/index.ts';
+import { callsEnding } from './ending.ts';
 import type { Snapshot } from './task.ts';
 
 /** Where an event is, for a failure that names it. */
@@ -219,11 +220,17 @@ function checkCounts({ events, calls }: RecordFacts): VerifyFailure | undefined 
 /** A completed run's exit code re-derived from its calls and verdict; an interrupted one's from the signal it names. */
 function checkExit(end: v.InferOutput<typeof CountsShape>, calls: readonly CheckedCall[], event: LedgerEvent): VerifyFailure | undefined {
   const expected =
-    end.ending === 'completed' ? exitOf(calls.flatMap((c) => (c.failure ? [c.failure] : [])), end.accepted)
-    : end.ending === 'interrupted' ? (end.cause?.startsWith('SIGINT') ? 130 : end.cause?.startsWith('SIGTERM') ? 143 : undefined)
+    end.ending === 'completed' ? exitCodeOf(callsEnding(calls.flatMap((c) => (c.failure ? [c.failure] : [])), end.accepted))
+    : end.ending === 'interrupted' ? interruptedExit(end.cause)
     : undefined;
   if (expected === undefined || expected === end.exit_code) return undefined;
   return failAt('count_mismatch', `run_end records exit ${end.exit_code}; its calls and ending give ${expected}`, eventAt(event));
+}
+
+/** An interrupted run's exit code, from the signal its cause names first; undefined when it names neither. */
+function interruptedExit(cause: string | undefined): number | undefined {
+  const signal = ['SIGINT', 'SIGTERM'].find((name) => cause?.startsWith(name));
+  return signal === undefined ? undefined : exitCodeOf({ type: 'interrupted', signal });
 }
 
 /** Parses recorded JSON, depth-checked first; undefined when it is not JSON. */

@@ -1,4 +1,6 @@
 import { CAPLAB_VERSION } from '../version.ts';
+import { exitCodeOf } from '../base/index.ts';
+import { summaryOf } from './ending.ts';
 import { viaOf } from './recorded-call.ts';
 import type { RunOutcome } from './run.ts';
 
@@ -52,8 +54,8 @@ export function runReport(outcome: RunOutcome, scenario: string, artifactName: s
         }
       : null,
     accepted: loop.accepted,
-    exit_code: outcome.exitCode,
-    ending: outcome.ending,
+    exit_code: exitCodeOf(outcome.ending),
+    ending: summaryOf(outcome.ending),
     stop: loop.stop,
     requests: loop.requests.length,
     tool_calls: loop.calls.length,

@@ -16,6 +16,7 @@ import { runTask, type RunOptions, type RunOutcome } from './run.ts';
 import { loadScenario } from './scenario.ts';
 import { localTools } from './tools.ts';
 import { testHost } from './testing/test-host.ts';
+import { exitCodeOf } from '../base/index.ts';
 
 const temp = mkdtempSync(join(tmpdir(), 'caplab-run-end-'));
 afterAll(() => rmSync(temp, { recursive: true, force: true }));
@@ -142,7 +143,7 @@ test('an interruption closes the tools at once: a call in flight ends as closed 
   };
   const run = options({ tools: hanging, signal: controller.signal });
   const outcome = await runTask(run);
-  expect(outcome.ok && [outcome.value.exitCode, outcome.value.loop.stop]).toEqual([130, 'interrupted']);
+  expect(outcome.ok && [exitCodeOf(outcome.value.ending), outcome.value.loop.stop]).toEqual([130, 'interrupted']);
   expect(outcome.ok && outcome.value.loop.calls.map((c) => (c.outcome.ok ? 'ok' : c.outcome.kind))).toEqual(['connection_lost', 'run_interrupted']);
   expect(closed).toEqual(['close']);
   expect(lastEvent(run.runDir)).toMatchObject({ type: 'run_end', ending: 'interrupted', exit_code: 130, accepted: false, cause: expect.stringContaining('SIGINT') });

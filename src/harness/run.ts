@@ -1,12 +1,13 @@
 import { CAPLAB_VERSION } from '../version.ts';
 import type { Outcome } from '../contract/index.ts';
-import { fail, isUnknownOutcome, ok } from '../contract/index.ts';
+import { fail, ok } from '../contract/index.ts';
+import { exitCodeOf } from '../base/index.ts';
 import { LEDGER_FORMAT_3, openRunDir, type Clock, type RecordLimits, type RunDir, type RunDirFs } from '../ledger/index.ts';
 import { mergeReports, reapOrphans, type SweepGraces } from '../platform/index.ts';
 import type { Hook, Pipeline, RuntimeTool } from '../pipeline/index.ts';
 import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
-import { exitOf } from './ending.ts';
+import { endingOfFailure, loopEnding, summaryOf, type RunEnding } from './ending.ts';
 import { runLoop, type LoopResult, type LoopStep, type MethodSupport } from './loop.ts';
 import { RecordRefused, type FileRef, type RunRecorder } from './recorder.ts';
 import { scriptedModel, type Scenario } from './scenario.ts';
@@ -53,11 +54,6 @@ export interface RunOptions {
 /** How long escaped processes (setsid) get after SIGTERM, then after SIGKILL, at the end of a run. */
 const ORPHAN_GRACES: SweepGraces = { termMs: 500, killMs: 500 };
 
-/** The exit code of a run interrupted by this signal: 128 + its number, as a shell reports it. */
-export function interruptedExit(reason: unknown): 130 | 143 {
-  return reason === 'SIGINT' ? 130 : 143;
-}
-
 /** A finished run, ready to report. */
 export interface RunOutcome {
   readonly runId: string;
@@ -67,8 +63,8 @@ export interface RunOutcome {
   readonly loop: LoopResult;
   readonly head: string;
   readonly events: number;
-  readonly exitCode: 0 | 1 | 3 | 4 | 130 | 143;
-  readonly ending: string;
+  /** How it ended: `exitCodeOf` gives the exit code, `summaryOf` the line. */
+  readonly ending: RunEnding;
   readonly closeReport: unknown;
 }
 
@@ -141,7 +137,7 @@ export async function runTask(options: RunOptions): Promise<Outcome<RunOutcome>>
     const toolSet = await options.tools(options.snapshot, options.runId);
     if (!toolSet.ok) {
       start({});
-      const exitCode = toolSet.class === 'spawn' || toolSet.class === 'protocol' ? 3 : 1;
+      const exitCode = exitCodeOf(endingOfFailure(toolSet));
       recorder.append('run_end', { accepted: false, exit_code: exitCode, ending: 'failed', cause: `${toolSet.class}/${toolSet.kind}: ${toolSet.message}` });
       const sealed = run.close();
       return sealed.ok ? toolSet : sealed;
@@ -194,9 +190,9 @@ export async function runTask(options: RunOptions): Promise<Outcome<RunOutcome>>
     const orphans = mergeReports(early, await reapOrphans(ORPHAN_GRACES));
     await syncing;
     const signal = options.signal?.aborted ? String(options.signal.reason) : undefined;
-    const { exitCode, ending } = signal ? { exitCode: interruptedExit(signal), ending: `interrupted by ${signal}` } : endingOf(loop);
+    const ending = loopEnding(loop, signal);
     const counts = { stop: loop.stop, requests: loop.requests.length, tool_calls: loop.calls.length, transport_close: closeReport ?? null, orphans };
-    recorder.append('run_end', runEnd(run, loop, signal, exitCode, ending, counts));
+    recorder.append('run_end', runEnd(run, loop, signal, exitCodeOf(ending), summaryOf(ending), counts));
     const head = run.head();
     const events = run.count();
     const sealed = run.close();
@@ -209,7 +205,6 @@ export async function runTask(options: RunOptions): Promise<Outcome<RunOutcome>>
       loop,
       head,
       events,
-      exitCode,
       ending,
       closeReport,
     });
@@ -257,7 +252,7 @@ function endFailed(run: RunDir, start: ((fields: Record<string, unknown>) => voi
   try {
     start?.({});
     const left = run.unreferencedFiles('left_by_failure');
-    const ended = run.append('run_end', { accepted: false, exit_code: 1, ending: 'failed', cause, ...(left.length > 0 ? { files: left } : {}) });
+    const ended = run.append('run_end', { accepted: false, exit_code: exitCodeOf({ type: 'failed', at: 'run' }), ending: 'failed', cause, ...(left.length > 0 ? { files: left } : {}) });
     if (ended.ok && run.close().ok) return true;
   } catch {
     // The ledger refused even this (a program error or a broken write): leave it unsealed.
@@ -265,22 +260,3 @@ function endFailed(run: RunDir, start: ((fields: Record<string, unknown>) => voi
   run.closeUnsealed(cause);
   return false;
 }
-
-/**
- * The exit code (SPEC F-CLI): 4 when any outcome is unknown, 3 for a protocol
- * or transport failure, 0 when accepted, 1 otherwise.
- */
-function endingOf(loop: LoopResult): { exitCode: 0 | 1 | 3 | 4; ending: string } {
-  const failures = loop.calls.flatMap((c) => (c.outcome.ok ? [] : [c.outcome]));
-  const exitCode = exitOf(failures, loop.accepted, loop.failure !== undefined);
-  const unknown = failures.find(isUnknownOutcome);
-  if (exitCode === 4 && unknown) return { exitCode, ending: `outcome unknown: ${unknown.class}/${unknown.kind}` };
-  const transport = failures.find((f) => f.class === 'protocol' || f.class === 'spawn');
-  if (exitCode === 3 && transport) return { exitCode, ending: `protocol failure: ${transport.class}/${transport.kind}` };
-  if (loop.failure) return { exitCode, ending: `failed: ${loop.failure.class}/${loop.failure.kind}` };
-  if (exitCode === 0) return { exitCode, ending: 'accepted' };
-  const first = failures[0];
-  const failed = loop.checks.filter((c) => c.verdict === 'fail').map((c) => c.id);
-  return { exitCode, ending: first ? `not accepted: ${first.class}/${first.kind}` : `not accepted: ${failed.join(', ')} failed` };
-}
-

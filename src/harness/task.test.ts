@@ -22,6 +22,7 @@ import type { AcceptanceCheck } from './acceptance.ts';
 import type { Snapshot, Task } from './task.ts';
 import { localTools } from './tools.ts';
 import { testHost } from './testing/test-host.ts';
+import { exitCodeOf } from '../base/index.ts';
 
 const echo = echoContractWith(v.strictObject({ word: v.string() }));
 
@@ -88,7 +89,7 @@ async function run(dir: string) {
 test('a task that is not the excerpt runs, is accepted from its own checks, and verifies with its own recheck', async () => {
   const dir = join(scratchDir('caplab-echo-task-'), 'run');
   const outcome = await run(dir);
-  expect([outcome.loop.accepted, outcome.exitCode, outcome.loop.calls.map((c) => c.name)]).toEqual([true, 0, ['echo']]);
+  expect([outcome.loop.accepted, exitCodeOf(outcome.ending), outcome.loop.calls.map((c) => c.name)]).toEqual([true, 0, ['echo']]);
   const payload = JSON.parse(readFileSync(join(dir, 'requests/01-request.json'), 'utf8'));
   expect(payload.system[0].text).toBe(`${HOST_RULES} Echo exactly once.`);
   expect(payload.messages[0]).toEqual({ role: 'user', content: 'Echo one word.' });

@@ -24,3 +24,4 @@ export type { CallContext, ProducingRequest, ProtocolExchange, RuntimeTool, Tool
 export * from './hooks/index.ts';
 export * from './permissions/index.ts';
 export * from './settings/index.ts';
+export { PIPELINE_KINDS } from './kinds.ts';

@@ -66,18 +66,18 @@ test('resolve: the binding behind the name changed since the request → binding
 
 test('convert: a failed conversion stops the call before validation', async () => {
   const echo = echoTool();
-  const { pipeline, request } = setup(echo.tool, { convert: () => fail('invalid_arguments', 'unrepresentable', 'x') });
+  const { pipeline, request } = setup(echo.tool, { convert: () => fail('precondition', 'unrepresentable', 'x') });
   const record = await executeCall({ id: 't', name: 'echo', arguments: { word: 'hi' } }, request, 'a1', pipeline);
-  expect([classKind(record), lastStage(record)?.stage, echo.entered()]).toEqual(['invalid_arguments/unrepresentable', 'convert', 0]);
+  expect([classKind(record), lastStage(record)?.stage, echo.entered()]).toEqual(['precondition/unrepresentable', 'convert', 0]);
 });
 
 test('validate: schema first, then the tool-specific check; neither enters the handler', async () => {
-  const echo = echoTool({ check: (input) => ((input as { word: string }).word === 'forbidden' ? fail('precondition', 'nope', 'no') : undefined) });
+  const echo = echoTool({ check: (input) => ((input as { word: string }).word === 'forbidden' ? fail('precondition', 'target_exists', 'no') : undefined) });
   const { pipeline, request } = setup(echo.tool);
   const bad = await executeCall({ id: 't', name: 'echo', arguments: { word: '' } }, request, 'a1', pipeline);
   const specific = await executeCall({ id: 't', name: 'echo', arguments: { word: 'forbidden' } }, request, 'a2', pipeline);
   expect([classKind(bad), lastStage(bad)?.stage]).toEqual(['invalid_arguments/length', 'validate']);
-  expect([classKind(specific), lastStage(specific)?.stage]).toEqual(['precondition/nope', 'validate']);
+  expect([classKind(specific), lastStage(specific)?.stage]).toEqual(['precondition/target_exists', 'validate']);
   expect(echo.entered()).toBe(0);
 });
 
@@ -120,7 +120,7 @@ test('handler: a timeout is an unknown outcome, the handler was entered and saw 
   const echo = echoTool({
     timeoutMs: 5,
     handler: (_input, context) =>
-      new Promise((resolve) => context.signal.addEventListener('abort', () => ((aborted = true), resolve(fail('business', 'aborted', 'late'))))),
+      new Promise((resolve) => context.signal.addEventListener('abort', () => ((aborted = true), resolve(fail('business', 'handler_threw', 'late'))))),
   });
   const { pipeline, request } = setup(echo.tool);
   const record = await executeCall({ id: 't', name: 'echo', arguments: { word: 'hi' } }, request, 'a1', pipeline);
@@ -242,14 +242,14 @@ test('runStages records each stage as it passes, a stop under the stage it names
   const ran: string[] = [];
   const tool = echoTool().tool;
   const stage = (name: StageName, step: Step): Stage => ({ name, needs: [], run: () => (ran.push(name), step) });
-  const stages = [stage('resolve', next({ tool }, 'found')), stage('convert', next()), stage('validate', stop(fail('precondition', 'x', 'y'), {}, 'pre_hooks')), stage('permission', next())];
+  const stages = [stage('resolve', next({ tool }, 'found')), stage('convert', next()), stage('validate', stop(fail('precondition', 'binding_changed', 'y'), {}, 'pre_hooks')), stage('permission', next())];
   const record = await runStages(stages, callState({}));
   expect(ran).toEqual(['resolve', 'convert', 'validate']);
   expect(record.stages).toEqual([
     { stage: 'resolve', status: 'ok', detail: 'found' },
     { stage: 'convert', status: 'ok' },
-    { stage: 'pre_hooks', status: 'failed', detail: 'precondition/x' },
+    { stage: 'pre_hooks', status: 'failed', detail: 'precondition/binding_changed' },
   ]);
   expect(Object.keys(record.stages[1]!)).toEqual(['stage', 'status']);
-  expect([record.outcome.ok, record.handlerEntered, record.modelContent]).toEqual([false, false, [textBlock('{"error":{"class":"precondition","kind":"x","message":"y"}}')]]);
+  expect([record.outcome.ok, record.handlerEntered, record.modelContent]).toEqual([false, false, [textBlock('{"error":{"class":"precondition","kind":"binding_changed","message":"y"}}')]]);
 });

@@ -15,7 +15,7 @@ test('handler: the tool runs on the input with the call context; its success is 
 });
 
 test('handler: a failure, a throw or a timeout stops the call, which still counts as entered', async () => {
-  const failing = echoTool({ handler: async () => fail('business', 'nope', 'x') });
+  const failing = echoTool({ handler: async () => fail('business', 'tool_error', 'x') });
   const throwing = echoTool({ handler: async () => { throw new Error('bug'); } });
   const hanging = echoTool({ attributes: { ...echoTool().attributes, timeoutMs: 5 }, handler: () => new Promise(() => {}) });
   const outcomes = [];
@@ -23,7 +23,7 @@ test('handler: a failure, a throw or a timeout stops the call, which still count
     const step = await handling(tool);
     outcomes.push([step.failure?.kind, step.adds.handlerEntered]);
   }
-  expect(outcomes).toEqual([['nope', true], ['handler_threw', true], ['handler_timeout', true]]);
+  expect(outcomes).toEqual([['tool_error', true], ['handler_threw', true], ['handler_timeout', true]]);
 });
 
 /** A handler with no `async` wrapper that answers `answer` in its abort listener: the ordering bug stays observable. */
