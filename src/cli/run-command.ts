@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { join, resolve } from 'node:path';
 import { inert } from '../base/index.ts';
-import { fail, LIMITS, readBounded, readBoundedText, type Failure, type Outcome } from '../contract/index.ts';
+import { fail, LIMITS, readBoundedText, type Failure, type Outcome } from '../contract/index.ts';
 import { loadReplay, loadScenario, originLabel, replayModel, runReport, runTask, scriptedModel, type LoopStep, type Model, type ModelOrigin, type Replay, type RunOutcome, type Scenario, type Task, type ToolProvider } from '../harness/index.ts';
 import { clockFromEnv, openRunDir, type Clock, type RunDir } from '../ledger/index.ts';
 import { EXIT, interruptCode, paint, type Io, type Paint } from './io.ts';
@@ -211,7 +211,7 @@ export async function runCommand(flags: RunFlags, io: Io, task: Task, mcpTools?:
  */
 function loadAnswers(flags: RunFlags, io: Io, task: Task): Outcome<RunModel> {
   if (flags.replay !== undefined) {
-    const replay = loadReplay(flags.replay, (path) => readBounded(resolve(io.cwd, path), LIMITS.replayBytes));
+    const replay = loadReplay(flags.replay, io.cwd);
     return replay.ok ? { ok: true, value: replayed(replay.value) } : replay;
   }
   const scenario = loadScenario(task.scenarios.folder, flags.scenario ?? task.scenarios.demo, (path) => readBoundedText(resolve(io.cwd, path), LIMITS.scenarioBytes));
@@ -224,7 +224,7 @@ function header(flags: RunFlags, model: Model, colours: Paint): string {
   if (model.origin === 'scripted') {
     return `caplab ${transport} — scenario ${model.record.scenario}\n${colours.dim('model: scripted (replayed responses; usage is synthetic)')}\n`;
   }
-  return `caplab ${transport} — replay ${inert(flags.replay ?? '')}\n${colours.dim(`model: replayed (${inert(model.name)}: recorded responses, one per request; usage as recorded in the file)`)}\n`;
+  return `caplab ${transport} — replay ${inert(flags.replay ?? '')}\n${colours.dim(`model: ${inert(model.name)} (recorded responses, one per request; usage as recorded in the file)`)}\n`;
 }
 
 /** Says why a run did not run (one JSON document with --json, always one stderr line) and returns its code. */

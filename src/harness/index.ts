@@ -6,7 +6,7 @@
 export type { ContentBlock, Exhausted, Message, Model, ModelOrigin, ModelResponse, StopReason, TextBlock, ToolResultBlock, ToolUseBlock, Usage } from './model.ts';
 export { isExhausted, originLabel, STOP_REASONS } from './model.ts';
 export { loadReplay, parseReplay, replayModel } from './replay.ts';
-export type { Replay, ReadReplayFile } from './replay.ts';
+export type { Replay } from './replay.ts';
 export { intentTools, mappingTag } from './intent.ts';
 export type { Intent, IntentTool } from './intent.ts';
 export { runLoop } from './loop.ts';

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import * as v from 'valibot';
 import { deepFreeze } from '../base/index.ts';
 import { fail, FILE_JSON_BOUNDS, LIMITS, ok, parseJsonBounded, readBounded, sha256Hex, type Outcome } from '../contract/index.ts';
@@ -5,11 +6,12 @@ import { originLabel, STOP_REASONS, type Exhausted, type Model, type ModelRespon
 
 const Count = v.pipe(v.number(), v.safeInteger(), v.minValue(0));
 const Text = v.looseObject({ type: v.literal('text'), text: v.string() });
+const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
 const ToolUse = v.looseObject({
   type: v.literal('tool_use'),
   id: v.pipe(v.string(), v.minLength(1)),
   name: v.string(),
-  input: v.custom<Record<string, unknown>>((x) => typeof x === 'object' && x !== null && !Array.isArray(x), 'a tool_use input is a JSON object'),
+  input: v.custom<Record<string, unknown>>(isObject, 'a tool_use input is a JSON object'),
 });
 /**
  * One line: an Anthropic Messages API response. Loose, as the API adds fields
@@ -81,13 +83,17 @@ function lineProblem(line: Line): string | undefined {
   return undefined;
 }
 
-/** A checked line as the loop's response; its message is the line as parsed, for the response file. */
-function responseOf(line: Line): ModelResponse {
+/**
+ * A checked line as the loop's response. Its message and usage are the line
+ * as JSON.parse gave it (valibot's output puts known keys first), so the
+ * response file and the usage recorded keep the file's fields in its order.
+ */
+function responseOf(line: Line, asRead: Line): ModelResponse {
   const content = line.content.map((block): TextBlock | ToolUseBlock => {
     const b = block as Record<string, unknown>;
     return b['type'] === 'text' ? { type: 'text', text: b['text'] as string } : { type: 'tool_use', id: b['id'] as string, name: b['name'] as string, input: b['input'] };
   });
-  return { id: line.id, origin: 'replayed', content, stop_reason: line.stop_reason as StopReason, usage: line.usage as Usage, message: line };
+  return { id: line.id, origin: 'replayed', content, stop_reason: line.stop_reason as StopReason, usage: asRead.usage as Usage, message: asRead };
 }
 
 /**
@@ -109,6 +115,8 @@ export function parseReplay(text: string, file: string): Outcome<readonly ModelR
     if (raw.trim() === '') return bad(at, 'is blank (line N answers request N, so no line may be empty)');
     const json = parseJsonBounded(raw, FILE_JSON_BOUNDS);
     if (!json.ok) return bad(at, json.message);
+    // valibot's object schemas take an array too: a line is one object, said as such.
+    if (!isObject(json.value)) return bad(at, 'is not one JSON object (a Messages API response)');
     const parsed = v.safeParse(Line, json.value);
     if (!parsed.success) {
       const issues = parsed.issues.map((issue) => describeIssue(issue));
@@ -121,13 +129,10 @@ export function parseReplay(text: string, file: string): Outcome<readonly ModelR
       if (!Number.isSafeInteger(sum)) return bad(at, `usage.${key}: the file's total passes ${Number.MAX_SAFE_INTEGER} here, so no total would be exact`);
       totals.set(key, sum);
     }
-    responses.push(responseOf(parsed.output));
+    responses.push(responseOf(parsed.output, json.value as Line));
   }
   return ok(deepFreeze(responses));
 }
-
-/** Reads a replay file's bytes, or says why not. */
-export type ReadReplayFile = (path: string) => Outcome<Uint8Array>;
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
@@ -136,10 +141,10 @@ const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
  * a stat first and at most `LIMITS.replayBytes` (a FIFO, a device or a
  * directory is refused by kind, never read; larger is `precondition/too_large`);
  * bytes that are not UTF-8 are `invalid_arguments/not_utf8`; then `parseReplay`.
- * @param file The path as the user named it (the record keeps it).
+ * @param file The path as the user named it (the record keeps it), relative to `cwd`.
  */
-export function loadReplay(file: string, readFile: ReadReplayFile = (path) => readBounded(path, LIMITS.replayBytes)): Outcome<Replay> {
-  const bytes = readFile(file);
+export function loadReplay(file: string, cwd: string): Outcome<Replay> {
+  const bytes = readBounded(resolve(cwd, file), LIMITS.replayBytes);
   if (!bytes.ok) return fail(bytes.class, bytes.kind, `--replay ${bytes.message}`);
   let text: string;
   try {
