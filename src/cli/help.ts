@@ -1,4 +1,3 @@
-import { LIMITS } from '../contract/index.ts';
 import { CAPLAB_VERSION } from '../version.ts';
 import { RUN_ID_RULE } from './run-id.ts';
 
@@ -163,9 +162,9 @@ same options as demo (a replay adopts no method package).
   --scenario NAME|FILE    scripted responses: a built-in scenario or a scenario JSON file
   --replay FILE           replayed responses: JSONL, line N the Anthropic Messages API response
                           to request N (text and tool_use blocks; no pause_turn). The whole file
-                          is checked before the run (at most ${LIMITS.replayBytes / 1024 / 1024} MiB; a bad line exits 2, naming
-                          its line and field); usage is recorded as the file has it, cache counts
-                          too, labelled replayed. Not with --scenario.
+                          is checked before the run (at most 4 MiB, replayBytes; a bad line
+                          exits 2, naming its line and field); usage is recorded as the file has
+                          it, cache counts too, labelled replayed. Not with --scenario.
 ${RUN_FLAGS}
 
 ${EXIT_CODES_HELP}`,

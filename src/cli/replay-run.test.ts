@@ -6,7 +6,7 @@
 import { expect, test } from 'bun:test';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { sha256Hex } from '../contract/index.ts';
+import { LIMITS, sha256Hex } from '../contract/index.ts';
 import { scratchDir } from '../../test/scratch.ts';
 import { cli } from './cli.ts';
 import { HELP } from './help.ts';
@@ -92,6 +92,27 @@ test('lines past the final answer are recorded unused; a file that runs out ends
   expect((await verifyJson(doc.run_dir)).doc.verified).toBe(true);
 });
 
+test('a hostile but well-formed replay runs and verifies: escaped NUL and lone surrogates, a duplicate key, unknown fields, counts near 2^53, a max_tokens finish', async () => {
+  const cwd = scratchDir('caplab-replay-hostile-');
+  const [first, second, third] = exampleLines() as [Record<string, any>, Record<string, any>, Record<string, any>];
+  first['content'][0].text = 'NUL \u0000, lone \ud800 and \udfff, bidi \u202e';
+  first['container'] = { id: 'container_011CZ', expires_at: '2025-10-01T00:00:00Z' };
+  first['usage'].input_tokens = 2 ** 52;
+  third['stop_reason'] = 'max_tokens';
+  // JSON.parse keeps the last of two equal keys; the response file records that one, once.
+  const twice = JSON.stringify(second).replace('"stop_reason":"tool_use"', '"stop_reason":"end_turn","stop_reason":"tool_use"');
+  writeFileSync(join(cwd, 'hostile.jsonl'), `${JSON.stringify(first)}\n${twice}\n${JSON.stringify(third)}\n`);
+  const { code, io } = await run(['run', '--replay', 'hostile.jsonl', '--transport', 'local', '--json', '--run-id', 'hostile'], cwd);
+  const doc = JSON.parse(io.out());
+  expect([code, doc.accepted, doc.stop]).toEqual([0, true, 'final_answer']);
+  expect(doc.usage.total.input_tokens).toBe(2 ** 52 + second['usage'].input_tokens + third['usage'].input_tokens);
+  const file = (n: number) => JSON.parse(readFileSync(join(doc.run_dir, `requests/0${n}-response.json`), 'utf8'));
+  expect([file(1).content[0].text, file(1).container]).toEqual([first['content'][0].text, first['container']]);
+  expect(readFileSync(join(doc.run_dir, 'requests/02-response.json'), 'utf8').match(/"stop_reason"/g)?.length).toBe(1);
+  expect(file(3).stop_reason).toBe('max_tokens');
+  expect((await verifyJson(doc.run_dir)).doc.verified).toBe(true);
+});
+
 test('a bad replay file exits 2 before any work, naming its line and field; nothing printed on stdout, no run dir', async () => {
   const cwd = scratchDir('caplab-replay-bad-');
   const lines = exampleText().trimEnd().split('\n');
@@ -115,6 +136,8 @@ test('--replay with --scenario, on demo, or empty is a usage error (exit 2); run
   const none = await run(['run']);
   expect([none.code, none.io.err()]).toEqual([2, expect.stringContaining('run needs --scenario NAME|FILE or --replay FILE')]);
   expect(HELP['run']).toContain('--replay FILE');
+  // help.ts imports nothing of the host (a cold --help stays cheap), so the limit is written out and held here.
+  expect(HELP['run']).toContain(`at most ${LIMITS.replayBytes / 1024 / 1024} MiB, replayBytes;`);
   expect(HELP['main']).toContain('run --replay FILE');
 });
 
