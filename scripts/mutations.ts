@@ -436,7 +436,7 @@ export const MUTATIONS: readonly Mutation[] = [
     claim: 'scripted',
     file: 'src/harness/replay.ts',
     find: 'usage: asRead.usage as Usage, message: asRead',
-    replace: 'usage: { input_tokens: line.usage.input_tokens, output_tokens: line.usage.output_tokens }, message: asRead',
+    replace: 'usage: { input_tokens: line.usage.input_tokens, output_tokens: line.usage.output_tokens } as Usage, message: asRead',
     tests: ['src/harness/replay.test.ts', 'src/cli/replay-run.test.ts'],
   },
   {
