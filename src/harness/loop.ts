@@ -211,7 +211,7 @@ async function runCalls(options: LoopOptions, uses: readonly ToolUseBlock[], pro
     (executed) => {
       // Context changes are applied after the batch, in call order.
       const record = recordedCall(executed, options.protocolOf);
-      if (record.hookTexts) options.recorder.useFormat(LEDGER_FORMAT_3);
+      if (record.hookContent) options.recorder.useFormat(LEDGER_FORMAT_3);
       options.recorder.append('call', { request_id: producing.id, ...callEvent(record) });
       calls.push(record);
       results.push(toolResultOf(record));

@@ -2,6 +2,7 @@
  * The model interface and the wire shapes the loop exchanges with it. Shaped
  * like a real provider's messages API so payloads are concrete, not abstract.
  */
+import type { ResultBlock } from '../pipeline/index.ts';
 
 export interface TextBlock {
   readonly type: 'text';
@@ -13,11 +14,12 @@ export interface ToolUseBlock {
   readonly name: string;
   readonly input: unknown;
 }
+/** A call's answer in the next request: its content is result blocks (`ResultBlock`, the kinds MCP and the Messages API share). */
 export interface ToolResultBlock {
   readonly type: 'tool_result';
   readonly tool_use_id: string;
   readonly is_error: boolean;
-  readonly content: readonly TextBlock[];
+  readonly content: readonly ResultBlock[];
 }
 export type ContentBlock = TextBlock | ToolUseBlock | ToolResultBlock;
 

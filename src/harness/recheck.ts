@@ -20,16 +20,18 @@ export interface RecheckReport {
 // The fields this recheck reads, checked before any is used; other fields may exist.
 const StartShape = v.looseObject({ snapshot: v.looseObject({ id: v.string(), sources: v.array(v.unknown()) }) });
 const AcceptanceShape = v.looseObject({ accepted: v.boolean(), checks: v.array(v.unknown()) });
-const CallShape = v.looseObject({
+const CallShape = v.pipe(v.looseObject({
   request_id: v.string(),
   tool_call_id: v.string(),
   action_id: v.string(),
   name: v.string(),
   arguments: v.looseObject({ original: v.unknown(), converted: v.optional(v.unknown()), rewritten: v.optional(v.unknown()) }),
   outcome: v.variant('ok', [v.looseObject({ ok: v.literal(true) }), v.looseObject({ ok: v.literal(false), class: v.string(), kind: v.string() })]),
-  model_text_sha256: v.string(),
+  // A record made before the content hash ties the tool's text block by its text's hash.
+  model_content_sha256: v.optional(v.string()),
+  model_text_sha256: v.optional(v.string()),
   hook_text_sha256: v.optional(v.pipe(v.array(v.string()), v.minLength(1))),
-});
+}), v.check((call) => call.model_content_sha256 !== undefined || call.model_text_sha256 !== undefined, 'a call records model_content_sha256 (or, before it, model_text_sha256)'));
 /** A call event with the fields a recheck reads, shape-checked. */
 export type RecordedCallEvent = v.InferOutput<typeof CallShape>;
 const ResponseFileShape = v.looseObject({
@@ -218,7 +220,8 @@ function checkedCall({ event, call }: { event: LedgerEvent; call: RecordedCallEv
     arguments: call.arguments,
     ok: call.outcome.ok,
     ...(call.outcome.ok ? {} : { failure: { class: call.outcome.class, kind: call.outcome.kind } }),
-    blockHashes: [call.model_text_sha256, ...(call.hook_text_sha256 ?? [])],
+    result: call.model_content_sha256 !== undefined ? { contentSha256: call.model_content_sha256 } : { textSha256: call.model_text_sha256! },
+    hookHashes: call.hook_text_sha256 ?? [],
   };
 }
 

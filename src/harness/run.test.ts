@@ -6,7 +6,7 @@ import * as v from 'valibot';
 import { bind } from '../binding/index.ts';
 import { canonicalHash, ok } from '../contract/index.ts';
 import { excerptTask, fixtureSnapshot, readSourceContract } from '../excerpt/index.ts';
-import type { RuntimeTool } from '../pipeline/index.ts';
+import { textBlock, type RuntimeTool } from '../pipeline/index.ts';
 import { runTask } from './run.ts';
 import { loadScenario, scriptedModel } from './scenario.ts';
 import type { ToolProvider } from './tools.ts';
@@ -31,7 +31,7 @@ test('a binding swapped between request and call is refused (binding_changed); n
     contract: drifted,
     binding: bind(drifted, { implementation: { kind: 'mcp', version: 'restarted' } }),
     attributes: { readOnly: true, destructive: false, concurrencySafe: true, needsInteraction: false, deferred: false, fromMcp: true, maxResultBytes: 65536, timeoutMs: 1000 },
-    handler: async () => (newHandler++, ok({ data: {}, text: 'new schema', evidence: 'bytes observed now' })),
+    handler: async () => (newHandler++, ok({ data: {}, content: [textBlock('new schema')], evidence: 'bytes observed now' })),
   };
   const outcome = await runTask({
     task: excerptTask,
@@ -67,7 +67,7 @@ test('a local result that breaks its contract is refused (business/result_invali
     task: excerptTask,
       model: scriptedModel(scenario.value),
       snapshot,
-      tools: withReadSource(() => async () => ok({ data: raw, text: 'fine', evidence: 'bytes observed now' })),
+      tools: withReadSource(() => async () => ok({ data: raw, content: [textBlock('fine')], evidence: 'bytes observed now' })),
       runId: 'wrong-result',
       runDir: join(dir, 'run'),
       ...testHost(),

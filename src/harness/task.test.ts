@@ -12,7 +12,7 @@ import { bind } from '../binding/index.ts';
 import { canonicalHash, ok, sha256Hex } from '../contract/index.ts';
 import { verify } from '../ledger/index.ts';
 import { rechain, readEvents } from '../ledger/test-kit.ts';
-import { attributesOf } from '../pipeline/index.ts';
+import { attributesOf, textBlock } from '../pipeline/index.ts';
 import { echoContractWith } from '../pipeline/testing/echo-contract.ts';
 import { HOST_RULES } from './payload.ts';
 import { recheckAcceptance } from './recheck.ts';
@@ -45,7 +45,7 @@ const echoTask: Task = {
           contract: echo,
           binding: bind(echo, { implementation: { kind: 'local', version: 'echo/1' } }),
           attributes: attributesOf(echo),
-          handler: async (input) => ok({ data: { echoed: (input as { word: string }).word }, text: 'ok', evidence: 'bytes observed now' }),
+          handler: async (input) => ok({ data: { echoed: (input as { word: string }).word }, content: [textBlock('ok')], evidence: 'bytes observed now' }),
         }),
       },
     ],
