@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadScenario } from '../harness/index.ts';
-import { execute, parseRunFlags } from './run-command.ts';
+import { execute, parseRunFlags, scripted } from './run-command.ts';
 import { testIo } from './test-io.ts';
 import { excerptTask } from '../excerpt/index.ts';
 import { exitCodeOf } from './exit.ts';
@@ -20,7 +20,7 @@ test('a symlink planted at card/ mid-run: the card is refused (precondition/unsa
   const scenario = loadScenario(excerptTask.scenarios.folder, 'happy');
   if (!scenario.ok) throw new Error(scenario.message);
   let planted = false;
-  const executed = await execute(flags, scenario.value, testIo(scratch), excerptTask, undefined, (step) => {
+  const executed = await execute(flags, scripted(scenario.value), testIo(scratch), excerptTask, undefined, (step) => {
     // After the first call (a read), before the create: someone plants card/ -> outside.
     if (step.type === 'call' && !planted) {
       planted = true;

@@ -11,7 +11,7 @@ import { junitXml } from './junit.ts';
 import { checkOutDir, checkRunId, usageFailure } from './paths.ts';
 import { failureText } from './render.ts';
 import { checkReportFile, reportTarget, writeReport } from './report-file.ts';
-import { badFlag, execute, newRunId, prepareRun, startRun } from './run-command.ts';
+import { badFlag, execute, newRunId, prepareRun, scripted, startRun } from './run-command.ts';
 
 const CHECK_OPTIONS = {
   json: { type: 'boolean' },
@@ -66,14 +66,14 @@ export async function checkCommand(args: readonly string[], io: Io, task: Task, 
   const cases = checkCases(task);
   const flagsOf = (item: CheckCase) => ({ ...caseFlags(task, item, flags.root, `${flags.checkId}-${item.id}`), ...(flags.durable ? { durable: true } : {}) });
   // The root is taken with the first run dir, before any output: of checks racing for one --out, one runs.
-  const first = await prepareRun(flagsOf(cases[0]!), cases[0]!.scenario, io, task, mcpTools);
+  const first = await prepareRun(flagsOf(cases[0]!), scripted(cases[0]!.scenario), io, task, mcpTools);
   if (!first.ok && first.ending.type === 'refused') return usage(io, failureText(first.failure));
   const colours = paint(io);
   const results: CheckResult[] = [];
   if (!flags.json) io.stdout(`caplab check — ${cases.length} scenarios, run dirs under ${flags.root}\n\n`);
   const width = Math.max(...cases.map((c) => c.id.length));
   for (const [index, item] of cases.entries()) {
-    const executed = index > 0 ? await execute(flagsOf(item), item.scenario, io, task, mcpTools) : first.ok ? await startRun(first.prepared, io, task) : first;
+    const executed = index > 0 ? await execute(flagsOf(item), scripted(item.scenario), io, task, mcpTools) : first.ok ? await startRun(first.prepared, io, task) : first;
     const result = judge(task, item, executed);
     results.push(result);
     if (!flags.json) {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { Scenario } from '../harness/index.ts';
 import { effectViolation, readRunEffects } from './check-effects.ts';
 import { caseDir, caseFlags, checkCases, judge, type CheckCase } from './check.ts';
-import { execute } from './run-command.ts';
+import { execute, scripted } from './run-command.ts';
 import { testIo } from './test-io.ts';
 import { excerptTask } from '../excerpt/index.ts';
 
@@ -15,7 +15,7 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 /** Runs one case as `caplab check` does (same flags), locally. */
 async function runCase(item: CheckCase, root: string) {
   const flags = caseFlags(excerptTask, item, root, `t-${item.id}`, 'local');
-  return judge(excerptTask, item, await execute(flags, item.scenario, testIo(root), excerptTask, undefined));
+  return judge(excerptTask, item, await execute(flags, scripted(item.scenario), testIo(root), excerptTask, undefined));
 }
 
 const localCases = () => checkCases(excerptTask).filter((c) => c.transport === 'local');
@@ -56,7 +56,7 @@ test('the card is counted from the run dir: a second file under card/ fails the 
   const item = caseNamed('demo-local');
   const root = join(scratch, 'extra-card');
   const flags = caseFlags(excerptTask, item, root, 't-extra', 'local');
-  const executed = await execute(flags, item.scenario, testIo(root), excerptTask, undefined);
+  const executed = await execute(flags, scripted(item.scenario), testIo(root), excerptTask, undefined);
   expect(judge(excerptTask, item, executed).passed).toBe(true);
   writeFileSync(join(caseDir(root, item), 'card', 'second.md'), 'x');
   const after = judge(excerptTask, item, executed);

@@ -1,10 +1,11 @@
 import { parseArgs } from 'node:util';
 import { join, resolve } from 'node:path';
+import { inert } from '../base/index.ts';
 import { fail, LIMITS, ok, readBoundedText, type Failure, type Outcome } from '../contract/index.ts';
-import { endingOfFailure, loadScenario, runReport, runTask, summaryOf, type LoopStep, type RunEnding, type RunOutcome, type Scenario, type Task, type ToolProvider } from '../harness/index.ts';
+import { endingOfFailure, loadReplay, loadScenario, originLabel, replayModel, runReport, runTask, scriptedModel, summaryOf, type LoopStep, type Model, type ModelOrigin, type Replay, type RunEnding, type RunOutcome, type Scenario, type Task, type ToolProvider } from '../harness/index.ts';
 import { clockFromEnv, openRunDir, type Clock, type RunDir } from '../ledger/index.ts';
 import { EXIT, exitCodeOf, interrupted } from './exit.ts';
-import { paint, type Io } from './io.ts';
+import { paint, type Io, type Paint } from './io.ts';
 import { EMPTY_SKILLS, repeatedFlag } from './flags.ts';
 import { checkOutDir, checkRunId } from './paths.ts';
 import { failureText, renderEnding, renderStep } from './render.ts';
@@ -24,6 +25,7 @@ const RUN_OPTIONS = {
   skills: { type: 'string', multiple: true },
   'no-skill': { type: 'boolean' },
   scenario: { type: 'string' },
+  replay: { type: 'string' },
   durable: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' }, // answered by cli() before these flags are parsed
 } as const;
@@ -54,11 +56,11 @@ export function parseRunFlags(args: readonly string[], command: 'demo' | 'run', 
   if (badId) return badId;
   if (v.out === '') return badFlag('--out needs a folder; an empty path would mean the working directory');
   if (v.skills?.includes('')) return badFlag(EMPTY_SKILLS);
-  if (command === 'run' && v.scenario === undefined) return badFlag('run needs --scenario NAME|FILE');
-  if (command === 'demo' && v.scenario !== undefined) return badFlag(`demo runs the ${task.scenarios.demo} scenario; use \`caplab run --scenario\` for others`);
+  const responses = responsesFlag(command, v.scenario, v.replay, task.scenarios.demo);
+  if ('ok' in responses) return responses;
   return ok({
     transport,
-    scenario: v.scenario ?? task.scenarios.demo,
+    ...responses,
     json: v.json ?? false,
     yes: v.yes ?? false,
     trustProject: (v.trust ?? false) || (v['trust-project'] ?? false),
@@ -74,6 +76,34 @@ export function parseRunFlags(args: readonly string[], command: 'demo' | 'run', 
   });
 }
 
+/** What answers a demo or run: the scenario named (demo: the task's), or `--replay FILE` (run only, never with a scenario). */
+function responsesFlag(command: 'demo' | 'run', scenario: string | undefined, replay: string | undefined, demo: string): { scenario: string } | { replay: string } | Failure {
+  if (command === 'demo' && (scenario !== undefined || replay !== undefined)) {
+    return badFlag(`demo runs the ${demo} scenario; use \`caplab run --scenario\` or \`caplab run --replay\` for others`);
+  }
+  if (scenario !== undefined && replay !== undefined) return badFlag('--scenario and --replay both say what answers the run; give one');
+  if (replay === '') return badFlag('--replay needs a file');
+  if (replay !== undefined) return { replay };
+  if (command === 'run' && scenario === undefined) return badFlag('run needs --scenario NAME|FILE or --replay FILE');
+  return { scenario: scenario ?? demo };
+}
+
+/** What answers a run — a model the CLI built — and the method package its scenario names, if any. */
+export interface RunModel {
+  readonly model: Model;
+  readonly skill?: string;
+}
+
+/** A scenario's scripted steps as a run's model. */
+export function scripted(scenario: Scenario): RunModel {
+  return { model: scriptedModel(scenario), ...(scenario.skill !== undefined ? { skill: scenario.skill } : {}) };
+}
+
+/** A replay file's recorded responses as a run's model (a replay names no method package). */
+export function replayed(replay: Replay): RunModel {
+  return { model: replayModel(replay) };
+}
+
 /** A run's result, or why it could not run (with how it ended, which gives its exit code). */
 export type Executed = { readonly ok: true; readonly outcome: RunOutcome } | NotRun;
 
@@ -83,7 +113,7 @@ export type NotRun = { readonly ok: false; readonly ending: RunEnding; readonly 
 /** A run whose every check passed and whose run dir is taken: nothing printed, nothing spawned yet. */
 export interface PreparedRun {
   readonly flags: RunFlags;
-  readonly scenario: Scenario;
+  readonly model: Model;
   readonly runId: string;
   readonly run: RunDir;
   readonly clock: Clock;
@@ -100,14 +130,14 @@ const refused = (failure: Failure): NotRun => notRun({ type: 'refused', failure 
  * usage error before anything is printed or started, and of two runs racing
  * for one folder exactly one gets it (the ledger is created exclusively).
  */
-export async function prepareRun(flags: RunFlags, scenario: Scenario, io: Io, task: Task, mcpTools: ToolProvider | undefined): Promise<{ readonly ok: true; readonly prepared: PreparedRun } | NotRun> {
+export async function prepareRun(flags: RunFlags, answers: RunModel, io: Io, task: Task, mcpTools: ToolProvider | undefined): Promise<{ readonly ok: true; readonly prepared: PreparedRun } | NotRun> {
   const clock = clockFromEnv(io.env);
   if (!clock.ok) return refused(clock);
   const runId = flags.runId ?? newRunId();
   const runDir = resolve(io.cwd, flags.out ?? join('caplab-runs', runId));
   const badOut = checkOutDir(runDir, flags.out !== undefined ? '--out' : 'run dir');
   if (badOut) return refused(badOut);
-  const setup = await setupRun(flags, scenario, io, task, mcpTools);
+  const setup = await setupRun(flags, { skill: answers.skill }, io, task, mcpTools);
   if (!setup.ok) return refused(setup);
   // Interrupted before this run began (check's later scenarios): no run dir is made.
   if (io.interrupt?.aborted) {
@@ -115,16 +145,16 @@ export async function prepareRun(flags: RunFlags, scenario: Scenario, io: Io, ta
   }
   const run = openRunDir(runDir, { clock: clock.value, durable: flags.durable ?? false });
   if (!run.ok) return run.class === 'invalid_arguments' || run.kind === 'target_exists' ? refused(run) : notRun({ type: 'failed', at: 'run', failure: run }, run);
-  return { ok: true, prepared: { flags, scenario, runId, run: run.value, clock: clock.value, setup: setup.value } };
+  return { ok: true, prepared: { flags, model: answers.model, runId, run: run.value, clock: clock.value, setup: setup.value } };
 }
 
 /** Runs a prepared run: tools, hooks, the loop, the record. */
 export async function startRun(prepared: PreparedRun, io: Io, task: Task, onStep?: (step: LoopStep) => void): Promise<Executed> {
-  const { flags, scenario, runId, run, setup } = prepared;
+  const { flags, model, runId, run, setup } = prepared;
   for (const notice of setup.notices) io.stderr(`caplab: ${notice}\n`);
   const outcome = await runTask({
     task,
-    scenario,
+    model,
     snapshot: task.snapshot(),
     runId,
     runDir: run.dir,
@@ -141,37 +171,34 @@ export async function startRun(prepared: PreparedRun, io: Io, task: Task, onStep
 }
 
 /**
- * Sets up and runs one scenario: clock, run id and dir, tools, hooks,
+ * Sets up and runs one scenario or replay: clock, run id and dir, tools, hooks,
  * permissions, method. Shared by demo, run and check.
  */
-export async function execute(flags: RunFlags, scenario: Scenario, io: Io, task: Task, mcpTools: ToolProvider | undefined, onStep?: (step: LoopStep) => void): Promise<Executed> {
-  const prepared = await prepareRun(flags, scenario, io, task, mcpTools);
+export async function execute(flags: RunFlags, answers: RunModel, io: Io, task: Task, mcpTools: ToolProvider | undefined, onStep?: (step: LoopStep) => void): Promise<Executed> {
+  const prepared = await prepareRun(flags, answers, io, task, mcpTools);
   return prepared.ok ? startRun(prepared.prepared, io, task, onStep) : prepared;
 }
 
-/** `caplab demo` and `caplab run`: one scenario, streamed or as one JSON document. */
+/** `caplab demo` and `caplab run`: one scenario or replay, streamed or as one JSON document. */
 export async function runCommand(flags: RunFlags, io: Io, task: Task, mcpTools?: ToolProvider): Promise<number> {
   const colours = paint(io);
-  // A scenario file is named relative to the caller's working directory (io.cwd), as --out is.
-  const scenario = loadScenario(task.scenarios.folder, flags.scenario, (path) => readBoundedText(resolve(io.cwd, path), LIMITS.scenarioBytes));
-  if (!scenario.ok) {
-    io.stderr(`caplab: ${scenario.class}/${scenario.kind}: ${scenario.message}\n`);
+  const answers = loadAnswers(flags, io, task);
+  if (!answers.ok) {
+    io.stderr(`caplab: ${answers.class}/${answers.kind}: ${answers.message}\n`);
     return EXIT.usage;
   }
+  const { model } = answers.value;
   // The header comes only once every check has passed: a usage error prints nothing on stdout.
-  const prepared = await prepareRun(flags, scenario.value, io, task, mcpTools);
-  if (!prepared.ok) return reportNotRun(prepared, flags, io);
-  if (!flags.json) {
-    io.stdout(`caplab ${flags.transport === 'mcp' ? 'over MCP (stdio, 2025-06-18)' : 'with local tools'} — scenario ${scenario.value.name}\n`);
-    io.stdout(`${colours.dim('model: scripted (replayed responses; usage is synthetic)')}\n`);
-  }
+  const prepared = await prepareRun(flags, answers.value, io, task, mcpTools);
+  if (!prepared.ok) return reportNotRun(prepared, flags, io, model.origin);
+  if (!flags.json) io.stdout(header(flags, model, colours));
   const executed = await startRun(prepared.prepared, io, task, (step) => {
     if (flags.json) return;
     const line = renderStep(step, colours);
     if (line) io.stdout(`${line}\n`);
   });
-  if (!executed.ok) return reportNotRun(executed, flags, io);
-  if (flags.json) io.stdout(`${JSON.stringify(runReport(executed.outcome, scenario.value.name, task.artifact.name), null, 2)}\n`);
+  if (!executed.ok) return reportNotRun(executed, flags, io, model.origin);
+  if (flags.json) io.stdout(`${JSON.stringify(runReport(executed.outcome, task.artifact.name), null, 2)}\n`);
   else io.stdout(`\n${renderEnding(executed.outcome, colours, task.artifact.name)}\n`);
   const { runDir, ending } = executed.outcome;
   if (ending.type === 'interrupted') {
@@ -180,10 +207,33 @@ export async function runCommand(flags: RunFlags, io: Io, task: Task, mcpTools?:
   return exitCodeOf(ending);
 }
 
+/**
+ * The run's model from its flags: the replay file, read and checked whole, or
+ * the scenario (demo's when none is named). Files are named relative to the
+ * caller's working directory (io.cwd), as --out is.
+ */
+function loadAnswers(flags: RunFlags, io: Io, task: Task): Outcome<RunModel> {
+  if (flags.replay !== undefined) {
+    const replay = loadReplay(flags.replay, io.cwd);
+    return replay.ok ? { ok: true, value: replayed(replay.value) } : replay;
+  }
+  const scenario = loadScenario(task.scenarios.folder, flags.scenario ?? task.scenarios.demo, (path) => readBoundedText(resolve(io.cwd, path), LIMITS.scenarioBytes));
+  return scenario.ok ? { ok: true, value: scripted(scenario.value) } : scenario;
+}
+
+/** The two lines a human run starts with: transport and what answers, then how the model is labelled. */
+function header(flags: RunFlags, model: Model, colours: Paint): string {
+  const transport = flags.transport === 'mcp' ? 'over MCP (stdio, 2025-06-18)' : 'with local tools';
+  if (model.origin === 'scripted') {
+    return `caplab ${transport} — scenario ${model.record.scenario}\n${colours.dim('model: scripted (replayed responses; usage is synthetic)')}\n`;
+  }
+  return `caplab ${transport} — replay ${inert(flags.replay ?? '')}\n${colours.dim(`model: ${inert(model.name)} (recorded responses, one per request; usage as recorded in the file)`)}\n`;
+}
+
 /** Says why a run did not run (one JSON document with --json, always one stderr line) and returns its code. */
-function reportNotRun({ failure, ending }: NotRun, flags: RunFlags, io: Io): number {
+function reportNotRun({ failure, ending }: NotRun, flags: RunFlags, io: Io, origin: ModelOrigin): number {
   const code = exitCodeOf(ending);
-  if (flags.json) io.stdout(`${JSON.stringify({ accepted: false, scripted: true, error: { class: failure.class, kind: failure.kind, message: failure.message, ...(failure.basis ? { basis: failure.basis } : {}) }, exit_code: code }, null, 2)}\n`);
+  if (flags.json) io.stdout(`${JSON.stringify({ accepted: false, ...originLabel(origin), error: { class: failure.class, kind: failure.kind, message: failure.message, ...(failure.basis ? { basis: failure.basis } : {}) }, exit_code: code }, null, 2)}\n`);
   io.stderr(`caplab: ${failureText(failure)}\n`);
   return code;
 }

@@ -12,7 +12,10 @@ import type { Io } from './io.ts';
 /** Flags shared by demo and run. */
 export interface RunFlags {
   readonly transport: 'mcp' | 'local';
-  readonly scenario: string;
+  /** The scenario (built-in name or file) whose scripted steps answer the run; absent with `replay`. */
+  readonly scenario?: string;
+  /** `run --replay FILE`: a file of recorded responses answers the run instead (never with a scenario). */
+  readonly replay?: string;
   readonly json: boolean;
   readonly yes: boolean;
   readonly trustProject: boolean;
@@ -57,7 +60,7 @@ export function offeredTools(task: Task, transport: RunFlags['transport']): read
  * a bad input is a usage failure. The task's own grant (`Task.tools.grant`) is
  * an ordinary allow rule: any deny rule, `--deny-tool` or hook deny still wins over it.
  */
-export async function setupRun(flags: RunFlags, scenario: Scenario, io: Io, task: Task, mcpTools?: ToolProvider): Promise<Outcome<RunSetup>> {
+export async function setupRun(flags: RunFlags, scenario: Pick<Scenario, 'skill'>, io: Io, task: Task, mcpTools?: ToolProvider): Promise<Outcome<RunSetup>> {
   const settings = await resolveSettings({ trustProject: flags.trustProject, cwd: io.cwd, settingsPaths: flags.settings });
   if (!settings.ok) return settings;
   const allowFlags = parseRules(flags.allowTools, '--allow-tool');
@@ -101,7 +104,7 @@ export async function setupRun(flags: RunFlags, scenario: Scenario, io: Io, task
 }
 
 /** The method package the run adopts, parsed against the task's stages and bound to its tools (or none). */
-function adopt(flags: RunFlags, scenario: Scenario, task: Task, cwd: string): Outcome<RunOptions['method'] | undefined> {
+function adopt(flags: RunFlags, scenario: Pick<Scenario, 'skill'>, task: Task, cwd: string): Outcome<RunOptions['method'] | undefined> {
   const name = flags.noSkill ? undefined : (scenario.skill ?? flags.defaultSkill);
   // Folders are named relative to the caller's working directory (io.cwd).
   const packages = discoverPackages({ dirs: flags.skillDirs.map((dir) => resolve(cwd, dir)), stages: task.method.stages });

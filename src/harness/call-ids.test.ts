@@ -8,7 +8,7 @@ import type { CallRecord } from '../pipeline/index.ts';
 import { ambiguousCallIds } from './call-ids.ts';
 import { recheckAcceptance } from './recheck.ts';
 import { runTask } from './run.ts';
-import { parseScenario } from './scenario.ts';
+import { parseScenario, scriptedModel } from './scenario.ts';
 import { localTools } from './tools.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'caplab-call-ids-'));
@@ -58,7 +58,7 @@ test('duplicate tool_call ids: every call sharing the id is refused (invalid_arg
   };
   const outcome = await runTask({
     task: excerptTask,
-    scenario: scenario.value,
+    model: scriptedModel(scenario.value),
     snapshot: fixtureSnapshot(),
     runId: 'dup',
     runDir: join(scratch, 'dup'),

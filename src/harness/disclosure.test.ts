@@ -8,7 +8,7 @@ import { inProcessHook } from '../pipeline/index.ts';
 import { disclosedSources, sourceReads, type ReadCall } from './disclosure.ts';
 import { recheckAcceptance } from './recheck.ts';
 import { runTask } from './run.ts';
-import type { Scenario } from './scenario.ts';
+import { scriptedModel, type Scenario } from './scenario.ts';
 import { happyScenario } from './testing/happy.ts';
 import { testHost } from './testing/test-host.ts';
 import { localTools } from './tools.ts';
@@ -69,7 +69,7 @@ function betaOnly(): Scenario {
 test('a run reading only beta whose PostToolUse reason holds alpha ends sources_not_disclosed, and verify agrees', async () => {
   // Before: the reason was appended to beta's text block, and alpha counted as disclosed: ACCEPTED.
   const leak = inProcessHook('PostToolUse', 'read_source', 'leak', () => ({ block: alpha.text }));
-  const outcome = await runTask({ task: excerptTask, scenario: betaOnly(), snapshot, tools: localTools(excerptTask), runId: 'leak', runDir: join(scratch, 'leak'), ...testHost(), hooks: [leak] });
+  const outcome = await runTask({ task: excerptTask, model: scriptedModel(betaOnly()), snapshot, tools: localTools(excerptTask), runId: 'leak', runDir: join(scratch, 'leak'), ...testHost(), hooks: [leak] });
   if (!outcome.ok) throw new Error(outcome.message);
   const create = outcome.value.loop.calls.find((c) => c.name === 'create_card')!;
   expect(create.outcome.ok ? 'ok' : `${create.outcome.class}/${create.outcome.kind}`).toBe('precondition/sources_not_disclosed');

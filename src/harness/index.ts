@@ -1,9 +1,12 @@
 /**
- * The harness: the Task interface a task plugs in through, the model interface
- * and the scripted model, request payloads, intent records and disclosure,
+ * The harness: the Task interface a task plugs in through, the model interface,
+ * the scripted and replay models, request payloads, intent records and disclosure,
  * the loop, acceptance and its recheck, and a whole run with its report.
  */
-export type { ContentBlock, Message, Model, ModelResponse, TextBlock, ToolResultBlock, ToolUseBlock, Usage } from './model.ts';
+export type { ContentBlock, Exhausted, Message, Model, ModelOrigin, ModelResponse, StopReason, TextBlock, ToolResultBlock, ToolUseBlock, Usage } from './model.ts';
+export { isExhausted, originLabel, STOP_REASONS } from './model.ts';
+export { loadReplay, parseReplay, replayModel } from './replay.ts';
+export type { Replay } from './replay.ts';
 export { intentTools, mappingTag } from './intent.ts';
 export type { Intent, IntentTool } from './intent.ts';
 export { runLoop } from './loop.ts';

@@ -4,6 +4,7 @@ import type { KindTable } from '../contract/index.ts';
 export const HARNESS_KINDS = {
   bad_scenario: { class: 'invalid_arguments', basis: null },
   unknown_scenario: { class: 'invalid_arguments', basis: null },
+  bad_replay: { class: 'invalid_arguments', basis: null },
   duplicate_call_id: { class: 'invalid_arguments', basis: null },
   too_many_calls: { class: 'invalid_arguments', basis: null },
   too_large: { class: 'precondition', basis: null },

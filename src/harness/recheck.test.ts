@@ -18,7 +18,7 @@ import { verify } from '../ledger/index.ts';
 import { rechain, type EditableEvent } from '../ledger/test-kit.ts';
 import { recheckAcceptance } from './recheck.ts';
 import { runTask } from './run.ts';
-import { loadScenario } from './scenario.ts';
+import { loadScenario, scriptedModel } from './scenario.ts';
 import { localTools } from './tools.ts';
 import { testHost } from './testing/test-host.ts';
 
@@ -32,7 +32,7 @@ beforeAll(async () => {
   if (!scenario.ok) throw new Error(scenario.message);
   const outcome = await runTask({
     task: excerptTask,
-    scenario: scenario.value,
+    model: scriptedModel(scenario.value),
     snapshot,
     tools: localTools(excerptTask),
     runId: 'forge',

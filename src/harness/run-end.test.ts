@@ -13,7 +13,7 @@ import { excerptTask, fixtureSnapshot } from '../excerpt/index.ts';
 import { verify, type RunDirFs } from '../ledger/index.ts';
 import { recheckAcceptance } from './recheck.ts';
 import { runTask, type RunOptions, type RunOutcome } from './run.ts';
-import { loadScenario } from './scenario.ts';
+import { loadScenario, scriptedModel } from './scenario.ts';
 import { localTools } from './tools.ts';
 import { testHost } from './testing/test-host.ts';
 import { exitCodeOf } from '../base/index.ts';
@@ -27,7 +27,7 @@ function options(overrides: Partial<RunOptions> = {}): RunOptions {
   if (!scenario.ok) throw new Error(scenario.message);
   return {
     task: excerptTask,
-    scenario: scenario.value,
+    model: scriptedModel(scenario.value),
     snapshot: fixtureSnapshot(),
     tools: localTools(excerptTask),
     runId: 'r',

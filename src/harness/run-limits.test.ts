@@ -8,7 +8,7 @@ import { verify } from '../ledger/index.ts';
 import type { Hook } from '../pipeline/index.ts';
 import { recheckAcceptance } from './recheck.ts';
 import { runTask } from './run.ts';
-import type { Scenario } from './scenario.ts';
+import { scriptedModel, type Scenario } from './scenario.ts';
 import { localTools } from './tools.ts';
 import { happyScenario } from './testing/happy.ts';
 import { testHost } from './testing/test-host.ts';
@@ -31,7 +31,7 @@ function happyWithFirstArguments(args: unknown): Scenario {
 async function run(name: string, scenario: Scenario, hooks: readonly Hook[] = [], more: Partial<Parameters<typeof runTask>[0]> = {}) {
   const outcome = await runTask({
     task: excerptTask,
-    scenario,
+    model: scriptedModel(scenario),
     snapshot: fixtureSnapshot(),
     tools: localTools(excerptTask),
     runId: name,

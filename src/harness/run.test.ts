@@ -8,7 +8,7 @@ import { canonicalHash, ok } from '../contract/index.ts';
 import { excerptTask, fixtureSnapshot, readSourceContract } from '../excerpt/index.ts';
 import { textBlock, type RuntimeTool } from '../pipeline/index.ts';
 import { runTask } from './run.ts';
-import { loadScenario } from './scenario.ts';
+import { loadScenario, scriptedModel } from './scenario.ts';
 import type { ToolProvider } from './tools.ts';
 import { scratchDir } from '../../test/scratch.ts';
 import { replacingTool } from './testing/replace-tool.ts';
@@ -35,7 +35,7 @@ test('a binding swapped between request and call is refused (binding_changed); n
   };
   const outcome = await runTask({
     task: excerptTask,
-    scenario: scenario.value,
+    model: scriptedModel(scenario.value),
     snapshot,
     tools: withReadSource((t) => (i, c) => (oldHandler++, t.handler(i, c))),
     runId: 'swap',
@@ -65,7 +65,7 @@ test('a local result that breaks its contract is refused (business/result_invali
   try {
     const outcome = await runTask({
     task: excerptTask,
-      scenario: scenario.value,
+      model: scriptedModel(scenario.value),
       snapshot,
       tools: withReadSource(() => async () => ok({ data: raw, content: [textBlock('fine')], evidence: 'bytes observed now' })),
       runId: 'wrong-result',

@@ -10,14 +10,15 @@ import { readFileSync } from 'node:fs';
 import { endingOfFailure, loopEnding, summaryOf, type RunEnding } from './ending.ts';
 import { runLoop, type LoopResult, type LoopStep, type MethodSupport } from './loop.ts';
 import { RecordRefused, type FileRef, type RunRecorder } from './recorder.ts';
-import { scriptedModel, type Scenario } from './scenario.ts';
+import type { Model, ModelOrigin } from './model.ts';
 import { SNAPSHOT_ROLE, snapshotFile } from './snapshot-files.ts';
 import type { Snapshot, Task } from './task.ts';
 import { runtimeTable, type ServerReport, type ToolProvider } from './tools.ts';
 
 export interface RunOptions {
   readonly task: Task;
-  readonly scenario: Scenario;
+  /** What answers the run's requests (`scriptedModel`, `replayModel`); every label of the run comes from it. */
+  readonly model: Model;
   /** The task's startup snapshot (`task.snapshot()`), taken once before the run. */
   readonly snapshot: Snapshot;
   readonly tools: ToolProvider;
@@ -60,6 +61,8 @@ export interface RunOutcome {
   readonly runDir: string;
   readonly transport: 'local' | 'mcp';
   readonly server?: ServerReport;
+  /** The model that answered: how the run's responses and usage are labelled. */
+  readonly model: { readonly name: string; readonly origin: ModelOrigin; readonly scenario: string | null };
   readonly loop: LoopResult;
   readonly head: string;
   readonly events: number;
@@ -114,13 +117,15 @@ export async function runTask(options: RunOptions): Promise<Outcome<RunOutcome>>
   if (isPlainMethod(options.method?.record)) recorder.useFormat(LEDGER_FORMAT_3);
   const snapshotFiles: (FileRef & { role: string })[] = [];
   let started = false;
+  // Responses recorded so far: the registry hook's request index, and what the model's run_end fields count.
+  let requestIndex = 0;
   let toolsClose: (() => Promise<unknown>) | undefined;
   const start = (fields: Record<string, unknown>) => {
     recorder.append('run_start', {
       caplab: CAPLAB_VERSION,
       run_id: options.runId,
-      scenario: options.scenario.name,
-      model: { name: `scripted:${options.scenario.name}`, scripted: true },
+      scenario: options.model.record.scenario,
+      model: options.model.record.model,
       transport: null,
       server: null,
       snapshot: { id: options.snapshot.id, sources: options.snapshot.sources.map((s) => ({ id: s.id, sha256: s.sha256, bytes: s.byteLength })) },
@@ -138,7 +143,7 @@ export async function runTask(options: RunOptions): Promise<Outcome<RunOutcome>>
     if (!toolSet.ok) {
       start({});
       const exitCode = exitCodeOf(endingOfFailure(toolSet));
-      recorder.append('run_end', { accepted: false, exit_code: exitCode, ending: 'failed', cause: `${toolSet.class}/${toolSet.kind}: ${toolSet.message}` });
+      recorder.append('run_end', { accepted: false, exit_code: exitCode, ending: 'failed', cause: `${toolSet.class}/${toolSet.kind}: ${toolSet.message}`, ...options.model.ended?.(0) });
       const sealed = run.close();
       return sealed.ok ? toolSet : sealed;
     }
@@ -149,11 +154,10 @@ export async function runTask(options: RunOptions): Promise<Outcome<RunOutcome>>
     options.signal?.addEventListener('abort', closeOnAbort, { once: true });
     const table = runtimeTable(toolSet.value.tools);
     start({ transport: toolSet.value.transport, server: toolSet.value.server ?? null, bindings: Object.values(table).map((t) => t.binding) });
-    let requestIndex = 0;
     const loop = await runLoop({
       task: options.task,
       runId: options.runId,
-      model: scriptedModel(options.scenario),
+      model: options.model,
       snapshot: options.snapshot,
       registry: () => (options.registry ? options.registry(table, requestIndex) : table),
       pipeline: {
@@ -191,7 +195,7 @@ export async function runTask(options: RunOptions): Promise<Outcome<RunOutcome>>
     await syncing;
     const signal = options.signal?.aborted ? String(options.signal.reason) : undefined;
     const ending = loopEnding(loop, signal);
-    const counts = { stop: loop.stop, requests: loop.requests.length, tool_calls: loop.calls.length, transport_close: closeReport ?? null, orphans };
+    const counts = { stop: loop.stop, requests: loop.requests.length, tool_calls: loop.calls.length, transport_close: closeReport ?? null, orphans, ...options.model.ended?.(requestIndex) };
     recorder.append('run_end', runEnd(run, loop, signal, exitCodeOf(ending), summaryOf(ending), counts));
     const head = run.head();
     const events = run.count();
@@ -202,6 +206,7 @@ export async function runTask(options: RunOptions): Promise<Outcome<RunOutcome>>
       runDir: run.dir,
       transport: toolSet.value.transport,
       ...(toolSet.value.server ? { server: toolSet.value.server } : {}),
+      model: { name: options.model.name, origin: options.model.origin, scenario: options.model.record.scenario },
       loop,
       head,
       events,
@@ -212,7 +217,7 @@ export async function runTask(options: RunOptions): Promise<Outcome<RunOutcome>>
     if (toolsClose) await toolsClose().catch(() => undefined);
     const refused = error instanceof RecordRefused ? error.failure : undefined;
     const cause = refused ? `${refused.class}/${refused.kind}: ${refused.message}` : error instanceof RecordWriteError ? error.message : `crash: ${String(error)}`;
-    const recorded = endFailed(run, started ? undefined : start, cause);
+    const recorded = endFailed(run, started ? undefined : start, cause, options.model.ended?.(requestIndex));
     if (refused) return recorded ? refused : fail('business', 'record_write_failed', `${cause}; the run dir is left unsealed`);
     if (error instanceof RecordWriteError) {
       return fail('business', 'record_write_failed', recorded ? error.message : `${error.message}; the run dir is left unsealed`);
@@ -246,13 +251,14 @@ function runEnd(run: RunDir, loop: LoopResult, signal: string | undefined, exitC
 /**
  * Records a failed end (and a run_start first, if the failure came before it)
  * and seals; when the ledger takes no more events, closes it unsealed.
+ * `model` is what the model adds to run_end (`Model.ended`).
  * @returns Whether the failure is on record and sealed.
  */
-function endFailed(run: RunDir, start: ((fields: Record<string, unknown>) => void) | undefined, cause: string): boolean {
+function endFailed(run: RunDir, start: ((fields: Record<string, unknown>) => void) | undefined, cause: string, model: Readonly<Record<string, unknown>> = {}): boolean {
   try {
     start?.({});
     const left = run.unreferencedFiles('left_by_failure');
-    const ended = run.append('run_end', { accepted: false, exit_code: exitCodeOf({ type: 'failed', at: 'run' }), ending: 'failed', cause, ...(left.length > 0 ? { files: left } : {}) });
+    const ended = run.append('run_end', { accepted: false, exit_code: exitCodeOf({ type: 'failed', at: 'run' }), ending: 'failed', cause, ...(left.length > 0 ? { files: left } : {}), ...model });
     if (ended.ok && run.close().ok) return true;
   } catch {
     // The ledger refused even this (a program error or a broken write): leave it unsealed.

@@ -17,7 +17,7 @@ import { echoContractWith } from '../pipeline/testing/echo-contract.ts';
 import { HOST_RULES } from './payload.ts';
 import { recheckAcceptance } from './recheck.ts';
 import { runTask } from './run.ts';
-import { Scenario } from './scenario.ts';
+import { Scenario, scriptedModel } from './scenario.ts';
 import type { AcceptanceCheck } from './acceptance.ts';
 import type { Snapshot, Task } from './task.ts';
 import { localTools } from './tools.ts';
@@ -75,7 +75,7 @@ const scenario = v.parse(Scenario, {
 async function run(dir: string) {
   const outcome = await runTask({
     task: echoTask,
-    scenario,
+    model: scriptedModel(scenario),
     snapshot: echoTask.snapshot(),
     tools: localTools(echoTask),
     runId: 'echo',

@@ -9,7 +9,7 @@ import type { RuntimeTool } from '../pipeline/index.ts';
 import { mcpTools } from './mcp-tools.ts';
 import { recheckAcceptance } from './recheck.ts';
 import { runTask } from './run.ts';
-import { loadScenario, type Scenario } from './scenario.ts';
+import { loadScenario, scriptedModel, type Scenario } from './scenario.ts';
 import type { ToolProvider } from './tools.ts';
 import { replacingTool } from './testing/replace-tool.ts';
 import { happyScenario } from './testing/happy.ts';
@@ -59,7 +59,7 @@ test('a create whose handler times out after its effect is unknown, never retrie
   const runDir = join(scratch, 'run');
   const outcome = await runTask({
     task: excerptTask,
-    scenario: createThenRepeat(),
+    model: scriptedModel(createThenRepeat()),
     snapshot: fixtureSnapshot(),
     tools: hanging.provider,
     runId: 'unknown-outcome',
@@ -97,7 +97,7 @@ test('over MCP, a tools/call whose reply never comes ends unknown at the pipelin
   const runDir = join(scratch, 'mcp-hang');
   const outcome = await runTask({
     task: excerptTask,
-    scenario: loaded.value,
+    model: scriptedModel(loaded.value),
     snapshot: fixtureSnapshot(),
     tools: provider,
     runId: 'mcp-hang',
@@ -131,7 +131,7 @@ test('an unknown outcome outranks a protocol failure in the same run: exit 4, no
   }));
   const loaded = loadScenario(excerptTask.scenarios.folder, 'happy');
   if (!loaded.ok) throw new Error(loaded.message);
-  const outcome = await runTask({ task: excerptTask, scenario: loaded.value, snapshot: fixtureSnapshot(), tools: provider, runId: 'ranked', runDir: join(scratch, 'ranked'), ...testHost() });
+  const outcome = await runTask({ task: excerptTask, model: scriptedModel(loaded.value), snapshot: fixtureSnapshot(), tools: provider, runId: 'ranked', runDir: join(scratch, 'ranked'), ...testHost() });
   if (!outcome.ok) throw new Error(outcome.message);
   expect([exitCodeOf(outcome.value.ending), summaryOf(outcome.value.ending)]).toEqual([4, 'outcome unknown: timeout/handler_timeout']);
   expect(verify(outcome.value.runDir, { recheck: recheckAcceptance(excerptTask) }).ok).toBe(true);
