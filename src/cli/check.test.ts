@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { Scenario } from '../harness/index.ts';
 import { effectViolation, readRunEffects } from './check-effects.ts';
 import { caseDir, caseFlags, checkCases, judge, type CheckCase } from './check.ts';
-import { execute } from './run-command.ts';
+import { execute, scripted } from './run-command.ts';
 import { testIo } from './test-io.ts';
 import { excerptCli } from './testing/excerpt-cli.ts';
 
@@ -17,7 +17,7 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 /** Runs one case as `caplab check` does (same flags), locally. */
 async function runCase(item: CheckCase, root: string) {
   const flags = caseFlags(excerpt, item, root, `t-${item.id}`, 'local');
-  return judge(excerpt, item, await execute(flags, item.scenario, testIo(root), excerpt));
+  return judge(excerpt, item, await execute(flags, scripted(item.scenario), testIo(root), excerpt));
 }
 
 const localCases = () => checkCases(excerpt).filter((c) => c.transport === 'local');
@@ -58,7 +58,7 @@ test('the card is counted from the run dir: a second file under card/ fails the 
   const item = caseNamed('demo-local');
   const root = join(scratch, 'extra-card');
   const flags = caseFlags(excerpt, item, root, 't-extra', 'local');
-  const executed = await execute(flags, item.scenario, testIo(root), excerpt);
+  const executed = await execute(flags, scripted(item.scenario), testIo(root), excerpt);
   expect(judge(excerpt, item, executed).passed).toBe(true);
   writeFileSync(join(caseDir(root, item), 'card', 'second.md'), 'x');
   const after = judge(excerpt, item, executed);

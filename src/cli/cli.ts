@@ -1,6 +1,7 @@
 import { CAPLAB_VERSION } from '../version.ts';
 import { HELP } from './help.ts';
-import { EXIT, interruptCode, type Io } from './io.ts';
+import { EXIT, exitCodeOf, interrupted } from './exit.ts';
+import type { Io } from './io.ts';
 import { loadTask, loadTasks, serveTask } from './tasks.ts';
 
 // Each command's modules are imported when that command runs, so `--version` and `verify` never
@@ -27,10 +28,10 @@ export function guardsProcesses(argv: readonly string[]): boolean {
 export async function cli(argv: readonly string[], io: Io): Promise<number> {
   const code = await dispatch(argv, io);
   if (!io.interrupt?.aborted || code === EXIT.usage) return code;
-  const interrupted = interruptCode(io.interrupt.reason);
+  const signalled = exitCodeOf(interrupted(io.interrupt));
   // demo and run say it themselves, with the run dir.
-  if (code !== interrupted) io.stderr(`caplab: interrupted by ${String(io.interrupt.reason)}\n`);
-  return interrupted;
+  if (code !== signalled) io.stderr(`caplab: interrupted by ${String(io.interrupt.reason)}\n`);
+  return signalled;
 }
 
 async function dispatch(argv: readonly string[], io: Io): Promise<number> {
@@ -54,8 +55,8 @@ async function dispatch(argv: readonly string[], io: Io): Promise<number> {
     case 'run': {
       const [{ parseRunFlags, runCommand }, task] = await Promise.all([import('./run-command.ts'), loadTask({ envSource: io.env })]);
       const flags = parseRunFlags(rest, command, task);
-      if ('usage' in flags) return usage(io, command, flags.usage);
-      return runCommand(flags, io, task);
+      if (!flags.ok) return usage(io, command, flags.message);
+      return runCommand(flags.value, io, task);
     }
     case 'check': {
       const [{ checkCommand }, task] = await Promise.all([import('./check-command.ts'), loadTask({ envSource: io.env })]);

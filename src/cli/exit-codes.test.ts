@@ -1,10 +1,10 @@
 import { expect, test } from 'bun:test';
 import { join } from 'node:path';
-import { fail } from '../contract/index.ts';
+import { fail, refusal } from '../contract/index.ts';
 import type { Task } from '../harness/index.ts';
 import { replacingTool } from '../harness/testing/replace-tool.ts';
 import { EXIT_CODES_HELP } from './help.ts';
-import { EXIT } from './io.ts';
+import { EXIT } from './exit.ts';
 import { parseRunFlags, runCommand } from './run-command.ts';
 import { testIo } from './test-io.ts';
 import { scratchDir } from '../../test/scratch.ts';
@@ -13,8 +13,8 @@ import { excerptCli } from './testing/excerpt-cli.ts';
 
 const flags = (args: string[]) => {
   const parsed = parseRunFlags(['--json', ...args], 'demo', excerptCli());
-  if ('usage' in parsed) throw new Error(parsed.usage);
-  return parsed;
+  if (!parsed.ok) throw new Error(parsed.message);
+  return parsed.value;
 };
 
 /** The task with local tools whose read_source ends as the given failure. */
@@ -29,7 +29,7 @@ test('a server that cannot be spawned: exit 3 (transport), one JSON document nam
 
 test('a protocol failure in a call: exit 3; an unknown outcome (timeout/closed): exit 4, reported as unknown, not "not executed"', async () => {
   const protocol = testIo(scratchDir('caplab-exit-'));
-  expect(await runCommand(flags(['--transport', 'mcp']), protocol, excerptCli(failingReads(fail('protocol', 'framing', 'stray byte'))))).toBe(EXIT.protocol);
+  expect(await runCommand(flags(['--transport', 'mcp']), protocol, excerptCli(failingReads(refusal('protocol', 'framing', 'spec MUST', 'stray byte'))))).toBe(EXIT.protocol);
   const unknown = testIo(scratchDir('caplab-exit-'));
   expect(await runCommand(flags(['--transport', 'mcp']), unknown, excerptCli(failingReads(fail('timeout', 'deadline', 'no answer'))))).toBe(EXIT.unknown);
   const doc = JSON.parse(unknown.out());

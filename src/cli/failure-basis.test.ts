@@ -5,7 +5,7 @@
 import { expect, test } from 'bun:test';
 import { readFileSync } from 'node:fs';
 import { misbehaveLaunch } from '../mcp/testing/servers.ts';
-import { EXIT } from './io.ts';
+import { EXIT } from './exit.ts';
 import { parseRunFlags, runCommand } from './run-command.ts';
 import { testIo } from './test-io.ts';
 import { scratchDir } from '../../test/scratch.ts';
@@ -14,8 +14,8 @@ import { excerptCli } from './testing/excerpt-cli.ts';
 
 const flags = (args: string[]) => {
   const parsed = parseRunFlags(args, 'demo', excerptCli());
-  if ('usage' in parsed) throw new Error(parsed.usage);
-  return parsed;
+  if (!parsed.ok) throw new Error(parsed.message);
+  return parsed.value;
 };
 // A stray stdout line in answer to tools/call: protocol/framing, the spec's MUST.
 const stray = () => excerptCli(excerptTaskOverMcp({ envSource: {}, launch: misbehaveLaunch('stray') }));

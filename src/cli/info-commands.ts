@@ -5,7 +5,8 @@ import { bindTable, describeTools, MODEL_TARGETS, renderToolsText, type ModelTar
 import { describeSkills, discoverPackages, renderSkillsText } from '../skill/index.ts';
 import { EMPTY_SKILLS, repeatedFlag } from './flags.ts';
 import { HELP } from './help.ts';
-import { EXIT, type Io } from './io.ts';
+import { EXIT } from './exit.ts';
+import type { Io } from './io.ts';
 import { offeredTools, toolVersions } from './setup.ts';
 import type { CliTask } from './tasks.ts';
 

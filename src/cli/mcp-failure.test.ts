@@ -22,8 +22,9 @@ async function demo(overMcp: Task, json: boolean) {
   const cwd = mkdtempSync(join(tmpdir(), 'caplab-mcpfail-'));
   try {
     const io = testIo(cwd);
-    const flags = parseRunFlags([...(json ? ['--json'] : []), '--run-id', 'f'], 'demo', excerptCli());
-    if ('usage' in flags) throw new Error(flags.usage);
+    const parsed = parseRunFlags([...(json ? ['--json'] : []), '--run-id', 'f'], 'demo', excerptCli());
+    if (!parsed.ok) throw new Error(parsed.message);
+    const flags = parsed.value;
     const code = await runCommand(flags, io, excerptCli(overMcp));
     const ledger = readFileSync(join(cwd, 'caplab-runs/f/ledger.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line));
     return { code, out: io.out(), calls: ledger.filter((e) => e.type === 'call') };

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { withTools } from '../harness/testing/replace-tool.ts';
 import { writeReport } from './report-file.ts';
 import { cli } from './cli.ts';
-import { EXIT } from './io.ts';
+import { EXIT } from './exit.ts';
 import { parseRunFlags, runCommand } from './run-command.ts';
 import { testIo } from './test-io.ts';
 import { excerptTask } from '../excerpt/index.ts';
@@ -45,7 +45,7 @@ test.each([['.'], ['..'], ['-x'], ['.hidden'], ['a/b'], [''], ['x'.repeat(65)]])
 });
 
 test('ordinary run ids still pass: letters, digits, _ . - inside', () => {
-  for (const id of ['r1', '_x', '2026.11.30-a_b', 'x'.repeat(64)]) expect('usage' in parseRunFlags(['--run-id', id], 'demo', excerptCli())).toBe(false);
+  for (const id of ['r1', '_x', '2026.11.30-a_b', 'x'.repeat(64)]) expect(parseRunFlags(['--run-id', id], 'demo', excerptCli()).ok).toBe(true);
 });
 
 test('--out "" is a usage error: it would write into the working directory', async () => {
@@ -65,8 +65,9 @@ test.each([
 ])('--out naming %s: usage error (exit 2) before any tool starts', async (_, make, says) => {
   const cwd = fresh();
   const out = make(cwd);
-  const flags = parseRunFlags(['--out', out], 'demo', excerptCli());
-  if ('usage' in flags) throw new Error(flags.usage);
+  const parsed = parseRunFlags(['--out', out], 'demo', excerptCli());
+  if (!parsed.ok) throw new Error(parsed.message);
+  const flags = parsed.value;
   const io = testIo(cwd);
   expect(await runCommand(flags, io, excerptCli(untouchable))).toBe(EXIT.usage);
   expect(io.err()).toContain(says);

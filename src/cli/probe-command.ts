@@ -3,7 +3,8 @@ import { isAbsolute, resolve } from 'node:path';
 import { ARGUMENT_BOUNDS, parseJsonBounded, redactorFor, type Failure } from '../contract/index.ts';
 import { probe, probeEnv, type CallRequest, type ProbeReport } from '../mcp/index.ts';
 import { HELP } from './help.ts';
-import { EXIT, interruptCode, type Io } from './io.ts';
+import { EXIT, exitCodeOf, interrupted } from './exit.ts';
+import type { Io } from './io.ts';
 import { usageFailure } from './paths.ts';
 import { ENV_NAME, ENV_NAME_RULE, loadConfigServer } from './probe-config.ts';
 import { renderProbeText } from './probe-render.ts';
@@ -169,9 +170,9 @@ export async function probeCommand(args: readonly string[], io: Io): Promise<num
     redactor,
   );
   // An interruption wins over what was found (as `cli` ranks it), and the report says so too.
-  const interrupted = io.interrupt?.aborted ? interruptCode(io.interrupt.reason) : undefined;
-  const exit = interrupted ?? probeExit(report);
+  const signalled = io.interrupt?.aborted ? exitCodeOf(interrupted(io.interrupt)) : undefined;
+  const exit = signalled ?? probeExit(report);
   io.stdout(flags.json ? `${JSON.stringify({ ...report, exit }, null, 2)}\n` : renderProbeText(report, exit));
-  if (interrupted !== undefined) io.stderr(`caplab: interrupted by ${String(io.interrupt!.reason)}\n`);
+  if (signalled !== undefined) io.stderr(`caplab: interrupted by ${String(io.interrupt!.reason)}\n`);
   return exit;
 }

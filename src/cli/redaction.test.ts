@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEV_SERVE_ENTRY } from '../mcp/index.ts';
-import { EXIT } from './io.ts';
+import { EXIT } from './exit.ts';
 import { parseRunFlags, runCommand } from './run-command.ts';
 import { testIo } from './test-io.ts';
 import { excerptTaskOverMcp } from '../excerpt/index.ts';
@@ -18,8 +18,9 @@ test('a server that prints a value from its launch env on stderr: the run record
   // The fixture server, started through a shell that first prints the value it was given.
   const serve = [process.execPath, ...DEV_SERVE_ENTRY].map((arg) => `'${arg}'`).join(' ');
   const launch = { command: ['/bin/sh', '-c', `echo "server token: $FIXTURE_TOKEN" >&2; exec ${serve}`], cwd: '/', env: { FIXTURE_TOKEN: SECRET } };
-  const flags = parseRunFlags(['--json', '--run-id', 'redacted'], 'demo', excerptCli());
-  if ('usage' in flags) throw new Error(flags.usage);
+  const parsed = parseRunFlags(['--json', '--run-id', 'redacted'], 'demo', excerptCli());
+  if (!parsed.ok) throw new Error(parsed.message);
+  const flags = parsed.value;
   const io = testIo(scratch);
   expect(await runCommand(flags, io, excerptCli(excerptTaskOverMcp({ envSource: {}, launch })))).toBe(EXIT.ok);
   const runDir = join(scratch, 'caplab-runs', 'redacted');

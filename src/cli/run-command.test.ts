@@ -132,8 +132,9 @@ test('over MCP (dev launch): the demo is accepted with 2 of 3 calls over MCP and
 });
 
 test('--durable is a demo, run and check flag, said in their help; absent, flags say nothing of it', () => {
-  expect(parseRunFlags(['--durable'], 'demo', excerptCli())).toMatchObject({ durable: true });
-  expect('durable' in parseRunFlags([], 'demo', excerptCli())).toBe(false);
+  expect(parseRunFlags(['--durable'], 'demo', excerptCli())).toMatchObject({ ok: true, value: { durable: true } });
+  const plain = parseRunFlags([], 'demo', excerptCli());
+  expect(plain.ok && !('durable' in plain.value)).toBe(true);
   for (const command of ['demo', 'run', 'check']) expect(HELP[command]).toContain('--durable');
 });
 

@@ -97,8 +97,8 @@ test('a task whose providers offer one name twice is a usage error before any wo
   const cwd = fresh();
   const io = testIo(cwd, env);
   const flags = parseRunFlags(['--transport', 'local', '--run-id', 'twice'], 'demo', excerptCli());
-  if ('usage' in flags) throw new Error(flags.usage);
-  expect(await runCommand(flags, io, { ...excerptCli(), task: twice })).toBe(2);
+  if (!flags.ok) throw new Error(flags.message);
+  expect(await runCommand(flags.value, io, { ...excerptCli(), task: twice })).toBe(2);
   expect(io.err()).toContain('invalid_arguments/duplicate_tool: two tools of this run answer to "read_source"');
   expect([io.out(), opened, readdirSync(cwd)]).toEqual(['', 0, []]);
 });

@@ -12,7 +12,10 @@ import type { CliTask } from './tasks.ts';
 /** Flags shared by demo and run. */
 export interface RunFlags {
   readonly transport: 'mcp' | 'local';
-  readonly scenario: string;
+  /** The scenario (built-in name or file) whose scripted steps answer the run; absent with `replay`. */
+  readonly scenario?: string;
+  /** `run --replay FILE`: a file of recorded responses answers the run instead (never with a scenario). */
+  readonly replay?: string;
   readonly json: boolean;
   readonly yes: boolean;
   readonly trustProject: boolean;
@@ -57,7 +60,7 @@ export function offeredTools(task: Task, runId = 'offers'): readonly OfferedTool
  * own grant (`Task.grant`) is an ordinary allow rule: any deny rule,
  * `--deny-tool` or hook deny still wins over it.
  */
-export async function setupRun(flags: RunFlags, scenario: Scenario, io: Io, cli: CliTask): Promise<Outcome<RunSetup>> {
+export async function setupRun(flags: RunFlags, scenario: Pick<Scenario, 'skill'>, io: Io, cli: CliTask): Promise<Outcome<RunSetup>> {
   const task = flags.transport === 'mcp' ? cli.overMcp : cli.task;
   if (!task) return fail('spawn', 'mcp_unavailable', 'the MCP transport is not available in this build');
   const offers = offeredTools(task);
@@ -105,7 +108,7 @@ export async function setupRun(flags: RunFlags, scenario: Scenario, io: Io, cli:
 }
 
 /** The method package the run adopts, parsed against the task's stages and bound to its tools (or none). */
-function adopt(flags: RunFlags, scenario: Scenario, task: Task, offers: readonly OfferedTool[], cwd: string): Outcome<RunOptions['method'] | undefined> {
+function adopt(flags: RunFlags, scenario: Pick<Scenario, 'skill'>, task: Task, offers: readonly OfferedTool[], cwd: string): Outcome<RunOptions['method'] | undefined> {
   const name = flags.noSkill ? undefined : (scenario.skill ?? flags.defaultSkill);
   // Folders are named relative to the caller's working directory (io.cwd).
   const packages = discoverPackages({ dirs: flags.skillDirs.map((dir) => resolve(cwd, dir)), stages: task.method?.stages ?? [] });

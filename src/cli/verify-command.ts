@@ -4,7 +4,8 @@ import { recheckByTask, type RecheckReport, type Task } from '../harness/index.t
 import { failAt, renderVerifyText, verify, type VerifyOutcome } from '../ledger/index.ts';
 import { repeatedFlag } from './flags.ts';
 import { HELP } from './help.ts';
-import { EXIT, type Io } from './io.ts';
+import { EXIT } from './exit.ts';
+import type { Io } from './io.ts';
 import { UNNAMED_TASK } from './tasks.ts';
 
 const VERIFY_OPTIONS = { json: { type: 'boolean' }, head: { type: 'string' }, help: { type: 'boolean', short: 'h' } } as const;

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { bind } from '../binding/index.ts';
 import { fail, ok, sha256Hex, type Failure } from '../contract/index.ts';
 import { defaultFs, writeFresh } from '../ledger/index.ts';
-import { attributesOf, type CallContext, type RuntimeTool } from '../pipeline/index.ts';
+import { attributesOf, textBlock, type CallContext, type RuntimeTool } from '../pipeline/index.ts';
 import { CARD_PATH, renderCard } from './card.ts';
 import { createCardContract, type CardReceipt, type CreateCardInput } from './contracts.ts';
 import { SOURCE_IDS } from './sources.ts';
@@ -75,7 +75,7 @@ export function localCreateCard(run: ExcerptRun): RuntimeTool {
         bytes: bytes.byteLength,
         sources: quoted.map((s) => ({ source_id: s.id as CardReceipt['sources'][number]['source_id'], sha256: s.sha256 })),
       };
-      return ok({ data: receipt, text: JSON.stringify(receipt), evidence: 'object created', objectVersion: receipt.sha256 });
+      return ok({ data: receipt, content: [textBlock(JSON.stringify(receipt))], evidence: 'object created', objectVersion: receipt.sha256 });
     },
   };
 }

@@ -2,7 +2,7 @@ import { afterAll, expect, test } from 'bun:test';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { recheckAcceptance, runTask, type Scenario } from '../harness/index.ts';
+import { recheckAcceptance, runTask, scriptedModel, type Scenario } from '../harness/index.ts';
 import { happyScenario } from '../harness/testing/happy.ts';
 import { testHost } from '../harness/testing/test-host.ts';
 import { verify } from '../ledger/index.ts';
@@ -10,6 +10,7 @@ import { inProcessHook } from '../pipeline/index.ts';
 import { disclosedSources, sourceReads, type ReadCall } from './disclosure.ts';
 import { fixtureSnapshot } from './sources.ts';
 import { excerptTask } from './task.ts';
+import { exitCodeOf } from '../base/index.ts';
 
 const snapshot = fixtureSnapshot();
 const [alpha, beta] = snapshot.sources as [(typeof snapshot.sources)[number], (typeof snapshot.sources)[number]];
@@ -65,11 +66,11 @@ function betaOnly(): Scenario {
 test('a run reading only beta whose PostToolUse reason holds alpha ends sources_not_disclosed, and verify agrees', async () => {
   // Before: the reason was appended to beta's text block, and alpha counted as disclosed: ACCEPTED.
   const leak = inProcessHook('PostToolUse', 'read_source', 'leak', () => ({ block: alpha.text }));
-  const outcome = await runTask({ task: excerptTask, scenario: betaOnly(), runId: 'leak', runDir: join(scratch, 'leak'), ...testHost(), hooks: [leak] });
+  const outcome = await runTask({ task: excerptTask, model: scriptedModel(betaOnly()), runId: 'leak', runDir: join(scratch, 'leak'), ...testHost(), hooks: [leak] });
   if (!outcome.ok) throw new Error(outcome.message);
   const create = outcome.value.loop.calls.find((c) => c.name === 'create_card')!;
   expect(create.outcome.ok ? 'ok' : `${create.outcome.class}/${create.outcome.kind}`).toBe('precondition/sources_not_disclosed');
-  expect([outcome.value.loop.accepted, outcome.value.exitCode]).toEqual([false, 1]);
+  expect([outcome.value.loop.accepted, exitCodeOf(outcome.value.ending)]).toEqual([false, 1]);
   expect(outcome.value.loop.requests.map((r) => r.intent.fields['disclosed_sources'])).toEqual([[], ['beta'], ['beta']]);
   // The reason reached the model, in a block of its own after beta's text.
   const second = JSON.parse(readFileSync(join(outcome.value.runDir, 'requests/02-request.json'), 'utf8'));

@@ -20,3 +20,4 @@ export { createCardContract, readSourceContract, ReadSourceResult } from './cont
 export { checkAgainstSnapshot, READ_SOURCE_EXPECTED } from './mcp-read-source.ts';
 export { fixtureSnapshot, SOURCE_IDS } from './sources.ts';
 export { takeSnapshot } from './snapshot.ts';
+export { EXCERPT_KINDS } from './kinds.ts';

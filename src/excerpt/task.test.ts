@@ -1,5 +1,6 @@
 import { expect, test } from 'bun:test';
 import { builtinScenarioNames, openProviders, type TaskRun } from '../harness/index.ts';
+import { textBlock } from '../pipeline/index.ts';
 import { bindPackage, discoverPackages } from '../skill/index.ts';
 import { fixtureSnapshot } from './sources.ts';
 import { takeSnapshot } from './snapshot.ts';
@@ -43,7 +44,8 @@ test('the run starts from its snapshot: each source a file of its own, run_start
 test('what a request disclosed is kept per run: the same request id in another run discloses nothing there', () => {
   const [alpha] = fixtureSnapshot().sources;
   const payload = new TextEncoder().encode(JSON.stringify({ messages: [{ role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: alpha!.text }] }] }));
-  const read = { toolCallId: 't1', actionId: 'act-01', name: 'read_source', arguments: { original: { source_id: 'alpha' } }, stages: [], hooks: [], handlerEntered: true, outcome: { ok: true, value: { data: {}, text: alpha!.text, evidence: 'bytes observed now' } }, modelText: alpha!.text } as const;
+  const content = [textBlock(alpha!.text)];
+  const read = { toolCallId: 't1', actionId: 'act-01', name: 'read_source', arguments: { original: { source_id: 'alpha' } }, stages: [], hooks: [], handlerEntered: true, outcome: { ok: true, value: { data: {}, content, evidence: 'bytes observed now' } }, modelContent: content } as const;
   const one: TaskRun = { runId: 'one' };
   const other: TaskRun = { runId: 'other' };
   expect(task.requestFields!({ id: 'req-02', payload, calls: [read] }, one)).toEqual({ disclosed_sources: ['alpha'] });

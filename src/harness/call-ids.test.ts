@@ -8,7 +8,7 @@ import type { CallRecord } from '../pipeline/index.ts';
 import { ambiguousCallIds } from './call-ids.ts';
 import { recheckAcceptance } from './recheck.ts';
 import { runTask } from './run.ts';
-import { parseScenario } from './scenario.ts';
+import { parseScenario, scriptedModel } from './scenario.ts';
 import { replacingTool } from './testing/replace-tool.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'caplab-call-ids-'));
@@ -53,7 +53,7 @@ test('duplicate tool_call ids: every call sharing the id is refused (invalid_arg
   const task = replacingTool('create_card', (t) => ({ ...t, handler: (...args: Parameters<typeof t.handler>) => (creates++, t.handler(...args)) }));
   const outcome = await runTask({
     task,
-    scenario: scenario.value,
+    model: scriptedModel(scenario.value),
     runId: 'dup',
     runDir: join(scratch, 'dup'),
     clock: fixedClock(0),

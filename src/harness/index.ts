@@ -1,10 +1,13 @@
 /**
  * The harness: the Task interface a task plugs in through, tool providers
  * (local, one MCP server, the host's own built-ins), the model interface and
- * the scripted model, request payloads and intent records, the loop,
- * acceptance and its recheck (by task id), and a whole run with its report.
+ * the scripted and replay models, request payloads and intent records, the
+ * loop, acceptance and its recheck (by task id), and a whole run with its report.
  */
-export type { ContentBlock, Message, Model, ModelResponse, TextBlock, ToolResultBlock, ToolUseBlock, Usage } from './model.ts';
+export type { ContentBlock, Exhausted, Message, Model, ModelOrigin, ModelResponse, StopReason, TextBlock, ToolResultBlock, ToolUseBlock, Usage } from './model.ts';
+export { isExhausted, originLabel, STOP_REASONS } from './model.ts';
+export { loadReplay, parseReplay, replayModel } from './replay.ts';
+export type { Replay } from './replay.ts';
 export { intentTools, mappingTag } from './intent.ts';
 export type { Intent, IntentTool } from './intent.ts';
 export { runLoop } from './loop.ts';
@@ -18,6 +21,8 @@ export type { RequestPayload, ToolSpec } from './payload.ts';
 export type { FileRef, RunRecorder } from './recorder.ts';
 export { runReport } from './report.ts';
 export { runTask } from './run.ts';
+export { endingOfFailure, summaryOf } from './ending.ts';
+export type { RunEnding } from './ending.ts';
 export type { RunOptions, RunOutcome } from './run.ts';
 export { builtinScenarioNames, loadScenario, Scenario, scriptedModel } from './scenario.ts';
 export { duplicateName, localProvider, runtimeTable } from './tools.ts';
@@ -33,3 +38,4 @@ export { mcpProvider } from './mcp-tools.ts';
 export type { McpProviderOptions } from './mcp-tools.ts';
 export { effectiveInput, recordedCall, viaOf } from './recorded-call.ts';
 export type { RecordedCall } from './recorded-call.ts';
+export { HARNESS_KINDS } from './kinds.ts';

@@ -6,7 +6,7 @@ import { isAccepted, type AcceptanceCheck } from './acceptance.ts';
 import { callEvent } from './call-event.ts';
 import { ambiguousCallIds, duplicateIdRecord } from './call-ids.ts';
 import { intentTools, mappingTag, type Intent } from './intent.ts';
-import type { Message, Model, ModelResponse, TextBlock, ToolResultBlock, ToolUseBlock } from './model.ts';
+import { isExhausted, originLabel, type Message, type Model, type ModelResponse, type TextBlock, type ToolResultBlock, type ToolUseBlock } from './model.ts';
 import { encodePayload, systemText, toolResultOf, toolSpec, type RequestPayload } from './payload.ts';
 import { RecordRefused, type FileRef, type RunRecorder } from './recorder.ts';
 import { recordedCall, type RecordedCall } from './recorded-call.ts';
@@ -145,19 +145,20 @@ async function loopOver(options: LoopOptions, requests: RequestRecord[], calls: 
     producers.set(id, producing);
 
     const response = await options.model.respond({ id, index, payload: bytes });
-    if (!response) {
-      recorder.append('response', { request_id: id, missing: true, reason: 'the scripted model has no response left' });
+    if (isExhausted(response)) {
+      recorder.append('response', { request_id: id, missing: true, reason: response.exhausted });
       stop = 'script_exhausted';
       break;
     }
     // JSON.stringify would write a non-finite argument as null, a value the model never sent: the
     // response file and the history carry the same stand-in the call event records (`recordable`).
-    const recordedContent = response.content.map((block) => (block.type === 'tool_use' ? { ...block, input: recordable(block.input) } : block));
+    const recordedContent = recordableContent(response.content);
     const responseFile = recorder.writeFile(
       `requests/${pad(index + 1)}-response.json`,
-      new TextEncoder().encode(`${JSON.stringify({ ...response, content: recordedContent }, null, 2)}\n`),
+      new TextEncoder().encode(`${JSON.stringify({ ...response.message, content: recordableContent(response.message.content) }, null, 2)}\n`),
     );
-    recorder.append('response', { request_id: id, files: [{ role: 'model_response', ...responseFile }], scripted: response.scripted, usage: response.usage, stop_reason: response.stop_reason });
+    const label = originLabel(response.origin);
+    recorder.append('response', { request_id: id, files: [{ role: 'model_response', ...responseFile }], ...label, usage: response.usage, stop_reason: response.stop_reason });
     requests[requests.length - 1] = { intent, response, responseFile };
     options.onStep?.({ type: 'response', requestId: id, response });
     messages.push({ role: 'assistant', content: recordedContent });
@@ -211,7 +212,7 @@ async function runCalls(options: LoopOptions, uses: readonly ToolUseBlock[], pro
     (executed) => {
       // Context changes are applied after the batch, in call order.
       const record = recordedCall(executed, options.protocolOf, producing.bindings);
-      if (record.hookTexts) options.recorder.useFormat(LEDGER_FORMAT_3);
+      if (record.hookContent) options.recorder.useFormat(LEDGER_FORMAT_3);
       options.recorder.append('call', { request_id: producing.id, ...callEvent(record) });
       calls.push(record);
       results.push(toolResultOf(record));
@@ -220,3 +221,11 @@ async function runCalls(options: LoopOptions, uses: readonly ToolUseBlock[], pro
   );
   return results;
 }
+
+/** Content blocks with each tool_use input as the record may hold it (`recordable`); other blocks as they are. */
+function recordableContent<B>(blocks: readonly B[]): B[] {
+  return blocks.map((block) => (isToolUse(block) ? { ...block, input: recordable(block.input) } : block));
+}
+
+const isToolUse = <B>(block: B): block is B & { readonly type: 'tool_use'; readonly input: unknown } =>
+  typeof block === 'object' && block !== null && (block as { type?: unknown }).type === 'tool_use';

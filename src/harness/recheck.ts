@@ -6,6 +6,7 @@ import { failAt, LEDGER_FILE } from '../ledger/index.ts';
 import { isAccepted, type AcceptanceCheck } from './acceptance.ts';
 import { checkCalls } from './call-checks.ts';
 import { canonicalOf, checkRecord, eventAt, parseJson, type CheckedCall, type RecordedUse } from './record-checks.ts';
+import { originLabel, type ModelOrigin } from './model.ts';
 import type { Task } from './task.ts';
 
 export interface RecheckReport {
@@ -18,19 +19,28 @@ export interface RecheckReport {
 // The fields this recheck reads, checked before any is used; other fields may exist.
 const StartShape = v.looseObject({ task: v.optional(v.string()) });
 const AcceptanceShape = v.looseObject({ accepted: v.boolean(), checks: v.array(v.unknown()) });
-const CallShape = v.looseObject({
+const CallShape = v.pipe(v.looseObject({
   request_id: v.string(),
   tool_call_id: v.string(),
   action_id: v.string(),
   name: v.string(),
   arguments: v.looseObject({ original: v.unknown(), converted: v.optional(v.unknown()), rewritten: v.optional(v.unknown()) }),
   outcome: v.variant('ok', [v.looseObject({ ok: v.literal(true) }), v.looseObject({ ok: v.literal(false), class: v.string(), kind: v.string() })]),
-  model_text_sha256: v.string(),
+  // A record made before the content hash ties the tool's text block by its text's hash.
+  model_content_sha256: v.optional(v.string()),
+  model_text_sha256: v.optional(v.string()),
   hook_text_sha256: v.optional(v.pipe(v.array(v.string()), v.minLength(1))),
-});
+}), v.check((call) => call.model_content_sha256 !== undefined || call.model_text_sha256 !== undefined, 'a call records model_content_sha256 (or, before it, model_text_sha256)'));
 /** A call event with the fields a recheck reads, shape-checked. */
 export type RecordedCallEvent = v.InferOutput<typeof CallShape>;
-const ResponseFileShape = v.looseObject({ content: v.array(v.looseObject({ type: v.string() })), stop_reason: v.optional(v.unknown()), scripted: v.optional(v.unknown()), usage: v.optional(v.unknown()) });
+const ResponseFileShape = v.looseObject({
+  content: v.array(v.looseObject({ type: v.string() })),
+  stop_reason: v.optional(v.unknown()),
+  scripted: v.optional(v.unknown()),
+  usage: v.optional(v.unknown()),
+  type: v.optional(v.unknown()),
+  role: v.optional(v.unknown()),
+});
 const ToolUseShape = v.looseObject({ type: v.literal('tool_use'), id: v.string(), name: v.string(), input: v.unknown() });
 
 /** The fields of an event a recheck reads, checked before any is used: the parsed fields, or a `bad_event` failure naming each issue. */
@@ -67,7 +77,7 @@ export function recheckAcceptance(task: Task): Recheck<RecheckReport> {
       if (isVerifyFailure(call)) return call;
       calls.push({ event, call });
     }
-    const uses = responseUses(events, readFile);
+    const uses = responseUses(events, readFile, recordedOrigin(startEvent));
     if (!(uses instanceof Map)) return uses;
     const asked = checkArguments(calls, uses);
     if (asked) return asked;
@@ -127,8 +137,18 @@ function compareChecks(acceptanceEvent: LedgerEvent, acceptance: v.InferOutput<t
   return ok({ decided: true, accepted, checks });
 }
 
+/**
+ * The origin run_start records for the run's model: `replayed` when its model
+ * entry says so, else `scripted` (every record before replays, and every
+ * scripted one since, says `scripted: true` and names no origin).
+ */
+function recordedOrigin(start: LedgerEvent): ModelOrigin {
+  const model = start['model'] as { origin?: unknown } | null | undefined;
+  return model?.origin === 'replayed' ? 'replayed' : 'scripted';
+}
+
 /** Each response event's tool_use blocks, from its verified response file, in order. */
-function responseUses(events: readonly LedgerEvent[], readFile: ReadRecorded): Map<LedgerEvent, RecordedUse[]> | VerifyFailure {
+function responseUses(events: readonly LedgerEvent[], readFile: ReadRecorded, origin: ModelOrigin): Map<LedgerEvent, RecordedUse[]> | VerifyFailure {
   const uses = new Map<LedgerEvent, RecordedUse[]>();
   for (const event of events.filter((e) => e.type === 'response')) {
     const blocks: RecordedUse[] = [];
@@ -141,7 +161,7 @@ function responseUses(events: readonly LedgerEvent[], readFile: ReadRecorded): M
         const use = v.safeParse(ToolUseShape, block);
         if (use.success) blocks.push({ id: use.output.id, name: use.output.name, input: canonicalOf(use.output.input) });
       }
-      const told = responseMismatch(event, parsed.output, blocks.length);
+      const told = responseMismatch(event, parsed.output, blocks.length, origin);
       if (told) return failAt('response_mismatch', `${ref.path}: ${told}`, eventAt(event));
     }
     uses.set(event, blocks);
@@ -149,11 +169,28 @@ function responseUses(events: readonly LedgerEvent[], readFile: ReadRecorded): M
   return uses;
 }
 
-/** Why a response event does not repeat its file (stop reason, label, usage), or a stop reason its tool_uses contradict. */
-function responseMismatch(event: LedgerEvent, file: v.InferOutput<typeof ResponseFileShape>, uses: number): string | undefined {
-  for (const key of ['stop_reason', 'scripted', 'usage'] as const) {
+/**
+ * Why a response event does not repeat its file (stop reason, usage) or is not
+ * labelled with the run's recorded origin, or a stop reason its tool_uses
+ * contradict. A scripted file says `scripted: true` as its event does; a
+ * replayed file is a provider's message (no `scripted` field) whose usage was
+ * recorded as it is, never marked synthetic.
+ */
+function responseMismatch(event: LedgerEvent, file: v.InferOutput<typeof ResponseFileShape>, uses: number, origin: ModelOrigin): string | undefined {
+  const label = originLabel(origin);
+  for (const key of ['scripted', 'origin'] as const) {
+    if (canonicalOf(event[key]) !== canonicalOf(label[key])) return `the response event's ${key} is not the run's (run_start records a ${origin} model)`;
+  }
+  const fileLabel = origin === 'scripted' ? file.scripted === true : file.scripted === undefined && file.type === 'message' && file.role === 'assistant';
+  if (!fileLabel) {
+    return origin === 'scripted'
+      ? 'the file does not say scripted: true, as every response file of a scripted run does'
+      : 'the file is not an assistant message without a scripted field, as every response file of a replayed run is';
+  }
+  for (const key of ['stop_reason', 'usage'] as const) {
     if (canonicalOf(event[key]) !== canonicalOf(file[key])) return `the response event's ${key} is not the file's`;
   }
+  if (origin === 'replayed' && typeof file.usage === 'object' && file.usage !== null && 'synthetic' in file.usage) return 'replayed usage is as recorded, never marked synthetic';
   if ((file.stop_reason === 'tool_use') !== uses > 0) return `stop_reason ${JSON.stringify(file.stop_reason)} with ${uses} tool_use block(s)`;
   return undefined;
 }
@@ -190,7 +227,8 @@ function checkedCall({ event, call }: { event: LedgerEvent; call: RecordedCallEv
     arguments: call.arguments,
     ok: call.outcome.ok,
     ...(call.outcome.ok ? {} : { failure: { class: call.outcome.class, kind: call.outcome.kind } }),
-    blockHashes: [call.model_text_sha256, ...(call.hook_text_sha256 ?? [])],
+    result: call.model_content_sha256 !== undefined ? { contentSha256: call.model_content_sha256 } : { textSha256: call.model_text_sha256! },
+    hookHashes: call.hook_text_sha256 ?? [],
   };
 }
 

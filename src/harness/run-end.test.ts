@@ -13,10 +13,11 @@ import { EXCERPT_SCENARIOS, excerptTask } from '../excerpt/index.ts';
 import { verify, type RunDirFs } from '../ledger/index.ts';
 import { recheckAcceptance } from './recheck.ts';
 import { runTask, type RunOptions, type RunOutcome } from './run.ts';
-import { loadScenario } from './scenario.ts';
+import { loadScenario, scriptedModel } from './scenario.ts';
 import { changingTools, withTools } from './testing/replace-tool.ts';
 import type { ToolProvider } from './tools.ts';
 import { testHost } from './testing/test-host.ts';
+import { exitCodeOf } from '../base/index.ts';
 
 const temp = mkdtempSync(join(tmpdir(), 'caplab-run-end-'));
 afterAll(() => rmSync(temp, { recursive: true, force: true }));
@@ -27,7 +28,7 @@ function options(overrides: Partial<RunOptions> = {}): RunOptions {
   if (!scenario.ok) throw new Error(scenario.message);
   return {
     task: excerptTask,
-    scenario: scenario.value,
+    model: scriptedModel(scenario.value),
     runId: 'r',
     runDir: join(temp, `run-${++runs}`),
     ...testHost(),
@@ -144,7 +145,7 @@ test('an interruption closes the tools at once: a call in flight ends as closed 
   const hanging = withTools(excerptTask, (run) => excerptTask.tools(run).map(hang));
   const run = options({ task: hanging, signal: controller.signal });
   const outcome = await runTask(run);
-  expect(outcome.ok && [outcome.value.exitCode, outcome.value.loop.stop]).toEqual([130, 'interrupted']);
+  expect(outcome.ok && [exitCodeOf(outcome.value.ending), outcome.value.loop.stop]).toEqual([130, 'interrupted']);
   expect(outcome.ok && outcome.value.loop.calls.map((c) => (c.outcome.ok ? 'ok' : c.outcome.kind))).toEqual(['connection_lost', 'run_interrupted']);
   expect(closed).toEqual(['close']);
   expect(lastEvent(run.runDir)).toMatchObject({ type: 'run_end', ending: 'interrupted', exit_code: 130, accepted: false, cause: expect.stringContaining('SIGINT') });

@@ -6,9 +6,9 @@ import * as v from 'valibot';
 import { bind } from '../binding/index.ts';
 import { canonicalHash, ok } from '../contract/index.ts';
 import { EXCERPT_SCENARIOS, readSourceContract } from '../excerpt/index.ts';
-import type { RuntimeTool } from '../pipeline/index.ts';
+import { textBlock, type RuntimeTool } from '../pipeline/index.ts';
 import { runTask } from './run.ts';
-import { loadScenario } from './scenario.ts';
+import { loadScenario, scriptedModel } from './scenario.ts';
 import type { Task } from './task.ts';
 import { scratchDir } from '../../test/scratch.ts';
 import { replacingTool } from './testing/replace-tool.ts';
@@ -28,11 +28,11 @@ test('a binding swapped between request and call is refused (binding_changed); n
     contract: drifted,
     binding: bind(drifted, { implementation: { kind: 'mcp', version: 'restarted' } }),
     attributes: { readOnly: true, destructive: false, concurrencySafe: true, needsInteraction: false, deferred: false, fromMcp: true, maxResultBytes: 65536, timeoutMs: 1000 },
-    handler: async () => (newHandler++, ok({ data: {}, text: 'new schema', evidence: 'bytes observed now' })),
+    handler: async () => (newHandler++, ok({ data: {}, content: [textBlock('new schema')], evidence: 'bytes observed now' })),
   };
   const outcome = await runTask({
     task: withReadSource((t) => (i, c) => (oldHandler++, t.handler(i, c))),
-    scenario: scenario.value,
+    model: scriptedModel(scenario.value),
     runId: 'swap',
     runDir: join(scratchDir('caplab-swap-'), 'run'),
     ...testHost(),
@@ -59,8 +59,8 @@ test('a local result that breaks its contract is refused (business/result_invali
   const dir = mkdtempSync(join(tmpdir(), 'caplab-result-'));
   try {
     const outcome = await runTask({
-      task: withReadSource(() => async () => ok({ data: raw, text: 'fine', evidence: 'bytes observed now' })),
-      scenario: scenario.value,
+      task: withReadSource(() => async () => ok({ data: raw, content: [textBlock('fine')], evidence: 'bytes observed now' })),
+      model: scriptedModel(scenario.value),
       runId: 'wrong-result',
       runDir: join(dir, 'run'),
       ...testHost(),

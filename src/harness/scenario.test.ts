@@ -106,11 +106,15 @@ test('every response of every built-in scenario is labelled scripted, with synth
     const scenario = loadScenario(EXCERPT_SCENARIOS.folder, name);
     if (!scenario.ok) throw new Error(scenario.message);
     const model = scriptedModel(scenario.value);
-    expect([model.name, model.scripted]).toEqual([`scripted:${name}`, true]);
+    expect([model.name, model.origin, model.record]).toEqual([`scripted:${name}`, 'scripted', { scenario: name, model: { name: `scripted:${name}`, scripted: true } }]);
     for (let index = 0; ; index++) {
       const response = await model.respond({ id: `req-${index}`, index, payload: new Uint8Array() });
-      if (!response) break;
-      expect({ name, index, scripted: response.scripted, synthetic: response.usage.synthetic }).toEqual({ name, index, scripted: true, synthetic: true });
+      if ('exhausted' in response) {
+        expect(response.exhausted).toBe('the scripted model has no response left');
+        break;
+      }
+      const { origin, usage, message } = response;
+      expect({ name, index, origin, synthetic: usage.synthetic, file: message.scripted }).toEqual({ name, index, origin: 'scripted', synthetic: true, file: true });
       responses++;
     }
   }

@@ -11,19 +11,20 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as v from 'valibot';
 import { scratchDir } from '../../test/scratch.ts';
+import { exitCodeOf } from '../base/index.ts';
 import { bind } from '../binding/index.ts';
 import { fail, ok, type Contract } from '../contract/index.ts';
 import { excerptTask } from '../excerpt/index.ts';
 import { verify } from '../ledger/index.ts';
 import { rechain, readEvents } from '../ledger/test-kit.ts';
-import { attributesOf, inProcessHook, NO_RULES, parseRules, permissionPolicy, type HookInput } from '../pipeline/index.ts';
+import { attributesOf, inProcessHook, NO_RULES, parseRules, permissionPolicy, textBlock, type HookInput } from '../pipeline/index.ts';
 import { echoContractWith } from '../pipeline/testing/echo-contract.ts';
 import type { AcceptanceCheck } from './acceptance.ts';
 import type { Builtin } from './host-tools.ts';
 import { HOST_RULES } from './payload.ts';
 import { recheckAcceptance, recheckByTask } from './recheck.ts';
 import { runTask, type RunOptions } from './run.ts';
-import { Scenario } from './scenario.ts';
+import { Scenario, scriptedModel } from './scenario.ts';
 import type { Task } from './task.ts';
 import { testHost } from './testing/test-host.ts';
 import { localProvider, type ToolProvider } from './tools.ts';
@@ -46,7 +47,7 @@ const echoTask: Task = {
           attributes: attributesOf(echo),
           handler: async (input) => {
             const { word } = input as { word: string };
-            return ok({ data: { echoed: word }, text: word, evidence: 'bytes observed now' });
+            return ok({ data: { echoed: word }, content: [textBlock(word)], evidence: 'bytes observed now' });
           },
         }),
       },
@@ -70,7 +71,7 @@ const scenarioOf = (calls: readonly { id: string; name: string; arguments: unkno
   v.parse(Scenario, { name: 'echo-once', description: 'calls, then done', expect: { accepted: true }, responses: [{ tool_calls: calls, usage }, { text: 'done', usage }] });
 
 async function run(dir: string, overrides: Partial<RunOptions> = {}) {
-  const outcome = await runTask({ task: echoTask, scenario: scenarioOf([{ id: 't1', name: 'echo', arguments: { word: 'hi' } }]), runId: 'echo', runDir: dir, ...testHost(), ...overrides });
+  const outcome = await runTask({ task: echoTask, model: scriptedModel(scenarioOf([{ id: 't1', name: 'echo', arguments: { word: 'hi' } }])), runId: 'echo', runDir: dir, ...testHost(), ...overrides });
   if (!outcome.ok) throw new Error(outcome.message);
   return outcome.value;
 }
@@ -79,7 +80,7 @@ test('a task with only id, prompt, tools and acceptance runs through the host, i
   expect(Object.keys(echoTask).sort()).toEqual(['acceptance', 'id', 'prompt', 'tools']);
   const dir = join(scratchDir('caplab-echo-task-'), 'run');
   const outcome = await run(dir);
-  expect([outcome.loop.accepted, outcome.exitCode, outcome.loop.calls.map((c) => [c.name, c.outcome.ok && c.outcome.value.text])]).toEqual([true, 0, [['echo', 'hi']]]);
+  expect([outcome.loop.accepted, exitCodeOf(outcome.ending), outcome.loop.calls.map((c) => [c.name, c.outcome.ok && c.outcome.value.content])]).toEqual([true, 0, [['echo', [textBlock('hi')]]]]);
   const payload = JSON.parse(readFileSync(join(dir, 'requests/01-request.json'), 'utf8'));
   expect(payload.system[0].text).toBe(`${HOST_RULES} Echo exactly once.`);
   expect(payload.messages[0]).toEqual({ role: 'user', content: 'Echo one word.' });
@@ -129,7 +130,7 @@ const toolCount: Builtin = {
   version: 'count/1',
   handler: async (_input, _context, services) => {
     const tools = Object.keys(services.tools()).length;
-    return services.signal.aborted ? fail('precondition', 'run_interrupted', 'the run was interrupted') : ok({ data: { tools }, text: String(tools), evidence: 'bytes observed now' });
+    return services.signal.aborted ? fail('precondition', 'run_interrupted', 'the run was interrupted') : ok({ data: { tools }, content: [textBlock(String(tools))], evidence: 'bytes observed now' });
   },
 };
 const echoThenCount = scenarioOf([
@@ -141,9 +142,9 @@ test('a built-in binds as kind host, runs through the whole pipeline (a PreToolU
   const dir = join(scratchDir('caplab-builtin-'), 'run');
   const seen: HookInput[] = [];
   const watch = inProcessHook('PreToolUse', 'tool_count', 'watch', (input) => (seen.push(input), {}));
-  const outcome = await run(dir, { scenario: echoThenCount, builtins: [toolCount], hooks: [watch] });
+  const outcome = await run(dir, { model: scriptedModel(echoThenCount), builtins: [toolCount], hooks: [watch] });
   const count = outcome.loop.calls.find((c) => c.name === 'tool_count')!;
-  expect(count.outcome.ok && count.outcome.value.text).toBe('2');
+  expect(count.outcome.ok && count.outcome.value.content).toEqual([textBlock('2')]);
   expect(seen.map((input) => [input.tool_name, input.tool_use_id])).toEqual([['tool_count', 't2']]);
   const events = readEvents(dir);
   const bindings = events.find((e) => e['type'] === 'run_start')!['bindings'] as { tool: string; implementation: { kind: string } }[];
@@ -171,7 +172,7 @@ test('a permission rule denies a built-in by its bare name, like any tool: not e
   const deny = parseRules(['tool_count'], 'test');
   if (!deny.ok) throw new Error(deny.message);
   const policy = permissionPolicy({ rules: { ...NO_RULES, deny: deny.value }, allowFlags: [], denyFlags: [], interactive: false, yes: false });
-  const outcome = await run(dir, { scenario: echoThenCount, builtins: [toolCount], permission: (tool, hook) => policy(tool, hook) });
+  const outcome = await run(dir, { model: scriptedModel(echoThenCount), builtins: [toolCount], permission: (tool, hook) => policy(tool, hook) });
   const count = outcome.loop.calls.find((c) => c.name === 'tool_count')!;
   expect([count.outcome.ok ? 'ok' : `${count.outcome.class}/${count.outcome.kind}`, count.handlerEntered, count.permission?.by]).toEqual(['permission_denied/rule', false, 'rule']);
   expect(readEvents(dir).filter((e) => e['type'] === 'call').map((e) => e['via'])).toEqual(['local', 'not_executed']);
@@ -185,7 +186,7 @@ test('two tools under one name — a task’s and a built-in, or two providers �
   const dir = join(scratchDir('caplab-duplicate-'), 'run');
   for (const overrides of [{ builtins: [clash] }, { providers: [counting(echoTask.tools({ runId: 'x' })[0]!)] }] satisfies Partial<RunOptions>[]) {
     const task = { ...echoTask, tools: () => echoTask.tools({ runId: 'x' }).map(counting) };
-    const outcome = await runTask({ task, scenario: echoThenCount, runId: 'dup', runDir: dir, ...testHost(), ...overrides });
+    const outcome = await runTask({ task, model: scriptedModel(echoThenCount), runId: 'dup', runDir: dir, ...testHost(), ...overrides });
     expect(outcome.ok ? 'ran' : [outcome.class, outcome.kind]).toEqual(['invalid_arguments', 'duplicate_tool']);
     expect(!outcome.ok && outcome.message).toContain('"echo"');
   }

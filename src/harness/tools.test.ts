@@ -2,7 +2,7 @@ import { expect, test } from 'bun:test';
 import * as v from 'valibot';
 import { bind } from '../binding/index.ts';
 import { ok } from '../contract/index.ts';
-import { attributesOf, type RuntimeTool } from '../pipeline/index.ts';
+import { attributesOf, textBlock, type RuntimeTool } from '../pipeline/index.ts';
 import { echoContractWith } from '../pipeline/testing/echo-contract.ts';
 import { duplicateName, localProvider, runtimeTable } from './tools.ts';
 
@@ -14,7 +14,7 @@ const tool = (name: string, server?: string): RuntimeTool => ({
     ...(server ? { server: { name: server, version: '1', protocolVersion: '2025-06-18', launch: [], cwd: '/', envNames: [], instanceId: 'i' } } : {}),
   },
   attributes: attributesOf(echo),
-  handler: async () => ok({ data: { echoed: '' }, text: '', evidence: 'bytes observed now' }),
+  handler: async () => ok({ data: { echoed: '' }, content: [textBlock('')], evidence: 'bytes observed now' }),
 });
 
 test('runtimeTable refuses two tools under one model-visible name; it used to keep the last', () => {

@@ -8,11 +8,13 @@ import { FAST, misbehaveLaunch } from '../mcp/testing/servers.ts';
 import type { RuntimeTool } from '../pipeline/index.ts';
 import { recheckAcceptance } from './recheck.ts';
 import { runTask } from './run.ts';
-import { loadScenario, type Scenario } from './scenario.ts';
+import { loadScenario, type Scenario, scriptedModel } from './scenario.ts';
 import type { Task } from './task.ts';
 import { replacingTool } from './testing/replace-tool.ts';
 import { happyScenario } from './testing/happy.ts';
 import { testHost } from './testing/test-host.ts';
+import { exitCodeOf } from '../base/index.ts';
+import { summaryOf } from './ending.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'caplab-unknown-outcome-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -56,7 +58,7 @@ test('a create whose handler times out after its effect is unknown, never retrie
   const runDir = join(scratch, 'run');
   const outcome = await runTask({
     task: hanging.task,
-    scenario: createThenRepeat(),
+    model: scriptedModel(createThenRepeat()),
     runId: 'unknown-outcome',
     runDir,
     ...testHost(),
@@ -75,7 +77,7 @@ test('a create whose handler times out after its effect is unknown, never retrie
   expect(readFileSync(join(runDir, 'card', 'excerpt-card.md'), 'utf8')).toContain('act-03');
   // No receipt came back, so the card is not accepted on the run's word, and the run ends "outcome unknown".
   expect(outcome.value.loop.accepted).toBe(false);
-  expect([outcome.value.exitCode, outcome.value.ending]).toEqual([4, 'outcome unknown: timeout/handler_timeout']);
+  expect([exitCodeOf(outcome.value.ending), summaryOf(outcome.value.ending)]).toEqual([4, 'outcome unknown: timeout/handler_timeout']);
   const verified = verify(runDir, { recheck: recheckAcceptance(excerptTask), expectedHead: outcome.value.head });
   expect(verified.ok ? 'verifies' : `${verified.kind}: ${verified.message}`).toBe('verifies');
 });
@@ -88,7 +90,7 @@ test('over MCP, a tools/call whose reply never comes ends unknown at the pipelin
   const runDir = join(scratch, 'mcp-hang');
   const outcome = await runTask({
     task,
-    scenario: loaded.value,
+    model: scriptedModel(loaded.value),
     runId: 'mcp-hang',
     runDir,
     ...testHost(),
@@ -99,7 +101,7 @@ test('over MCP, a tools/call whose reply never comes ends unknown at the pipelin
     ['toolu_01', true, 'timeout/handler_timeout'],
     ['toolu_02', true, 'timeout/handler_timeout'],
   ]);
-  expect(outcome.value.exitCode).toBe(4);
+  expect(exitCodeOf(outcome.value.ending)).toBe(4);
   // What went over the wire, as the run recorded it at close: one tools/call per call, each under its own JSON-RPC id.
   const runEnd = readFileSync(join(runDir, 'ledger.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line)).find((e) => e.type === 'run_end');
   const sent = (runEnd.transport_close.exchanges as { method: string; toolCallId: string; jsonrpcId: number }[]).filter((e) => e.method === 'tools/call');
@@ -115,13 +117,13 @@ test('an unknown outcome outranks a protocol failure in the same run: exit 4, no
     ...tool,
     handler: async (input) =>
       (input as { source_id: string }).source_id === 'alpha'
-        ? { ok: false, class: 'protocol', kind: 'bad_frame', message: 'a protocol failure' }
+        ? { ok: false, class: 'protocol', kind: 'framing', message: 'a protocol failure' }
         : { ok: false, class: 'timeout', kind: 'handler_timeout', message: 'no answer in time: outcome unknown' },
   }));
   const loaded = loadScenario(EXCERPT_SCENARIOS.folder, 'happy');
   if (!loaded.ok) throw new Error(loaded.message);
-  const outcome = await runTask({ task, scenario: loaded.value, runId: 'ranked', runDir: join(scratch, 'ranked'), ...testHost() });
+  const outcome = await runTask({ task, model: scriptedModel(loaded.value), runId: 'ranked', runDir: join(scratch, 'ranked'), ...testHost() });
   if (!outcome.ok) throw new Error(outcome.message);
-  expect([outcome.value.exitCode, outcome.value.ending]).toEqual([4, 'outcome unknown: timeout/handler_timeout']);
+  expect([exitCodeOf(outcome.value.ending), summaryOf(outcome.value.ending)]).toEqual([4, 'outcome unknown: timeout/handler_timeout']);
   expect(verify(outcome.value.runDir, { recheck: recheckAcceptance(excerptTask) }).ok).toBe(true);
 });

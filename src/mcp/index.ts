@@ -73,3 +73,4 @@ export async function startStrictSession<Closed>(transport: Transport<Closed>, o
 export async function probe(...args: Parameters<Probe>): ReturnType<Probe> {
   return (await import('./probe.ts')).probe(...args);
 }
+export { MCP_KINDS } from './kinds.ts';

@@ -48,8 +48,9 @@ export async function goldenRuns(cwd: string): Promise<Record<string, { readonly
   const out: Record<string, { exit: number; files: Hashes }> = {};
   for (const transport of ['local', 'mcp']) {
     const id = `golden-demo-${transport}`;
-    const flags = parseRunFlags(['--transport', transport, '--run-id', id, '--json'], 'demo', task());
-    if ('usage' in flags) throw new Error(flags.usage);
+    const parsed = parseRunFlags(['--transport', transport, '--run-id', id, '--json'], 'demo', task());
+    if (!parsed.ok) throw new Error(parsed.message);
+    const flags = parsed.value;
     const exit = await runCommand(flags, io(), task());
     out[`demo --transport ${transport}`] = { exit, files: hashTree(join(cwd, 'caplab-runs', id)) };
   }
