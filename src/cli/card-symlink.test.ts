@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { loadScenario } from '../harness/index.ts';
 import { execute, parseRunFlags, scripted } from './run-command.ts';
 import { testIo } from './test-io.ts';
-import { excerptTask } from '../excerpt/index.ts';
+import { excerptCli } from './testing/excerpt-cli.ts';
 import { exitCodeOf } from './exit.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'caplab-card-link-'));
@@ -14,13 +14,13 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 test('a symlink planted at card/ mid-run: the card is refused (precondition/unsafe_path), nothing lands outside, the run is not accepted', async () => {
   const outside = join(scratch, 'outside');
   mkdirSync(outside);
-  const parsed = parseRunFlags(['--transport', 'local', '--run-id', 'linked'], 'demo', excerptTask);
+  const parsed = parseRunFlags(['--transport', 'local', '--run-id', 'linked'], 'demo', excerptCli());
   if (!parsed.ok) throw new Error(parsed.message);
   const flags = parsed.value;
-  const scenario = loadScenario(excerptTask.scenarios.folder, 'happy');
+  const scenario = loadScenario(excerptCli().scenarios.folder, 'happy');
   if (!scenario.ok) throw new Error(scenario.message);
   let planted = false;
-  const executed = await execute(flags, scripted(scenario.value), testIo(scratch), excerptTask, undefined, (step) => {
+  const executed = await execute(flags, scripted(scenario.value), testIo(scratch), excerptCli(), (step) => {
     // After the first call (a read), before the create: someone plants card/ -> outside.
     if (step.type === 'call' && !planted) {
       planted = true;

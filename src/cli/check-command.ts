@@ -1,11 +1,11 @@
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ok, type Outcome } from '../contract/index.ts';
-import type { Task, ToolProvider } from '../harness/index.ts';
 import { caseFlags, checkCases, judge, type CheckCase, type CheckResult } from './check.ts';
 import { HELP } from './help.ts';
 import { EXIT } from './exit.ts';
 import { paint, type Io } from './io.ts';
+import type { CliTask } from './tasks.ts';
 import { repeatedFlag } from './flags.ts';
 import { junitXml } from './junit.ts';
 import { checkOutDir, checkRunId, usageFailure } from './paths.ts';
@@ -58,7 +58,7 @@ function parseCheckFlags(args: readonly string[], cwd: string): Outcome<CheckFla
 }
 
 /** `caplab check [--json] [--junit FILE] [--out DIR]`: the CI smoke test. */
-export async function checkCommand(args: readonly string[], io: Io, task: Task, mcpTools: ToolProvider): Promise<number> {
+export async function checkCommand(args: readonly string[], io: Io, task: CliTask): Promise<number> {
   const parsed = parseCheckFlags(args, io.cwd);
   if (!parsed.ok) return usage(io, parsed.message);
   if ('help' in parsed.value) return io.stdout(`${HELP['check']}\n`), EXIT.ok;
@@ -66,14 +66,14 @@ export async function checkCommand(args: readonly string[], io: Io, task: Task, 
   const cases = checkCases(task);
   const flagsOf = (item: CheckCase) => ({ ...caseFlags(task, item, flags.root, `${flags.checkId}-${item.id}`), ...(flags.durable ? { durable: true } : {}) });
   // The root is taken with the first run dir, before any output: of checks racing for one --out, one runs.
-  const first = await prepareRun(flagsOf(cases[0]!), scripted(cases[0]!.scenario), io, task, mcpTools);
+  const first = await prepareRun(flagsOf(cases[0]!), scripted(cases[0]!.scenario), io, task);
   if (!first.ok && first.ending.type === 'refused') return usage(io, failureText(first.failure));
   const colours = paint(io);
   const results: CheckResult[] = [];
   if (!flags.json) io.stdout(`caplab check — ${cases.length} scenarios, run dirs under ${flags.root}\n\n`);
   const width = Math.max(...cases.map((c) => c.id.length));
   for (const [index, item] of cases.entries()) {
-    const executed = index > 0 ? await execute(flagsOf(item), scripted(item.scenario), io, task, mcpTools) : first.ok ? await startRun(first.prepared, io, task) : first;
+    const executed = index > 0 ? await execute(flagsOf(item), scripted(item.scenario), io, task) : first.ok ? await startRun(first.prepared, io) : first;
     const result = judge(task, item, executed);
     results.push(result);
     if (!flags.json) {

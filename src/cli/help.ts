@@ -67,7 +67,8 @@ Re-checks a run dir offline, from its bytes alone: every ledger line canonical a
 chained to the previous one, the seal, every recorded file's sha256 (payloads, responses,
 snapshot, card, kept outputs), no unreferenced file, one run_start, at most one
 acceptance, a final run_end consistent with them, and every acceptance check
-re-computed from the recorded bytes. Names the record format it read, how the run
+re-computed from the recorded bytes by the task run_start names (none: the
+excerpt; one this caplab does not know: evidence/unknown_task). Names the record format it read, how the run
 ended, or the first event or file that fails. A record re-forged whole (ledger and
 seal recomputed) is caught only against a head kept elsewhere:
   --head HASH   also require this ledger head (as printed by the run)

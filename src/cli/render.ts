@@ -49,7 +49,10 @@ export function renderStep(step: LoopStep, paint: Paint): string {
       const i = step.intent;
       const m = i.method as { name?: string; stage?: string; plain?: boolean } | null;
       const method = m ? ` method ${m.name ?? '?'}${m.plain ? ' (plain)' : `@${m.stage ?? '?'}`}` : '';
-      return `${paint.bold(`→ ${i.request_id}`)} payload sha256 ${short(i.payload.sha256)} (${i.payload.bytes} bytes), ${i.tools.length} tools, disclosed [${i.disclosed_sources.join(', ')}]${method}`;
+      // The excerpt's one request field; another task's fields are in the record and in --json.
+      const disclosed = i.fields['disclosed_sources'];
+      const shown = Array.isArray(disclosed) ? `, disclosed [${disclosed.join(', ')}]` : '';
+      return `${paint.bold(`→ ${i.request_id}`)} payload sha256 ${short(i.payload.sha256)} (${i.payload.bytes} bytes), ${i.tools.length} tools${shown}${method}`;
     }
     case 'response': {
       const r = step.response;

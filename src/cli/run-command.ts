@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { join, resolve } from 'node:path';
 import { inert } from '../base/index.ts';
 import { fail, LIMITS, ok, readBoundedText, type Failure, type Outcome } from '../contract/index.ts';
-import { endingOfFailure, loadReplay, loadScenario, originLabel, replayModel, runReport, runTask, scriptedModel, summaryOf, type LoopStep, type Model, type ModelOrigin, type Replay, type RunEnding, type RunOutcome, type Scenario, type Task, type ToolProvider } from '../harness/index.ts';
+import { endingOfFailure, loadReplay, loadScenario, originLabel, replayModel, runReport, runTask, scriptedModel, summaryOf, type LoopStep, type Model, type ModelOrigin, type Replay, type RunEnding, type RunOutcome, type Scenario } from '../harness/index.ts';
 import { clockFromEnv, openRunDir, type Clock, type RunDir } from '../ledger/index.ts';
 import { EXIT, exitCodeOf, interrupted } from './exit.ts';
 import { paint, type Io, type Paint } from './io.ts';
@@ -10,6 +10,7 @@ import { EMPTY_SKILLS, repeatedFlag } from './flags.ts';
 import { checkOutDir, checkRunId } from './paths.ts';
 import { failureText, renderEnding, renderStep } from './render.ts';
 import { setupRun, type RunFlags, type RunSetup } from './setup.ts';
+import type { CliTask } from './tasks.ts';
 
 const RUN_OPTIONS = {
   transport: { type: 'string' },
@@ -40,7 +41,7 @@ export function newRunId(now: Date = new Date()): string {
 export const badFlag = (message: string): Failure => fail('invalid_arguments', 'bad_flag', message);
 
 /** Parses demo/run flags into plain data, or a usage error. The task gives `demo` its scenario and its method package. */
-export function parseRunFlags(args: readonly string[], command: 'demo' | 'run', task: Pick<Task, 'scenarios' | 'method'>): Outcome<RunFlags> {
+export function parseRunFlags(args: readonly string[], command: 'demo' | 'run', cli: Pick<CliTask, 'scenarios' | 'task'>): Outcome<RunFlags> {
   let parsed;
   try {
     parsed = parseArgs({ args: [...args], options: RUN_OPTIONS, strict: true, allowPositionals: false });
@@ -56,7 +57,8 @@ export function parseRunFlags(args: readonly string[], command: 'demo' | 'run', 
   if (badId) return badId;
   if (v.out === '') return badFlag('--out needs a folder; an empty path would mean the working directory');
   if (v.skills?.includes('')) return badFlag(EMPTY_SKILLS);
-  const responses = responsesFlag(command, v.scenario, v.replay, task.scenarios.demo);
+  const responses = responsesFlag(command, v.scenario, v.replay, cli.scenarios.demo);
+  const skill = cli.task.method?.skill;
   if ('ok' in responses) return responses;
   return ok({
     transport,
@@ -70,7 +72,7 @@ export function parseRunFlags(args: readonly string[], command: 'demo' | 'run', 
     noSkill: v['no-skill'] ?? false,
     ...(v.out !== undefined ? { out: v.out } : {}),
     ...(v['run-id'] !== undefined ? { runId: v['run-id'] } : {}),
-    ...(command === 'demo' ? { defaultSkill: task.method.skill } : {}),
+    ...(command === 'demo' && skill !== undefined ? { defaultSkill: skill } : {}),
     ...(v.durable ? { durable: true } : {}),
     settings: v.settings ?? [],
   });
@@ -130,14 +132,14 @@ const refused = (failure: Failure): NotRun => notRun({ type: 'refused', failure 
  * usage error before anything is printed or started, and of two runs racing
  * for one folder exactly one gets it (the ledger is created exclusively).
  */
-export async function prepareRun(flags: RunFlags, answers: RunModel, io: Io, task: Task, mcpTools: ToolProvider | undefined): Promise<{ readonly ok: true; readonly prepared: PreparedRun } | NotRun> {
+export async function prepareRun(flags: RunFlags, answers: RunModel, io: Io, cli: CliTask): Promise<{ readonly ok: true; readonly prepared: PreparedRun } | NotRun> {
   const clock = clockFromEnv(io.env);
   if (!clock.ok) return refused(clock);
   const runId = flags.runId ?? newRunId();
   const runDir = resolve(io.cwd, flags.out ?? join('caplab-runs', runId));
   const badOut = checkOutDir(runDir, flags.out !== undefined ? '--out' : 'run dir');
   if (badOut) return refused(badOut);
-  const setup = await setupRun(flags, { skill: answers.skill }, io, task, mcpTools);
+  const setup = await setupRun(flags, { skill: answers.skill }, io, cli);
   if (!setup.ok) return refused(setup);
   // Interrupted before this run began (check's later scenarios): no run dir is made.
   if (io.interrupt?.aborted) {
@@ -149,13 +151,11 @@ export async function prepareRun(flags: RunFlags, answers: RunModel, io: Io, tas
 }
 
 /** Runs a prepared run: tools, hooks, the loop, the record. */
-export async function startRun(prepared: PreparedRun, io: Io, task: Task, onStep?: (step: LoopStep) => void): Promise<Executed> {
+export async function startRun(prepared: PreparedRun, io: Io, onStep?: (step: LoopStep) => void): Promise<Executed> {
   const { flags, model, runId, run, setup } = prepared;
   for (const notice of setup.notices) io.stderr(`caplab: ${notice}\n`);
   const outcome = await runTask({
-    task,
     model,
-    snapshot: task.snapshot(),
     runId,
     runDir: run.dir,
     opened: run,
@@ -174,32 +174,33 @@ export async function startRun(prepared: PreparedRun, io: Io, task: Task, onStep
  * Sets up and runs one scenario or replay: clock, run id and dir, tools, hooks,
  * permissions, method. Shared by demo, run and check.
  */
-export async function execute(flags: RunFlags, answers: RunModel, io: Io, task: Task, mcpTools: ToolProvider | undefined, onStep?: (step: LoopStep) => void): Promise<Executed> {
-  const prepared = await prepareRun(flags, answers, io, task, mcpTools);
-  return prepared.ok ? startRun(prepared.prepared, io, task, onStep) : prepared;
+export async function execute(flags: RunFlags, answers: RunModel, io: Io, cli: CliTask, onStep?: (step: LoopStep) => void): Promise<Executed> {
+  const prepared = await prepareRun(flags, answers, io, cli);
+  return prepared.ok ? startRun(prepared.prepared, io, onStep) : prepared;
 }
 
 /** `caplab demo` and `caplab run`: one scenario or replay, streamed or as one JSON document. */
-export async function runCommand(flags: RunFlags, io: Io, task: Task, mcpTools?: ToolProvider): Promise<number> {
+export async function runCommand(flags: RunFlags, io: Io, cli: CliTask): Promise<number> {
   const colours = paint(io);
-  const answers = loadAnswers(flags, io, task);
+  const answers = loadAnswers(flags, io, cli);
   if (!answers.ok) {
     io.stderr(`caplab: ${answers.class}/${answers.kind}: ${answers.message}\n`);
     return EXIT.usage;
   }
   const { model } = answers.value;
   // The header comes only once every check has passed: a usage error prints nothing on stdout.
-  const prepared = await prepareRun(flags, answers.value, io, task, mcpTools);
+  const prepared = await prepareRun(flags, answers.value, io, cli);
   if (!prepared.ok) return reportNotRun(prepared, flags, io, model.origin);
   if (!flags.json) io.stdout(header(flags, model, colours));
-  const executed = await startRun(prepared.prepared, io, task, (step) => {
+  const artifact = cli.task.artifact?.name ?? 'artifact';
+  const executed = await startRun(prepared.prepared, io, (step) => {
     if (flags.json) return;
     const line = renderStep(step, colours);
     if (line) io.stdout(`${line}\n`);
   });
   if (!executed.ok) return reportNotRun(executed, flags, io, model.origin);
-  if (flags.json) io.stdout(`${JSON.stringify(runReport(executed.outcome, task.artifact.name), null, 2)}\n`);
-  else io.stdout(`\n${renderEnding(executed.outcome, colours, task.artifact.name)}\n`);
+  if (flags.json) io.stdout(`${JSON.stringify(runReport(executed.outcome, artifact), null, 2)}\n`);
+  else io.stdout(`\n${renderEnding(executed.outcome, colours, artifact)}\n`);
   const { runDir, ending } = executed.outcome;
   if (ending.type === 'interrupted') {
     io.stderr(`caplab: ${summaryOf(ending)}: new work stopped, hooks and servers terminated; the run is recorded as interrupted in ${runDir}\n`);
@@ -212,12 +213,12 @@ export async function runCommand(flags: RunFlags, io: Io, task: Task, mcpTools?:
  * the scenario (demo's when none is named). Files are named relative to the
  * caller's working directory (io.cwd), as --out is.
  */
-function loadAnswers(flags: RunFlags, io: Io, task: Task): Outcome<RunModel> {
+function loadAnswers(flags: RunFlags, io: Io, { scenarios }: Pick<CliTask, 'scenarios'>): Outcome<RunModel> {
   if (flags.replay !== undefined) {
     const replay = loadReplay(flags.replay, io.cwd);
     return replay.ok ? { ok: true, value: replayed(replay.value) } : replay;
   }
-  const scenario = loadScenario(task.scenarios.folder, flags.scenario ?? task.scenarios.demo, (path) => readBoundedText(resolve(io.cwd, path), LIMITS.scenarioBytes));
+  const scenario = loadScenario(scenarios.folder, flags.scenario ?? scenarios.demo, (path) => readBoundedText(resolve(io.cwd, path), LIMITS.scenarioBytes));
   return scenario.ok ? { ok: true, value: scripted(scenario.value) } : scenario;
 }
 

@@ -17,7 +17,9 @@ export const EXCERPT_KINDS = {
   // a served read against the host's snapshot
   source_mismatch: { class: 'evidence', basis: null },
   hash_mismatch: { class: 'evidence', basis: null },
-  // its recheck
+  // its recheck: its own fields of the record (run_start's snapshot, each request's disclosure), then acceptance
+  snapshot_mismatch: { class: 'evidence', basis: null },
+  disclosure_mismatch: { class: 'evidence', basis: null },
   producing_mismatch: { class: 'evidence', basis: null },
   read_mismatch: { class: 'evidence', basis: null },
   receipt_mismatch: { class: 'evidence', basis: null },

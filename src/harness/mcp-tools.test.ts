@@ -1,11 +1,12 @@
 import { expect, test } from 'bun:test';
 import { LIMITS } from '../contract/index.ts';
 import { until } from '../../test/until.ts';
-import { excerptTask } from '../excerpt/index.ts';
+import { createCardContract, excerptTaskOverMcp } from '../excerpt/index.ts';
 import { spawnChild, type SpawnFn } from '../mcp/child.ts';
 import { FAST, isRunning } from '../mcp/testing/servers.ts';
-import { mcpTools, PID_PLACEHOLDER, recordedStderr, withoutPids } from './mcp-tools.ts';
-import type { Task } from './task.ts';
+import { PID_PLACEHOLDER, recordedStderr, withoutPids } from './mcp-tools.ts';
+import { openProviders } from './open-tools.ts';
+import { localProvider } from './tools.ts';
 
 test('withoutPids replaces the number of every labelled pid, whatever its value, and nothing else', () => {
   const line = (pid: number) => `caplab serve: caplab-fixture 1.0.0 ready (MCP 2025-06-18, stdio; pid ${pid}; inherited fds 0,1,2)\nchild pid=${pid + 1} PID: 7\n`;
@@ -27,27 +28,23 @@ test('recorded server stderr is the tail of at most LIMITS.serverStderrBytes byt
   expect([recordedStderr('short; pid 42', false), recordedStderr('short; pid 42', true)]).toEqual(['short; pid 42', `short; pid ${PID_PLACEHOLDER}`]);
 });
 
-test("a task whose local tool factory throws leaves no fixture server behind: the session closes, then the error propagates", async () => {
+test('a provider whose tool factory throws after the fixture server opened leaves no server behind: the session closes, then the error propagates', async () => {
   const pids: number[] = [];
   const spawn: SpawnFn = (launch) => {
     const child = spawnChild(launch);
     if (child.ok) pids.push(child.value.pid);
     return child;
   };
-  const broken: Task = {
-    ...excerptTask,
-    tools: {
-      ...excerptTask.tools,
-      local: excerptTask.tools.local.map((tool) => ({
-        ...tool,
-        make: () => {
-          throw new Error('factory bug');
-        },
-      })),
+  const broken = localProvider([
+    {
+      entry: { contract: createCardContract, implementation: { kind: 'local', version: 'broken/1' } },
+      make: () => {
+        throw new Error('factory bug');
+      },
     },
-  };
-  const provider = mcpTools(broken, { envSource: {}, spawn, timeouts: FAST });
-  await expect(provider(excerptTask.snapshot(), 'run-factory-bug')).rejects.toThrow('factory bug');
+  ]);
+  const fixture = excerptTaskOverMcp({ envSource: {}, spawn, timeouts: FAST }).tools({ runId: 'run-factory-bug' })[0]!;
+  await expect(openProviders([fixture, broken], { runId: 'run-factory-bug' })).rejects.toThrow('factory bug');
   expect(pids).toHaveLength(1);
   await until(() => !isRunning(pids[0]!), 5_000);
   expect(isRunning(pids[0]!)).toBe(false);

@@ -13,13 +13,12 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { canonicalHash, sha256Hex, type FailureKind } from '../contract/index.ts';
-import { excerptTask, fixtureSnapshot, parseCard, renderCard } from '../excerpt/index.ts';
+import { EXCERPT_SCENARIOS, excerptTask, fixtureSnapshot, parseCard, renderCard } from '../excerpt/index.ts';
 import { verify } from '../ledger/index.ts';
 import { rechain, type EditableEvent } from '../ledger/test-kit.ts';
 import { recheckAcceptance } from './recheck.ts';
 import { runTask } from './run.ts';
 import { loadScenario, scriptedModel } from './scenario.ts';
-import { localTools } from './tools.ts';
 import { testHost } from './testing/test-host.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'caplab-forge-'));
@@ -28,13 +27,11 @@ const snapshot = fixtureSnapshot();
 const [alpha, beta] = snapshot.sources as [(typeof snapshot.sources)[number], (typeof snapshot.sources)[number]];
 
 beforeAll(async () => {
-  const scenario = loadScenario(excerptTask.scenarios.folder, 'happy');
+  const scenario = loadScenario(EXCERPT_SCENARIOS.folder, 'happy');
   if (!scenario.ok) throw new Error(scenario.message);
   const outcome = await runTask({
     task: excerptTask,
     model: scriptedModel(scenario.value),
-    snapshot,
-    tools: localTools(excerptTask),
     runId: 'forge',
     runDir: honestDir,
     ...testHost(),

@@ -6,7 +6,6 @@ import { failAt, LEDGER_FILE } from '../ledger/index.ts';
 import { isAccepted, type AcceptanceCheck } from './acceptance.ts';
 import { checkCalls } from './call-checks.ts';
 import { canonicalOf, checkRecord, eventAt, parseJson, type CheckedCall, type RecordedUse } from './record-checks.ts';
-import { SNAPSHOT_ROLE, snapshotIdOf } from './snapshot-files.ts';
 import { originLabel, type ModelOrigin } from './model.ts';
 import type { Task } from './task.ts';
 
@@ -18,7 +17,7 @@ export interface RecheckReport {
 }
 
 // The fields this recheck reads, checked before any is used; other fields may exist.
-const StartShape = v.looseObject({ snapshot: v.looseObject({ id: v.string(), sources: v.array(v.unknown()) }) });
+const StartShape = v.looseObject({ task: v.optional(v.string()) });
 const AcceptanceShape = v.looseObject({ accepted: v.boolean(), checks: v.array(v.unknown()) });
 const CallShape = v.pipe(v.looseObject({
   request_id: v.string(),
@@ -55,13 +54,14 @@ export function shapedEvent<S extends v.GenericSchema>(schema: S, event: LedgerE
 export const isVerifyFailure = (value: unknown): value is VerifyFailure => typeof value === 'object' && value !== null && (value as { ok?: unknown }).ok === false;
 
 /**
- * Re-decides a task's acceptance from the recorded bytes alone: the snapshot
- * files of run_start (rebuilt by the task's own engine), the recorded call
- * outcomes, and whatever files the task's acceptance reads (`Task.acceptance.recorded`).
- * The recorded checks must equal the re-computed ones exactly. Every call's
- * recorded arguments must be what the model's recorded response file asked
- * for. Each event's shape is checked before it is used, so a forged ledger
- * gets a named failure, never a crash.
+ * Re-decides a task's acceptance from the recorded bytes alone: the recorded
+ * call outcomes, and whatever files the task's acceptance reads
+ * (`Task.acceptance.recorded`, which re-checks the task's own fields of the
+ * record too, decided or not). The recorded checks must equal the
+ * re-computed ones exactly. Every call's recorded arguments must be what the
+ * model's recorded response file asked for. Each event's shape is checked
+ * before it is used, so a forged ledger gets a named failure, never a crash.
+ * A record naming another task is `unknown_task` here.
  */
 export function recheckAcceptance(task: Task): Recheck<RecheckReport> {
   return function recheck(events, readFile, record) {
@@ -69,22 +69,7 @@ export function recheckAcceptance(task: Task): Recheck<RecheckReport> {
     if (!startEvent) return failAt('missing_event', 'the ledger has no run_start event', { file: LEDGER_FILE });
     const start = shapedEvent(StartShape, startEvent);
     if (isVerifyFailure(start)) return start;
-
-    const sources = (startEvent.files ?? []).filter((f) => f.role === SNAPSHOT_ROLE);
-    const files: { id: string; bytes: Uint8Array }[] = [];
-    for (const file of sources) {
-      const bytes = readFile(file.path);
-      if (!bytes.ok) return failAt(bytes.kind, bytes.message, eventAt(startEvent));
-      files.push({ id: snapshotIdOf(file.path), bytes: bytes.value });
-    }
-    const snapshot = task.snapshotOf(files);
-    if (snapshot.id !== start.snapshot.id) {
-      return failAt('snapshot_mismatch', `snapshot files hash to ${snapshot.id}, run_start recorded ${start.snapshot.id}`, eventAt(startEvent));
-    }
-    const claims = snapshot.sources.map((s) => ({ id: s.id, sha256: s.sha256, bytes: s.byteLength }));
-    if (canonicalOf(claims) !== canonicalOf(start.snapshot.sources)) {
-      return failAt('snapshot_mismatch', 'run_start\'s list of sources (id, sha256, bytes) is not what the snapshot files are', eventAt(startEvent));
-    }
+    if (start.task !== undefined && start.task !== task.id) return failAt('unknown_task', `run_start names task ${JSON.stringify(start.task)}; this is the recheck of task ${JSON.stringify(task.id)}`, eventAt(startEvent));
 
     const calls: { event: LedgerEvent; call: RecordedCallEvent }[] = [];
     for (const event of events.filter((e) => e.type === 'call')) {
@@ -96,38 +81,60 @@ export function recheckAcceptance(task: Task): Recheck<RecheckReport> {
     if (!(uses instanceof Map)) return uses;
     const asked = checkArguments(calls, uses);
     if (asked) return asked;
-    const told = checkRecord({ events, calls: calls.map(checkedCall), uses, readFile, snapshot, read: task.tools.read, format: record.format }) ?? checkCalls(events, uses);
+    const told = checkRecord({ events, calls: calls.map(checkedCall), uses, readFile, format: record.format }) ?? checkCalls(events, uses);
     if (told) return told;
 
     const acceptanceEvent = events.find((e) => e.type === 'acceptance');
-    // verify's lifecycle check already required an acceptance event of every completed run.
-    if (!acceptanceEvent) return ok({ decided: false, accepted: false, checks: [] });
-    const acceptance = shapedEvent(AcceptanceShape, acceptanceEvent);
+    const acceptance = acceptanceEvent ? shapedEvent(AcceptanceShape, acceptanceEvent) : undefined;
     if (isVerifyFailure(acceptance)) return acceptance;
-    const recomputed = task.acceptance.recorded({ snapshot, events, acceptance: acceptanceEvent, calls: calls.map(({ call }) => call), readFile });
+    const recomputed = task.acceptance.recorded({ events, start: startEvent, ...(acceptanceEvent ? { acceptance: acceptanceEvent } : {}), calls: calls.map(({ call }) => call), readFile });
     if (!recomputed.ok) return recomputed;
-    const checks = recomputed.value;
-    const recorded = acceptance.checks as readonly (AcceptanceCheck | undefined)[];
-    const accepted = isAccepted(checks);
-    // Every differing check becomes one issue; the message names the first whose verdict differs
-    // (a forged defect), before any that differs only in its evidence text.
-    const differing = checks.filter((check, i) => canonicalJson(check) !== canonicalOf(recorded[i] ?? null));
-    if (differing.length > 0) {
-      const recordedVerdict = (check: AcceptanceCheck) => JSON.stringify((recorded[checks.indexOf(check)] as { verdict?: unknown } | undefined)?.verdict) ?? 'nothing';
-      const first = differing.find((check) => JSON.stringify(check.verdict) !== recordedVerdict(check)) ?? differing[0]!;
-      return {
-        ...failAt('acceptance_mismatch', `acceptance check ${first.id} re-computes to ${first.verdict} (${first.evidence}), the ledger recorded ${recordedVerdict(first)}`, eventAt(acceptanceEvent)),
-        issues: differing.map((check) => `${check.id}: recorded ${recordedVerdict(check)}, re-computed ${check.verdict} (${check.evidence})`),
-      };
-    }
-    if (recorded.length !== checks.length) {
-      return failAt('acceptance_mismatch', `the ledger recorded ${recorded.length} acceptance checks, the evidence gives ${checks.length}`, eventAt(acceptanceEvent));
-    }
-    if (acceptance.accepted !== accepted) {
-      return failAt('acceptance_mismatch', `the ledger recorded accepted=${acceptance.accepted}, the evidence gives ${accepted}`, eventAt(acceptanceEvent));
-    }
-    return ok({ decided: true, accepted, checks }) as Outcome<RecheckReport>;
+    // verify's lifecycle check already required an acceptance event of every completed run.
+    if (!acceptanceEvent || !acceptance) return ok({ decided: false, accepted: false, checks: [] });
+    return compareChecks(acceptanceEvent, acceptance, recomputed.value);
   };
+}
+
+/**
+ * `verify`'s recheck for every task it knows: the one the record's run_start
+ * names (`task`), a record without one being `unnamed`'s (every record from
+ * before tasks had ids). A task it does not know is `evidence/unknown_task`.
+ */
+export function recheckByTask(taskOf: (id: string) => Task | undefined, unnamed: string): Recheck<RecheckReport> {
+  return function recheck(events, readFile, record) {
+    const startEvent = events.find((e) => e.type === 'run_start');
+    if (!startEvent) return failAt('missing_event', 'the ledger has no run_start event', { file: LEDGER_FILE });
+    const start = shapedEvent(StartShape, startEvent);
+    if (isVerifyFailure(start)) return start;
+    const id = start.task ?? unnamed;
+    const task = taskOf(id);
+    if (!task) return failAt('unknown_task', `run_start names task ${JSON.stringify(id)}, which this caplab does not know`, eventAt(startEvent));
+    return recheckAcceptance(task)(events, readFile, record);
+  };
+}
+
+/** The recorded checks against the re-computed ones: every difference named, a differing verdict first. */
+function compareChecks(acceptanceEvent: LedgerEvent, acceptance: v.InferOutput<typeof AcceptanceShape>, checks: readonly AcceptanceCheck[]): Outcome<RecheckReport> | VerifyFailure {
+  const recorded = acceptance.checks as readonly (AcceptanceCheck | undefined)[];
+  const accepted = isAccepted(checks);
+  // Every differing check becomes one issue; the message names the first whose verdict differs
+  // (a forged defect), before any that differs only in its evidence text.
+  const differing = checks.filter((check, i) => canonicalJson(check) !== canonicalOf(recorded[i] ?? null));
+  if (differing.length > 0) {
+    const recordedVerdict = (check: AcceptanceCheck) => JSON.stringify((recorded[checks.indexOf(check)] as { verdict?: unknown } | undefined)?.verdict) ?? 'nothing';
+    const first = differing.find((check) => JSON.stringify(check.verdict) !== recordedVerdict(check)) ?? differing[0]!;
+    return {
+      ...failAt('acceptance_mismatch', `acceptance check ${first.id} re-computes to ${first.verdict} (${first.evidence}), the ledger recorded ${recordedVerdict(first)}`, eventAt(acceptanceEvent)),
+      issues: differing.map((check) => `${check.id}: recorded ${recordedVerdict(check)}, re-computed ${check.verdict} (${check.evidence})`),
+    };
+  }
+  if (recorded.length !== checks.length) {
+    return failAt('acceptance_mismatch', `the ledger recorded ${recorded.length} acceptance checks, the evidence gives ${checks.length}`, eventAt(acceptanceEvent));
+  }
+  if (acceptance.accepted !== accepted) {
+    return failAt('acceptance_mismatch', `the ledger recorded accepted=${acceptance.accepted}, the evidence gives ${accepted}`, eventAt(acceptanceEvent));
+  }
+  return ok({ decided: true, accepted, checks });
 }
 
 /**

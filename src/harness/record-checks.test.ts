@@ -12,7 +12,6 @@ import { runTask } from './run.ts';
 import { scriptedModel } from './scenario.ts';
 import { happyScenario } from './testing/happy.ts';
 import { testHost } from './testing/test-host.ts';
-import { localTools } from './tools.ts';
 
 const temp = mkdtempSync(join(tmpdir(), 'caplab-record-checks-'));
 afterAll(() => rmSync(temp, { recursive: true, force: true }));
@@ -104,7 +103,7 @@ test('a record from before the content hash ties each block by its text hash (mo
 test("a hooked call's block hashes are tied too: a hook hash edited while the content hash stands does not verify", async () => {
   const note = inProcessHook('PostToolUse', 'read_source', 'note', () => ({ block: 'looked at' }));
   const runDir = join(temp, 'hooked');
-  const outcome = await runTask({ task: excerptTask, model: scriptedModel(happyScenario()), snapshot: fixtureSnapshot(), tools: localTools(excerptTask), runId: 'hooked', runDir, ...testHost(), hooks: [note] });
+  const outcome = await runTask({ task: excerptTask, model: scriptedModel(happyScenario()), runId: 'hooked', runDir, ...testHost(), hooks: [note] });
   if (!outcome.ok) throw new Error(outcome.message);
   expect(kindOf(runDir)).toBe(`verifies ${LEDGER_FORMAT_3}`);
   const result = resultIn(runDir, 'requests/02-request.json', 'toolu_01');

@@ -2,10 +2,9 @@ import * as v from 'valibot';
 import { canonicalJson, jsonTooDeep, LIMITS, sha256Hex } from '../contract/index.ts';
 import type { LedgerEvent, ReadRecorded, VerifyFailure } from '../ledger/index.ts';
 import { failAt, LEDGER_FORMAT } from '../ledger/index.ts';
-import { disclosedSources, sourceReads, type ReadCall, type ReadTool } from './disclosure.ts';
+import type { CallArguments } from '../pipeline/index.ts';
 import { exitCodeOf } from '../base/index.ts';
 import { callsEnding } from './ending.ts';
-import type { Snapshot } from './task.ts';
 
 /** Where an event is, for a failure that names it. */
 export const eventAt = (event: LedgerEvent) => ({ file: 'ledger.jsonl', line: event.seq + 1, seq: event.seq, type: event.type });
@@ -16,7 +15,7 @@ export interface CheckedCall {
   readonly requestId: string;
   readonly toolCallId: string;
   readonly name: string;
-  readonly arguments: ReadCall['arguments'];
+  readonly arguments: CallArguments;
   readonly ok: boolean;
   /** A failed call's class and kind. */
   readonly failure?: { readonly class: string; readonly kind: string };
@@ -38,7 +37,7 @@ export interface RecordedUse {
   readonly input: string | undefined;
 }
 
-const RequestShape = v.looseObject({ request_id: v.string(), disclosed_sources: v.array(v.string()) });
+const RequestShape = v.looseObject({ request_id: v.string() });
 const ResponseShape = v.looseObject({ request_id: v.string() });
 const CountsShape = v.looseObject({ requests: v.optional(v.number()), tool_calls: v.optional(v.number()), ending: v.string(), exit_code: v.number(), accepted: v.boolean(), cause: v.optional(v.string()) });
 const ResultShape = v.looseObject({
@@ -48,15 +47,13 @@ const ResultShape = v.looseObject({
   content: v.union([v.string(), v.array(v.looseObject({ type: v.string() }))]),
 });
 
-/** What the record checks are given: events, verified files, the task's read tool and the rebuilt snapshot. */
+/** What the record checks are given: events, the shape-checked calls, the response files' tool_uses, verified files. */
 export interface RecordFacts {
   readonly events: readonly LedgerEvent[];
   readonly calls: readonly CheckedCall[];
   /** Each response event's tool_use blocks, in order (from its verified response file). */
   readonly uses: ReadonlyMap<LedgerEvent, readonly RecordedUse[]>;
   readonly readFile: ReadRecorded;
-  readonly snapshot: Snapshot;
-  readonly read: ReadTool | undefined;
   readonly format: string;
 }
 
@@ -67,9 +64,9 @@ export interface RecordFacts {
  * that did not complete may stop part way through its last response's calls);
  * every tool_result a request payload carries answers, in order, a call
  * recorded before that request, with the error flag and content hash (and
- * hook block hashes) it recorded; every request's `disclosed_sources` is what disclosure re-computes
- * from its payload and the calls before it; `run_end`'s counts are the
- * events'; no shape newer than the seal's format appears.
+ * hook block hashes) it recorded; `run_end`'s counts are the events'; no
+ * shape newer than the seal's format appears. A task's own fields of the
+ * record are its recheck's (`Task.acceptance.recorded`).
  */
 export function checkRecord(facts: RecordFacts): VerifyFailure | undefined {
   return checkFormat(facts) ?? checkCallOrder(facts) ?? checkPayloads(facts) ?? checkCounts(facts);
@@ -131,7 +128,7 @@ function checkCallOrder({ events, calls, uses }: RecordFacts): VerifyFailure | u
   return completed ? missing() : undefined;
 }
 
-/** Each request payload's tool_results against the calls before it, and its disclosure re-computed. */
+/** Each request payload's tool_results against the calls before it. */
 function checkPayloads(facts: RecordFacts): VerifyFailure | undefined {
   const byEvent = new Map(facts.calls.map((call) => [call.event, call]));
   const before: CheckedCall[] = [];
@@ -146,10 +143,6 @@ function checkPayloads(facts: RecordFacts): VerifyFailure | undefined {
     const results = payloadResults(bytes.value);
     const wrong = results === undefined ? 'its payload is not a JSON request payload' : resultMismatch(results, before);
     if (wrong) return failAt('result_mismatch', `request ${request.output.request_id}: ${wrong}`, eventAt(event));
-    const recomputed = disclosedSources(bytes.value, facts.snapshot, sourceReads(facts.read, before));
-    if (canonicalJson(recomputed) !== canonicalJson(request.output.disclosed_sources)) {
-      return failAt('disclosure_mismatch', `request ${request.output.request_id} records disclosed [${request.output.disclosed_sources.join(', ')}], its payload and the calls before it disclose [${recomputed.join(', ')}]`, eventAt(event));
-    }
   }
   return undefined;
 }

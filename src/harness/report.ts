@@ -86,7 +86,7 @@ export function runReport(outcome: RunOutcome, artifactName: string): Record<str
       tools: r.intent.tools,
       mapping_tag: r.intent.mapping_tag,
       method: r.intent.method,
-      disclosed_sources: r.intent.disclosed_sources,
+      ...r.intent.fields,
       response: r.response ? { id: r.response.id, ...originLabel(r.response.origin), stop_reason: r.response.stop_reason } : null,
     })),
     calls,

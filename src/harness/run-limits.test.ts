@@ -3,13 +3,12 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LIMITS } from '../contract/index.ts';
-import { excerptTask, fixtureSnapshot } from '../excerpt/index.ts';
+import { excerptTask } from '../excerpt/index.ts';
 import { verify } from '../ledger/index.ts';
 import type { Hook } from '../pipeline/index.ts';
 import { recheckAcceptance } from './recheck.ts';
 import { runTask } from './run.ts';
 import { scriptedModel, type Scenario } from './scenario.ts';
-import { localTools } from './tools.ts';
 import { happyScenario } from './testing/happy.ts';
 import { testHost } from './testing/test-host.ts';
 import { exitCodeOf } from '../base/index.ts';
@@ -32,8 +31,6 @@ async function run(name: string, scenario: Scenario, hooks: readonly Hook[] = []
   const outcome = await runTask({
     task: excerptTask,
     model: scriptedModel(scenario),
-    snapshot: fixtureSnapshot(),
-    tools: localTools(excerptTask),
     runId: name,
     runDir: join(scratch, name),
     ...testHost(),

@@ -1,6 +1,6 @@
 import { CAPLAB_VERSION } from '../version.ts';
 import type { Outcome } from '../contract/index.ts';
-import { fail, ok } from '../contract/index.ts';
+import { fail, ok, type Failure } from '../contract/index.ts';
 import { exitCodeOf } from '../base/index.ts';
 import { LEDGER_FORMAT_3, openRunDir, type Clock, type RecordLimits, type RunDir, type RunDirFs } from '../ledger/index.ts';
 import { mergeReports, reapOrphans, type SweepGraces } from '../platform/index.ts';
@@ -10,18 +10,21 @@ import { readFileSync } from 'node:fs';
 import { endingOfFailure, loopEnding, summaryOf, type RunEnding } from './ending.ts';
 import { runLoop, type LoopResult, type LoopStep, type MethodSupport } from './loop.ts';
 import { RecordRefused, type FileRef, type RunRecorder } from './recorder.ts';
+import { hostProvider, type Builtin, type HostServices } from './host-tools.ts';
 import type { Model, ModelOrigin } from './model.ts';
-import { SNAPSHOT_ROLE, snapshotFile } from './snapshot-files.ts';
-import type { Snapshot, Task } from './task.ts';
-import { runtimeTable, type ServerReport, type ToolProvider } from './tools.ts';
+import { openProviders } from './open-tools.ts';
+import { runNames } from './run-names.ts';
+import type { Task, TaskRun } from './task.ts';
+import { duplicateName, runtimeTable, type ServerReport, type ToolProvider } from './tools.ts';
 
 export interface RunOptions {
   readonly task: Task;
   /** What answers the run's requests (`scriptedModel`, `replayModel`); every label of the run comes from it. */
   readonly model: Model;
-  /** The task's startup snapshot (`task.snapshot()`), taken once before the run. */
-  readonly snapshot: Snapshot;
-  readonly tools: ToolProvider;
+  /** Tools beyond the task's own (`task.tools`), after them: users' servers. */
+  readonly providers?: readonly ToolProvider[];
+  /** The host's own tools, after every provider's (none ships); each gets the run's `HostServices`. */
+  readonly builtins?: readonly Builtin[];
   readonly runId: string;
   readonly runDir: string;
   /**
@@ -92,9 +95,11 @@ function recorderOf(run: RunDir): RunRecorder {
 }
 
 /**
- * Runs one scenario end to end: run dir and ledger, tools (local or MCP), the
- * loop, acceptance, and a clean close. Every step is recorded before it is
- * reported. Once the run dir exists the ledger always ends in a `run_end`
+ * Runs one scenario end to end: run dir and ledger, what the task starts from,
+ * tools (the task's providers, those given, the built-ins), the loop,
+ * acceptance, and a clean close. Every step is recorded before it is
+ * reported. Two tools under one name are refused before any work
+ * (`invalid_arguments/duplicate_tool`: nothing opened, no run dir made). Once the run dir exists the ledger always ends in a `run_end`
  * (`completed`, `interrupted` naming the signal, or `failed` with its cause)
  * before the seal is written; when even that cannot be appended, the dir is
  * left unsealed. Before the servers close and again after, processes that
@@ -103,6 +108,10 @@ function recorderOf(run: RunDir): RunRecorder {
  * close report.
  */
 export async function runTask(options: RunOptions): Promise<Outcome<RunOutcome>> {
+  const taskRun: TaskRun = Object.freeze({ runId: options.runId });
+  let table: Readonly<Record<string, RuntimeTool>> = {};
+  const { providers, clash } = providersOf(options, taskRun, () => table);
+  if (!clash.ok && !options.opened) return clash;
   const opened = options.opened
     ? ok(options.opened)
     : openRunDir(options.runDir, {
@@ -115,50 +124,58 @@ export async function runTask(options: RunOptions): Promise<Outcome<RunOutcome>>
   const run = opened.value;
   const recorder = recorderOf(run);
   if (isPlainMethod(options.method?.record)) recorder.useFormat(LEDGER_FORMAT_3);
-  const snapshotFiles: (FileRef & { role: string })[] = [];
+  const startFiles: (FileRef & { role: string })[] = [];
+  let taskFields: Readonly<Record<string, unknown>> = {};
   let started = false;
   // Responses recorded so far: the registry hook's request index, and what the model's run_end fields count.
   let requestIndex = 0;
   let toolsClose: (() => Promise<unknown>) | undefined;
   const start = (fields: Record<string, unknown>) => {
     recorder.append('run_start', {
+      ...taskFields,
       caplab: CAPLAB_VERSION,
+      task: options.task.id,
       run_id: options.runId,
       scenario: options.model.record.scenario,
       model: options.model.record.model,
       transport: null,
       server: null,
-      snapshot: { id: options.snapshot.id, sources: options.snapshot.sources.map((s) => ({ id: s.id, sha256: s.sha256, bytes: s.byteLength })) },
       bindings: [],
       hooks: options.hooks.map((h) => ({ name: h.name, event: h.event, matcher: h.matcher })),
       method: options.method?.record ?? null,
-      files: snapshotFiles,
+      files: startFiles,
       ...fields,
     });
     started = true;
   };
   try {
-    for (const s of options.snapshot.sources) snapshotFiles.push({ role: SNAPSHOT_ROLE, ...recorder.writeFile(snapshotFile(s.id), s.bytes) });
-    const toolSet = await options.tools(options.snapshot, options.runId);
-    if (!toolSet.ok) {
+    const begun = options.task.start?.(taskRun);
+    for (const file of begun?.files ?? []) startFiles.push({ role: file.role, ...recorder.writeFile(file.path, file.bytes) });
+    taskFields = begun?.fields ?? {};
+    const toolSet = clash.ok ? await openProviders(providers, taskRun) : clash;
+    // What the offers promised is checked again on what opened: one name, one tool.
+    const frozen = toolSet.ok ? runtimeTable(toolSet.value.tools) : toolSet;
+    if (!toolSet.ok || !frozen.ok) {
+      if (toolSet.ok) await toolSet.value.close();
+      const failure = toolSet.ok ? (frozen as Failure) : toolSet;
       start({});
-      const exitCode = exitCodeOf(endingOfFailure(toolSet));
-      recorder.append('run_end', { accepted: false, exit_code: exitCode, ending: 'failed', cause: `${toolSet.class}/${toolSet.kind}: ${toolSet.message}`, ...options.model.ended?.(0) });
+      const exitCode = exitCodeOf(endingOfFailure(failure));
+      recorder.append('run_end', { accepted: false, exit_code: exitCode, ending: 'failed', cause: `${failure.class}/${failure.kind}: ${failure.message}`, ...options.model.ended?.(0) });
       const sealed = run.close();
-      return sealed.ok ? toolSet : sealed;
+      return sealed.ok ? failure : sealed;
     }
+    table = frozen.value;
     // Idempotent: an interruption starts the close at once (ending calls in flight), the end awaits the same.
     let closing: Promise<unknown> | undefined;
     toolsClose = () => (closing ??= toolSet.value.close());
     const closeOnAbort = () => void toolsClose?.();
     options.signal?.addEventListener('abort', closeOnAbort, { once: true });
-    const table = runtimeTable(toolSet.value.tools);
     start({ transport: toolSet.value.transport, server: toolSet.value.server ?? null, bindings: Object.values(table).map((t) => t.binding) });
     const loop = await runLoop({
       task: options.task,
+      run: taskRun,
       runId: options.runId,
       model: options.model,
-      snapshot: options.snapshot,
       registry: () => (options.registry ? options.registry(table, requestIndex) : table),
       pipeline: {
         hooks: options.hooks,
@@ -224,6 +241,18 @@ export async function runTask(options: RunOptions): Promise<Outcome<RunOutcome>>
     }
     throw error;
   }
+}
+
+/**
+ * The run's providers in the order the model sees their tools — the task's,
+ * those given, then the built-ins over the run's services — and whether two
+ * of them offer one name.
+ */
+function providersOf(options: RunOptions, run: TaskRun, table: HostServices['tools']): { providers: readonly ToolProvider[]; clash: Outcome<void> } {
+  const services: HostServices = { tools: table, names: runNames().child('host'), signal: options.signal ?? new AbortController().signal };
+  const builtins = options.builtins ?? [];
+  const providers = [...options.task.tools(run), ...(options.providers ?? []), ...(builtins.length > 0 ? [hostProvider(builtins, services)] : [])];
+  return { providers, clash: duplicateName(providers.flatMap((provider) => provider.offers)) };
 }
 
 /** Whether a method record is a plain Agent Skills body (record format 3). */

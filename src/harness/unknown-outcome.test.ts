@@ -2,15 +2,14 @@ import { afterAll, expect, test } from 'bun:test';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { excerptTask, fixtureSnapshot } from '../excerpt/index.ts';
+import { EXCERPT_SCENARIOS, excerptTask, excerptTaskOverMcp } from '../excerpt/index.ts';
 import { verify } from '../ledger/index.ts';
 import { FAST, misbehaveLaunch } from '../mcp/testing/servers.ts';
 import type { RuntimeTool } from '../pipeline/index.ts';
-import { mcpTools } from './mcp-tools.ts';
 import { recheckAcceptance } from './recheck.ts';
 import { runTask } from './run.ts';
-import { loadScenario, scriptedModel, type Scenario } from './scenario.ts';
-import type { ToolProvider } from './tools.ts';
+import { loadScenario, type Scenario, scriptedModel } from './scenario.ts';
+import type { Task } from './task.ts';
 import { replacingTool } from './testing/replace-tool.ts';
 import { happyScenario } from './testing/happy.ts';
 import { testHost } from './testing/test-host.ts';
@@ -38,9 +37,9 @@ function createThenRepeat(): Scenario {
  * card) and then never answers, under a short handler timeout: the call's
  * outcome is unknown although the effect happened.
  */
-function effectThenHang(): { provider: ToolProvider; entered: () => number } {
+function effectThenHang(): { task: Task; entered: () => number } {
   let entered = 0;
-  const provider = replacingTool('create_card', (tool): RuntimeTool => ({
+  const task = replacingTool('create_card', (tool): RuntimeTool => ({
     ...tool,
     attributes: { ...tool.attributes, timeoutMs: 50 },
     handler: async (input, context) => {
@@ -51,17 +50,15 @@ function effectThenHang(): { provider: ToolProvider; entered: () => number } {
       return new Promise((resolve) => context.signal.addEventListener('abort', () => resolve(done)));
     },
   }));
-  return { provider, entered: () => entered };
+  return { task, entered: () => entered };
 }
 
 test('a create whose handler times out after its effect is unknown, never retried, and never repeated by a later identical call', async () => {
   const hanging = effectThenHang();
   const runDir = join(scratch, 'run');
   const outcome = await runTask({
-    task: excerptTask,
+    task: hanging.task,
     model: scriptedModel(createThenRepeat()),
-    snapshot: fixtureSnapshot(),
-    tools: hanging.provider,
     runId: 'unknown-outcome',
     runDir,
     ...testHost(),
@@ -87,19 +84,13 @@ test('a create whose handler times out after its effect is unknown, never retrie
 
 test('over MCP, a tools/call whose reply never comes ends unknown at the pipeline deadline and is sent once, never re-sent', async () => {
   // read_source over the misbehaving server in `hang` mode: it reads every request and never answers a tools/call.
-  const provider: ToolProvider = async (snapshot, runId) => {
-    const set = await mcpTools(excerptTask, { envSource: {}, launch: misbehaveLaunch('hang'), timeouts: FAST })(snapshot, runId);
-    if (!set.ok) return set;
-    return { ok: true, value: { ...set.value, tools: set.value.tools.map((t) => (t.contract.name === 'read_source' ? { ...t, attributes: { ...t.attributes, timeoutMs: 300 } } : t)) } };
-  };
-  const loaded = loadScenario(excerptTask.scenarios.folder, 'happy');
+  const task = replacingTool('read_source', (t) => ({ ...t, attributes: { ...t.attributes, timeoutMs: 300 } }), excerptTaskOverMcp({ envSource: {}, launch: misbehaveLaunch('hang'), timeouts: FAST }));
+  const loaded = loadScenario(EXCERPT_SCENARIOS.folder, 'happy');
   if (!loaded.ok) throw new Error(loaded.message);
   const runDir = join(scratch, 'mcp-hang');
   const outcome = await runTask({
-    task: excerptTask,
+    task,
     model: scriptedModel(loaded.value),
-    snapshot: fixtureSnapshot(),
-    tools: provider,
     runId: 'mcp-hang',
     runDir,
     ...testHost(),
@@ -122,16 +113,16 @@ test('over MCP, a tools/call whose reply never comes ends unknown at the pipelin
 
 test('an unknown outcome outranks a protocol failure in the same run: exit 4, not 3', async () => {
   // Until now no run had both, so ranking 3 over 4 in endingOf went unnoticed.
-  const provider = replacingTool('read_source', (tool): RuntimeTool => ({
+  const task = replacingTool('read_source', (tool): RuntimeTool => ({
     ...tool,
     handler: async (input) =>
       (input as { source_id: string }).source_id === 'alpha'
         ? { ok: false, class: 'protocol', kind: 'framing', message: 'a protocol failure' }
         : { ok: false, class: 'timeout', kind: 'handler_timeout', message: 'no answer in time: outcome unknown' },
   }));
-  const loaded = loadScenario(excerptTask.scenarios.folder, 'happy');
+  const loaded = loadScenario(EXCERPT_SCENARIOS.folder, 'happy');
   if (!loaded.ok) throw new Error(loaded.message);
-  const outcome = await runTask({ task: excerptTask, model: scriptedModel(loaded.value), snapshot: fixtureSnapshot(), tools: provider, runId: 'ranked', runDir: join(scratch, 'ranked'), ...testHost() });
+  const outcome = await runTask({ task, model: scriptedModel(loaded.value), runId: 'ranked', runDir: join(scratch, 'ranked'), ...testHost() });
   if (!outcome.ok) throw new Error(outcome.message);
   expect([exitCodeOf(outcome.value.ending), summaryOf(outcome.value.ending)]).toEqual([4, 'outcome unknown: timeout/handler_timeout']);
   expect(verify(outcome.value.runDir, { recheck: recheckAcceptance(excerptTask) }).ok).toBe(true);

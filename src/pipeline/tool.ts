@@ -14,8 +14,6 @@ export interface ProducingRequest {
   readonly id: string;
   readonly payload: Uint8Array;
   readonly payloadSha256: string;
-  /** Source ids whose full text is in the payload, computed from the payload bytes. */
-  readonly disclosedSources: readonly string[];
   /** The bindings this request exposed, by model-visible tool name. */
   readonly bindings: Readonly<Record<string, Binding>>;
 }

@@ -46,7 +46,7 @@ export function echoPipeline(tool: RuntimeTool, overrides: Partial<Pipeline> = {
 
 /** The request that offered `tool` as `echo`. */
 export function offering(tool: RuntimeTool): ProducingRequest {
-  return { id: 'req-01', payload: new Uint8Array(), payloadSha256: sha256Hex(''), disclosedSources: [], bindings: { echo: tool.binding } };
+  return { id: 'req-01', payload: new Uint8Array(), payloadSha256: sha256Hex(''), bindings: { echo: tool.binding } };
 }
 
 /**
