@@ -20,7 +20,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   mcp: ['base', 'contract', 'binding', 'pipeline', 'platform'],
   skill: ['base', 'contract', 'assets'],
   ledger: ['base', 'contract'],
-  harness: ['base', 'contract', 'binding', 'pipeline', 'mcp', 'ledger', 'assets', 'platform', 'version.ts'],
+  harness: ['base', 'contract', 'binding', 'pipeline', 'mcp', 'skill', 'ledger', 'assets', 'platform', 'version.ts'],
   // A task builds on the generic folders and implements the harness's Task.
   excerpt: ['base', 'contract', 'binding', 'pipeline', 'assets', 'ledger', 'mcp', 'harness'],
   // Only the registry (cli/tasks.ts) may take a task folder: the next test holds that.
