@@ -45,6 +45,7 @@ export async function setupRun(flags: RunFlags, scenario: Pick<Scenario, 'skill'
     denyTools: flags.denyTools,
     yes: flags.yes,
     skillDirs: flags.skillDirs,
+    embeddedSkills: true,
   });
   const skill = flags.noSkill ? undefined : (scenario.skill ?? flags.defaultSkill);
   return host.prepare(task, { ...(skill !== undefined ? { skill } : {}), label: `transport ${flags.transport}` });

@@ -31,8 +31,14 @@ export interface HostOptions {
   readonly denyTools?: readonly string[];
   /** `--yes`: what would ask is allowed (there is no prompt: without it, denied). */
   readonly yes?: boolean;
-  /** Folders of method packages (`--skills`), relative to `cwd`, beside the embedded ones. */
+  /** Folders of method packages (`--skills`), relative to `cwd`. */
   readonly skillDirs?: readonly string[];
+  /**
+   * Also the method packages embedded in caplab (`skills/`, staged for its
+   * shipped task; the CLI's). Default false: they are parsed against the
+   * task's stages, and a task of other stages would refuse them.
+   */
+  readonly embeddedSkills?: boolean;
   /** Tool providers every run gets after the task's own (users' servers). */
   readonly providers?: readonly ToolProvider[];
   /** The host's own tools, after every provider's (none ships). */
@@ -136,7 +142,7 @@ async function prepareTask(host: HostOptions, cwd: string, task: Task, use: Prep
     interactive: false,
     yes: host.yes ?? false,
   });
-  const method = adopt(use.skill, host.skillDirs ?? [], task, offers, cwd);
+  const method = adopt(use.skill, { dirs: host.skillDirs ?? [], embedded: host.embeddedSkills ?? false }, task, offers, cwd);
   if (!method.ok) return method;
   const hosted: HostedRun = {
     task,
@@ -186,9 +192,9 @@ function runHosted(hosted: HostedRun, model: Model, options: HostRunOptions): Pr
 }
 
 /** The method package the run adopts, parsed against the task's stages and bound to its tools (or none). */
-function adopt(name: string | undefined, dirs: readonly string[], task: Task, offers: readonly OfferedTool[], cwd: string): Outcome<RunOptions['method'] | undefined> {
+function adopt(name: string | undefined, found: { dirs: readonly string[]; embedded: boolean }, task: Task, offers: readonly OfferedTool[], cwd: string): Outcome<RunOptions['method'] | undefined> {
   // Folders are named relative to the host's working directory.
-  const packages = discoverPackages({ dirs: dirs.map((dir) => resolve(cwd, dir)), stages: task.method?.stages ?? [] });
+  const packages = discoverPackages({ dirs: found.dirs.map((dir) => resolve(cwd, dir)), embedded: found.embedded, stages: task.method?.stages ?? [] });
   if (!packages.ok) return packages;
   if (name === undefined) return ok(undefined);
   const pkg = packages.value.find((p) => p.name === name);

@@ -47,4 +47,4 @@ export type { ToolDefinition, ToolInput, TypedOutput } from './define-tool.ts';
 export { createHost, newRunId, offeredTools, toolVersions } from './host.ts';
 export type { Host, HostedRun, HostedTask, HostOptions, HostRunOptions, PrepareOptions } from './host.ts';
 export { verifyRun } from './verify-run.ts';
-export type { VerifyRunOptions } from './verify-run.ts';
+export type { RunVerification, VerifyRunOptions } from './verify-run.ts';

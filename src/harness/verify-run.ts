@@ -1,4 +1,5 @@
-import { failAt, verify, type VerifyOutcome } from '../ledger/index.ts';
+import { ok, type Success } from '../contract/index.ts';
+import { failAt, verify, type VerifyFailure, type VerifyReport } from '../ledger/index.ts';
 import { recheckByTask, type RecheckReport } from './recheck.ts';
 import type { Task } from './task.ts';
 
@@ -10,6 +11,9 @@ export interface VerifyRunOptions {
   readonly expectedHead?: string;
 }
 
+/** A verified run dir, its task's recheck always there; or the first place that failed. */
+export type RunVerification = Success<VerifyReport<RecheckReport> & { readonly recheck: RecheckReport }> | VerifyFailure;
+
 /**
  * Verifies a run dir offline, as `caplab verify` does: the ledger's chain,
  * seal, files and story, then acceptance re-computed by the task its
@@ -19,15 +23,19 @@ export interface VerifyRunOptions {
  *
  * @example
  * const report = verifyRun(outcome.value.runDir, [task]);
- * console.log(report.ok ? report.value.recheck : `${report.kind}: ${report.message}`);
+ * console.log(report.ok ? report.value.recheck.accepted : `${report.kind}: ${report.message}`);
  */
-export function verifyRun(runDir: string, tasks: readonly Task[], options: VerifyRunOptions = {}): VerifyOutcome<RecheckReport> {
+export function verifyRun(runDir: string, tasks: readonly Task[], options: VerifyRunOptions = {}): RunVerification {
   const byId = new Map(tasks.map((task) => [task.id, task]));
   try {
-    return verify(runDir, {
+    const report = verify(runDir, {
       recheck: recheckByTask((id) => byId.get(id), options.unnamed ?? tasks[0]?.id ?? ''),
       ...(options.expectedHead !== undefined ? { expectedHead: options.expectedHead } : {}),
     });
+    if (!report.ok) return report;
+    const { recheck } = report.value;
+    // verify reports what a recheck returned whenever one ran and passed.
+    return recheck ? ok({ ...report.value, recheck }) : failAt('verifier_error', 'the record verified but its task recheck reported nothing (a caplab bug; please report it)', { file: '.' });
   } catch (error) {
     return failAt('verifier_error', `the verifier failed on this input (a caplab bug; please report it): ${String(error)}`, { file: '.' });
   }
