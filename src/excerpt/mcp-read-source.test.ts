@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, test } from 'bun:test';
 import { sha256Hex } from '../contract/index.ts';
 import { MCP_ADAPTER_VERSION, MCP_GAPS, openStrictClient, type StrictClient } from '../mcp/index.ts';
-import { callContext } from '../mcp/testing/context.ts';
-import type { Mode } from '../mcp/testing/misbehave.ts';
-import { FAST, isRunning, misbehaveLaunch } from '../mcp/testing/servers.ts';
+import { callContext } from '../mcp/client/testing/context.ts';
+import type { Mode } from './testing/misbehave.ts';
+import { FAST, isRunning, misbehaveLaunch } from '../mcp/wire/testing/processes.ts';
 import { checkAgainstSnapshot, mcpReadSource, READ_SOURCE_EXPECTED } from './mcp-read-source.ts';
 import { fixtureSnapshot } from './sources.ts';
 

@@ -2,8 +2,8 @@ import { expect, test } from 'bun:test';
 import { LIMITS } from '../contract/index.ts';
 import { until } from '../../test/until.ts';
 import { excerptTask } from '../excerpt/index.ts';
-import { spawnChild, type SpawnFn } from '../mcp/child.ts';
-import { FAST, isRunning } from '../mcp/testing/servers.ts';
+import { spawnChild, type SpawnFn } from '../mcp/wire/child.ts';
+import { FAST, isRunning } from '../mcp/wire/testing/processes.ts';
 import { mcpTools, PID_PLACEHOLDER, recordedStderr, withoutPids } from './mcp-tools.ts';
 import type { Task } from './task.ts';
 

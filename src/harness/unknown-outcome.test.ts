@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { excerptTask, fixtureSnapshot } from '../excerpt/index.ts';
 import { verify } from '../ledger/index.ts';
-import { FAST, misbehaveLaunch } from '../mcp/testing/servers.ts';
+import { FAST, misbehaveLaunch } from '../mcp/wire/testing/processes.ts';
 import type { RuntimeTool } from '../pipeline/index.ts';
 import { mcpTools } from './mcp-tools.ts';
 import { recheckAcceptance } from './recheck.ts';
