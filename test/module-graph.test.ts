@@ -60,7 +60,7 @@ const HOST_SESSION = ['src/mcp/client/session.ts', 'src/mcp/client/client.ts', '
 const GUARDED = ['src/platform/index.ts'];
 /** The task's two entries, each loaded by the registry (src/cli/tasks.ts) on first use: the host side and the fixture server. */
 const TASK = { host: 'src/excerpt/index.ts', server: 'src/excerpt/server/index.ts' };
-/** What cli.ts imports per command, the task entry it loads, and the lazy units from src/mcp/index.ts that command calls. */
+/** What cli.ts imports per command, the task entry it loads, and the lazy units of the MCP client and prober (src/mcp/client/index.ts, src/mcp/probe/index.ts) that command calls. */
 const COMMANDS: Record<string, readonly string[]> = {
   '--version/--help': [],
   demo: ['src/cli/run-command.ts', 'src/harness/index.ts', TASK.host, ...HOST_SESSION, ...GUARDED],
@@ -82,7 +82,7 @@ const base = closure(graph, ['src/main.ts']);
 const loads = Object.fromEntries(Object.entries(COMMANDS).map(([name, units]) => [name, new Set([...base, ...closure(graph, [CLI, ...units])])]));
 const guardLoads = new Set([...base, ...closure(graph, [GUARD])]);
 
-test('every lazy import is accounted for: main.ts\'s two entries, cli.ts per command, the task registry and the lazy units of src/mcp/index.ts', () => {
+test('every lazy import is accounted for: main.ts\'s two entries, cli.ts per command, the task registry and the lazy units of the MCP client and prober', () => {
   const everything = closure(graph, ['src/main.ts'], true);
   const known = new Set([CLI, GUARD, ...Object.values(COMMANDS).flat()]);
   expect([...dynamicTargets(graph, everything)].filter((m) => !known.has(m)).sort()).toEqual([]);

@@ -1,7 +1,7 @@
 import { CAPLAB_VERSION } from '../version.ts';
 import { HELP } from './help.ts';
 import { EXIT, interruptCode, type Io } from './io.ts';
-import { loadTask, serveTask } from './tasks.ts';
+import { loadTask, serveTask, taskServerLaunch } from './tasks.ts';
 
 // Each command's modules are imported when that command runs, so `--version` and `verify` never
 // evaluate the MCP client or ajv and `serve` never evaluates the host (test/module-graph.test.ts).
@@ -55,11 +55,11 @@ async function dispatch(argv: readonly string[], io: Io): Promise<number> {
       const [{ parseRunFlags, runCommand }, { mcpTools }, task] = await Promise.all([import('./run-command.ts'), import('../harness/index.ts'), loadTask()]);
       const flags = parseRunFlags(rest, command, task);
       if ('usage' in flags) return usage(io, command, flags.usage);
-      return runCommand(flags, io, task, mcpTools(task, { envSource: io.env }));
+      return runCommand(flags, io, task, mcpTools(task, { envSource: io.env, launch: await taskServerLaunch(io.env) }));
     }
     case 'check': {
       const [{ checkCommand }, { mcpTools }, task] = await Promise.all([import('./check-command.ts'), import('../harness/index.ts'), loadTask()]);
-      return checkCommand(rest, io, task, mcpTools(task, { envSource: io.env }));
+      return checkCommand(rest, io, task, mcpTools(task, { envSource: io.env, launch: await taskServerLaunch(io.env) }));
     }
     case 'tools':
       return (await import('./info-commands.ts')).toolsCommand(rest, io, await loadTask());

@@ -5,7 +5,7 @@
 import { expect, test } from 'bun:test';
 import { readFileSync } from 'node:fs';
 import { mcpTools } from '../harness/index.ts';
-import { misbehaveLaunch } from '../mcp/wire/testing/processes.ts';
+import { misbehaveLaunch } from '../excerpt/testing/misbehave-launch.ts';
 import { EXIT } from './io.ts';
 import { parseRunFlags, runCommand } from './run-command.ts';
 import { testIo } from './test-io.ts';

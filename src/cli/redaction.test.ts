@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { mcpTools } from '../harness/index.ts';
-import { DEV_SERVE_ENTRY } from '../mcp/index.ts';
+import { DEV_SERVE_ENTRY } from './tasks.ts';
 import { EXIT } from './io.ts';
 import { parseRunFlags, runCommand } from './run-command.ts';
 import { testIo } from './test-io.ts';

@@ -3,7 +3,9 @@ import { sha256Hex } from '../contract/index.ts';
 import { MCP_ADAPTER_VERSION, MCP_GAPS, openStrictClient, type StrictClient } from '../mcp/index.ts';
 import { callContext } from '../mcp/client/testing/context.ts';
 import type { Mode } from './testing/misbehave.ts';
-import { FAST, isRunning, misbehaveLaunch } from '../mcp/wire/testing/processes.ts';
+import { FAST } from '../mcp/client/testing/timeouts.ts';
+import { isRunning } from '../mcp/wire/testing/processes.ts';
+import { misbehaveLaunch } from './testing/misbehave-launch.ts';
 import { checkAgainstSnapshot, mcpReadSource, READ_SOURCE_EXPECTED } from './mcp-read-source.ts';
 import { fixtureSnapshot } from './sources.ts';
 

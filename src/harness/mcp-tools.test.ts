@@ -2,8 +2,10 @@ import { expect, test } from 'bun:test';
 import { LIMITS } from '../contract/index.ts';
 import { until } from '../../test/until.ts';
 import { excerptTask } from '../excerpt/index.ts';
-import { spawnChild, type SpawnFn } from '../mcp/wire/child.ts';
-import { FAST, isRunning } from '../mcp/wire/testing/processes.ts';
+import { misbehaveLaunch } from '../excerpt/testing/misbehave-launch.ts';
+import { spawnChild, type SpawnFn } from '../mcp/index.ts';
+import { FAST } from '../mcp/client/testing/timeouts.ts';
+import { isRunning } from '../mcp/wire/testing/processes.ts';
 import { mcpTools, PID_PLACEHOLDER, recordedStderr, withoutPids } from './mcp-tools.ts';
 import type { Task } from './task.ts';
 
@@ -46,7 +48,7 @@ test("a task whose local tool factory throws leaves no fixture server behind: th
       })),
     },
   };
-  const provider = mcpTools(broken, { envSource: {}, spawn, timeouts: FAST });
+  const provider = mcpTools(broken, { envSource: {}, launch: misbehaveLaunch('ok'), spawn, timeouts: FAST });
   await expect(provider(excerptTask.snapshot(), 'run-factory-bug')).rejects.toThrow('factory bug');
   expect(pids).toHaveLength(1);
   await until(() => !isRunning(pids[0]!), 5_000);

@@ -1,6 +1,6 @@
 import { clip } from '../base/index.ts';
 import { LIMITS } from '../contract/index.ts';
-import { MCP_GAPS, fixtureLaunch, openToolSession, type ToolSessionOptions } from '../mcp/index.ts';
+import { MCP_GAPS, openToolSession, type Launch, type ToolSessionOptions } from '../mcp/index.ts';
 import type { RuntimeTool } from '../pipeline/index.ts';
 import type { Snapshot, Task } from './task.ts';
 import type { ToolProvider } from './tools.ts';
@@ -24,8 +24,9 @@ export function recordedStderr(stderr: string, reproducible: boolean): string {
 }
 
 /**
- * The tools the task's fixture MCP server serves (spawned from this program
- * with a cleaned environment), the rest local: the demo's default. A served
+ * The tools the task's fixture MCP server serves (started by `launch`, which
+ * the CLI hands over: this program's `serve` with a cleaned environment), the
+ * rest local: the demo's default. A served
  * tool takes its local namesake's place, so the model sees the same order on
  * both transports. The instance id derives from the run id so that same-id
  * runs bind identically. With SOURCE_DATE_EPOCH set in `envSource` the run is
@@ -34,13 +35,12 @@ export function recordedStderr(stderr: string, reproducible: boolean): string {
  */
 export function mcpTools(
   task: Task,
-  options: { readonly envSource: Readonly<Record<string, string | undefined>> } & Partial<Omit<ToolSessionOptions, 'tools' | 'adapt'>>,
+  options: { readonly envSource: Readonly<Record<string, string | undefined>>; readonly launch: Launch } & Partial<Omit<ToolSessionOptions, 'tools' | 'adapt' | 'launch'>>,
 ): ToolProvider {
   const { envSource, ...sessionOptions } = options;
   const reproducible = (envSource['SOURCE_DATE_EPOCH'] ?? '') !== '';
   return async (snapshot, runId) => {
     const session = await openToolSession({
-      launch: fixtureLaunch({ envSource }),
       instanceId: `${runId}/fixture-1`,
       ...sessionOptions,
       tools: task.tools.mcp.expected,

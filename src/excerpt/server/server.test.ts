@@ -8,18 +8,23 @@ import { serve } from './index.ts';
 import { openStrictClient } from '../../mcp/client/client.ts';
 import { Correlator } from '../../mcp/wire/correlator.ts';
 import { handshake } from '../../mcp/client/handshake.ts';
-import { fixtureLaunch } from '../../mcp/wire/launch.ts';
+import { DEV_SERVE_ENTRY } from '../../cli/tasks.ts';
+import { fixtureLaunch as launchWith, type FixtureLaunchOptions } from '../fixture-launch.ts';
 import { LineSplitter } from '../../mcp/wire/framing.ts';
 import { decodeLine } from '../../mcp/wire/messages.ts';
 import { openStdioTransport } from '../../mcp/wire/stdio-transport.ts';
 import { callContext } from '../../mcp/client/testing/context.ts';
-import { FAST, isRunning } from '../../mcp/wire/testing/processes.ts';
+import { FAST } from '../../mcp/client/testing/timeouts.ts';
+import { isRunning } from '../../mcp/wire/testing/processes.ts';
+
+/** The fixture's launch as the CLI makes it: the program's own `serve` entry in development. */
+const fixtureLaunch = (options: Partial<FixtureLaunchOptions> = {}) => launchWith({ devEntry: DEV_SERVE_ENTRY, ...options });
 
 const snapshot = fixtureSnapshot();
 
 describe('the real fixture server (bun src/main.ts serve) through the strict client', () => {
   test('handshake, list, and read_source for both sources byte-exact', async () => {
-    const session = await openFixtureSession({ snapshot, timeouts: FAST, instanceId: 'fixture-1' });
+    const session = await openFixtureSession({ snapshot, launch: fixtureLaunch(), timeouts: FAST, instanceId: 'fixture-1' });
     if (!session.ok) throw new Error(`${session.class}/${session.kind}: ${session.message}`);
     const { identity, tools, client } = session.value;
     try {
@@ -136,7 +141,7 @@ describe('serve() in-process', () => {
     expect(Buffer.concat(logs).toString()).toContain('stdin closed, exiting');
   });
 
-  test('the default dev launch is absolute, cwd /, with an empty environment', () => {
+  test('the dev launch is absolute, cwd /, with an empty environment', () => {
     const launch = fixtureLaunch({ envSource: { PATH: '/usr/bin', X_API_KEY: 'sk-test' }, compiled: false });
     expect(launch.command[0]).toBe(process.execPath);
     expect(launch.command.slice(1)).toEqual([expect.stringMatching(/\/src\/main\.ts$/), 'serve']);

@@ -2,8 +2,7 @@
  * TEST ONLY — the misbehaving server (`misbehave-server.ts`) in this process,
  * behind an in-memory transport: the protocol-level modes without a process.
  */
-import { memoryTransportPair } from '../../mcp/wire/memory-transport.ts';
-import type { Transport } from '../../mcp/wire/transport.ts';
+import { memoryTransportPair, type Transport } from '../../mcp/index.ts';
 import { misbehaver, type Mode, type Received } from './misbehave-server.ts';
 
 export interface MemoryServer {

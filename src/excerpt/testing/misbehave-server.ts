@@ -9,7 +9,7 @@ import { exportContract } from '../../contract/index.ts';
 import { readSourceContract } from '../contracts.ts';
 import { sourceById } from '../snapshot.ts';
 import { fixtureSnapshot } from '../sources.ts';
-import type { ExpectedTool } from '../../mcp/client/call.ts';
+import type { ExpectedTool } from '../../mcp/index.ts';
 
 export const MODES = [
   'ok', 'banner', 'stray', 'version', 'cursor', 'extra_tool', 'drift', 'unknown_id', 'string_id', 'duplicate',

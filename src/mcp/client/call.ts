@@ -1,9 +1,6 @@
 import * as v from 'valibot';
 import { canonicalJson, fail, ok, type Contract, type Outcome } from '../../contract/index.ts';
-import type { Reply } from '../wire/correlator.ts';
-import { describeIssues, type JsonRpcId } from '../wire/messages.ts';
-import { CallToolResult, textBlocks } from '../wire/results.ts';
-import { refuse } from '../wire/basis.ts';
+import { CallToolResult, describeIssues, type JsonRpcId, refuse, type Reply, textBlocks } from '../wire/index.ts';
 
 /**
  * Whether the text content of a result says the same as its structured

@@ -7,7 +7,9 @@ import { openStrictClient, type StrictClient } from './client.ts';
 import type { Launch } from '../wire/launch.ts';
 import type { ConnectionLimits } from '../wire/stdio-transport.ts';
 import { MISBEHAVE_TOOL, type Mode } from '../../excerpt/testing/misbehave-server.ts';
-import { announcedPid, FAST, isRunning, misbehaveLaunch } from '../wire/testing/processes.ts';
+import { announcedPid, isRunning } from '../wire/testing/processes.ts';
+import { FAST } from './testing/timeouts.ts';
+import { misbehaveLaunch } from '../../excerpt/testing/misbehave-launch.ts';
 
 /**
  * The strict client over a real server process: what only stdio has — bytes

@@ -2,9 +2,7 @@ import type { ServerIdentity } from '../../binding/index.ts';
 import { clip } from '../../base/index.ts';
 import { fail, LIMITS, ok, type Failure, type Outcome } from '../../contract/index.ts';
 import type { ExpectedTool } from './call.ts';
-import type { CloseReport, Graces, SpawnFn } from '../wire/child.ts';
-import { launchIdentity, type Launch } from '../wire/launch.ts';
-import { openStdioTransport, type ConnectionLimits } from '../wire/stdio-transport.ts';
+import { type CloseReport, type ConnectionLimits, type Graces, type Launch, launchIdentity, openStdioTransport, type SpawnFn } from '../wire/index.ts';
 import { startStrictSession, type SessionTimeouts, type StrictSession } from './strict-session.ts';
 
 export type { CallOptions, Exchange } from './strict-session.ts';

@@ -1,9 +1,6 @@
 import * as v from 'valibot';
 import { exportContract, ok, schemaHash, type Contract, type Outcome } from '../../contract/index.ts';
-import type { Correlator } from '../wire/correlator.ts';
-import { describeIssues } from '../wire/messages.ts';
-import { InitializeResult, ListToolsResult, PROTOCOL_VERSION, type ListedTool } from '../wire/results.ts';
-import { refuse } from '../wire/basis.ts';
+import { type Correlator, describeIssues, InitializeResult, type ListedTool, ListToolsResult, PROTOCOL_VERSION, refuse } from '../wire/index.ts';
 import { nameList } from './name-list.ts';
 
 /** The client's own name and version, sent as clientInfo and bound as the adapter version. */

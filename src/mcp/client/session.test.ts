@@ -3,7 +3,9 @@ import { until } from '../../../test/until.ts';
 import { spawnChild, type SpawnFn } from '../wire/child.ts';
 import { openToolSession } from './session.ts';
 import { MISBEHAVE_TOOL } from '../../excerpt/testing/misbehave-server.ts';
-import { FAST, isRunning, misbehaveLaunch } from '../wire/testing/processes.ts';
+import { FAST } from './testing/timeouts.ts';
+import { isRunning } from '../wire/testing/processes.ts';
+import { misbehaveLaunch } from '../../excerpt/testing/misbehave-launch.ts';
 
 test("an adapter that throws leaves no server behind: the session closes the client, then the error propagates", async () => {
   const pids: number[] = [];

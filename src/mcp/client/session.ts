@@ -3,11 +3,8 @@ import { ok, type Outcome } from '../../contract/index.ts';
 import type { ProtocolExchange, RuntimeTool } from '../../pipeline/index.ts';
 import { protocolExchange } from './adapter.ts';
 import type { ExpectedTool } from './call.ts';
-import type { SpawnFn } from '../wire/child.ts';
+import type { CloseReport, ConnectionLimits, Launch, SpawnFn } from '../wire/index.ts';
 import { openStrictClient, type Exchange, type StrictClient, type Timeouts } from './client.ts';
-import type { CloseReport } from '../wire/child.ts';
-import type { ConnectionLimits } from '../wire/stdio-transport.ts';
-import type { Launch } from '../wire/launch.ts';
 
 export interface ToolSessionOptions {
   readonly launch: Launch;

@@ -1,11 +1,7 @@
 import { ok, type Failure, type Outcome } from '../../contract/index.ts';
-import { refuse } from '../wire/basis.ts';
+import { Correlator, type Implementation, type JsonRpcId, type ListedTool, refuse, type Transport } from '../wire/index.ts';
 import { interpretCall, type CallResult, type ExpectedTool } from './call.ts';
-import { Correlator } from '../wire/correlator.ts';
 import { handshake } from './handshake.ts';
-import type { JsonRpcId } from '../wire/messages.ts';
-import type { Implementation, ListedTool } from '../wire/results.ts';
-import type { Transport } from '../wire/transport.ts';
 
 /** The waits of a session; the transport's own (closing) are its business. */
 export interface SessionTimeouts {

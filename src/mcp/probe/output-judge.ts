@@ -1,4 +1,4 @@
-import { isCompiled } from '../wire/launch.ts';
+import { isCompiled } from '../wire/index.ts';
 import type { CompileMode } from './probe-ajv.ts';
 
 /** One validation the worker is asked for: a tool's outputSchema, how the listing compiled it, and a structuredContent. */

@@ -1,11 +1,10 @@
 import * as v from 'valibot';
 import { isUnknownOutcome, LIMITS } from '../../contract/index.ts';
-import type { Correlator } from '../wire/correlator.ts';
+import { CONTENT_BLOCKS, type Correlator } from '../wire/index.ts';
 import type { OutputJudge, Verdict } from './output-judge.ts';
 import { excerpt, finding, fromFailure, type ProbeFinding } from './probe-finding.ts';
 import type { ToolRuntime } from './probe-tools.ts';
 import type { VersionProfile } from './probe-versions.ts';
-import { CONTENT_BLOCKS } from '../wire/results.ts';
 
 /** One `--call`: a tool name and its arguments (a JSON object). */
 export interface CallRequest {

@@ -11,7 +11,7 @@ import { probe, type ProbeReport, type ProbeTimeouts } from './probe.ts';
 import { runProbe } from './probe-run.ts';
 import { memoryServer } from '../../excerpt/testing/memory-server.ts';
 import type { Mode } from '../../excerpt/testing/misbehave-server.ts';
-import { misbehaveLaunch } from '../wire/testing/processes.ts';
+import { misbehaveLaunch } from '../../excerpt/testing/misbehave-launch.ts';
 
 const FAST: Partial<ProbeTimeouts> = { startupMs: 5_000, requestMs: 5_000, exitMs: 300, termMs: 300, killMs: 2_000 };
 const READ: CallRequest = { name: 'read_source', arguments: { source_id: 'alpha' } };

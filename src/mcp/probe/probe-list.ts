@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { LIMITS, type Failure, type Outcome } from '../../contract/index.ts';
-import type { Correlator } from '../wire/correlator.ts';
-import { expectResult } from '../client/handshake.ts';
+import type { Correlator } from '../wire/index.ts';
+import { expectResult } from '../client/index.ts';
 import { excerpt, finding, type ProbeFinding } from './probe-finding.ts';
 
 /** tools/list read loosely: entries are checked one by one (probe-tools.ts), not refused as a page. */

@@ -8,7 +8,7 @@ import { LIMITS, redactCut, type Redactor } from '../../contract/index.ts';
 import type { ProbedCall } from './probe-calls.ts';
 import type { ProbeFinding } from './probe-finding.ts';
 import type { ProbedTool } from './probe-tools.ts';
-import type { Implementation } from '../wire/results.ts';
+import type { Implementation } from '../wire/index.ts';
 import { boundText, boundValue, type Bounded } from './report-value.ts';
 
 /** The server's `serverInfo`: the fields every revision defines, and the rest as one value. */

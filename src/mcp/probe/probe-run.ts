@@ -1,16 +1,13 @@
 import { LIMITS, type Failure } from '../../contract/index.ts';
-import { Correlator } from '../wire/correlator.ts';
-import { CLIENT_INFO, expectResult } from '../client/handshake.ts';
+import { Correlator, type Implementation, InitializeResult, type Transport } from '../wire/index.ts';
+import { CLIENT_INFO, expectResult, nameList } from '../client/index.ts';
 import { notSent, probeCall, unlistedCall, type CallRequest, type ProbedCall } from './probe-calls.ts';
 import { excerpt, finding, fromFailure, type ProbeFinding } from './probe-finding.ts';
 import { OutputJudge } from './output-judge.ts';
 import { SchemaCompilers } from './probe-ajv.ts';
 import { listAll } from './probe-list.ts';
-import { nameList } from '../client/name-list.ts';
 import { checkTools, type ProbedTool } from './probe-tools.ts';
 import { PROBE_OFFERED, PROBE_VERSIONS, versionProfile } from './probe-versions.ts';
-import { InitializeResult, type Implementation } from '../wire/results.ts';
-import type { Transport } from '../wire/transport.ts';
 
 export interface ProbeRunOptions<Closed = unknown> {
   readonly calls?: readonly CallRequest[];

@@ -4,10 +4,11 @@ import { describe, expect, test } from 'bun:test';
 import { until } from '../../../test/until.ts';
 import { exportContract } from '../../contract/index.ts';
 import { readSourceContract } from '../../excerpt/contracts.ts';
-import { DEV_SERVE_ENTRY } from '../wire/launch.ts';
+import { DEV_SERVE_ENTRY } from '../../cli/tasks.ts';
 import { probe, type ProbeOptions, type ProbeReport, type ProbeTimeouts } from './probe.ts';
 import type { CallRequest } from './probe-calls.ts';
-import { isRunning, misbehaveLaunch } from '../wire/testing/processes.ts';
+import { isRunning } from '../wire/testing/processes.ts';
+import { misbehaveLaunch } from '../../excerpt/testing/misbehave-launch.ts';
 import type { Mode } from '../../excerpt/testing/misbehave.ts';
 
 const pinned = exportContract(readSourceContract);

@@ -4,14 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NO_REDACTION, redactorFor, type Redactor } from '../../contract/index.ts';
 import { atLastResort, isGuardableGroup, processGuard, signalGroup } from '../../platform/index.ts';
-import type { CloseReport, Graces, SpawnFn } from '../wire/child.ts';
-import { buildEnv, PROBE_ENV_ALLOW, type Launch } from '../wire/launch.ts';
+import { buildEnv, type CloseReport, type ConnectionLimits, type Graces, type Launch, openStdioTransport, type SpawnFn, type StdioTransport } from '../wire/index.ts';
+import { PROBE_ENV_ALLOW } from './probe-env.ts';
 import { notSent, type CallRequest } from './probe-calls.ts';
 import { excerpt, fromFailure, type ProbeFinding } from './probe-finding.ts';
 import { reportCall, reportFinding, reportServer, reportStderr, reportTool, type ReportedCall, type ReportedServer, type ReportedTool } from './probe-report.ts';
 import { runProbe, type ProbeRun } from './probe-run.ts';
 import { boundText, type Bounded } from './report-value.ts';
-import { openStdioTransport, type ConnectionLimits, type StdioTransport } from '../wire/stdio-transport.ts';
 
 export interface ProbeTimeouts extends Graces {
   /** Spawn to initialize answer: generous, a cold `npx` may install first. */

@@ -1,4 +1,4 @@
-import { LineSplitter } from '../wire/framing.ts';
+import { LineSplitter } from '../wire/index.ts';
 import { answerBytes, type LineAnswer } from './serve-rpc.ts';
 
 /**

@@ -2,7 +2,7 @@ import { readdirSync, readlinkSync } from 'node:fs';
 // Types only (erased at build): the answers are checked against the SDK's protocol shapes, at no load cost.
 import type { CallToolResult, InitializeResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { LIMITS } from '../../contract/index.ts';
-import { PROTOCOL_VERSION } from '../wire/results.ts';
+import { PROTOCOL_VERSION } from '../wire/index.ts';
 import { answerLine, isObject, RPC_ERROR, shown, type MethodAnswer, type Methods, type SerializedResult } from './serve-rpc.ts';
 import { serveStdio, type ServeStreams } from './serve-stdio.ts';
 

@@ -28,8 +28,9 @@ test('every strict-client refusal kind names its basis', () => {
 });
 
 test('gate: src/mcp makes no protocol-class failure without a basis (all go through refuse, with a kind of the table)', () => {
-  const dir = import.meta.dir;
-  const sources = readdirSync(dir).filter((name) => name.endsWith('.ts') && !name.endsWith('.test.ts'));
+  // Every layer of src/mcp: the wire, the client, the server and the prober.
+  const dir = join(import.meta.dir, '..');
+  const sources = readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.ts') && !name.endsWith('.test.ts') && !name.includes('testing/'));
   const bare: string[] = [];
   const unknownKinds: string[] = [];
   for (const name of sources) {
@@ -39,7 +40,7 @@ test('gate: src/mcp makes no protocol-class failure without a basis (all go thro
       if (!(match[1]! in STRICT_CLIENT_BASIS)) unknownKinds.push(`${name}: ${match[1]}`);
     }
   }
-  expect(sources).toContain('handshake.ts');
+  expect(sources).toContain('client/handshake.ts');
   expect(bare).toEqual([]);
   expect(unknownKinds).toEqual([]);
 });

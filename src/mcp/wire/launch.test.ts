@@ -2,8 +2,12 @@ import { describe, expect, test } from 'bun:test';
 import { READ_SOURCE_EXPECTED } from '../../excerpt/mcp-read-source.ts';
 import { openStrictClient } from '../client/client.ts';
 import { procStat } from '../../platform/index.ts';
-import { buildEnv, envNameAllowed, FIXTURE_ENV_ALLOW, isCompiled, launchIdentity, PROBE_ENV_ALLOW } from './launch.ts';
-import { FAST, isRunning, misbehaveLaunch } from './testing/processes.ts';
+import { FIXTURE_ENV_ALLOW } from '../../excerpt/fixture-launch.ts';
+import { PROBE_ENV_ALLOW } from '../probe/probe-env.ts';
+import { buildEnv, envNameAllowed, isCompiled, launchIdentity } from './launch.ts';
+import { FAST } from '../client/testing/timeouts.ts';
+import { isRunning } from './testing/processes.ts';
+import { misbehaveLaunch } from '../../excerpt/testing/misbehave-launch.ts';
 
 /** A parent environment full of things that must never reach a server. Injected, not put in process.env. */
 const PARENT_ENV = {

@@ -2,7 +2,7 @@ import { expect, test } from 'bun:test';
 import { redactorFor } from '../../contract/index.ts';
 import { openStrictClient } from '../client/client.ts';
 import { StderrTail } from './stderr.ts';
-import { FAST } from './testing/processes.ts';
+import { FAST } from '../client/testing/timeouts.ts';
 
 const SECRET = 'sk-test-0123456789abcdef';
 const encode = (text: string) => new TextEncoder().encode(text);

@@ -1,7 +1,7 @@
 /**
  * TEST ONLY — a call context as the pipeline would pass it to a handler.
  */
-import type { CallContext } from '../../../pipeline/tool.ts';
+import type { CallContext } from '../../../pipeline/index.ts';
 
 export function callContext(toolCallId: string, actionId: string, signal: AbortSignal = new AbortController().signal): CallContext {
   return {

@@ -4,8 +4,7 @@
  * and what probe does between their pages. Modes that send what JSON cannot
  * carry (`1e400`, nesting past the stack) need stdio (`hostile.ts`).
  */
-import { memoryTransportPair } from '../../wire/memory-transport.ts';
-import type { Transport } from '../../wire/transport.ts';
+import { memoryTransportPair, type Transport } from '../../wire/index.ts';
 import { hostileServer, type HostileMessage, type HostileMode } from './hostile-server.ts';
 
 /** The client's end; `answered` is told each method the server answered, as it answers. */
