@@ -274,6 +274,15 @@ export const MUTATIONS: readonly Mutation[] = [
     tests: ['src/pipeline/stages/pre-hooks.test.ts', 'src/pipeline/stages/post-hooks.test.ts'],
   },
   {
+    // A server's tools are named by its key (the host's name for it), never by the serverInfo.name it reports.
+    id: 'tool-names-by-server-info-name',
+    claim: 'pipeline',
+    file: 'src/pipeline/names.ts',
+    find: '  const names = [tool.binding.tool];\n  const server = tool.binding.server?.key;',
+    replace: "  const names = [tool.binding.tool];\n  const server = tool.binding.server && 'name' in tool.binding.server ? String(tool.binding.server.name) : tool.binding.server?.key;",
+    tests: ['src/pipeline/names.test.ts', 'src/harness/mcp-tools.test.ts'],
+  },
+  {
     id: 'readme-kept-bytes-utf16',
     claim: 'pipeline',
     file: 'README.md',

@@ -48,7 +48,7 @@ function toolVersions(task: Task): { readonly name: string; readonly version: st
 export function offeredTools(task: Task, transport: RunFlags['transport']): readonly Nameable[] {
   const served = new Set(task.tools.mcp.expected.map((expected) => expected.contract.name));
   return task.tools.local.map(({ entry: { contract: { name } } }): Nameable =>
-    transport === 'mcp' && served.has(name) ? { binding: { tool: name, server: { name: task.tools.mcp.server } }, contract: { name } } : { binding: { tool: name }, contract: { name } },
+    transport === 'mcp' && served.has(name) ? { binding: { tool: name, server: { key: task.tools.mcp.server } }, contract: { name } } : { binding: { tool: name }, contract: { name } },
   );
 }
 

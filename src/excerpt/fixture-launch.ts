@@ -1,5 +1,8 @@
 import { buildEnv, isCompiled, type Launch } from '../mcp/index.ts';
 
+/** The name the host gives the fixture server: its tools are `mcp__caplab-fixture__<tool>` (the server's own serverInfo.name is only recorded). */
+export const FIXTURE_KEY = 'caplab-fixture';
+
 /**
  * The fixture server's allowlist: empty. Its command is absolute, it reads no
  * files and needs no locale, so any variable would only be a way to leak.

@@ -11,7 +11,7 @@ export { excerptTask } from './task.ts';
 export { parseCard, renderCard } from './card.ts';
 export { readSourceContract, ReadSourceResult } from './contracts.ts';
 export { checkAgainstSnapshot, READ_SOURCE_EXPECTED } from './mcp-read-source.ts';
-export { FIXTURE_ENV_ALLOW, fixtureLaunch } from './fixture-launch.ts';
+export { FIXTURE_ENV_ALLOW, FIXTURE_KEY, fixtureLaunch } from './fixture-launch.ts';
 export type { FixtureLaunchOptions } from './fixture-launch.ts';
 export { fixtureSnapshot, SOURCE_IDS } from './sources.ts';
 export { takeSnapshot } from './snapshot.ts';

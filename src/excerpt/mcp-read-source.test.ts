@@ -20,7 +20,7 @@ afterEach(async () => {
 });
 
 async function toolOver(mode: Mode) {
-  const client = await openStrictClient({ launch: misbehaveLaunch(mode), tools: [READ_SOURCE_EXPECTED], timeouts: FAST, instanceId: 'inst-1' });
+  const client = await openStrictClient({ key: 'caplab-fixture', launch: misbehaveLaunch(mode), tools: [READ_SOURCE_EXPECTED], timeouts: FAST, instanceId: 'inst-1' });
   if (!client.ok) throw new Error(client.message);
   opened.push(client.value);
   return mcpReadSource(client.value, snapshot);

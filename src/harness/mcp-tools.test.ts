@@ -6,6 +6,7 @@ import { misbehaveLaunch } from '../excerpt/testing/misbehave-launch.ts';
 import { spawnChild, type SpawnFn } from '../mcp/index.ts';
 import { FAST } from '../mcp/client/testing/timeouts.ts';
 import { isRunning } from '../mcp/wire/testing/processes.ts';
+import { toolNames } from '../pipeline/index.ts';
 import { mcpTools, PID_PLACEHOLDER, recordedStderr, withoutPids } from './mcp-tools.ts';
 import type { Task } from './task.ts';
 
@@ -53,4 +54,18 @@ test("a task whose local tool factory throws leaves no fixture server behind: th
   expect(pids).toHaveLength(1);
   await until(() => !isRunning(pids[0]!), 5_000);
   expect(isRunning(pids[0]!)).toBe(false);
+});
+
+test('a served tool is mcp__<key>__<tool> under the key the task gives its server, whatever serverInfo.name the server reports (recorded as reported)', async () => {
+  // The misbehaving server reports serverInfo.name `misbehave-ok`; the task calls its server `caplab-fixture`.
+  const set = await mcpTools(excerptTask, { envSource: {}, launch: misbehaveLaunch('ok'), timeouts: FAST })(excerptTask.snapshot(), 'run-key');
+  if (!set.ok) throw new Error(set.message);
+  try {
+    const served = set.value.tools.find((tool) => tool.binding.server !== undefined)!;
+    expect(served.binding.server).toMatchObject({ key: excerptTask.tools.mcp.server, name: 'misbehave-ok' });
+    expect(toolNames(served)).toEqual(['read_source', `mcp__${excerptTask.tools.mcp.server}__read_source`]);
+    expect(set.value.server?.serverInfo.name).toBe('misbehave-ok');
+  } finally {
+    await set.value.close();
+  }
 });

@@ -35,12 +35,14 @@ export function recordedStderr(stderr: string, reproducible: boolean): string {
  */
 export function mcpTools(
   task: Task,
-  options: { readonly envSource: Readonly<Record<string, string | undefined>>; readonly launch: Launch } & Partial<Omit<ToolSessionOptions, 'tools' | 'adapt' | 'launch'>>,
+  options: { readonly envSource: Readonly<Record<string, string | undefined>>; readonly launch: Launch } & Partial<Omit<ToolSessionOptions, 'tools' | 'adapt' | 'launch' | 'key'>>,
 ): ToolProvider {
   const { envSource, ...sessionOptions } = options;
   const reproducible = (envSource['SOURCE_DATE_EPOCH'] ?? '') !== '';
   return async (snapshot, runId) => {
     const session = await openToolSession({
+      // The name the task gives its server: tools are mcp__<key>__<tool>, whatever serverInfo says.
+      key: task.tools.mcp.server,
       instanceId: `${runId}/fixture-1`,
       ...sessionOptions,
       tools: task.tools.mcp.expected,
@@ -65,9 +67,9 @@ export function mcpTools(
         server: {
           serverInfo: { name: identity.name, version: identity.version },
           protocolVersion: identity.protocolVersion,
-          launch: identity.launch,
-          cwd: identity.cwd,
-          envNames: identity.envNames,
+          launch: identity.endpoint.argv,
+          cwd: identity.endpoint.cwd,
+          envNames: identity.endpoint.envNames,
           instanceId: identity.instanceId,
           gaps: MCP_GAPS,
         },

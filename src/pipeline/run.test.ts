@@ -16,7 +16,7 @@ function echoTool(options: { check?: RuntimeTool['check']; handler?: RuntimeTool
   const echo = options.handler ?? kitEchoTool().handler;
   const tool = kitEchoTool({
     ...(options.mcp
-      ? { binding: bind(echoContract, { implementation: { kind: 'mcp', version: 'echo/1' }, server: { name: 'srv', version: '1', protocolVersion: '2025-06-18', launch: ['srv'], cwd: '/', envNames: [], instanceId: 'i' } }) }
+      ? { binding: bind(echoContract, { implementation: { kind: 'mcp', version: 'echo/1' }, server: { key: 'srv', name: 'srv', version: '1', protocolVersion: '2025-06-18', endpoint: { kind: 'stdio', argv: ['srv'], cwd: '/', envNames: [] }, instanceId: 'i' } }) }
       : {}),
     attributes: attributesOf(echoContract, { ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}), fromMcp: options.mcp ?? false }),
     ...(options.check ? { check: options.check } : {}),

@@ -29,12 +29,11 @@ describe('the real fixture server (bun src/main.ts serve) through the strict cli
     const { identity, tools, client } = session.value;
     try {
       expect(identity).toEqual({
+        key: 'caplab-fixture',
         name: 'caplab-fixture',
         version: '1.0.0',
         protocolVersion: '2025-06-18',
-        launch: fixtureLaunch().command,
-        cwd: '/',
-        envNames: [],
+        endpoint: { kind: 'stdio', argv: fixtureLaunch().command, cwd: '/', envNames: [] },
         instanceId: 'fixture-1',
       });
       const [readSource] = tools;
@@ -151,7 +150,7 @@ describe('serve() in-process', () => {
 });
 
 test('openStrictClient with the fixture server lists exactly read_source with the pinned hashes', async () => {
-  const client = await openStrictClient({ launch: fixtureLaunch(), tools: [READ_SOURCE_EXPECTED], timeouts: FAST });
+  const client = await openStrictClient({ key: 'caplab-fixture', launch: fixtureLaunch(), tools: [READ_SOURCE_EXPECTED], timeouts: FAST });
   if (!client.ok) throw new Error(client.message);
   expect(client.value.tools.map((tool) => tool.name)).toEqual(['read_source']);
   await client.value.close();

@@ -29,6 +29,7 @@ afterEach(async () => {
 
 async function open(mode: Mode, limits: Partial<ConnectionLimits> = {}, callMs = FAST.callMs): Promise<StrictClient> {
   const client = await openStrictClient({
+    key: 'misbehaving',
     launch: misbehaveLaunch(mode),
     tools: [MISBEHAVE_TOOL],
     timeouts: { ...FAST, ...(callMs ? { callMs } : {}) },
@@ -47,7 +48,7 @@ async function openWatched(launch: Launch) {
     if (child.ok) pids.push(child.value.pid);
     return child;
   };
-  const client = await openStrictClient({ launch, tools: [MISBEHAVE_TOOL], timeouts: FAST, spawn });
+  const client = await openStrictClient({ key: 'misbehaving', launch, tools: [MISBEHAVE_TOOL], timeouts: FAST, spawn });
   return { client, pids };
 }
 
@@ -95,8 +96,9 @@ describe('starting: the handshake over a real process', () => {
   test('a well-behaved server passes and reports its identity; closing is the polite stdin EOF', async () => {
     const { client, pids } = await openWatched(misbehaveLaunch('ok'));
     if (!client.ok) throw new Error(client.message);
-    expect(client.value.identity).toMatchObject({ name: 'misbehave-ok', version: '0.0.1', protocolVersion: '2025-06-18' });
-    expect(client.value.identity.launch).toEqual(misbehaveLaunch('ok').command);
+    // The key is the host's name for the server; serverInfo is kept as the server reported it.
+    expect(client.value.identity).toMatchObject({ key: 'misbehaving', name: 'misbehave-ok', version: '0.0.1', protocolVersion: '2025-06-18' });
+    expect(client.value.identity.endpoint).toEqual({ kind: 'stdio', argv: misbehaveLaunch('ok').command, cwd: '/', envNames: [] });
     const report = await client.value.close();
     expect(report.steps).toEqual(['stdin_end']);
     expect(report.exitCode).toBe(0);

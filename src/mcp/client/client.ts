@@ -2,7 +2,7 @@ import type { ServerIdentity } from '../../binding/index.ts';
 import { clip } from '../../base/index.ts';
 import { fail, LIMITS, ok, type Failure, type Outcome } from '../../contract/index.ts';
 import type { ExpectedTool } from './call.ts';
-import { type CloseReport, type ConnectionLimits, type Graces, type Launch, launchIdentity, openStdioTransport, type SpawnFn } from '../wire/index.ts';
+import { openStdioTransport, stdioEndpoint, type CloseReport, type ConnectionLimits, type Graces, type Launch, type SpawnFn } from '../wire/index.ts';
 import { startStrictSession, type SessionTimeouts, type StrictSession } from './strict-session.ts';
 
 export type { CallOptions, Exchange } from './strict-session.ts';
@@ -13,6 +13,8 @@ export interface Timeouts extends Graces, SessionTimeouts {}
 export const DEFAULT_TIMEOUTS: Timeouts = { handshakeMs: 10_000, callMs: 10_000, exitMs: 1_000, termMs: 1_000, killMs: 1_000 };
 
 export interface ClientOptions {
+  /** The name the host gives this server (its tools are `mcp__<key>__<tool>`); never the self-reported serverInfo.name. */
+  readonly key: string;
   readonly launch: Launch;
   /** Exactly the tools the server must list, pinned to their contracts. */
   readonly tools: readonly ExpectedTool[];
@@ -65,10 +67,11 @@ export async function openStrictClient(options: ClientOptions): Promise<Outcome<
   }
   const { serverInfo, protocolVersion } = session.value;
   const identity: ServerIdentity = {
+    key: options.key,
     name: serverInfo.name,
     version: serverInfo.version,
     protocolVersion,
-    ...launchIdentity(options.launch),
+    endpoint: stdioEndpoint(options.launch),
     instanceId: options.instanceId ?? crypto.randomUUID(),
   };
   return ok({ ...session.value, identity, pid: transport.pid, stderr: () => transport.stderr() });

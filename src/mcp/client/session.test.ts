@@ -15,6 +15,7 @@ test("an adapter that throws leaves no server behind: the session closes the cli
     return child;
   };
   const opening = openToolSession({
+    key: 'misbehaving',
     launch: misbehaveLaunch('ok'),
     tools: [MISBEHAVE_TOOL],
     timeouts: FAST,

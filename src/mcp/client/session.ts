@@ -7,6 +7,8 @@ import type { CloseReport, ConnectionLimits, Launch, SpawnFn } from '../wire/ind
 import { openStrictClient, type Exchange, type StrictClient, type Timeouts } from './client.ts';
 
 export interface ToolSessionOptions {
+  /** The name the host gives the server (see `ClientOptions.key`). */
+  readonly key: string;
   readonly launch: Launch;
   /** The tools the server must list, each pinned to the contract the host validates with. */
   readonly tools: readonly ExpectedTool[];
@@ -39,12 +41,13 @@ export interface ToolSession {
  * the error propagates.
  *
  * @example
- * const session = await openToolSession({ launch: fixtureLaunch(), tools: [expected], adapt: (client) => [wrap(client)] });
+ * const session = await openToolSession({ key: 'notes', launch, tools: [expected], adapt: (client) => [wrap(client)] });
  * if (!session.ok) return exitFor(session);
  * try { … run with session.value.tools … } finally { await session.value.close(); }
  */
 export async function openToolSession(options: ToolSessionOptions): Promise<Outcome<ToolSession>> {
   const client = await openStrictClient({
+    key: options.key,
     launch: options.launch,
     tools: options.tools,
     ...(options.instanceId ? { instanceId: options.instanceId } : {}),

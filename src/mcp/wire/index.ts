@@ -24,5 +24,5 @@ export { Correlator } from './correlator.ts';
 export type { CorrelatorOptions, NotificationPolicy, Reply, RequestObserver, RequestOptions, Sent } from './correlator.ts';
 export { spawnChild, terminate } from './child.ts';
 export type { ChildProcess, CloseReport, Graces, SpawnFn } from './child.ts';
-export { buildEnv, envNameAllowed, isCompiled, launchIdentity } from './launch.ts';
+export { buildEnv, envNameAllowed, isCompiled, stdioEndpoint } from './launch.ts';
 export type { Launch } from './launch.ts';

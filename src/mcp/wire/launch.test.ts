@@ -4,7 +4,7 @@ import { openStrictClient } from '../client/client.ts';
 import { procStat } from '../../platform/index.ts';
 import { FIXTURE_ENV_ALLOW } from '../../excerpt/fixture-launch.ts';
 import { PROBE_ENV_ALLOW } from '../probe/probe-env.ts';
-import { buildEnv, envNameAllowed, isCompiled, launchIdentity } from './launch.ts';
+import { buildEnv, envNameAllowed, isCompiled, stdioEndpoint } from './launch.ts';
 import { FAST } from '../client/testing/timeouts.ts';
 import { isRunning } from './testing/processes.ts';
 import { misbehaveLaunch } from '../../excerpt/testing/misbehave-launch.ts';
@@ -41,12 +41,12 @@ describe('buildEnv', () => {
   });
 });
 
-test('launchIdentity keeps argv, cwd and sorted env names, never a value', () => {
+test('stdioEndpoint keeps argv, cwd and sorted env names, never a value', () => {
   const launch = { command: ['/usr/bin/srv', '--port', '0'], cwd: '/srv', env: { TZ: 'UTC', LANG: 'C.UTF-8', PATH: '/opt/secret-path-value' } };
-  const identity = launchIdentity(launch);
-  expect(identity).toEqual({ launch: ['/usr/bin/srv', '--port', '0'], cwd: '/srv', envNames: ['LANG', 'PATH', 'TZ'] });
-  expect(JSON.stringify(identity)).not.toContain('secret-path-value');
-  expect(launchIdentity({ ...launch, env: { ...launch.env, PATH: '/other' } })).toEqual(identity);
+  const endpoint = stdioEndpoint(launch);
+  expect(endpoint).toEqual({ kind: 'stdio', argv: ['/usr/bin/srv', '--port', '0'], cwd: '/srv', envNames: ['LANG', 'PATH', 'TZ'] });
+  expect(JSON.stringify(endpoint)).not.toContain('secret-path-value');
+  expect(stdioEndpoint({ ...launch, env: { ...launch.env, PATH: '/other' } })).toEqual(endpoint);
 });
 
 test('isCompiled tells a --compile executable from a source run', () => {
@@ -59,7 +59,7 @@ test('isCompiled tells a --compile executable from a source run', () => {
 describe('the spawned server (reporting test server)', () => {
   test('runs in its own session and process group, with only fds 0–2 from the parent and no secrets', async () => {
     const launch = { ...misbehaveLaunch('report'), env: buildEnv(PROBE_ENV_ALLOW, PARENT_ENV) };
-    const client = await openStrictClient({ launch, tools: [READ_SOURCE_EXPECTED], timeouts: FAST });
+    const client = await openStrictClient({ key: 'reporting', launch, tools: [READ_SOURCE_EXPECTED], timeouts: FAST });
     if (!client.ok) throw new Error(client.message);
     try {
       const report = JSON.parse(client.value.instructions ?? '{}') as { fds: { fd: number; target: string }[]; env: string[]; pid: number };

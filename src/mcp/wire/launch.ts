@@ -1,3 +1,5 @@
+import type { StdioEndpoint } from '../../binding/index.ts';
+
 /**
  * The launch object: everything that decides what process the host starts.
  * Fixed data, recorded in the binding; never chosen by the model.
@@ -11,12 +13,12 @@ export interface Launch {
 }
 
 /**
- * What a binding records of a launch: argv, cwd and the environment's
- * variable names (sorted). Values stay out: they may be secrets, and a
- * record is shared.
+ * What a binding records of a launch, as the server's stdio endpoint: argv,
+ * cwd and the environment's variable names (sorted). Values stay out: they
+ * may be secrets, and a record is shared.
  */
-export function launchIdentity(launch: Launch): { readonly launch: readonly string[]; readonly cwd: string; readonly envNames: readonly string[] } {
-  return { launch: [...launch.command], cwd: launch.cwd, envNames: Object.keys(launch.env).sort() };
+export function stdioEndpoint(launch: Launch): StdioEndpoint {
+  return { kind: 'stdio', argv: [...launch.command], cwd: launch.cwd, envNames: Object.keys(launch.env).sort() };
 }
 
 // Env building and its credential-name guard have one home, shared with command hooks.

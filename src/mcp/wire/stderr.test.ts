@@ -20,6 +20,7 @@ test('the kept tail redacts a placed value; a value cut in half at the front is 
 
 test('a server that prints a value from its launch env: the failure caplab reports carries [redacted:NAME], never the value', async () => {
   const client = await openStrictClient({
+    key: 'failing',
     launch: { command: ['/bin/sh', '-c', 'echo "starting with token $CAPLAB_TEST_TOKEN" >&2; exit 1'], cwd: '/', env: { CAPLAB_TEST_TOKEN: SECRET } },
     tools: [],
     timeouts: FAST,
