@@ -10,7 +10,8 @@
  *   session that wraps a server's tools as ordinary runtime tools;
  * - `server/`: a tools-only server engine (a task's fixture server runs on it
  *   as `caplab serve`), apart from the client: the two meet only on the wire;
- * - `probe/`: the prober, on the client's checks and the wire.
+ * - `probe/`: the prober, on the client's checks and the wire;
+ * - `config/`: `.mcp.json` as Claude Code writes it (`loadMcpConfig`).
  *
  * This file is the folder's surface for the rest of caplab and for library
  * users (`caplab/mcp`). Test kits live in each layer's `testing/` and are
@@ -73,3 +74,5 @@ export { serializeResult, serveTools, toolServerMethods } from './server/index.t
 export type { Methods, SerializedResult, ServedTool, ServeStreams, ToolServer } from './server/index.ts';
 export { isClipped, probe, PROBE_ENV_ALLOW, PROBE_OFFERED, PROBE_VERSIONS, probeEnv } from './probe/index.ts';
 export type { Basis, Bounded, CallRequest, Clipped, ProbedCall, ProbedTool, ProbeFinding, ProbeOptions, ProbeReport, ProbeTimeouts, ReportedCall, ReportedServer, ReportedTool } from './probe/index.ts';
+export { ENV_NAME, ENV_NAME_RULE, expandVars, loadMcpConfig, PROJECT_MCP_CONFIG } from './config/index.ts';
+export type { InvalidConfigEntry, McpConfig, McpConfigEntry, McpConfigOptions, StdioConfigEntry, UnsupportedConfigEntry } from './config/index.ts';

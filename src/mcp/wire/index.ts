@@ -11,7 +11,7 @@ export type { StrictKind } from './basis.ts';
 export { LineSplitter } from './framing.ts';
 export { decodeLine, describeIssues, encodeLine } from './messages.ts';
 export type { ErrorObject, InboundMessage, JsonRpcId, OutboundMessage } from './messages.ts';
-export { rawFacts } from './raw-json.ts';
+export { memberKeys, rawFacts } from './raw-json.ts';
 export type { RawFacts } from './raw-json.ts';
 export { CallToolResult, CONTENT_BLOCKS, InitializeResult, ListToolsResult, PROTOCOL_VERSION, textBlocks } from './results.ts';
 export type { Implementation, ListedTool } from './results.ts';

@@ -76,7 +76,7 @@ describe('the spawned server (reporting test server)', () => {
       for (const name of SECRET_NAMES) expect(report.env).not.toContain(name);
       expect(report.env).toEqual(Object.keys(launch.env).sort());
       // The binding's server identity names exactly these variables, and the launch's cwd.
-      expect(client.value.identity).toMatchObject({ launch: launch.command, cwd: '/', envNames: report.env });
+      expect(client.value.identity).toMatchObject({ endpoint: { kind: 'stdio', argv: launch.command, cwd: '/', envNames: report.env } });
     } finally {
       await client.value.close();
       expect(isRunning(client.value.pid)).toBe(false);

@@ -31,6 +31,12 @@ function stringEnd(text: string, start: number): number {
   }
 }
 
+/** The key whose string opens at `start` and closes at `end`, escapes decoded (`"\u0061"` is `a`). */
+function keyText(text: string, start: number, end: number): string {
+  const raw = text.slice(start + 1, end);
+  return raw.includes('\\') ? (JSON.parse(text.slice(start, end + 1)) as string) : raw;
+}
+
 /** Whether a character can be part of a JSON number token (`-0.5e+3`). */
 function inNumber(c: number): boolean {
   return (c >= 0x30 && c <= 0x39) || c === 0x2d || c === 0x2b || c === 0x2e || c === 0x45 || c === 0x65;
@@ -61,8 +67,7 @@ export function rawFacts(text: string): RawFacts {
     if (c === QUOTE) {
       const end = stringEnd(text, i);
       if (expectKey) {
-        const raw = text.slice(i + 1, end);
-        const key = raw.includes('\\') ? (JSON.parse(text.slice(i, end + 1)) as string) : raw;
+        const key = keyText(text, i, end);
         const keys = open[open.length - 1]!;
         if (keys.has(key)) return { duplicateKey: key };
         keys.add(key);
@@ -82,4 +87,51 @@ export function rawFacts(text: string): RawFacts {
     }
   }
   return idNumberText === undefined ? {} : { idNumberText };
+}
+
+/**
+ * The keys of the object that is the value of the top-level object's
+ * `member`, in the order the text writes them. JSON.parse forgets that order
+ * for keys that look like array indexes (`"2"` comes before `"b"` whatever the
+ * text says). A key written twice counts where it is first written, as
+ * JSON.parse keeps it; a member written twice counts as its last, as
+ * JSON.parse keeps that. `text` must be valid JSON (parse it first).
+ *
+ * @example
+ * memberKeys('{"mcpServers":{"b":{},"2":{}}}', 'mcpServers'); // ['b', '2']
+ */
+export function memberKeys(text: string, member: string): string[] {
+  // One entry per open container: whether it is an object.
+  const open: boolean[] = [];
+  let expectKey = false;
+  let atMember = false;
+  let inMember = false;
+  let keys = new Set<string>();
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === QUOTE) {
+      const end = stringEnd(text, i);
+      if (expectKey) {
+        const key = keyText(text, i, end);
+        if (open.length === 1) atMember = key === member;
+        else if (inMember && open.length === 2) keys.add(key);
+        expectKey = false;
+      }
+      i = end;
+    } else if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
+      open.push(c === OPEN_OBJECT);
+      expectKey = c === OPEN_OBJECT;
+      if (open.length === 2 && atMember) {
+        inMember = c === OPEN_OBJECT;
+        keys = new Set();
+      }
+    } else if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) {
+      open.pop();
+      if (open.length === 1) inMember = false;
+    } else if (c === COMMA) {
+      expectKey = open[open.length - 1] === true;
+      if (open.length === 1) atMember = false;
+    }
+  }
+  return [...keys];
 }
