@@ -6,7 +6,7 @@ import { CARD_PATH } from './card.ts';
 import { localCreateCard } from './create-card.ts';
 import { localReadSource } from './read-source.ts';
 import { fixtureSnapshot } from './sources.ts';
-import { counted, requestWith, testPipeline } from './test-kit.ts';
+import { counted, requestWith, testPipeline } from './testing/test-kit.ts';
 
 const snapshot = fixtureSnapshot();
 const A = 'A claim that cannot be checked against the casks is only a story.';

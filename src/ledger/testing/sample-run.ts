@@ -6,11 +6,11 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { scratchDir } from '../../test/scratch.ts';
-import { fixedClock, type Clock } from './clock.ts';
-import type { Seal } from './format.ts';
-import type { RunDirFs } from './fs.ts';
-import { openRunDir } from './run-dir.ts';
+import { scratchDir } from '../../../test/scratch.ts';
+import { fixedClock, type Clock } from '../clock.ts';
+import type { Seal } from '../format.ts';
+import type { RunDirFs } from '../fs.ts';
+import { openRunDir } from '../run-dir.ts';
 
 /** A fresh temp folder, removed when the test (or, at top level, the file) that asked for it ends. */
 export function tempDir(prefix = 'caplab-ledger-'): string {

@@ -4,11 +4,11 @@
  * Test code only; shipped code never imports it.
  */
 import { join } from 'node:path';
-import { scratchDir } from '../../test/scratch.ts';
-import { ok, sha256Hex } from '../contract/index.ts';
-import { disclosedSources } from '../harness/index.ts';
-import type { Pipeline, ProducingRequest, RuntimeTool } from '../pipeline/index.ts';
-import type { Snapshot } from './snapshot.ts';
+import { scratchDir } from '../../../test/scratch.ts';
+import { ok, sha256Hex } from '../../contract/index.ts';
+import { disclosedSources } from '../../harness/index.ts';
+import type { Pipeline, ProducingRequest, RuntimeTool } from '../../pipeline/index.ts';
+import type { Snapshot } from '../snapshot.ts';
 
 /** Wraps a tool so the test can count handler entries. */
 export function counted(tool: RuntimeTool): { tool: RuntimeTool; entered: () => number } {
