@@ -74,5 +74,5 @@ export { serializeResult, serveTools, toolServerMethods } from './server/index.t
 export type { Methods, SerializedResult, ServedTool, ServeStreams, ToolServer } from './server/index.ts';
 export { isClipped, probe, PROBE_ENV_ALLOW, PROBE_OFFERED, PROBE_VERSIONS, probeEnv } from './probe/index.ts';
 export type { Basis, Bounded, CallRequest, Clipped, ProbedCall, ProbedTool, ProbeFinding, ProbeOptions, ProbeReport, ProbeTimeouts, ReportedCall, ReportedServer, ReportedTool } from './probe/index.ts';
-export { ENV_NAME, ENV_NAME_RULE, expandVars, loadMcpConfig, PROJECT_MCP_CONFIG } from './config/index.ts';
+export { ENV_NAME, ENV_NAME_RULE, loadMcpConfig } from './config/index.ts';
 export type { InvalidConfigEntry, McpConfig, McpConfigEntry, McpConfigOptions, StdioConfigEntry, UnsupportedConfigEntry } from './config/index.ts';
