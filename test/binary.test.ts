@@ -39,6 +39,22 @@ test('env -i caplab demo --json from an empty dir: accepted over MCP, the child 
   expect(doc.run_dir.startsWith(cwd)).toBe(true);
 });
 
+test.each(['mcp', 'local'])('env -i caplab run --replay the example (%s): accepted, every response replayed, usage the file’s totals, and verify re-computes it', async (transport) => {
+  const cwd = scratchDir('caplab-bin-replay-');
+  copyFileSync(join(import.meta.dir, '../fixtures/examples/excerpt.replay.jsonl'), join(cwd, 'excerpt.replay.jsonl'));
+  const { stdout, code, stderr } = await run(['env', '-i', bin, 'run', '--replay', 'excerpt.replay.jsonl', '--transport', transport, '--json'], cwd);
+  expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+  const doc = JSON.parse(stdout);
+  expect([doc.accepted, doc.transport, doc.scripted, doc.origin, doc.requests, doc.tool_calls]).toEqual([true, transport, false, 'replayed', 3, 3]);
+  expect(doc.request_log.map((r: any) => r.response.origin)).toEqual(['replayed', 'replayed', 'replayed']);
+  const lines = readFileSync(join(cwd, 'excerpt.replay.jsonl'), 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l).usage);
+  const sum = (key: string) => lines.reduce((total, usage) => total + usage[key], 0);
+  expect(doc.usage.total).toEqual({ input_tokens: sum('input_tokens'), output_tokens: sum('output_tokens'), cache_creation_input_tokens: sum('cache_creation_input_tokens'), cache_read_input_tokens: sum('cache_read_input_tokens') });
+  const verified = await run(['env', '-i', bin, 'verify', doc.run_dir], cwd);
+  expect(verified.code).toBe(0);
+  expect(verified.stdout).toContain('verdict accepted (re-computed)');
+});
+
 test('unshare -n caplab check: every scenario as expected with no network; the JUnit file parses and has one testcase per scenario', async () => {
   const cwd = scratchDir('caplab-offline-');
   const probe = await run(['unshare', '-n', 'true'], cwd, { PATH: '/usr/bin:/bin' });

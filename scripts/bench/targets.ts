@@ -139,7 +139,7 @@ export function caplabTool(session: FixtureSession): Target {
     runDir: '/nonexistent-bench',
     actionId: `a${i}`,
     toolCallId: `t${i}`,
-    request: { id: 'bench', payload: new Uint8Array(), payloadSha256: '', disclosedSources: [], bindings: {} },
+    request: { id: 'bench', payload: new Uint8Array(), payloadSha256: '', bindings: {} },
     signal: new AbortController().signal,
   });
   return {

@@ -4,9 +4,9 @@ import { fail, ok } from '../contract/index.ts';
 import { checkFills, findSchemaDefault } from './fills.ts';
 import { prepareTarget, RESULT_CONVERSION, type ModelTarget } from './targets.ts';
 
-/** Who runs the implementation. */
+/** Who runs the implementation: a local function, an MCP server, or the host itself (a built-in). */
 export interface Implementation {
-  readonly kind: 'local' | 'mcp';
+  readonly kind: 'local' | 'mcp' | 'host';
   readonly version: string;
 }
 

@@ -26,3 +26,4 @@ export type { ToolEntry, ToolTable } from './table.ts';
 export { describeTools, renderToolsText } from './describe.ts';
 export type { ToolDescription, ToolsDescription } from './describe.ts';
 export { strictConforms, strictViolations } from './strict-rules.ts';
+export { BINDING_KINDS } from './kinds.ts';

@@ -9,7 +9,7 @@ function at(path: string, name: string): string {
   return path === '' ? name : `${path}.${name}`;
 }
 
-function invalid(kind: string, path: string, message: string): Failure {
+function invalid(kind: 'invalid_operation' | 'extra_field' | 'missing_field' | 'wrong_type', path: string, message: string): Failure {
   return fail('invalid_arguments', kind, `${path}: ${message}`);
 }
 

@@ -3,9 +3,10 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadScenario } from '../harness/index.ts';
-import { execute, parseRunFlags } from './run-command.ts';
+import { execute, parseRunFlags, scripted } from './run-command.ts';
 import { testIo } from './test-io.ts';
-import { excerptTask } from '../excerpt/index.ts';
+import { excerptCli } from './testing/excerpt-cli.ts';
+import { exitCodeOf } from './exit.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'caplab-card-link-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -13,12 +14,13 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 test('a symlink planted at card/ mid-run: the card is refused (precondition/unsafe_path), nothing lands outside, the run is not accepted', async () => {
   const outside = join(scratch, 'outside');
   mkdirSync(outside);
-  const flags = parseRunFlags(['--transport', 'local', '--run-id', 'linked'], 'demo', excerptTask);
-  if ('usage' in flags) throw new Error(flags.usage);
-  const scenario = loadScenario(excerptTask.scenarios.folder, 'happy');
+  const parsed = parseRunFlags(['--transport', 'local', '--run-id', 'linked'], 'demo', excerptCli());
+  if (!parsed.ok) throw new Error(parsed.message);
+  const flags = parsed.value;
+  const scenario = loadScenario(excerptCli().scenarios.folder, 'happy');
   if (!scenario.ok) throw new Error(scenario.message);
   let planted = false;
-  const executed = await execute(flags, scenario.value, testIo(scratch), excerptTask, undefined, (step) => {
+  const executed = await execute(flags, scripted(scenario.value), testIo(scratch), excerptCli(), (step) => {
     // After the first call (a read), before the create: someone plants card/ -> outside.
     if (step.type === 'call' && !planted) {
       planted = true;
@@ -32,5 +34,5 @@ test('a symlink planted at card/ mid-run: the card is refused (precondition/unsa
   const create = loop.calls.find((c) => c.name === 'create_card');
   expect(create?.outcome.ok === false && [create.outcome.class, create.outcome.kind]).toEqual(['precondition', 'unsafe_path']);
   expect(readdirSync(outside)).toEqual([]);
-  expect(executed.outcome.exitCode).toBe(1);
+  expect(exitCodeOf(executed.outcome.ending)).toBe(1);
 });

@@ -1,15 +1,17 @@
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { Task, ToolProvider } from '../harness/index.ts';
+import { ok, type Outcome } from '../contract/index.ts';
 import { caseFlags, checkCases, judge, type CheckCase, type CheckResult } from './check.ts';
 import { HELP } from './help.ts';
-import { EXIT, paint, type Io } from './io.ts';
+import { EXIT } from './exit.ts';
+import { paint, type Io } from './io.ts';
+import type { CliTask } from './tasks.ts';
 import { repeatedFlag } from './flags.ts';
 import { junitXml } from './junit.ts';
 import { checkOutDir, checkRunId, usageFailure } from './paths.ts';
 import { failureText } from './render.ts';
 import { checkReportFile, reportTarget, writeReport } from './report-file.ts';
-import { execute, newRunId, prepareRun, startRun } from './run-command.ts';
+import { badFlag, execute, newRunId, prepareRun, scripted, startRun } from './run-command.ts';
 
 const CHECK_OPTIONS = {
   json: { type: 'boolean' },
@@ -32,45 +34,46 @@ interface CheckFlags {
 }
 
 /** Parses check's flags and checks every path, before the first scenario runs: a typo must not cost a whole check. */
-function parseCheckFlags(args: readonly string[], cwd: string): CheckFlags | { readonly usage: string } | { readonly help: true } {
+function parseCheckFlags(args: readonly string[], cwd: string): Outcome<CheckFlags | { readonly help: true }> {
   let parsed;
   try {
     parsed = parseArgs({ args: [...args], options: CHECK_OPTIONS, strict: true, allowPositionals: false });
   } catch (error) {
-    return { usage: (error as Error).message };
+    return badFlag((error as Error).message);
   }
   const repeated = repeatedFlag(args, CHECK_OPTIONS);
-  if (repeated) return { usage: repeated };
+  if (repeated) return badFlag(repeated);
   const v = parsed.values;
-  if (v.help) return { help: true };
+  if (v.help) return ok({ help: true });
   const checkId = v['run-id'] ?? newRunId().replace(/^run-/, 'check-');
-  if (v.out === '') return { usage: '--out needs a folder; an empty path would mean the working directory' };
+  if (v.out === '') return badFlag('--out needs a folder; an empty path would mean the working directory');
   const root = resolve(cwd, v.out ?? join('caplab-runs', checkId));
   const junit = v.junit !== undefined ? resolve(cwd, v.junit) : undefined;
   const bad =
     checkRunId(checkId) ??
     checkOutDir(root, v.out !== undefined ? '--out' : 'check dir') ??
     (v.junit === '' ? usageFailure('bad_path', '--junit needs a file name') : junit !== undefined ? checkReportFile(junit, '--junit', root) : undefined);
-  if (bad) return { usage: bad.message };
-  return { json: v.json ?? false, durable: v.durable ?? false, checkId, root, ...(junit !== undefined ? { junit: { path: junit, target: reportTarget(junit) } } : {}) };
+  if (bad) return bad;
+  return ok({ json: v.json ?? false, durable: v.durable ?? false, checkId, root, ...(junit !== undefined ? { junit: { path: junit, target: reportTarget(junit) } } : {}) });
 }
 
 /** `caplab check [--json] [--junit FILE] [--out DIR]`: the CI smoke test. */
-export async function checkCommand(args: readonly string[], io: Io, task: Task, mcpTools: ToolProvider): Promise<number> {
-  const flags = parseCheckFlags(args, io.cwd);
-  if ('help' in flags) return io.stdout(`${HELP['check']}\n`), EXIT.ok;
-  if ('usage' in flags) return usage(io, flags.usage);
+export async function checkCommand(args: readonly string[], io: Io, task: CliTask): Promise<number> {
+  const parsed = parseCheckFlags(args, io.cwd);
+  if (!parsed.ok) return usage(io, parsed.message);
+  if ('help' in parsed.value) return io.stdout(`${HELP['check']}\n`), EXIT.ok;
+  const flags = parsed.value;
   const cases = checkCases(task);
   const flagsOf = (item: CheckCase) => ({ ...caseFlags(task, item, flags.root, `${flags.checkId}-${item.id}`), ...(flags.durable ? { durable: true } : {}) });
   // The root is taken with the first run dir, before any output: of checks racing for one --out, one runs.
-  const first = await prepareRun(flagsOf(cases[0]!), cases[0]!.scenario, io, task, mcpTools);
-  if (!first.ok && first.code === EXIT.usage) return usage(io, failureText(first.failure));
+  const first = await prepareRun(flagsOf(cases[0]!), scripted(cases[0]!.scenario), io, task);
+  if (!first.ok && first.ending.type === 'refused') return usage(io, failureText(first.failure));
   const colours = paint(io);
   const results: CheckResult[] = [];
   if (!flags.json) io.stdout(`caplab check — ${cases.length} scenarios, run dirs under ${flags.root}\n\n`);
   const width = Math.max(...cases.map((c) => c.id.length));
   for (const [index, item] of cases.entries()) {
-    const executed = index > 0 ? await execute(flagsOf(item), item.scenario, io, task, mcpTools) : first.ok ? await startRun(first.prepared, io, task) : first;
+    const executed = index > 0 ? await execute(flagsOf(item), scripted(item.scenario), io, task) : first.ok ? await startRun(first.prepared, io) : first;
     const result = judge(task, item, executed);
     results.push(result);
     if (!flags.json) {

@@ -23,10 +23,11 @@ export interface RunEffects {
  * Meant for a run dir `verify` has already accepted: a line that is not
  * JSON is an error here, not a verdict on the record.
  */
-export function readRunEffects(runDir: string, folder: string): RunEffects {
+export function readRunEffects(runDir: string, folder: string | undefined): RunEffects {
   let artifactFiles = 0;
   try {
-    artifactFiles = readdirSync(join(runDir, folder)).length;
+    // A task that names no artifact folder has no artifact to count.
+    if (folder !== undefined) artifactFiles = readdirSync(join(runDir, folder)).length;
   } catch (error) {
     if ((error as { code?: string }).code !== 'ENOENT') throw error;
   }

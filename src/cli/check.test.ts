@@ -5,20 +5,22 @@ import { join } from 'node:path';
 import type { Scenario } from '../harness/index.ts';
 import { effectViolation, readRunEffects } from './check-effects.ts';
 import { caseDir, caseFlags, checkCases, judge, type CheckCase } from './check.ts';
-import { execute } from './run-command.ts';
+import { execute, scripted } from './run-command.ts';
 import { testIo } from './test-io.ts';
-import { excerptTask } from '../excerpt/index.ts';
+import { excerptCli } from './testing/excerpt-cli.ts';
+
+const excerpt = excerptCli();
 
 const scratch = mkdtempSync(join(tmpdir(), 'caplab-check-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 /** Runs one case as `caplab check` does (same flags), locally. */
 async function runCase(item: CheckCase, root: string) {
-  const flags = caseFlags(excerptTask, item, root, `t-${item.id}`, 'local');
-  return judge(excerptTask, item, await execute(flags, item.scenario, testIo(root), excerptTask, undefined));
+  const flags = caseFlags(excerpt, item, root, `t-${item.id}`, 'local');
+  return judge(excerpt, item, await execute(flags, scripted(item.scenario), testIo(root), excerpt));
 }
 
-const localCases = () => checkCases(excerptTask).filter((c) => c.transport === 'local');
+const localCases = () => checkCases(excerpt).filter((c) => c.transport === 'local');
 const caseNamed = (id: string) => localCases().find((c) => c.id === id)!;
 
 test('at least 15 hostile scenarios are built in, each naming its exact refusals', () => {
@@ -28,7 +30,7 @@ test('at least 15 hostile scenarios are built in, each naming its exact refusals
 });
 
 test('the hostile protocol-looking names also run over MCP, where the server-qualified name exists', () => {
-  expect(checkCases(excerptTask).map((c) => c.id)).toContain('hostile-protocol-names-mcp');
+  expect(checkCases(excerpt).map((c) => c.id)).toContain('hostile-protocol-names-mcp');
 });
 
 test('every built-in scenario ends as its file expects, with at most one card and no side effect started twice', async () => {
@@ -55,11 +57,11 @@ test('a run whose refusals differ from the expected list does not pass, even wit
 test('the card is counted from the run dir: a second file under card/ fails the case', async () => {
   const item = caseNamed('demo-local');
   const root = join(scratch, 'extra-card');
-  const flags = caseFlags(excerptTask, item, root, 't-extra', 'local');
-  const executed = await execute(flags, item.scenario, testIo(root), excerptTask, undefined);
-  expect(judge(excerptTask, item, executed).passed).toBe(true);
+  const flags = caseFlags(excerpt, item, root, 't-extra', 'local');
+  const executed = await execute(flags, scripted(item.scenario), testIo(root), excerpt);
+  expect(judge(excerpt, item, executed).passed).toBe(true);
   writeFileSync(join(caseDir(root, item), 'card', 'second.md'), 'x');
-  const after = judge(excerptTask, item, executed);
+  const after = judge(excerpt, item, executed);
   expect(after.passed).toBe(false);
   expect(after.observed).toContain('2 files under card/');
 });
@@ -89,5 +91,5 @@ test('the run-dir reading counts card files and handler entries of writing tools
 
 test('the README names the number of cases `caplab check` runs', () => {
   const readme = readFileSync(join(import.meta.dir, '../../README.md'), 'utf8');
-  expect(readme).toContain(`scenario, ${checkCases(excerptTask).length} cases;`);
+  expect(readme).toContain(`scenario, ${checkCases(excerpt).length} cases;`);
 });

@@ -1,9 +1,10 @@
 import { join } from 'node:path';
-import { builtinScenarioNames, loadScenario, recheckAcceptance, type RunOutcome, type Scenario, type Task } from '../harness/index.ts';
+import { builtinScenarioNames, loadScenario, recheckAcceptance, type RunOutcome, type Scenario } from '../harness/index.ts';
 import { verify } from '../ledger/index.ts';
 import { effectViolation, readRunEffects, type RunEffects } from './check-effects.ts';
 import type { Executed } from './run-command.ts';
 import type { RunFlags } from './setup.ts';
+import type { CliTask } from './tasks.ts';
 
 /** One check case: a scenario over a transport, and how it must end. */
 export interface CheckCase {
@@ -29,11 +30,11 @@ export interface CheckResult {
 /**
  * The cases `caplab check` runs: the task's demo scenario over MCP and over
  * the local path, every other built-in scenario locally, and those the task
- * names (`Task.scenarios.overMcp`: changing the transport must not remove a
+ * names (`TaskScenarios.overMcp`: changing the transport must not remove a
  * check) over MCP as well.
  */
-export function checkCases(task: Pick<Task, 'scenarios'>): CheckCase[] {
-  const { folder, demo, overMcp } = task.scenarios;
+export function checkCases(cli: Pick<CliTask, 'scenarios'>): CheckCase[] {
+  const { folder, demo, overMcp } = cli.scenarios;
   const demos: CheckCase[] = [];
   const cases: CheckCase[] = [];
   for (const name of builtinScenarioNames(folder)) {
@@ -76,8 +77,9 @@ function describeExpectation(scenario: Scenario, artifact: string): string {
  * from an offline verification of its run dir with the task's recheck (so a
  * run whose record does not verify never counts as expected).
  */
-export function judge(task: Task, item: CheckCase, executed: Executed): CheckResult {
-  const artifact = task.artifact.name;
+export function judge(cli: Pick<CliTask, 'task'>, item: CheckCase, executed: Executed): CheckResult {
+  const { task } = cli;
+  const artifact = task.artifact?.name ?? 'artifact';
   const base = { id: item.id, scenario: item.scenario.name, transport: item.transport, expected: describeExpectation(item.scenario, artifact) };
   if (!executed.ok) {
     const f = executed.failure;
@@ -92,8 +94,8 @@ export function judge(task: Task, item: CheckCase, executed: Executed): CheckRes
   const verified = verify(outcome.runDir, { recheck: recheckAcceptance(task), expectedHead: outcome.head });
   // The artifact and the side effects are read back from the run dir, not taken from the run's own account;
   // they are read even when the record fails to verify, so the report says what is there.
-  const effects = readEffects(outcome.runDir, task.artifact.folder);
-  const violation = effects ? effectViolation(effects, task.artifact.folder) : undefined;
+  const effects = readEffects(outcome.runDir, task.artifact?.folder);
+  const violation = effects ? effectViolation(effects, task.artifact?.folder ?? '') : undefined;
   const made = effects !== undefined && effects.artifactFiles > 0;
   const refusalsMatch = expect.failures === undefined || failures.map(pair).join(' ') === expect.failures.map(pair).join(' ');
   const observed = [
@@ -120,7 +122,7 @@ export function judge(task: Task, item: CheckCase, executed: Executed): CheckRes
   };
 }
 
-function readEffects(runDir: string, folder: string): RunEffects | undefined {
+function readEffects(runDir: string, folder: string | undefined): RunEffects | undefined {
   try {
     return readRunEffects(runDir, folder);
   } catch {
@@ -135,7 +137,8 @@ export function caseDir(root: string, item: CheckCase): string {
 }
 
 /** The flags `caplab check` runs a case with: JSON, no permission prompt, the task's method package, nothing else. */
-export function caseFlags(task: Pick<Task, 'method'>, item: CheckCase, root: string, runId: string, transport: CheckCase['transport'] = item.transport): RunFlags {
+export function caseFlags(cli: Pick<CliTask, 'task'>, item: CheckCase, root: string, runId: string, transport: CheckCase['transport'] = item.transport): RunFlags {
+  const skill = cli.task.method?.skill;
   return {
     transport,
     scenario: item.scenario.name,
@@ -147,7 +150,7 @@ export function caseFlags(task: Pick<Task, 'method'>, item: CheckCase, root: str
     skillDirs: [],
     noSkill: false,
     settings: [],
-    defaultSkill: task.method.skill,
+    ...(skill !== undefined ? { defaultSkill: skill } : {}),
     out: caseDir(root, item),
     runId,
   };

@@ -1,7 +1,8 @@
 import { CAPLAB_VERSION } from '../version.ts';
 import { HELP } from './help.ts';
-import { EXIT, interruptCode, type Io } from './io.ts';
-import { loadTask, serveTask, taskServerLaunch } from './tasks.ts';
+import { EXIT, exitCodeOf, interrupted } from './exit.ts';
+import type { Io } from './io.ts';
+import { loadTask, loadTasks, serveTask } from './tasks.ts';
 
 // Each command's modules are imported when that command runs, so `--version` and `verify` never
 // evaluate the MCP client or ajv and `serve` never evaluates the host (test/module-graph.test.ts).
@@ -27,10 +28,10 @@ export function guardsProcesses(argv: readonly string[]): boolean {
 export async function cli(argv: readonly string[], io: Io): Promise<number> {
   const code = await dispatch(argv, io);
   if (!io.interrupt?.aborted || code === EXIT.usage) return code;
-  const interrupted = interruptCode(io.interrupt.reason);
+  const signalled = exitCodeOf(interrupted(io.interrupt));
   // demo and run say it themselves, with the run dir.
-  if (code !== interrupted) io.stderr(`caplab: interrupted by ${String(io.interrupt.reason)}\n`);
-  return interrupted;
+  if (code !== signalled) io.stderr(`caplab: interrupted by ${String(io.interrupt.reason)}\n`);
+  return signalled;
 }
 
 async function dispatch(argv: readonly string[], io: Io): Promise<number> {
@@ -52,14 +53,14 @@ async function dispatch(argv: readonly string[], io: Io): Promise<number> {
   switch (command) {
     case 'demo':
     case 'run': {
-      const [{ parseRunFlags, runCommand }, { mcpTools }, task] = await Promise.all([import('./run-command.ts'), import('../harness/index.ts'), loadTask()]);
+      const [{ parseRunFlags, runCommand }, task] = await Promise.all([import('./run-command.ts'), loadTask({ envSource: io.env })]);
       const flags = parseRunFlags(rest, command, task);
-      if ('usage' in flags) return usage(io, command, flags.usage);
-      return runCommand(flags, io, task, mcpTools(task, { envSource: io.env, launch: await taskServerLaunch(io.env) }));
+      if (!flags.ok) return usage(io, command, flags.message);
+      return runCommand(flags.value, io, task);
     }
     case 'check': {
-      const [{ checkCommand }, { mcpTools }, task] = await Promise.all([import('./check-command.ts'), import('../harness/index.ts'), loadTask()]);
-      return checkCommand(rest, io, task, mcpTools(task, { envSource: io.env, launch: await taskServerLaunch(io.env) }));
+      const [{ checkCommand }, task] = await Promise.all([import('./check-command.ts'), loadTask({ envSource: io.env })]);
+      return checkCommand(rest, io, task);
     }
     case 'tools':
       return (await import('./info-commands.ts')).toolsCommand(rest, io, await loadTask());
@@ -72,7 +73,7 @@ async function dispatch(argv: readonly string[], io: Io): Promise<number> {
     case 'probe':
       return (await import('./probe-command.ts')).probeCommand(rest, io);
     case 'verify':
-      return (await import('./verify-command.ts')).verifyCommand(rest, io, await loadTask());
+      return (await import('./verify-command.ts')).verifyCommand(rest, io, await loadTasks());
     default:
       return usage(io, undefined, `unknown command ${JSON.stringify(command)}`);
   }

@@ -1,39 +1,37 @@
 import { expect, test } from 'bun:test';
 import { join } from 'node:path';
-import { fail, ok } from '../contract/index.ts';
-import { localTools, mcpTools, type ToolProvider } from '../harness/index.ts';
+import { fail, refusal } from '../contract/index.ts';
+import type { Task } from '../harness/index.ts';
+import { replacingTool } from '../harness/testing/replace-tool.ts';
 import { EXIT_CODES_HELP } from './help.ts';
-import { EXIT } from './io.ts';
+import { EXIT } from './exit.ts';
 import { parseRunFlags, runCommand } from './run-command.ts';
 import { testIo } from './test-io.ts';
 import { scratchDir } from '../../test/scratch.ts';
-import { excerptTask } from '../excerpt/index.ts';
+import { excerptTaskOverMcp } from '../excerpt/index.ts';
+import { excerptCli } from './testing/excerpt-cli.ts';
 
 const flags = (args: string[]) => {
-  const parsed = parseRunFlags(['--json', ...args], 'demo', excerptTask);
-  if ('usage' in parsed) throw new Error(parsed.usage);
-  return parsed;
+  const parsed = parseRunFlags(['--json', ...args], 'demo', excerptCli());
+  if (!parsed.ok) throw new Error(parsed.message);
+  return parsed.value;
 };
 
-/** Local tools whose read_source ends as the given failure. */
-const failingReads = (failure: ReturnType<typeof fail>): ToolProvider => async (snapshot, runId) => {
-  const set = await localTools(excerptTask)(snapshot, runId);
-  if (!set.ok) return set;
-  return ok({ ...set.value, tools: set.value.tools.map((t) => (t.contract.name === 'read_source' ? { ...t, handler: async () => failure } : t)) });
-};
+/** The task with local tools whose read_source ends as the given failure. */
+const failingReads = (failure: ReturnType<typeof fail>): Task => replacingTool('read_source', (t) => ({ ...t, handler: async () => failure }));
 
 test('a server that cannot be spawned: exit 3 (transport), one JSON document naming spawn', async () => {
   const io = testIo(scratchDir('caplab-exit-'));
-  const provider = mcpTools(excerptTask, { envSource: {}, launch: { command: ['/nonexistent/caplab-server'], cwd: '/', env: {} } });
-  expect(await runCommand(flags([]), io, excerptTask, provider)).toBe(EXIT.protocol);
+  const overMcp = excerptTaskOverMcp({ envSource: {}, launch: { command: ['/nonexistent/caplab-server'], cwd: '/', env: {} } });
+  expect(await runCommand(flags([]), io, excerptCli(overMcp))).toBe(EXIT.protocol);
   expect(JSON.parse(io.out()).error.class).toBe('spawn');
 });
 
 test('a protocol failure in a call: exit 3; an unknown outcome (timeout/closed): exit 4, reported as unknown, not "not executed"', async () => {
   const protocol = testIo(scratchDir('caplab-exit-'));
-  expect(await runCommand(flags(['--transport', 'mcp']), protocol, excerptTask, failingReads(fail('protocol', 'framing', 'stray byte')))).toBe(EXIT.protocol);
+  expect(await runCommand(flags(['--transport', 'mcp']), protocol, excerptCli(failingReads(refusal('protocol', 'framing', 'spec MUST', 'stray byte'))))).toBe(EXIT.protocol);
   const unknown = testIo(scratchDir('caplab-exit-'));
-  expect(await runCommand(flags(['--transport', 'mcp']), unknown, excerptTask, failingReads(fail('timeout', 'deadline', 'no answer')))).toBe(EXIT.unknown);
+  expect(await runCommand(flags(['--transport', 'mcp']), unknown, excerptCli(failingReads(fail('timeout', 'deadline', 'no answer'))))).toBe(EXIT.unknown);
   const doc = JSON.parse(unknown.out());
   expect(doc.ending).toContain('outcome unknown');
   expect(doc.calls[0].handler_entered).toBe(true);

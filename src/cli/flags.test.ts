@@ -3,7 +3,7 @@ import { cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { scratchDir } from '../../test/scratch.ts';
 import { cli } from './cli.ts';
-import { EXIT } from './io.ts';
+import { EXIT } from './exit.ts';
 import { parseProbeFlags } from './probe-command.ts';
 import { testIo } from './test-io.ts';
 

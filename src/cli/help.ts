@@ -40,6 +40,7 @@ Usage: caplab <command> [options]
 Commands:
   demo                 run the excerpt task with the scripted model (default: over MCP)
   run --scenario S     run a scenario (built-in name or JSON file)
+  run --replay FILE    run with recorded model responses (Anthropic Messages API, one per line)
   check                demo over MCP and local + every built-in negative scenario (CI smoke test)
   tools                list bound tools with contract and model-facing schemas
   skills               list method packages and their binding status
@@ -48,7 +49,8 @@ Commands:
   probe -- CMD ARGS…   check any stdio MCP server (general profile; --call to judge tools)
 
 Options: --help (on any command), --version. A flag that takes one value may be given once.
-The model is always scripted: responses are replayed from scenario files and usage is synthetic.
+No live model is called: the model is scripted (responses from scenario files, usage synthetic)
+or replayed (--replay: recorded responses, usage as recorded), and every report labels which.
 
 ${EXIT_CODES_HELP}`,
   demo: `Usage: caplab demo [options]
@@ -65,7 +67,8 @@ Re-checks a run dir offline, from its bytes alone: every ledger line canonical a
 chained to the previous one, the seal, every recorded file's sha256 (payloads, responses,
 snapshot, card, kept outputs), no unreferenced file, one run_start, at most one
 acceptance, a final run_end consistent with them, and every acceptance check
-re-computed from the recorded bytes. Names the record format it read, how the run
+re-computed from the recorded bytes by the task run_start names (none: the
+excerpt; one this caplab does not know: evidence/unknown_task). Names the record format it read, how the run
 ended, or the first event or file that fails. A record re-forged whole (ledger and
 seal recomputed) is caught only against a head kept elsewhere:
   --head HASH   also require this ledger head (as printed by the run)
@@ -153,9 +156,16 @@ stdout could not be written), 4 a call's outcome is unknown (timeout; never re-s
 internal error (caplab's own fault: the server is killed and the temp cwd removed).
 When several apply, the most severe wins: 2 > 70 > 130/143 > 4 > 3 > 1 > 0.`,
   run: `Usage: caplab run --scenario NAME|FILE [options]
+       caplab run --replay FILE [options]
 
-Runs a scenario file (built-in names: see \`caplab check\`), with the same options as demo.
-
+Runs a scenario (built-in names: see \`caplab check\`), or recorded model responses, with the
+same options as demo (a replay adopts no method package).
+  --scenario NAME|FILE    scripted responses: a built-in scenario or a scenario JSON file
+  --replay FILE           replayed responses: JSONL, line N the Anthropic Messages API response
+                          to request N (text and tool_use blocks; no pause_turn). The whole file
+                          is checked before the run (at most 4 MiB, replayBytes; a bad line
+                          exits 2, naming its line and field); usage is recorded as the file has
+                          it, cache counts too, labelled replayed. Not with --scenario.
 ${RUN_FLAGS}
 
 ${EXIT_CODES_HELP}`,

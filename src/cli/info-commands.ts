@@ -2,11 +2,13 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createTaskContract, setPropertiesContract, updateNoteContract } from '../../fixtures/contracts/index.ts';
 import { bindTable, describeTools, MODEL_TARGETS, renderToolsText, type ModelTarget, type ToolEntry } from '../binding/index.ts';
-import type { Task } from '../harness/index.ts';
 import { describeSkills, discoverPackages, renderSkillsText } from '../skill/index.ts';
 import { EMPTY_SKILLS, repeatedFlag } from './flags.ts';
 import { HELP } from './help.ts';
-import { EXIT, type Io } from './io.ts';
+import { EXIT } from './exit.ts';
+import type { Io } from './io.ts';
+import { offeredTools, toolVersions } from './setup.ts';
+import type { CliTask } from './tasks.ts';
 
 /**
  * The library's example contracts `caplab tools` shows after the task's own
@@ -39,7 +41,7 @@ function parse(args: readonly string[], io: Io, command: string, extra: ExtraOpt
 }
 
 /** `caplab tools [--model plain|strict|anthropic] [--json]`: the task's tools, then the examples. */
-export function toolsCommand(args: readonly string[], io: Io, task: Task): number {
+export function toolsCommand(args: readonly string[], io: Io, { task }: CliTask): number {
   const parsed = parse(args, io, 'tools', { model: { type: 'string' } });
   if (!parsed) return EXIT.usage;
   if (parsed.values.help) return io.stdout(`${HELP['tools']}\n`), EXIT.ok;
@@ -48,26 +50,26 @@ export function toolsCommand(args: readonly string[], io: Io, task: Task): numbe
     io.stderr(`caplab tools: --model must be one of ${MODEL_TARGETS.join(', ')}\n`);
     return EXIT.usage;
   }
-  const description = describeTools(bindTable([...task.tools.local.map((tool) => tool.entry), ...EXAMPLE_ENTRIES], target));
+  const entries = offeredTools(task).map(({ contract, implementation }): ToolEntry => ({ contract, implementation }));
+  const description = describeTools(bindTable([...entries, ...EXAMPLE_ENTRIES], target));
   io.stdout(parsed.values.json ? `${JSON.stringify(description, null, 2)}\n` : `${renderToolsText(description)}\n`);
   return EXIT.ok;
 }
 
 /** `caplab skills [--skills DIR]… [--json]`: packages parsed against the task's stages and bound to its tools. */
-export function skillsCommand(args: readonly string[], io: Io, task: Task): number {
+export function skillsCommand(args: readonly string[], io: Io, { task }: CliTask): number {
   const parsed = parse(args, io, 'skills', { skills: { type: 'string', multiple: true } });
   if (!parsed) return EXIT.usage;
   if (parsed.values.help) return io.stdout(`${HELP['skills']}\n`), EXIT.ok;
   const dirs = parsed.values.skills ?? [];
   if (dirs.includes('')) return io.stderr(`caplab skills: ${EMPTY_SKILLS}\n`), EXIT.usage;
   // Folders are named relative to the caller's working directory (io.cwd).
-  const packages = discoverPackages({ dirs: dirs.map((dir) => resolve(io.cwd, dir)), stages: task.method.stages });
+  const packages = discoverPackages({ dirs: dirs.map((dir) => resolve(io.cwd, dir)), stages: task.method?.stages ?? [] });
   if (!packages.ok) {
     io.stderr(`caplab skills: ${packages.class}/${packages.kind}: ${packages.message}\n`);
     return EXIT.usage;
   }
-  const tools = task.tools.local.map(({ entry: { contract } }) => ({ name: contract.name, version: contract.version }));
-  const report = describeSkills(packages.value, tools);
+  const report = describeSkills(packages.value, toolVersions(offeredTools(task)));
   io.stdout(parsed.values.json ? `${JSON.stringify(report, null, 2)}\n` : `${renderSkillsText(report)}\n`);
   return EXIT.ok;
 }

@@ -2,7 +2,8 @@ import { expect, test } from 'bun:test';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { EXIT, exitAfterOutput, fileSink, outputWriter, paint, writeOrder } from './io.ts';
+import { EXIT, exitAfterOutput } from './exit.ts';
+import { fileSink, outputWriter, paint, writeOrder } from './io.ts';
 import { testIo } from './test-io.ts';
 
 test('colour only on a TTY, and never with NO_COLOR set', () => {

@@ -20,21 +20,6 @@ export interface Io {
   readonly interrupt?: AbortSignal;
 }
 
-/**
- * Exit codes (SPEC F-CLI), documented in `--help` and README. `io` shares 3
- * with `protocol`: both say "the run could not talk to something" (a server,
- * or the place its output goes), never "the result was wrong". 130 and 143
- * are 128 + the number of SIGINT and SIGTERM, as a shell reports them. 70
- * (EX_SOFTWARE) is an internal error: main.ts's last resort, for an error
- * nothing caught. When several apply: 2 > 70 > 130/143 > 4 > 3 > 1 > 0.
- */
-export const EXIT = { ok: 0, failed: 1, usage: 2, protocol: 3, io: 3, unknown: 4, internal: 70, sigint: 130, sigterm: 143 } as const;
-
-/** The exit code for an interruption by this signal (the `interrupt` signal's reason). */
-export function interruptCode(reason: unknown): typeof EXIT.sigint | typeof EXIT.sigterm {
-  return reason === 'SIGINT' ? EXIT.sigint : EXIT.sigterm;
-}
-
 /** The part of a process stream `outputWriter` uses (a `NodeJS.WriteStream` has it). */
 export interface OutputStream {
   write(text: string, callback: (error?: Error | null) => void): unknown;
@@ -139,15 +124,6 @@ export function outputWriter(stream: OutputStream): OutputWriter {
       return failure;
     },
   };
-}
-
-/**
- * The exit code once stdout has settled: a failed stdout turns "accepted" or
- * "not accepted" into `EXIT.io` (the caller never saw that report); usage,
- * protocol and unknown-outcome codes already say more and are kept.
- */
-export function exitAfterOutput(code: number, stdoutFailure: Error | undefined): number {
-  return stdoutFailure && (code === EXIT.ok || code === EXIT.failed) ? EXIT.io : code;
 }
 
 export interface Paint {

@@ -2,33 +2,31 @@ import { expect, test } from 'bun:test';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ok } from '../contract/index.ts';
-import { mcpTools, type ToolProvider } from '../harness/index.ts';
+import type { Task } from '../harness/index.ts';
+import { replacingTool } from '../harness/testing/replace-tool.ts';
 import type { Mode } from '../excerpt/testing/misbehave.ts';
 import { FAST } from '../mcp/client/testing/timeouts.ts';
 import { misbehaveLaunch } from '../excerpt/testing/misbehave-launch.ts';
 import { parseRunFlags, runCommand } from './run-command.ts';
 import { testIo } from './test-io.ts';
-import { excerptTask } from '../excerpt/index.ts';
+import { excerptTaskOverMcp } from '../excerpt/index.ts';
+import { excerptCli } from './testing/excerpt-cli.ts';
 
-/** The demo's tools with read_source over a misbehaving server. */
-const over = (mode: Mode): ToolProvider => mcpTools(excerptTask, { envSource: {}, launch: misbehaveLaunch(mode), timeouts: { ...FAST, callMs: 300 } });
+/** The demo's task with read_source over a misbehaving server. */
+const over = (mode: Mode): Task => excerptTaskOverMcp({ envSource: {}, launch: misbehaveLaunch(mode), timeouts: { ...FAST, callMs: 300 } });
 
 /** The same, with the pipeline's own deadline for read_source (not the client's) ending the call. */
-const pipelineDeadline = (mode: Mode): ToolProvider => async (snapshot, runId) => {
-  const set = await mcpTools(excerptTask, { envSource: {}, launch: misbehaveLaunch(mode), timeouts: FAST })(snapshot, runId);
-  if (!set.ok) return set;
-  const tools = set.value.tools.map((t) => (t.contract.name === 'read_source' ? { ...t, attributes: { ...t.attributes, timeoutMs: 300 } } : t));
-  return ok({ ...set.value, tools });
-};
+const pipelineDeadline = (mode: Mode): Task =>
+  replacingTool('read_source', (t) => ({ ...t, attributes: { ...t.attributes, timeoutMs: 300 } }), excerptTaskOverMcp({ envSource: {}, launch: misbehaveLaunch(mode), timeouts: FAST }));
 
-async function demo(provider: ToolProvider, json: boolean) {
+async function demo(overMcp: Task, json: boolean) {
   const cwd = mkdtempSync(join(tmpdir(), 'caplab-mcpfail-'));
   try {
     const io = testIo(cwd);
-    const flags = parseRunFlags([...(json ? ['--json'] : []), '--run-id', 'f'], 'demo', excerptTask);
-    if ('usage' in flags) throw new Error(flags.usage);
-    const code = await runCommand(flags, io, excerptTask, provider);
+    const parsed = parseRunFlags([...(json ? ['--json'] : []), '--run-id', 'f'], 'demo', excerptCli());
+    if (!parsed.ok) throw new Error(parsed.message);
+    const flags = parsed.value;
+    const code = await runCommand(flags, io, excerptCli(overMcp));
     const ledger = readFileSync(join(cwd, 'caplab-runs/f/ledger.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line));
     return { code, out: io.out(), calls: ledger.filter((e) => e.type === 'call') };
   } finally {

@@ -3,13 +3,14 @@ import * as nodeFs from 'node:fs';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ToolProvider } from '../harness/index.ts';
+import { withTools } from '../harness/testing/replace-tool.ts';
 import { writeReport } from './report-file.ts';
 import { cli } from './cli.ts';
-import { EXIT } from './io.ts';
+import { EXIT } from './exit.ts';
 import { parseRunFlags, runCommand } from './run-command.ts';
 import { testIo } from './test-io.ts';
 import { excerptTask } from '../excerpt/index.ts';
+import { excerptCli } from './testing/excerpt-cli.ts';
 import { unwritableDir } from '../../test/unwritable.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'caplab-paths-'));
@@ -22,10 +23,15 @@ const fresh = () => {
 };
 const hooks = join(import.meta.dir, '../../fixtures/hooks');
 
-/** A tool provider that fails the test if anything gets as far as starting tools. */
-const untouchable: ToolProvider = async () => {
-  throw new Error('tools were started: the path should have been refused first');
-};
+/** The task over a provider that fails the test if anything gets as far as starting tools. */
+const untouchable = withTools(excerptTask, () => [
+  {
+    offers: [],
+    open: async () => {
+      throw new Error('tools were started: the path should have been refused first');
+    },
+  },
+]);
 
 test.each([['.'], ['..'], ['-x'], ['.hidden'], ['a/b'], [''], ['x'.repeat(65)]])('--run-id %p is a usage error (exit 2) and writes nothing', async (id) => {
   const cwd = fresh();
@@ -39,7 +45,7 @@ test.each([['.'], ['..'], ['-x'], ['.hidden'], ['a/b'], [''], ['x'.repeat(65)]])
 });
 
 test('ordinary run ids still pass: letters, digits, _ . - inside', () => {
-  for (const id of ['r1', '_x', '2026.11.30-a_b', 'x'.repeat(64)]) expect('usage' in parseRunFlags(['--run-id', id], 'demo', excerptTask)).toBe(false);
+  for (const id of ['r1', '_x', '2026.11.30-a_b', 'x'.repeat(64)]) expect(parseRunFlags(['--run-id', id], 'demo', excerptCli()).ok).toBe(true);
 });
 
 test('--out "" is a usage error: it would write into the working directory', async () => {
@@ -59,10 +65,11 @@ test.each([
 ])('--out naming %s: usage error (exit 2) before any tool starts', async (_, make, says) => {
   const cwd = fresh();
   const out = make(cwd);
-  const flags = parseRunFlags(['--out', out], 'demo', excerptTask);
-  if ('usage' in flags) throw new Error(flags.usage);
+  const parsed = parseRunFlags(['--out', out], 'demo', excerptCli());
+  if (!parsed.ok) throw new Error(parsed.message);
+  const flags = parsed.value;
   const io = testIo(cwd);
-  expect(await runCommand(flags, io, excerptTask, untouchable)).toBe(EXIT.usage);
+  expect(await runCommand(flags, io, excerptCli(untouchable))).toBe(EXIT.usage);
   expect(io.err()).toContain(says);
   const check = testIo(cwd);
   expect(await cli(['check', '--out', out], check)).toBe(EXIT.usage);

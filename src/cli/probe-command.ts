@@ -3,7 +3,8 @@ import { isAbsolute, resolve } from 'node:path';
 import { ARGUMENT_BOUNDS, fail, ok, parseJsonBounded, redactorFor, type Failure, type Outcome } from '../contract/index.ts';
 import { ENV_NAME, ENV_NAME_RULE, loadMcpConfig, probe, probeEnv, type CallRequest, type ProbeReport, type StdioConfigEntry } from '../mcp/index.ts';
 import { HELP } from './help.ts';
-import { EXIT, interruptCode, type Io } from './io.ts';
+import { EXIT, exitCodeOf, interrupted } from './exit.ts';
+import type { Io } from './io.ts';
 import { usageFailure } from './paths.ts';
 import { renderProbeText } from './probe-render.ts';
 import { redactDeep } from './redact-deep.ts';
@@ -183,9 +184,9 @@ export async function probeCommand(args: readonly string[], io: Io): Promise<num
     redactor,
   );
   // An interruption wins over what was found (as `cli` ranks it), and the report says so too.
-  const interrupted = io.interrupt?.aborted ? interruptCode(io.interrupt.reason) : undefined;
-  const exit = interrupted ?? probeExit(report);
+  const signalled = io.interrupt?.aborted ? exitCodeOf(interrupted(io.interrupt)) : undefined;
+  const exit = signalled ?? probeExit(report);
   io.stdout(flags.json ? `${JSON.stringify({ ...report, exit }, null, 2)}\n` : renderProbeText(report, exit));
-  if (interrupted !== undefined) io.stderr(`caplab: interrupted by ${String(io.interrupt!.reason)}\n`);
+  if (signalled !== undefined) io.stderr(`caplab: interrupted by ${String(io.interrupt!.reason)}\n`);
   return exit;
 }

@@ -2,12 +2,12 @@ import { afterAll, expect, test } from 'bun:test';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { mcpTools } from '../harness/index.ts';
 import { DEV_SERVE_ENTRY } from './tasks.ts';
-import { EXIT } from './io.ts';
+import { EXIT } from './exit.ts';
 import { parseRunFlags, runCommand } from './run-command.ts';
 import { testIo } from './test-io.ts';
-import { excerptTask } from '../excerpt/index.ts';
+import { excerptTaskOverMcp } from '../excerpt/index.ts';
+import { excerptCli } from './testing/excerpt-cli.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'caplab-redact-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -18,10 +18,11 @@ test('a server that prints a value from its launch env on stderr: the run record
   // The fixture server, started through a shell that first prints the value it was given.
   const serve = [process.execPath, ...DEV_SERVE_ENTRY].map((arg) => `'${arg}'`).join(' ');
   const launch = { command: ['/bin/sh', '-c', `echo "server token: $FIXTURE_TOKEN" >&2; exec ${serve}`], cwd: '/', env: { FIXTURE_TOKEN: SECRET } };
-  const flags = parseRunFlags(['--json', '--run-id', 'redacted'], 'demo', excerptTask);
-  if ('usage' in flags) throw new Error(flags.usage);
+  const parsed = parseRunFlags(['--json', '--run-id', 'redacted'], 'demo', excerptCli());
+  if (!parsed.ok) throw new Error(parsed.message);
+  const flags = parsed.value;
   const io = testIo(scratch);
-  expect(await runCommand(flags, io, excerptTask, mcpTools(excerptTask, { envSource: {}, launch }))).toBe(EXIT.ok);
+  expect(await runCommand(flags, io, excerptCli(excerptTaskOverMcp({ envSource: {}, launch })))).toBe(EXIT.ok);
   const runDir = join(scratch, 'caplab-runs', 'redacted');
   const recorded = readdirSync(runDir, { recursive: true, withFileTypes: true })
     .filter((entry) => entry.isFile())

@@ -33,7 +33,7 @@ test('ids, names, arguments and failure messages from the model or a hook reach 
     hooks: [],
     handlerEntered: false,
     outcome: { ok: false, class: 'permission_denied', kind: 'hook', message: `blocked by hook sh ./esc.sh: ${esc}\u202e✓ object created` },
-    modelText: '',
+    modelContent: [],
   };
   const line = renderStep({ type: 'call', record } as never, bare);
   expect(line).not.toMatch(/[\x00-\x09\x0b-\x1f\x7f\u202e]/);

@@ -1,6 +1,7 @@
 import { inert } from '../base/index.ts';
 import type { Failure } from '../contract/index.ts';
-import type { AcceptanceCheck, LoopStep, RecordedCall, RunOutcome } from '../harness/index.ts';
+import { summaryOf, type AcceptanceCheck, type LoopStep, type ModelResponse, type RecordedCall, type RunOutcome, type Usage } from '../harness/index.ts';
+import { exitCodeOf } from './exit.ts';
 import type { Paint } from './io.ts';
 
 /** Tool names a response line lists before it only counts the rest. */
@@ -27,6 +28,20 @@ function describeCall(record: RecordedCall, paint: Paint): string {
   return `${head}\n      ${paint.bad('✗')} ${inert(failureText(record.outcome))}`;
 }
 
+/** One response's usage as its line shows it: synthetic when scripted; as recorded, cache counts too, when replayed. */
+function usageText({ origin, usage }: ModelResponse): string {
+  if (origin === 'scripted') return `usage ${usage.input_tokens}/${usage.output_tokens}, synthetic`;
+  return `usage ${usage.input_tokens}/${usage.output_tokens}, cache created ${usage.cache_creation_input_tokens ?? 0}, cache read ${usage.cache_read_input_tokens ?? 0}, as recorded`;
+}
+
+/** The ending's model label: scripted usage is synthetic; a replay's is totalled as its file recorded it. */
+function modelSummary({ model, loop }: RunOutcome): string {
+  if (model.origin === 'scripted') return 'scripted (usage synthetic)';
+  const sum = (count: (usage: Usage) => number | null | undefined) => loop.requests.reduce((total, r) => total + (r.response ? (count(r.response.usage) ?? 0) : 0), 0);
+  const totals = `input ${sum((u) => u.input_tokens)}, output ${sum((u) => u.output_tokens)}, cache created ${sum((u) => u.cache_creation_input_tokens)}, cache read ${sum((u) => u.cache_read_input_tokens)}`;
+  return `replayed (usage as recorded in the replay file: ${totals})`;
+}
+
 /** Renders one step as it happens. */
 export function renderStep(step: LoopStep, paint: Paint): string {
   switch (step.type) {
@@ -34,7 +49,10 @@ export function renderStep(step: LoopStep, paint: Paint): string {
       const i = step.intent;
       const m = i.method as { name?: string; stage?: string; plain?: boolean } | null;
       const method = m ? ` method ${m.name ?? '?'}${m.plain ? ' (plain)' : `@${m.stage ?? '?'}`}` : '';
-      return `${paint.bold(`→ ${i.request_id}`)} payload sha256 ${short(i.payload.sha256)} (${i.payload.bytes} bytes), ${i.tools.length} tools, disclosed [${i.disclosed_sources.join(', ')}]${method}`;
+      // The excerpt's one request field; another task's fields are in the record and in --json.
+      const disclosed = i.fields['disclosed_sources'];
+      const shown = Array.isArray(disclosed) ? `, disclosed [${disclosed.join(', ')}]` : '';
+      return `${paint.bold(`→ ${i.request_id}`)} payload sha256 ${short(i.payload.sha256)} (${i.payload.bytes} bytes), ${i.tools.length} tools${shown}${method}`;
     }
     case 'response': {
       const r = step.response;
@@ -42,7 +60,7 @@ export function renderStep(step: LoopStep, paint: Paint): string {
       // A hostile response may ask for thousands of calls: name the first few, count the rest.
       const named = uses.length > SHOWN_CALLS ? [...uses.slice(0, SHOWN_CALLS), `… ${uses.length - SHOWN_CALLS} more`] : uses;
       const what = uses.length > 0 ? `${uses.length} tool call(s): ${inert(named.join(', '))}` : 'final answer';
-      return `  ← ${inert(r.id)} ${paint.dim('[scripted]')} ${what} ${paint.dim(`(usage ${r.usage.input_tokens}/${r.usage.output_tokens}, synthetic)`)}`;
+      return `  ← ${inert(r.id)} ${paint.dim(`[${r.origin}]`)} ${what} ${paint.dim(`(${usageText(r)})`)}`;
     }
     case 'call':
       return describeCall(step.record, paint);
@@ -70,8 +88,8 @@ export function renderEnding(outcome: RunOutcome, paint: Paint, artifactName: st
   const checks = outcome.loop.checks;
   const lines = checks.length > 0 ? [renderChecks(checks, paint), ''] : [];
   const verdict = outcome.loop.accepted ? paint.ok('ACCEPTED') : paint.bad('NOT ACCEPTED');
-  lines.push(`${verdict} — ${outcome.ending} (exit ${outcome.exitCode})`);
-  lines.push(`requests ${outcome.loop.requests.length}, tool calls ${outcome.loop.calls.length}; model: scripted (usage synthetic)`);
+  lines.push(`${verdict} — ${summaryOf(outcome.ending)} (exit ${exitCodeOf(outcome.ending)})`);
+  lines.push(`requests ${outcome.loop.requests.length}, tool calls ${outcome.loop.calls.length}; model: ${modelSummary(outcome)}`);
   if (outcome.server) {
     const s = outcome.server;
     lines.push(`server: ${s.serverInfo.name} ${s.serverInfo.version}, MCP ${s.protocolVersion}, instance ${s.instanceId} (${s.gaps.join('; ')})`);

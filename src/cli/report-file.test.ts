@@ -5,7 +5,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { scratchDir } from '../../test/scratch.ts';
 import { cli } from './cli.ts';
-import { EXIT } from './io.ts';
+import { EXIT } from './exit.ts';
 import { checkReportFile, reportTarget, writeReport, type ReportFs } from './report-file.ts';
 import { testIo } from './test-io.ts';
 import { unwritableDir } from '../../test/unwritable.ts';

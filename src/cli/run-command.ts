@@ -1,13 +1,16 @@
 import { parseArgs } from 'node:util';
 import { join, resolve } from 'node:path';
-import { fail, LIMITS, readBoundedText, type Failure } from '../contract/index.ts';
-import { loadScenario, runReport, runTask, type LoopStep, type RunOutcome, type Scenario, type Task, type ToolProvider } from '../harness/index.ts';
+import { inert } from '../base/index.ts';
+import { fail, LIMITS, ok, readBoundedText, type Failure, type Outcome } from '../contract/index.ts';
+import { endingOfFailure, loadReplay, loadScenario, originLabel, replayModel, runReport, runTask, scriptedModel, summaryOf, type LoopStep, type Model, type ModelOrigin, type Replay, type RunEnding, type RunOutcome, type Scenario } from '../harness/index.ts';
 import { clockFromEnv, openRunDir, type Clock, type RunDir } from '../ledger/index.ts';
-import { EXIT, interruptCode, paint, type Io } from './io.ts';
+import { EXIT, exitCodeOf, interrupted } from './exit.ts';
+import { paint, type Io, type Paint } from './io.ts';
 import { EMPTY_SKILLS, repeatedFlag } from './flags.ts';
 import { checkOutDir, checkRunId } from './paths.ts';
 import { failureText, renderEnding, renderStep } from './render.ts';
 import { setupRun, type RunFlags, type RunSetup } from './setup.ts';
+import type { CliTask } from './tasks.ts';
 
 const RUN_OPTIONS = {
   transport: { type: 'string' },
@@ -23,6 +26,7 @@ const RUN_OPTIONS = {
   skills: { type: 'string', multiple: true },
   'no-skill': { type: 'boolean' },
   scenario: { type: 'string' },
+  replay: { type: 'string' },
   durable: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' }, // answered by cli() before these flags are parsed
 } as const;
@@ -33,30 +37,32 @@ export function newRunId(now: Date = new Date()): string {
   return `run-${stamp}-${crypto.getRandomValues(new Uint8Array(3)).reduce((s, b) => s + b.toString(16).padStart(2, '0'), '')}`;
 }
 
-export type UsageError = { readonly usage: string };
+/** A flag the command cannot take: a usage error, its message the line the CLI prints. */
+export const badFlag = (message: string): Failure => fail('invalid_arguments', 'bad_flag', message);
 
 /** Parses demo/run flags into plain data, or a usage error. The task gives `demo` its scenario and its method package. */
-export function parseRunFlags(args: readonly string[], command: 'demo' | 'run', task: Pick<Task, 'scenarios' | 'method'>): RunFlags | UsageError {
+export function parseRunFlags(args: readonly string[], command: 'demo' | 'run', cli: Pick<CliTask, 'scenarios' | 'task'>): Outcome<RunFlags> {
   let parsed;
   try {
     parsed = parseArgs({ args: [...args], options: RUN_OPTIONS, strict: true, allowPositionals: false });
   } catch (error) {
-    return { usage: (error as Error).message };
+    return badFlag((error as Error).message);
   }
   const repeated = repeatedFlag(args, RUN_OPTIONS);
-  if (repeated) return { usage: repeated };
+  if (repeated) return badFlag(repeated);
   const v = parsed.values;
   const transport = v.transport ?? 'mcp';
-  if (transport !== 'mcp' && transport !== 'local') return { usage: `--transport must be mcp or local, got ${JSON.stringify(transport)}` };
+  if (transport !== 'mcp' && transport !== 'local') return badFlag(`--transport must be mcp or local, got ${JSON.stringify(transport)}`);
   const badId = v['run-id'] !== undefined ? checkRunId(v['run-id']) : undefined;
-  if (badId) return { usage: badId.message };
-  if (v.out === '') return { usage: '--out needs a folder; an empty path would mean the working directory' };
-  if (v.skills?.includes('')) return { usage: EMPTY_SKILLS };
-  if (command === 'run' && v.scenario === undefined) return { usage: 'run needs --scenario NAME|FILE' };
-  if (command === 'demo' && v.scenario !== undefined) return { usage: `demo runs the ${task.scenarios.demo} scenario; use \`caplab run --scenario\` for others` };
-  return {
+  if (badId) return badId;
+  if (v.out === '') return badFlag('--out needs a folder; an empty path would mean the working directory');
+  if (v.skills?.includes('')) return badFlag(EMPTY_SKILLS);
+  const responses = responsesFlag(command, v.scenario, v.replay, cli.scenarios.demo);
+  const skill = cli.task.method?.skill;
+  if ('ok' in responses) return responses;
+  return ok({
     transport,
-    scenario: v.scenario ?? task.scenarios.demo,
+    ...responses,
     json: v.json ?? false,
     yes: v.yes ?? false,
     trustProject: (v.trust ?? false) || (v['trust-project'] ?? false),
@@ -66,29 +72,59 @@ export function parseRunFlags(args: readonly string[], command: 'demo' | 'run', 
     noSkill: v['no-skill'] ?? false,
     ...(v.out !== undefined ? { out: v.out } : {}),
     ...(v['run-id'] !== undefined ? { runId: v['run-id'] } : {}),
-    ...(command === 'demo' ? { defaultSkill: task.method.skill } : {}),
+    ...(command === 'demo' && skill !== undefined ? { defaultSkill: skill } : {}),
     ...(v.durable ? { durable: true } : {}),
     settings: v.settings ?? [],
-  };
+  });
 }
 
-/** A run's result, or why it could not run (with the exit code that says so). */
+/** What answers a demo or run: the scenario named (demo: the task's), or `--replay FILE` (run only, never with a scenario). */
+function responsesFlag(command: 'demo' | 'run', scenario: string | undefined, replay: string | undefined, demo: string): { scenario: string } | { replay: string } | Failure {
+  if (command === 'demo' && (scenario !== undefined || replay !== undefined)) {
+    return badFlag(`demo runs the ${demo} scenario; use \`caplab run --scenario\` or \`caplab run --replay\` for others`);
+  }
+  if (scenario !== undefined && replay !== undefined) return badFlag('--scenario and --replay both say what answers the run; give one');
+  if (replay === '') return badFlag('--replay needs a file');
+  if (replay !== undefined) return { replay };
+  if (command === 'run' && scenario === undefined) return badFlag('run needs --scenario NAME|FILE or --replay FILE');
+  return { scenario: scenario ?? demo };
+}
+
+/** What answers a run — a model the CLI built — and the method package its scenario names, if any. */
+export interface RunModel {
+  readonly model: Model;
+  readonly skill?: string;
+}
+
+/** A scenario's scripted steps as a run's model. */
+export function scripted(scenario: Scenario): RunModel {
+  return { model: scriptedModel(scenario), ...(scenario.skill !== undefined ? { skill: scenario.skill } : {}) };
+}
+
+/** A replay file's recorded responses as a run's model (a replay names no method package). */
+export function replayed(replay: Replay): RunModel {
+  return { model: replayModel(replay) };
+}
+
+/** A run's result, or why it could not run (with how it ended, which gives its exit code). */
 export type Executed = { readonly ok: true; readonly outcome: RunOutcome } | NotRun;
 
-/** Why a run could not run, with the exit code that says so. */
-export type NotRun = { readonly ok: false; readonly code: number; readonly failure: Failure };
+/** Why a run could not run or finish: how it ended, and the failure that says why. */
+export type NotRun = { readonly ok: false; readonly ending: RunEnding; readonly failure: Failure };
 
 /** A run whose every check passed and whose run dir is taken: nothing printed, nothing spawned yet. */
 export interface PreparedRun {
   readonly flags: RunFlags;
-  readonly scenario: Scenario;
+  readonly model: Model;
   readonly runId: string;
   readonly run: RunDir;
   readonly clock: Clock;
   readonly setup: RunSetup;
 }
 
-const notRun = (code: number, failure: Failure): NotRun => ({ ok: false, code, failure });
+const notRun = (ending: RunEnding, failure: Failure): NotRun => ({ ok: false, ending, failure });
+/** A usage error, found before any work. */
+const refused = (failure: Failure): NotRun => notRun({ type: 'refused', failure }, failure);
 
 /**
  * Checks everything a run needs and takes its run dir (created, its ledger
@@ -96,32 +132,30 @@ const notRun = (code: number, failure: Failure): NotRun => ({ ok: false, code, f
  * usage error before anything is printed or started, and of two runs racing
  * for one folder exactly one gets it (the ledger is created exclusively).
  */
-export async function prepareRun(flags: RunFlags, scenario: Scenario, io: Io, task: Task, mcpTools: ToolProvider | undefined): Promise<{ readonly ok: true; readonly prepared: PreparedRun } | NotRun> {
+export async function prepareRun(flags: RunFlags, answers: RunModel, io: Io, cli: CliTask): Promise<{ readonly ok: true; readonly prepared: PreparedRun } | NotRun> {
   const clock = clockFromEnv(io.env);
-  if (!clock.ok) return notRun(EXIT.usage, clock);
+  if (!clock.ok) return refused(clock);
   const runId = flags.runId ?? newRunId();
   const runDir = resolve(io.cwd, flags.out ?? join('caplab-runs', runId));
   const badOut = checkOutDir(runDir, flags.out !== undefined ? '--out' : 'run dir');
-  if (badOut) return notRun(EXIT.usage, badOut);
-  const setup = await setupRun(flags, scenario, io, task, mcpTools);
-  if (!setup.ok) return notRun(EXIT.usage, setup);
+  if (badOut) return refused(badOut);
+  const setup = await setupRun(flags, { skill: answers.skill }, io, cli);
+  if (!setup.ok) return refused(setup);
   // Interrupted before this run began (check's later scenarios): no run dir is made.
   if (io.interrupt?.aborted) {
-    return notRun(interruptCode(io.interrupt.reason), fail('precondition', 'run_interrupted', `interrupted by ${String(io.interrupt.reason)} before the run started`));
+    return notRun(interrupted(io.interrupt), fail('precondition', 'run_interrupted', `interrupted by ${String(io.interrupt.reason)} before the run started`));
   }
   const run = openRunDir(runDir, { clock: clock.value, durable: flags.durable ?? false });
-  if (!run.ok) return notRun(run.class === 'invalid_arguments' || run.kind === 'target_exists' ? EXIT.usage : EXIT.failed, run);
-  return { ok: true, prepared: { flags, scenario, runId, run: run.value, clock: clock.value, setup: setup.value } };
+  if (!run.ok) return run.class === 'invalid_arguments' || run.kind === 'target_exists' ? refused(run) : notRun({ type: 'failed', at: 'run', failure: run }, run);
+  return { ok: true, prepared: { flags, model: answers.model, runId, run: run.value, clock: clock.value, setup: setup.value } };
 }
 
 /** Runs a prepared run: tools, hooks, the loop, the record. */
-export async function startRun(prepared: PreparedRun, io: Io, task: Task, onStep?: (step: LoopStep) => void): Promise<Executed> {
-  const { flags, scenario, runId, run, setup } = prepared;
+export async function startRun(prepared: PreparedRun, io: Io, onStep?: (step: LoopStep) => void): Promise<Executed> {
+  const { flags, model, runId, run, setup } = prepared;
   for (const notice of setup.notices) io.stderr(`caplab: ${notice}\n`);
   const outcome = await runTask({
-    task,
-    scenario,
-    snapshot: task.snapshot(),
+    model,
     runId,
     runDir: run.dir,
     opened: run,
@@ -133,53 +167,74 @@ export async function startRun(prepared: PreparedRun, io: Io, task: Task, onStep
     ...(io.interrupt ? { signal: io.interrupt } : {}),
   });
   if (outcome.ok) return { ok: true, outcome: outcome.value };
-  const code = outcome.class === 'spawn' || outcome.class === 'protocol' ? EXIT.protocol : outcome.kind === 'target_exists' ? EXIT.usage : EXIT.failed;
-  return notRun(code, outcome);
+  return outcome.kind === 'target_exists' ? refused(outcome) : notRun(endingOfFailure(outcome), outcome);
 }
 
 /**
- * Sets up and runs one scenario: clock, run id and dir, tools, hooks,
+ * Sets up and runs one scenario or replay: clock, run id and dir, tools, hooks,
  * permissions, method. Shared by demo, run and check.
  */
-export async function execute(flags: RunFlags, scenario: Scenario, io: Io, task: Task, mcpTools: ToolProvider | undefined, onStep?: (step: LoopStep) => void): Promise<Executed> {
-  const prepared = await prepareRun(flags, scenario, io, task, mcpTools);
-  return prepared.ok ? startRun(prepared.prepared, io, task, onStep) : prepared;
+export async function execute(flags: RunFlags, answers: RunModel, io: Io, cli: CliTask, onStep?: (step: LoopStep) => void): Promise<Executed> {
+  const prepared = await prepareRun(flags, answers, io, cli);
+  return prepared.ok ? startRun(prepared.prepared, io, onStep) : prepared;
 }
 
-/** `caplab demo` and `caplab run`: one scenario, streamed or as one JSON document. */
-export async function runCommand(flags: RunFlags, io: Io, task: Task, mcpTools?: ToolProvider): Promise<number> {
+/** `caplab demo` and `caplab run`: one scenario or replay, streamed or as one JSON document. */
+export async function runCommand(flags: RunFlags, io: Io, cli: CliTask): Promise<number> {
   const colours = paint(io);
-  // A scenario file is named relative to the caller's working directory (io.cwd), as --out is.
-  const scenario = loadScenario(task.scenarios.folder, flags.scenario, (path) => readBoundedText(resolve(io.cwd, path), LIMITS.scenarioBytes));
-  if (!scenario.ok) {
-    io.stderr(`caplab: ${scenario.class}/${scenario.kind}: ${scenario.message}\n`);
+  const answers = loadAnswers(flags, io, cli);
+  if (!answers.ok) {
+    io.stderr(`caplab: ${answers.class}/${answers.kind}: ${answers.message}\n`);
     return EXIT.usage;
   }
+  const { model } = answers.value;
   // The header comes only once every check has passed: a usage error prints nothing on stdout.
-  const prepared = await prepareRun(flags, scenario.value, io, task, mcpTools);
-  if (!prepared.ok) return reportNotRun(prepared, flags, io);
-  if (!flags.json) {
-    io.stdout(`caplab ${flags.transport === 'mcp' ? 'over MCP (stdio, 2025-06-18)' : 'with local tools'} — scenario ${scenario.value.name}\n`);
-    io.stdout(`${colours.dim('model: scripted (replayed responses; usage is synthetic)')}\n`);
-  }
-  const executed = await startRun(prepared.prepared, io, task, (step) => {
+  const prepared = await prepareRun(flags, answers.value, io, cli);
+  if (!prepared.ok) return reportNotRun(prepared, flags, io, model.origin);
+  if (!flags.json) io.stdout(header(flags, model, colours));
+  const artifact = cli.task.artifact?.name ?? 'artifact';
+  const executed = await startRun(prepared.prepared, io, (step) => {
     if (flags.json) return;
     const line = renderStep(step, colours);
     if (line) io.stdout(`${line}\n`);
   });
-  if (!executed.ok) return reportNotRun(executed, flags, io);
-  if (flags.json) io.stdout(`${JSON.stringify(runReport(executed.outcome, scenario.value.name, task.artifact.name), null, 2)}\n`);
-  else io.stdout(`\n${renderEnding(executed.outcome, colours, task.artifact.name)}\n`);
-  const { exitCode, runDir, ending } = executed.outcome;
-  if (exitCode === EXIT.sigint || exitCode === EXIT.sigterm) {
-    io.stderr(`caplab: ${ending}: new work stopped, hooks and servers terminated; the run is recorded as interrupted in ${runDir}\n`);
+  if (!executed.ok) return reportNotRun(executed, flags, io, model.origin);
+  if (flags.json) io.stdout(`${JSON.stringify(runReport(executed.outcome, artifact), null, 2)}\n`);
+  else io.stdout(`\n${renderEnding(executed.outcome, colours, artifact)}\n`);
+  const { runDir, ending } = executed.outcome;
+  if (ending.type === 'interrupted') {
+    io.stderr(`caplab: ${summaryOf(ending)}: new work stopped, hooks and servers terminated; the run is recorded as interrupted in ${runDir}\n`);
   }
-  return exitCode;
+  return exitCodeOf(ending);
+}
+
+/**
+ * The run's model from its flags: the replay file, read and checked whole, or
+ * the scenario (demo's when none is named). Files are named relative to the
+ * caller's working directory (io.cwd), as --out is.
+ */
+function loadAnswers(flags: RunFlags, io: Io, { scenarios }: Pick<CliTask, 'scenarios'>): Outcome<RunModel> {
+  if (flags.replay !== undefined) {
+    const replay = loadReplay(flags.replay, io.cwd);
+    return replay.ok ? { ok: true, value: replayed(replay.value) } : replay;
+  }
+  const scenario = loadScenario(scenarios.folder, flags.scenario ?? scenarios.demo, (path) => readBoundedText(resolve(io.cwd, path), LIMITS.scenarioBytes));
+  return scenario.ok ? { ok: true, value: scripted(scenario.value) } : scenario;
+}
+
+/** The two lines a human run starts with: transport and what answers, then how the model is labelled. */
+function header(flags: RunFlags, model: Model, colours: Paint): string {
+  const transport = flags.transport === 'mcp' ? 'over MCP (stdio, 2025-06-18)' : 'with local tools';
+  if (model.origin === 'scripted') {
+    return `caplab ${transport} — scenario ${model.record.scenario}\n${colours.dim('model: scripted (replayed responses; usage is synthetic)')}\n`;
+  }
+  return `caplab ${transport} — replay ${inert(flags.replay ?? '')}\n${colours.dim(`model: ${inert(model.name)} (recorded responses, one per request; usage as recorded in the file)`)}\n`;
 }
 
 /** Says why a run did not run (one JSON document with --json, always one stderr line) and returns its code. */
-function reportNotRun({ failure, code }: NotRun, flags: RunFlags, io: Io): number {
-  if (flags.json) io.stdout(`${JSON.stringify({ accepted: false, scripted: true, error: { class: failure.class, kind: failure.kind, message: failure.message, ...(failure.basis ? { basis: failure.basis } : {}) }, exit_code: code }, null, 2)}\n`);
+function reportNotRun({ failure, ending }: NotRun, flags: RunFlags, io: Io, origin: ModelOrigin): number {
+  const code = exitCodeOf(ending);
+  if (flags.json) io.stdout(`${JSON.stringify({ accepted: false, ...originLabel(origin), error: { class: failure.class, kind: failure.kind, message: failure.message, ...(failure.basis ? { basis: failure.basis } : {}) }, exit_code: code }, null, 2)}\n`);
   io.stderr(`caplab: ${failureText(failure)}\n`);
   return code;
 }

@@ -1,5 +1,5 @@
 import { afterAll, expect, test } from 'bun:test';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { toolNames } from '../pipeline/index.ts';
@@ -7,6 +7,11 @@ import { cli } from './cli.ts';
 import { offeredTools } from './setup.ts';
 import { testIo } from './test-io.ts';
 import { excerptTask } from '../excerpt/index.ts';
+import type { TaskRun } from '../harness/index.ts';
+import { withTools } from '../harness/testing/replace-tool.ts';
+import { parseRunFlags, runCommand } from './run-command.ts';
+import { loadTask } from './tasks.ts';
+import { excerptCli } from './testing/excerpt-cli.ts';
 
 const hooks = join(import.meta.dir, '../../fixtures/hooks');
 const env = { PATH: process.env['PATH'] ?? '/usr/bin:/bin' };
@@ -77,10 +82,23 @@ test('an mcp__ hook matcher naming nothing known is a usage error; a plain one i
 });
 
 test('offeredTools names exactly what a run binds, for each transport', async () => {
+  const excerpt = await loadTask({ envSource: env });
   for (const transport of ['local', 'mcp'] as const) {
     const { code, out } = await demo(['--transport', transport, '--json', '--run-id', `names-${transport}`]);
     expect(code).toBe(0);
-    const expected = offeredTools(excerptTask, transport).flatMap((tool) => toolNames(tool)).sort();
+    const expected = offeredTools(transport === 'mcp' ? excerpt.overMcp! : excerpt.task).flatMap((tool) => toolNames(tool)).sort();
     expect(bound(JSON.parse(out).run_dir)).toEqual(expected);
   }
+});
+
+test('a task whose providers offer one name twice is a usage error before any work: nothing opened, no run dir', async () => {
+  let opened = 0;
+  const twice = withTools(excerptTask, (run) => [...excerptTask.tools(run), ...excerptTask.tools(run)].map((p) => ({ offers: p.offers, open: (at: TaskRun) => (opened++, p.open(at)) })));
+  const cwd = fresh();
+  const io = testIo(cwd, env);
+  const flags = parseRunFlags(['--transport', 'local', '--run-id', 'twice'], 'demo', excerptCli());
+  if (!flags.ok) throw new Error(flags.message);
+  expect(await runCommand(flags.value, io, { ...excerptCli(), task: twice })).toBe(2);
+  expect(io.err()).toContain('invalid_arguments/duplicate_tool: two tools of this run answer to "read_source"');
+  expect([io.out(), opened, readdirSync(cwd)]).toEqual(['', 0, []]);
 });

@@ -124,3 +124,15 @@ test('a run that ended interrupted after its acceptance was decided is not shown
   expect(verified.out()).toContain('  verdict none: the run ended interrupted after its acceptance was decided, accepted (re-computed)\n');
   expect(verified.out()).not.toContain('  verdict accepted');
 });
+
+test('verify re-checks a record with the task its run_start names: none (every earlier record) is the excerpt, an unknown one is unknown_task', async () => {
+  const dir = await demoRunDir();
+  expect((await verifyJson(dir)).doc.recheck.accepted).toBe(true);
+  rechain(dir, (events) => events.map((e) => (e['type'] === 'run_start' ? { ...e, task: undefined } : e)));
+  const unnamed = await verifyJson(dir);
+  expect([unnamed.code, unnamed.doc.verified, unnamed.doc.recheck?.accepted]).toEqual([0, true, true]);
+  rechain(dir, (events) => events.map((e) => (e['type'] === 'run_start' ? { ...e, task: 'nosuch' } : e)));
+  const unknown = await verifyJson(dir);
+  expect([unknown.code, unknown.doc.error.class, unknown.doc.error.kind, unknown.doc.error.at.type]).toEqual([1, 'evidence', 'unknown_task', 'run_start']);
+  expect(unknown.doc.error.message).toContain('"nosuch"');
+});

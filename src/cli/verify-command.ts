@@ -1,19 +1,22 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { recheckAcceptance, type RecheckReport, type Task } from '../harness/index.ts';
+import { recheckByTask, type RecheckReport, type Task } from '../harness/index.ts';
 import { failAt, renderVerifyText, verify, type VerifyOutcome } from '../ledger/index.ts';
 import { repeatedFlag } from './flags.ts';
 import { HELP } from './help.ts';
-import { EXIT, type Io } from './io.ts';
+import { EXIT } from './exit.ts';
+import type { Io } from './io.ts';
+import { UNNAMED_TASK } from './tasks.ts';
 
 const VERIFY_OPTIONS = { json: { type: 'boolean' }, head: { type: 'string' }, help: { type: 'boolean', short: 'h' } } as const;
 
 /**
  * `caplab verify RUN_DIR [--json] [--head HASH]`: re-checks a run dir offline,
- * acceptance with the task's recheck (a run dir does not name its task; the
- * registry has one).
+ * acceptance with the recheck of the task its run_start names (`tasks`, the
+ * registry's; a record naming none is the excerpt's, one naming a task not
+ * there is `evidence/unknown_task`).
  */
-export function verifyCommand(args: readonly string[], io: Io, task: Task): number {
+export function verifyCommand(args: readonly string[], io: Io, tasks: ReadonlyMap<string, Task>): number {
   let parsed;
   try {
     parsed = parseArgs({ args: [...args], options: VERIFY_OPTIONS, allowPositionals: true, strict: true });
@@ -44,7 +47,7 @@ export function verifyCommand(args: readonly string[], io: Io, task: Task): numb
     io.stderr('caplab verify: --head takes the 64 lowercase hex digits of a ledger head\n');
     return EXIT.usage;
   }
-  const report = verifySafely(dir, head, task);
+  const report = verifySafely(dir, head, tasks);
   if (parsed.values.json) {
     io.stdout(`${JSON.stringify(report.ok ? { verified: true, ...report.value } : { verified: false, error: { class: report.class, kind: report.kind, message: report.message, at: report.at, ...(report.issues ? { issues: report.issues } : {}) } }, null, 2)}\n`);
   } else {
@@ -66,9 +69,9 @@ function verdictOf(recheck: RecheckReport, ending: string): string {
  * `verify` is total by construction; this net only keeps a verifier bug from
  * surfacing as a stack trace: it is reported as a verdict (does not verify).
  */
-function verifySafely(dir: string, head: string | undefined, task: Task): VerifyOutcome<RecheckReport> {
+function verifySafely(dir: string, head: string | undefined, tasks: ReadonlyMap<string, Task>): VerifyOutcome<RecheckReport> {
   try {
-    return verify(dir, { recheck: recheckAcceptance(task), ...(head !== undefined ? { expectedHead: head } : {}) });
+    return verify(dir, { recheck: recheckByTask((id) => tasks.get(id), UNNAMED_TASK), ...(head !== undefined ? { expectedHead: head } : {}) });
   } catch (error) {
     return failAt('verifier_error', `the verifier failed on this input (a caplab bug; please report it): ${String(error)}`, { file: '.' });
   }

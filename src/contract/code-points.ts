@@ -1,4 +1,6 @@
 import * as v from 'valibot';
+import type { FailureKind } from './failure.ts';
+import { kindMessage } from './validate.ts';
 
 /**
  * String length bounds counted in Unicode code points.
@@ -21,11 +23,11 @@ export function codePointLength(text: string): number {
  * Creates a check action that requires `min ≤ code points ≤ max`. The message
  * starts with `kind` so validation reports it as that kind.
  */
-export function codePoints(min: number, max: number, kind = 'length'): v.CheckAction<string, string> {
+export function codePoints(min: number, max: number, kind: FailureKind = 'length'): v.CheckAction<string, string> {
   const action = v.check<string, string>((text) => {
     const length = codePointLength(text);
     return length >= min && length <= max;
-  }, `${kind}: must be ${min}..${max} Unicode code points`);
+  }, kindMessage(kind, `must be ${min}..${max} Unicode code points`));
   bounds.set(action, { min, max });
   return action;
 }

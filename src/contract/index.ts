@@ -4,13 +4,14 @@
  */
 export { canonicalJson } from './canonical.ts';
 export { canonicalHash, sha256Hex } from './hash.ts';
-export { ERROR_CLASSES, fail, isUnknownOutcome, ok, withBasis } from './failure.ts';
-export type { Basis, ErrorClass, Failure, Outcome, Success } from './failure.ts';
+export { ERROR_CLASSES, fail, isUnknownOutcome, ok, refusal } from './failure.ts';
+export type { Basis, ErrorClass, FailClass, Failure, FailureClass, FailureKind, FailureTables, KindRow, KindTable, Outcome, RefusalClass, RefusalKind, Success } from './failure.ts';
+export { CONTRACT_KINDS } from './kinds.ts';
 export type { AnySchema, Contract, Effect } from './contract.ts';
 export { exportContract, exportSchema, JSON_SCHEMA_DIALECT, schemaHash } from './schema.ts';
 export type { ExportedContract, JsonSchema } from './schema.ts';
 export { codePointLength, codePoints } from './code-points.ts';
-export { validateArguments } from './validate.ts';
+export { kindMessage, validateArguments } from './validate.ts';
 export { ARGUMENT_BOUNDS, checkJson, FILE_JSON_BOUNDS, jsonTooDeep, LIMITS, parseJsonBounded, recordable } from './limits.ts';
 export type { JsonBounds } from './limits.ts';
 export { readBounded, readBoundedText } from './read-bounded.ts';

@@ -11,10 +11,12 @@ const MiB = 1024 * KiB;
  * report — is cut instead), never a crash or a hang.
  */
 export const LIMITS = {
-  /** Nesting of arrays and objects in a JSON file caplab reads (scenario, settings). */
+  /** Nesting of arrays and objects in a JSON file caplab reads (scenario, settings, each line of a replay file). */
   fileJsonDepth: 64,
   /** Bytes of a scenario file. */
   scenarioBytes: 4 * MiB,
+  /** Bytes of a replay file (`run --replay`: recorded model responses, one per line). */
+  replayBytes: 4 * MiB,
   /** Bytes of a settings file. */
   settingsBytes: 1 * MiB,
   /** Bytes of a package's SKILL.md. */

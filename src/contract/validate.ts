@@ -1,16 +1,25 @@
 import { issuePath } from '../base/index.ts';
 import * as v from 'valibot';
 import type { AnySchema } from './contract.ts';
-import { fail, ok, type Failure, type Outcome } from './failure.ts';
+import { fail, ok, type FailureKind, type Outcome } from './failure.ts';
 
 /** A custom message of the form `snake_kind: text` names its own failure kind. */
 const KIND_PREFIX = /^([a-z][a-z0-9_]*): /;
 
 /**
+ * A schema's custom message that names its failure kind: `kind: text`. Writing
+ * it through here keeps the kind one of a table's (`tsc` checks it where the
+ * contract is written; validation reads it back from the text).
+ */
+export function kindMessage(kind: FailureKind, text: string): string {
+  return `${kind}: ${text}`;
+}
+
+/**
  * The kind of one valibot issue: missing_field, extra_field, not_object,
  * wrong_type, or the kind a custom message names.
  */
-function issueKind(issue: v.BaseIssue<unknown>): string {
+function issueKind(issue: v.BaseIssue<unknown>): FailureKind {
   const objectType = issue.type === 'strict_object' || issue.type === 'object' || issue.type === 'loose_object';
   if (objectType && issue.path && issue.path.length > 0) {
     return issue.expected === 'never' ? 'extra_field' : 'missing_field';
@@ -19,7 +28,8 @@ function issueKind(issue: v.BaseIssue<unknown>): string {
   const named = KIND_PREFIX.exec(issue.message);
   // A named kind applies only once the value has the right base type: `null`
   // where a source id belongs is a wrong type, not an unknown source.
-  if (named && (issue.kind !== 'schema' || typeof issue.input === 'string')) return named[1]!;
+  // The prefix was written by `kindMessage` (or by hand, in a contract of the library's user: then unchecked).
+  if (named && (issue.kind !== 'schema' || typeof issue.input === 'string')) return named[1] as FailureKind;
   if (issue.kind === 'validation') return /length|size|items/.test(issue.type) ? 'length' : 'invalid_value';
   return 'wrong_type';
 }
@@ -41,5 +51,5 @@ export function validateArguments<T>(schema: v.GenericSchema<unknown, T> | AnySc
   const kind = issueKind(first);
   const hint =
     kind === 'not_object' && typeof args === 'string' ? ' (arguments must be a JSON object, not a JSON-encoded string)' : '';
-  return fail('invalid_arguments', kind, `${describe(first)}${hint}`, result.issues.map(describe)) as Failure;
+  return fail('invalid_arguments', kind, `${describe(first)}${hint}`, result.issues.map(describe));
 }

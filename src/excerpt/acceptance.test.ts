@@ -5,10 +5,11 @@
  */
 import { describe, expect, test } from 'bun:test';
 import { sha256Hex } from '../contract/index.ts';
-import { disclosedSources, isAccepted, type Verdict } from '../harness/index.ts';
+import { isAccepted, type Verdict } from '../harness/index.ts';
 import { acceptanceChecks, type AcceptanceEvidence } from './acceptance.ts';
 import { CARD_PATH, renderCard, type CardContent } from './card.ts';
 import type { CardReceipt } from './contracts.ts';
+import { disclosedSources } from './disclosure.ts';
 import { fixtureSnapshot } from './sources.ts';
 
 const snapshot = fixtureSnapshot();
@@ -46,7 +47,7 @@ function payload(results: readonly Block[], more: { system?: Block[]; messages?:
 
 /** The reads recorded before the producing request: toolu_01 read alpha, toolu_02 read beta. */
 const READS = new Map([['toolu_01', 'alpha'], ['toolu_02', 'beta']]);
-/** The producing request as the harness gives it to acceptance: the payload and what disclosure computed. */
+/** The producing request as acceptance reads it: the payload and what disclosure computed. */
 const producing = (bytes: Uint8Array) => ({ payload: bytes, disclosed: disclosedSources(bytes, snapshot, READS) });
 
 const honestPayload = payload([result(alpha.text, 'toolu_01'), result(beta.text, 'toolu_02')]);

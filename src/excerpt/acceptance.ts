@@ -1,5 +1,6 @@
 import { sha256Hex } from '../contract/index.ts';
-import type { AcceptanceCheck, Snapshot } from '../harness/index.ts';
+import type { AcceptanceCheck } from '../harness/index.ts';
+import type { Snapshot } from './snapshot.ts';
 import { parseCard } from './card.ts';
 import type { CardReceipt } from './contracts.ts';
 import { SOURCE_IDS } from './sources.ts';
@@ -13,8 +14,8 @@ export interface AcceptanceEvidence {
   readonly card?: Uint8Array;
   /**
    * The request that produced the successful create: its payload bytes, and the
-   * sources the harness computed they disclosed (`disclosedSources`; verify
-   * re-computes them before acceptance is re-checked).
+   * sources the task computed they disclosed (`disclosedSources`, its request
+   * field; verify re-computes them before acceptance is re-checked).
    */
   readonly producing?: { readonly payload: Uint8Array; readonly disclosed: readonly string[] };
   /** How many create_card calls succeeded in the run (fresh target ⇒ exactly one). */

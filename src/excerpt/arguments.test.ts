@@ -5,10 +5,13 @@ import { executeCall } from '../pipeline/index.ts';
 import { CARD_PATH } from './card.ts';
 import { localCreateCard } from './create-card.ts';
 import { localReadSource } from './read-source.ts';
+import { newExcerptRun } from './run-state.ts';
 import { fixtureSnapshot } from './sources.ts';
 import { counted, requestWith, testPipeline } from './testing/test-kit.ts';
 
 const snapshot = fixtureSnapshot();
+/** A fresh run of the task: what each request disclosed is kept per run. */
+const fresh = () => newExcerptRun('run-test', snapshot);
 const A = 'A claim that cannot be checked against the casks is only a story.';
 const B = '记下发生了什么，而不是希望发生了什么。';
 const good = (a = A, b = B) => ({ excerpts: [{ source_id: 'alpha', quote: a }, { source_id: 'beta', quote: b }] });
@@ -43,11 +46,12 @@ const cases: Case[] = [
 ];
 
 test.each(cases)('%s → class and kind, handler never entered', async (_label, name, args, errorClass, kind) => {
+  const run = fresh();
   const read = counted(localReadSource(snapshot));
-  const create = counted(localCreateCard(snapshot, 'run-test'));
+  const create = counted(localCreateCard(run));
   const tools = [read.tool, create.tool];
   const pipeline = testPipeline(tools);
-  const request = requestWith(snapshot, tools, ['alpha', 'beta']);
+  const request = requestWith(run, tools, ['alpha', 'beta']);
   const record = await executeCall({ id: 'toolu_x', name, arguments: args }, request, 'act-01', pipeline);
   expect(record.outcome.ok).toBe(false);
   if (record.outcome.ok) return;
@@ -58,11 +62,12 @@ test.each(cases)('%s → class and kind, handler never entered', async (_label, 
 });
 
 test('the same arguments, well-formed, do enter the handler (the table above can fail)', async () => {
+  const run = fresh();
   const read = counted(localReadSource(snapshot));
-  const create = counted(localCreateCard(snapshot, 'run-test'));
+  const create = counted(localCreateCard(run));
   const tools = [read.tool, create.tool];
   const pipeline = testPipeline(tools);
-  const request = requestWith(snapshot, tools, ['alpha', 'beta']);
+  const request = requestWith(run, tools, ['alpha', 'beta']);
   const readRecord = await executeCall({ id: 't1', name: 'read_source', arguments: { source_id: 'beta' } }, request, 'act-01', pipeline);
   const createRecord = await executeCall({ id: 't2', name: 'create_card', arguments: good() }, request, 'act-02', pipeline);
   expect(readRecord.outcome.ok && createRecord.outcome.ok).toBe(true);
@@ -71,9 +76,10 @@ test('the same arguments, well-formed, do enter the handler (the table above can
 });
 
 test('sources not in the producing request: precondition/sources_not_disclosed, no card', async () => {
-  const create = counted(localCreateCard(snapshot, 'run-test'));
+  const run = fresh();
+  const create = counted(localCreateCard(run));
   const pipeline = testPipeline([create.tool]);
-  const request = requestWith(snapshot, [create.tool], ['alpha']);
+  const request = requestWith(run, [create.tool], ['alpha']);
   const record = await executeCall({ id: 't', name: 'create_card', arguments: good() }, request, 'act-01', pipeline);
   expect(record.outcome.ok ? 'ok' : `${record.outcome.class}/${record.outcome.kind}`).toBe('precondition/sources_not_disclosed');
   expect(create.entered()).toBe(0);
@@ -81,9 +87,10 @@ test('sources not in the producing request: precondition/sources_not_disclosed, 
 });
 
 test('a second create in the same run: precondition/target_exists, the first card is untouched', async () => {
-  const create = localCreateCard(snapshot, 'run-test');
+  const run = fresh();
+  const create = localCreateCard(run);
   const pipeline = testPipeline([create]);
-  const request = requestWith(snapshot, [create], ['alpha', 'beta']);
+  const request = requestWith(run, [create], ['alpha', 'beta']);
   const first = await executeCall({ id: 't1', name: 'create_card', arguments: good() }, request, 'act-01', pipeline);
   const bytes = await Bun.file(join(pipeline.runDir, CARD_PATH)).bytes();
   const second = await executeCall({ id: 't2', name: 'create_card', arguments: good() }, request, 'act-02', pipeline);

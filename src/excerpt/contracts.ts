@@ -1,12 +1,12 @@
 import * as v from 'valibot';
-import { codePoints, type Contract } from '../contract/index.ts';
+import { codePoints, kindMessage, type Contract } from '../contract/index.ts';
 import { SOURCE_IDS } from './sources.ts';
 
 /** Quote bounds, in Unicode code points (inclusive). */
 export const QUOTE_MIN = 8;
 export const QUOTE_MAX = 160;
 
-const sourceId = v.picklist(SOURCE_IDS, `unknown_source: must be one of ${SOURCE_IDS.join(', ')}`);
+const sourceId = v.picklist(SOURCE_IDS, kindMessage('unknown_source', `must be one of ${SOURCE_IDS.join(', ')}`));
 const sha256 = v.pipe(v.string(), v.regex(/^[0-9a-f]{64}$/));
 
 const ReadSourceInput = v.strictObject({ source_id: sourceId });
@@ -26,7 +26,7 @@ export const Excerpt = v.strictObject({
 export const CreateCardInput = v.strictObject({
   excerpts: v.pipe(
     v.array(Excerpt),
-    v.length(SOURCE_IDS.length, `excerpt_count: exactly one excerpt per source (${SOURCE_IDS.length})`),
+    v.length(SOURCE_IDS.length, kindMessage('excerpt_count', `exactly one excerpt per source (${SOURCE_IDS.length})`)),
   ),
 });
 export type CreateCardInput = v.InferOutput<typeof CreateCardInput>;

@@ -3,11 +3,12 @@ import { join } from 'node:path';
 import { bind } from '../binding/index.ts';
 import { fail, ok, sha256Hex, type Failure } from '../contract/index.ts';
 import { defaultFs, writeFresh } from '../ledger/index.ts';
-import { attributesOf, type CallContext, type RuntimeTool } from '../pipeline/index.ts';
+import { attributesOf, textBlock, type CallContext, type RuntimeTool } from '../pipeline/index.ts';
 import { CARD_PATH, renderCard } from './card.ts';
 import { createCardContract, type CardReceipt, type CreateCardInput } from './contracts.ts';
 import { SOURCE_IDS } from './sources.ts';
-import { sourceById, type Snapshot } from './snapshot.ts';
+import type { ExcerptRun } from './run-state.ts';
+import { sourceById } from './snapshot.ts';
 
 /** Version of the create_card implementation (part of its binding). */
 export const CREATE_CARD_VERSION = 'create-card/1';
@@ -17,7 +18,8 @@ export const CREATE_CARD_VERSION = 'create-card/1';
  * then the preconditions (sources disclosed in the producing request, fresh
  * target). Evidence is the snapshot and the recorded request payload.
  */
-function checkCreateCard(snapshot: Snapshot, input: CreateCardInput, context: CallContext): Failure | undefined {
+function checkCreateCard(run: ExcerptRun, input: CreateCardInput, context: CallContext): Failure | undefined {
+  const { snapshot } = run;
   for (const [i, excerpt] of input.excerpts.entries()) {
     if (excerpt.source_id !== SOURCE_IDS[i]) {
       return fail('invalid_arguments', 'source_order', `excerpts[${i}] must quote ${SOURCE_IDS[i]}, got ${excerpt.source_id}`);
@@ -30,7 +32,8 @@ function checkCreateCard(snapshot: Snapshot, input: CreateCardInput, context: Ca
         : fail('invalid_arguments', 'quote_not_verbatim', `excerpts[${i}].quote is not a verbatim substring of ${excerpt.source_id}`);
     }
   }
-  const missing = input.excerpts.map((e) => e.source_id).filter((id) => !context.request.disclosedSources.includes(id));
+  const disclosed = run.disclosedBy(context.request.id);
+  const missing = input.excerpts.map((e) => e.source_id).filter((id) => !disclosed.includes(id));
   if (missing.length > 0) {
     return fail(
       'precondition',
@@ -44,13 +47,14 @@ function checkCreateCard(snapshot: Snapshot, input: CreateCardInput, context: Ca
   return undefined;
 }
 
-/** create_card as a local function writing under the run dir. */
-export function localCreateCard(snapshot: Snapshot, runId: string): RuntimeTool {
+/** create_card as a local function writing under the run dir; what a request disclosed is the run's record of it. */
+export function localCreateCard(run: ExcerptRun): RuntimeTool {
+  const { snapshot, runId } = run;
   return {
     contract: createCardContract,
     binding: bind(createCardContract, { implementation: { kind: 'local', version: CREATE_CARD_VERSION } }),
     attributes: attributesOf(createCardContract),
-    check: (input, context) => checkCreateCard(snapshot, input as CreateCardInput, context),
+    check: (input, context) => checkCreateCard(run, input as CreateCardInput, context),
     handler: async (input, context) => {
       const { excerpts } = input as CreateCardInput;
       const quoted = excerpts.map((e) => sourceById(snapshot, e.source_id)!);
@@ -71,7 +75,7 @@ export function localCreateCard(snapshot: Snapshot, runId: string): RuntimeTool 
         bytes: bytes.byteLength,
         sources: quoted.map((s) => ({ source_id: s.id as CardReceipt['sources'][number]['source_id'], sha256: s.sha256 })),
       };
-      return ok({ data: receipt, text: JSON.stringify(receipt), evidence: 'object created', objectVersion: receipt.sha256 });
+      return ok({ data: receipt, content: [textBlock(JSON.stringify(receipt))], evidence: 'object created', objectVersion: receipt.sha256 });
     },
   };
 }

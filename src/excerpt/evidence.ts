@@ -1,10 +1,13 @@
 import * as v from 'valibot';
 import { canonicalHash, ok } from '../contract/index.ts';
-import { canonicalOf, effectiveInput, eventAt, isVerifyFailure, shapedEvent, type AcceptanceRecord, type LiveRun, type RecordedCallEvent, type RecordedRun, type Snapshot, type Task } from '../harness/index.ts';
+import { canonicalOf, effectiveInput, eventAt, isVerifyFailure, shapedEvent, type AcceptanceRecord, type LiveRun, type RecordedCallEvent, type RecordedRun, type Task } from '../harness/index.ts';
 import { failAt, type LedgerEvent, type VerifyFailure } from '../ledger/index.ts';
 import { acceptanceChecks } from './acceptance.ts';
 import { CARD_PATH, renderCard } from './card.ts';
 import { CardReceipt, CreateCardInput } from './contracts.ts';
+import { checkDisclosures, recordedSnapshot } from './recorded-fields.ts';
+import { excerptRun } from './run-state.ts';
+import type { Snapshot } from './snapshot.ts';
 
 /** The file role of the card in the acceptance event. */
 const CARD_ROLE = 'card';
@@ -15,15 +18,16 @@ const CARD_ROLE = 'card';
  * request whose response proposed that create, and every create's outcome.
  */
 export function liveAcceptance(run: LiveRun): AcceptanceRecord {
+  const held = excerptRun(run.run);
   const creates = run.calls.filter((c) => c.name === 'create_card' && c.outcome.ok);
   const receipt = creates[0]?.outcome.ok ? (creates[0].outcome.value.data as CardReceipt) : undefined;
   const producing = creates[0] ? run.requestOf(creates[0].toolCallId) : undefined;
   const card = run.readFile(receipt?.path ?? CARD_PATH);
   const checks = acceptanceChecks({
-    snapshot: run.snapshot,
+    snapshot: held.snapshot,
     ...(receipt ? { receipt } : {}),
     ...(card ? { card } : {}),
-    ...(producing ? { producing: { payload: producing.payload, disclosed: producing.disclosedSources } } : {}),
+    ...(producing ? { producing: { payload: producing.payload, disclosed: held.disclosedBy(producing.id) } } : {}),
     successfulCreates: creates.length,
     refusedCreates: run.calls.flatMap((c) => (c.name === 'create_card' && !c.outcome.ok ? [`${c.toolCallId}: ${c.outcome.class}/${c.outcome.kind}`] : [])),
   });
@@ -48,8 +52,11 @@ const StartShape = v.looseObject({ run_id: v.string() });
 const RequestShape = v.looseObject({ request_id: v.string(), disclosed_sources: v.array(v.string()) });
 
 /**
- * The same acceptance from the recorded bytes alone (`caplab verify`): the
- * receipt the acceptance event recorded, tied to the data the first successful
+ * The task's own fields of the record re-checked — run_start's sources are
+ * the snapshot files (`snapshot_mismatch`), each request's
+ * `disclosed_sources` is what disclosure re-computes (`disclosure_mismatch`)
+ * — and, once the run was decided, the same acceptance from the recorded
+ * bytes alone (`caplab verify`): the receipt the acceptance event recorded, tied to the data the first successful
  * create_card call returned (and to its object version); the producing request
  * that call names, and what the harness re-computed it disclosed; the card
  * file, which must be what that call's arguments render to under the run's
@@ -58,12 +65,21 @@ const RequestShape = v.looseObject({ request_id: v.string(), disclosed_sources: 
  * refused by name.
  */
 export function recordedAcceptance(run: RecordedRun): ReturnType<Task['acceptance']['recorded']> {
-  const { events, acceptance: acceptanceEvent, readFile } = run;
+  const snapshot = recordedSnapshot(run);
+  if (isVerifyFailure(snapshot)) return snapshot;
+  const undisclosed = checkDisclosures(run, snapshot);
+  if (undisclosed) return undisclosed;
+  return run.acceptance ? decidedAcceptance(run, run.acceptance, snapshot) : ok([]);
+}
+
+/** The acceptance of a decided run re-computed from the record (see `recordedAcceptance`). */
+function decidedAcceptance(run: RecordedRun, acceptanceEvent: LedgerEvent, snapshot: Snapshot): ReturnType<Task['acceptance']['recorded']> {
+  const { events, readFile } = run;
   const acceptance = shapedEvent(ReceiptShape, acceptanceEvent);
   if (isVerifyFailure(acceptance)) return acceptance;
   const at = eventAt(acceptanceEvent);
   const receipt = acceptance.receipt ?? undefined;
-  const misread = run.calls.find((call) => call.name === 'read_source' && call.outcome.ok && call.outcome['object_version'] !== sourceOf(run.snapshot, call)?.sha256);
+  const misread = run.calls.find((call) => call.name === 'read_source' && call.outcome.ok && call.outcome['object_version'] !== sourceOf(snapshot, call)?.sha256);
   if (misread) return failAt('read_mismatch', `read ${misread.tool_call_id} reports object version ${JSON.stringify(misread.outcome['object_version'])}, not the sha256 of the source it read`, at);
   const creates = run.calls.filter((call) => call.name === 'create_card');
   const created = creates.find((call) => call.outcome.ok);
@@ -96,15 +112,15 @@ export function recordedAcceptance(run: RecordedRun): ReturnType<Task['acceptanc
     return failAt('receipt_mismatch', 'the acceptance event\'s card summary does not repeat the receipt\'s path and sha256', at);
   }
   if (receipt && created && card?.ok) {
-    const rendered = renderedCard(events, created, run.snapshot);
+    const rendered = renderedCard(events, created, snapshot);
     if (isVerifyFailure(rendered)) return rendered;
     if (!sameBytes(rendered, card.value)) {
-      return failAt('card_mismatch', `${receipt.path} is not the card call ${created.tool_call_id}'s arguments render to (run id, action ${created.action_id}, snapshot ${run.snapshot.id})`, at);
+      return failAt('card_mismatch', `${receipt.path} is not the card call ${created.tool_call_id}'s arguments render to (run id, action ${created.action_id}, snapshot ${snapshot.id})`, at);
     }
   }
   return ok(
     acceptanceChecks({
-      snapshot: run.snapshot,
+      snapshot,
       ...(receipt ? { receipt } : {}),
       ...(card?.ok ? { card: card.value } : {}),
       ...(payload?.ok && producing ? { producing: { payload: payload.value, disclosed: producing.shape.disclosed_sources } } : {}),

@@ -99,6 +99,6 @@ describe('mcpReadSource over misbehaving servers', () => {
   test('an honest answer: the object version is the host hash of the bytes received', async () => {
     const tool = await toolOver('ok');
     const result = await tool.handler({ source_id: 'alpha' }, callContext('toolu_a', 'act-a'));
-    expect(result).toMatchObject({ ok: true, value: { text: alpha.text, objectVersion: sha256Hex(new TextEncoder().encode(alpha.text)) } });
+    expect(result).toMatchObject({ ok: true, value: { content: [{ type: 'text', text: alpha.text }], objectVersion: sha256Hex(new TextEncoder().encode(alpha.text)) } });
   });
 });

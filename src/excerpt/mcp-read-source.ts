@@ -1,7 +1,7 @@
 import { bind } from '../binding/index.ts';
 import { fail, ok, sha256Hex, type Outcome } from '../contract/index.ts';
 import { MCP_ADAPTER_VERSION, MCP_GAPS, protocolExchange, type ExpectedTool, type StrictClient } from '../mcp/index.ts';
-import { attributesOf, type CallContext, type RuntimeTool, type ToolOutput } from '../pipeline/index.ts';
+import { attributesOf, textBlock, type CallContext, type RuntimeTool, type ToolOutput } from '../pipeline/index.ts';
 import { readSourceContract, type ReadSourceResult } from './contracts.ts';
 import { sourceById, type Snapshot, type SourceSnapshot } from './snapshot.ts';
 
@@ -9,7 +9,7 @@ import { sourceById, type Snapshot, type SourceSnapshot } from './snapshot.ts';
  * read_source as the strict client pins it. Its text block carries the
  * serialized structuredContent (the spec's SHOULD), so the default agreement
  * rule applies; the model is shown `data.text` from the checked structured
- * result (see the handler), never the raw text block.
+ * result as its one text block (see the handler), never the raw text block.
  */
 export const READ_SOURCE_EXPECTED: ExpectedTool = { contract: readSourceContract };
 
@@ -84,7 +84,7 @@ export function mcpReadSource(client: StrictClient, snapshot: Snapshot, options:
       if (!checked.ok) return checked;
       return ok({
         data,
-        text: data.text,
+        content: [textBlock(data.text)],
         evidence: 'bytes observed now',
         // The host's hash of the bytes received: checked equal to the snapshot's.
         objectVersion: checked.value.sha256,

@@ -1,6 +1,6 @@
 import { bind } from '../binding/index.ts';
 import { fail, ok } from '../contract/index.ts';
-import { attributesOf, type RuntimeTool } from '../pipeline/index.ts';
+import { attributesOf, textBlock, type RuntimeTool } from '../pipeline/index.ts';
 import { readSourceContract } from './contracts.ts';
 import { readSourceResult } from './read-result.ts';
 import type { Snapshot } from './snapshot.ts';
@@ -18,7 +18,7 @@ export function localReadSource(snapshot: Snapshot): RuntimeTool {
       const id = (input as { source_id: string }).source_id;
       const data = readSourceResult(snapshot, id);
       if (!data) return fail('invalid_arguments', 'unknown_source', `no source ${JSON.stringify(id)} in the snapshot`);
-      return ok({ data, text: data.text, evidence: 'bytes observed now', objectVersion: data.sha256 });
+      return ok({ data, content: [textBlock(data.text)], evidence: 'bytes observed now', objectVersion: data.sha256 });
     },
   };
 }

@@ -1,8 +1,24 @@
 import { canonicalHash, sha256Hex } from '../contract/index.ts';
-// Types only (erased at build): the fixture server loads this file and nothing of the host.
-import type { Snapshot, SourceSnapshot } from '../harness/index.ts';
 
-export type { Snapshot, SourceSnapshot };
+/** One source as read once at startup. Bytes are never re-read. */
+export interface SourceSnapshot {
+  readonly id: string;
+  readonly bytes: Uint8Array;
+  readonly text: string;
+  readonly sha256: string;
+  readonly byteLength: number;
+}
+
+/**
+ * The immutable startup snapshot of the task's sources: the run records it
+ * (`snapshot/<id>.md`), tools answer from it, and disclosure is computed
+ * against it. The fixture server loads this file too, and nothing of the host.
+ */
+export interface Snapshot {
+  readonly id: string;
+  /** Sources in the task's fixed order. */
+  readonly sources: readonly SourceSnapshot[];
+}
 
 /**
  * Takes the startup snapshot from raw bytes: the only material sources can be

@@ -1,10 +1,10 @@
 import { expect, test } from 'bun:test';
 import { fail, ok } from '../contract/index.ts';
-import type { CallRecord } from '../pipeline/index.ts';
+import { textBlock, type CallRecord } from '../pipeline/index.ts';
 import { stageOf, STAGES } from './stages.ts';
 
 const call = (name: string, data?: unknown): CallRecord =>
-  ({ name, outcome: data === undefined ? fail('invalid_arguments', 'x', 'refused') : ok({ data, text: '', evidence: '' }) }) as unknown as CallRecord;
+  ({ name, outcome: data === undefined ? fail('invalid_arguments', 'quote_not_verbatim', 'refused') : ok({ data, content: [textBlock('')], evidence: '' }) }) as unknown as CallRecord;
 
 test('the stage follows host-checked calls only: read until every source was read, then create, then finish', () => {
   expect(STAGES).toEqual(['read', 'create', 'finish']);

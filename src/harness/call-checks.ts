@@ -12,7 +12,7 @@ const CallFacts = v.looseObject({
   action_id: v.string(),
   name: v.string(),
   binding_id: v.nullable(v.string()),
-  via: v.picklist(['mcp', 'local', 'not_executed']),
+  via: v.picklist(['mcp', 'local', 'host', 'not_executed']),
   handler_entered: v.boolean(),
   permission: v.nullable(v.looseObject({ decision: v.string() })),
   stages: v.array(v.looseObject({ stage: v.string(), status: v.string(), detail: v.optional(v.string()) })),
@@ -34,7 +34,8 @@ const inconsistent = (event: LedgerEvent, message: string): VerifyFailure => fai
  * refuses it; action ids are unique; the binding it names was offered and
  * hashes to its id, and its converted input is what that binding makes of
  * the original; a rewritten input is a recorded PreToolUse hook's
- * `updatedInput`; nothing ran over MCP in a local run.
+ * `updatedInput`; nothing ran over MCP in a local run; a call says a
+ * built-in of the host ran it exactly when its binding is one.
  */
 export function checkCalls(events: readonly LedgerEvent[], uses: ReadonlyMap<LedgerEvent, readonly RecordedUse[]>): VerifyFailure | undefined {
   const startEvent = events.find((e) => e.type === 'run_start')!;
@@ -65,6 +66,7 @@ export function checkCalls(events: readonly LedgerEvent[], uses: ReadonlyMap<Led
       (actions.has(facts.action_id) ? `action id ${facts.action_id} is recorded twice` : undefined) ??
       (facts.via === 'mcp' && start.output.transport === 'local' ? `call ${facts.tool_call_id} says it ran over MCP in a local run` : undefined) ??
       bindingMismatch(facts, bindings) ??
+      hostMismatch(facts, bindings) ??
       rewriteMismatch(facts, preHooks);
     if (wrong) return inconsistent(event, wrong);
     actions.add(facts.action_id);
@@ -106,6 +108,15 @@ function bindingMismatch(call: CallFacts, bindings: ReadonlyMap<string, Binding>
   if (!converted.ok || canonicalOf(converted.value.converted) !== canonicalOf(call.arguments.converted)) {
     return `call ${call.tool_call_id}'s converted input is not what its binding makes of the original`;
   }
+  return undefined;
+}
+
+/** `via: "host"` exactly for a call that entered the handler of a binding of kind host, as run_start recorded it. */
+function hostMismatch(call: CallFacts, bindings: ReadonlyMap<string, Binding>): string | undefined {
+  const binding = call.binding_id === null ? undefined : bindings.get(call.binding_id);
+  const host = binding?.implementation.kind === 'host';
+  if (call.via === 'host' && !host) return `call ${call.tool_call_id} says a built-in of the host ran it, but its binding is no built-in's`;
+  if (host && (call.via === 'local' || call.via === 'mcp')) return `call ${call.tool_call_id} ran the built-in ${binding.tool}, but says it ran ${call.via}`;
   return undefined;
 }
 

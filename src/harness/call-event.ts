@@ -1,4 +1,6 @@
 import { canonicalHash, recordable, sha256Hex } from '../contract/index.ts';
+import { contentSha256 } from '../pipeline/index.ts';
+import { toolResultOf } from './payload.ts';
 import { viaOf, type RecordedCall } from './recorded-call.ts';
 
 /** The ledger's view of a call: ids, transport and exchange, arguments at each step, decisions, outcome. */
@@ -27,9 +29,10 @@ export function callEvent(record: RecordedCall): Record<string, unknown> {
           data_sha256: canonicalHash(recordable(outcome.value.data)),
         }
       : { ok: false, class: outcome.class, kind: outcome.kind, message: outcome.message, ...(outcome.basis ? { basis: outcome.basis } : {}), ...(record.rawResultSha256 ? { raw_result_sha256: record.rawResultSha256 } : {}) },
-    model_text_sha256: sha256Hex(record.modelText),
-    // Hook blocks follow the tool's own block in the tool_result, one hash each (record format 3).
-    ...(record.hookTexts ? { hook_text_sha256: record.hookTexts.map((text) => sha256Hex(text)) } : {}),
+    // The tool_result's blocks as the next request carries them (the recheck ties the two).
+    model_content_sha256: contentSha256(toolResultOf(record).content),
+    // Hook blocks follow the tool's own blocks in the tool_result, one hash each (record format 3).
+    ...(record.hookContent ? { hook_text_sha256: record.hookContent.map((block) => sha256Hex(block.text)) } : {}),
     ...(record.fullOutput ? { files: [{ role: 'full_output', ...record.fullOutput }] } : {}),
   };
 }

@@ -2,14 +2,14 @@ import { afterAll, expect, test } from 'bun:test';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { excerptTask, fixtureSnapshot } from '../excerpt/index.ts';
+import { excerptTask } from '../excerpt/index.ts';
 import { fixedClock, verify } from '../ledger/index.ts';
 import type { CallRecord } from '../pipeline/index.ts';
 import { ambiguousCallIds } from './call-ids.ts';
 import { recheckAcceptance } from './recheck.ts';
 import { runTask } from './run.ts';
-import { parseScenario } from './scenario.ts';
-import { localTools } from './tools.ts';
+import { parseScenario, scriptedModel } from './scenario.ts';
+import { replacingTool } from './testing/replace-tool.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'caplab-call-ids-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -50,21 +50,14 @@ test('duplicate tool_call ids: every call sharing the id is refused (invalid_arg
   );
   if (!scenario.ok) throw new Error(scenario.message);
   let creates = 0;
-  const tools = async (snapshot: Parameters<ReturnType<typeof localTools>>[0], runId: string) => {
-    const set = await localTools(excerptTask)(snapshot, runId);
-    if (!set.ok) return set;
-    const counted = set.value.tools.map((t) => (t.contract.name === 'create_card' ? { ...t, handler: (...args: Parameters<typeof t.handler>) => (creates++, t.handler(...args)) } : t));
-    return { ...set, value: { ...set.value, tools: counted } };
-  };
+  const task = replacingTool('create_card', (t) => ({ ...t, handler: (...args: Parameters<typeof t.handler>) => (creates++, t.handler(...args)) }));
   const outcome = await runTask({
-    task: excerptTask,
-    scenario: scenario.value,
-    snapshot: fixtureSnapshot(),
+    task,
+    model: scriptedModel(scenario.value),
     runId: 'dup',
     runDir: join(scratch, 'dup'),
     clock: fixedClock(0),
     cwd: scratch,
-    tools,
     hooks: [],
     permission: () => ({ decision: 'allow', by: 'policy', reason: 'test' }),
     convert: (_, args) => ({ ok: true, value: { converted: args, filled: [] } }),

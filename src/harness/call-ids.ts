@@ -1,5 +1,5 @@
 import { fail } from '../contract/index.ts';
-import { errorText, type CallRecord, type ToolCall } from '../pipeline/index.ts';
+import { errorContent, type CallRecord, type ToolCall } from '../pipeline/index.ts';
 
 /**
  * The calls of one response whose `tool_call` id cannot identify them: an id
@@ -30,5 +30,5 @@ export function duplicateIdRecord(call: ToolCall, actionId: string, reused: bool
       ? `tool_call id ${JSON.stringify(call.id)} was already used earlier in this conversation; every call needs its own id`
       : `tool_call id ${JSON.stringify(call.id)} is given to more than one call in this response; none of them is run`,
   );
-  return { toolCallId: call.id, actionId, name: call.name, arguments: { original: call.arguments }, stages: [], hooks: [], handlerEntered: false, outcome: failure, modelText: errorText(failure) };
+  return { toolCallId: call.id, actionId, name: call.name, arguments: { original: call.arguments }, stages: [], hooks: [], handlerEntered: false, outcome: failure, modelContent: errorContent(failure) };
 }

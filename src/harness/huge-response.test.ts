@@ -9,13 +9,14 @@ import { afterAll, expect, test } from 'bun:test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { excerptTask, fixtureSnapshot } from '../excerpt/index.ts';
+import { excerptTask } from '../excerpt/index.ts';
 import { verify } from '../ledger/index.ts';
 import { recheckAcceptance } from './recheck.ts';
 import { runTask } from './run.ts';
+import { scriptedModel } from './scenario.ts';
 import { happyScenario } from './testing/happy.ts';
 import { testHost } from './testing/test-host.ts';
-import { localTools } from './tools.ts';
+import { exitCodeOf } from '../base/index.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'caplab-huge-response-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -25,9 +26,9 @@ test('the 55,000-call response runs no call, ends failed as too_many_calls, and 
   const first = scenario.responses[0]!;
   if (!first.tool_calls) throw new Error('happy starts with tool calls');
   first.tool_calls = Array.from({ length: 55_000 }, (_, i) => ({ id: `t${i}`, name: 'read_source', arguments: { source_id: 'alpha' } }));
-  const outcome = await runTask({ task: excerptTask, scenario, snapshot: fixtureSnapshot(), tools: localTools(excerptTask), runId: 'huge', runDir: join(scratch, 'huge'), ...testHost() });
+  const outcome = await runTask({ task: excerptTask, model: scriptedModel(scenario), runId: 'huge', runDir: join(scratch, 'huge'), ...testHost() });
   if (!outcome.ok) throw new Error(outcome.message);
-  expect([outcome.value.loop.calls.length, outcome.value.exitCode, outcome.value.loop.failure?.kind]).toEqual([0, 1, 'too_many_calls']);
+  expect([outcome.value.loop.calls.length, exitCodeOf(outcome.value.ending), outcome.value.loop.failure?.kind]).toEqual([0, 1, 'too_many_calls']);
   const report = verify(outcome.value.runDir, { recheck: recheckAcceptance(excerptTask) });
   expect(report.ok ? report.value.end.cause?.split(':')[0] : report.message).toBe('invalid_arguments/too_many_calls');
 });

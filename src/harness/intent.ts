@@ -20,8 +20,8 @@ export interface Intent {
   /** Hash of the name → binding id mapping this request was shown. */
   readonly mapping_tag: string;
   readonly method: unknown;
-  /** Computed from the payload bytes, not from what the host meant to send. */
-  readonly disclosed_sources: readonly string[];
+  /** The task's own fields of the request event (`Task.requestFields`), computed from the payload bytes, not from what the host meant to send. */
+  readonly fields: Readonly<Record<string, unknown>>;
 }
 
 /** The mapping tag of a set of bindings: changes when any name → binding changes. */

@@ -5,13 +5,12 @@ import { executeCall, runBatches, type Pipeline, type ProducingRequest, type Pro
 import { isAccepted, type AcceptanceCheck } from './acceptance.ts';
 import { callEvent } from './call-event.ts';
 import { ambiguousCallIds, duplicateIdRecord } from './call-ids.ts';
-import { disclosedSources, sourceReads } from './disclosure.ts';
 import { intentTools, mappingTag, type Intent } from './intent.ts';
-import type { Message, Model, ModelResponse, TextBlock, ToolResultBlock, ToolUseBlock } from './model.ts';
+import { isExhausted, originLabel, type Message, type Model, type ModelResponse, type TextBlock, type ToolResultBlock, type ToolUseBlock } from './model.ts';
 import { encodePayload, systemText, toolResultOf, toolSpec, type RequestPayload } from './payload.ts';
 import { RecordRefused, type FileRef, type RunRecorder } from './recorder.ts';
 import { recordedCall, type RecordedCall } from './recorded-call.ts';
-import type { Artifact, Snapshot, Task } from './task.ts';
+import { TASK_STAGE, type Artifact, type Task, type TaskRun } from './task.ts';
 
 /** The method stage a request belongs to: one of the task's stages, decided by the host from what has happened. */
 export type Stage = string;
@@ -31,9 +30,10 @@ export type LoopStep =
 
 export interface LoopOptions {
   readonly task: Task;
+  /** The run the task is handed (its request fields and acceptance get the same object). */
+  readonly run: TaskRun;
   readonly runId: string;
   readonly model: Model;
-  readonly snapshot: Snapshot;
   /** The tool table in effect now. Calls are still resolved under their request's pinned bindings. */
   readonly registry: () => Readonly<Record<string, RuntimeTool>>;
   readonly pipeline: Omit<Pipeline, 'tools'>;
@@ -99,7 +99,7 @@ export async function runLoop(options: LoopOptions): Promise<LoopResult> {
 }
 
 async function loopOver(options: LoopOptions, requests: RequestRecord[], calls: RecordedCall[]): Promise<LoopResult> {
-  const { recorder, snapshot, task } = options;
+  const { recorder, task } = options;
   const messages: Message[] = [{ role: 'user', content: task.prompt.user }];
   const producers = new Map<string, ProducingRequest>();
   let stop: LoopResult['stop'] = 'max_requests';
@@ -113,7 +113,7 @@ async function loopOver(options: LoopOptions, requests: RequestRecord[], calls: 
     }
     const registry = options.registry();
     const bindings: Record<string, Binding> = Object.fromEntries(Object.values(registry).map((t) => [t.binding.tool, t.binding]));
-    const stage = task.method.stageOf(calls);
+    const stage = task.method?.stageOf(calls) ?? TASK_STAGE;
     const payload: RequestPayload = {
       model: options.model.name,
       max_tokens: 1024,
@@ -134,29 +134,31 @@ async function loopOver(options: LoopOptions, requests: RequestRecord[], calls: 
       tools: intentTools(bindings),
       mapping_tag: mappingTag(bindings),
       method: options.method ? options.method.adoption(stage, bytes) : null,
-      disclosed_sources: disclosedSources(bytes, snapshot, sourceReads(task.tools.read, calls.map(readCallOf))),
+      fields: task.requestFields?.({ id, payload: bytes, calls }, options.run) ?? {},
     };
-    recorder.append('request', { ...intent, files: [{ role: 'request_payload', ...file }] });
+    const { fields, ...own } = intent;
+    recorder.append('request', { ...fields, ...own, files: [{ role: 'request_payload', ...file }] });
     // Counted once recorded, so run_end's count is the ledger's even when the response cannot be.
     requests.push({ intent });
     options.onStep?.({ type: 'request', intent });
-    const producing: ProducingRequest = { id, payload: bytes, payloadSha256: file.sha256, disclosedSources: intent.disclosed_sources, bindings };
+    const producing: ProducingRequest = { id, payload: bytes, payloadSha256: file.sha256, bindings };
     producers.set(id, producing);
 
     const response = await options.model.respond({ id, index, payload: bytes });
-    if (!response) {
-      recorder.append('response', { request_id: id, missing: true, reason: 'the scripted model has no response left' });
+    if (isExhausted(response)) {
+      recorder.append('response', { request_id: id, missing: true, reason: response.exhausted });
       stop = 'script_exhausted';
       break;
     }
     // JSON.stringify would write a non-finite argument as null, a value the model never sent: the
     // response file and the history carry the same stand-in the call event records (`recordable`).
-    const recordedContent = response.content.map((block) => (block.type === 'tool_use' ? { ...block, input: recordable(block.input) } : block));
+    const recordedContent = recordableContent(response.content);
     const responseFile = recorder.writeFile(
       `requests/${pad(index + 1)}-response.json`,
-      new TextEncoder().encode(`${JSON.stringify({ ...response, content: recordedContent }, null, 2)}\n`),
+      new TextEncoder().encode(`${JSON.stringify({ ...response.message, content: recordableContent(response.message.content) }, null, 2)}\n`),
     );
-    recorder.append('response', { request_id: id, files: [{ role: 'model_response', ...responseFile }], scripted: response.scripted, usage: response.usage, stop_reason: response.stop_reason });
+    const label = originLabel(response.origin);
+    recorder.append('response', { request_id: id, files: [{ role: 'model_response', ...responseFile }], ...label, usage: response.usage, stop_reason: response.stop_reason });
     requests[requests.length - 1] = { intent, response, responseFile };
     options.onStep?.({ type: 'response', requestId: id, response });
     messages.push({ role: 'assistant', content: recordedContent });
@@ -175,12 +177,12 @@ async function loopOver(options: LoopOptions, requests: RequestRecord[], calls: 
 
   if (stop === 'interrupted' || options.pipeline.signal?.aborted) return { requests, calls, checks: [], accepted: false, stop: 'interrupted' };
   const decided = task.acceptance.live({
-    snapshot,
+    run: options.run,
     calls,
     requestOf: (toolCallId) => {
       const id = requests.find((r) => r.response?.content.some((b) => b.type === 'tool_use' && b.id === toolCallId))?.intent.request_id;
       const producing = id === undefined ? undefined : producers.get(id);
-      return producing ? { id: producing.id, payload: producing.payload, disclosedSources: producing.disclosedSources } : undefined;
+      return producing ? { id: producing.id, payload: producing.payload } : undefined;
     },
     readFile: options.readRunFile,
     fileRef: (relPath, role) => recorder.fileRef(relPath, role),
@@ -209,8 +211,8 @@ async function runCalls(options: LoopOptions, uses: readonly ToolUseBlock[], pro
         : executeCall(call, producing, nextAction(), { ...pipeline, tools: options.registry() }),
     (executed) => {
       // Context changes are applied after the batch, in call order.
-      const record = recordedCall(executed, options.protocolOf);
-      if (record.hookTexts) options.recorder.useFormat(LEDGER_FORMAT_3);
+      const record = recordedCall(executed, options.protocolOf, producing.bindings);
+      if (record.hookContent) options.recorder.useFormat(LEDGER_FORMAT_3);
       options.recorder.append('call', { request_id: producing.id, ...callEvent(record) });
       calls.push(record);
       results.push(toolResultOf(record));
@@ -220,7 +222,10 @@ async function runCalls(options: LoopOptions, uses: readonly ToolUseBlock[], pro
   return results;
 }
 
-/** A recorded call as disclosure reads it. */
-function readCallOf(call: RecordedCall) {
-  return { toolCallId: call.toolCallId, name: call.name, arguments: call.arguments, ok: call.outcome.ok };
+/** Content blocks with each tool_use input as the record may hold it (`recordable`); other blocks as they are. */
+function recordableContent<B>(blocks: readonly B[]): B[] {
+  return blocks.map((block) => (isToolUse(block) ? { ...block, input: recordable(block.input) } : block));
 }
+
+const isToolUse = <B>(block: B): block is B & { readonly type: 'tool_use'; readonly input: unknown } =>
+  typeof block === 'object' && block !== null && (block as { type?: unknown }).type === 'tool_use';

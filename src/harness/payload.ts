@@ -33,13 +33,13 @@ export function toolSpec(binding: Binding): ToolSpec {
 }
 
 /**
- * A call's tool_result as the next request carries it: the tool's own text
- * first, then each hook text in a block of its own, so no hook can write into
- * what the tool answered (disclosure reads only the first block).
+ * A call's tool_result as the next request carries it: the tool's own blocks
+ * first, then each hook's block, so no hook can write into what the tool
+ * answered (disclosure reads only the first block). Its `content` is what a
+ * call event's `model_content_sha256` hashes.
  */
-export function toolResultOf(record: Pick<CallRecord, 'toolCallId' | 'outcome' | 'modelText' | 'hookTexts'>): ToolResultBlock {
-  const hooks = (record.hookTexts ?? []).map((text): TextBlock => ({ type: 'text', text }));
-  return { type: 'tool_result', tool_use_id: record.toolCallId, is_error: !record.outcome.ok, content: [{ type: 'text', text: record.modelText }, ...hooks] };
+export function toolResultOf(record: Pick<CallRecord, 'toolCallId' | 'outcome' | 'modelContent' | 'hookContent'>): ToolResultBlock {
+  return { type: 'tool_result', tool_use_id: record.toolCallId, is_error: !record.outcome.ok, content: [...record.modelContent, ...(record.hookContent ?? [])] };
 }
 
 /** Serialises a payload. These bytes are what is hashed, recorded, and checked. */

@@ -12,14 +12,13 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { canonicalHash, sha256Hex } from '../contract/index.ts';
-import { excerptTask, fixtureSnapshot, parseCard, renderCard } from '../excerpt/index.ts';
+import { canonicalHash, sha256Hex, type FailureKind } from '../contract/index.ts';
+import { EXCERPT_SCENARIOS, excerptTask, fixtureSnapshot, parseCard, renderCard } from '../excerpt/index.ts';
 import { verify } from '../ledger/index.ts';
 import { rechain, type EditableEvent } from '../ledger/test-kit.ts';
 import { recheckAcceptance } from './recheck.ts';
 import { runTask } from './run.ts';
-import { loadScenario } from './scenario.ts';
-import { localTools } from './tools.ts';
+import { loadScenario, scriptedModel } from './scenario.ts';
 import { testHost } from './testing/test-host.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'caplab-forge-'));
@@ -28,13 +27,11 @@ const snapshot = fixtureSnapshot();
 const [alpha, beta] = snapshot.sources as [(typeof snapshot.sources)[number], (typeof snapshot.sources)[number]];
 
 beforeAll(async () => {
-  const scenario = loadScenario(excerptTask.scenarios.folder, 'happy');
+  const scenario = loadScenario(EXCERPT_SCENARIOS.folder, 'happy');
   if (!scenario.ok) throw new Error(scenario.message);
   const outcome = await runTask({
     task: excerptTask,
-    scenario: scenario.value,
-    snapshot,
-    tools: localTools(excerptTask),
+    model: scriptedModel(scenario.value),
     runId: 'forge',
     runDir: honestDir,
     ...testHost(),
@@ -91,7 +88,7 @@ interface Forgery {
   readonly defect: string;
   readonly fails: string;
   /** A cross-check verify makes before re-computing the checks, when it catches the defect first. */
-  readonly caughtAs?: { readonly kind: string; readonly at: 'acceptance' | 'call' | 'request' };
+  readonly caughtAs?: { readonly kind: FailureKind; readonly at: 'acceptance' | 'call' | 'request' };
   readonly forge: (dir: string) => void;
 }
 

@@ -2,10 +2,16 @@ import { afterAll, beforeAll, expect, test } from 'bun:test';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { copyRun, demoRunDir, rechain } from '../cli/verify-test-kit.ts';
-import { excerptTask } from '../excerpt/index.ts';
+import { copyRun, demoRunDir, readEvents, rechain } from '../cli/verify-test-kit.ts';
+import { canonicalHash, sha256Hex } from '../contract/index.ts';
+import { excerptTask, fixtureSnapshot } from '../excerpt/index.ts';
 import { LEDGER_FORMAT, LEDGER_FORMAT_3, verify } from '../ledger/index.ts';
+import { inProcessHook } from '../pipeline/index.ts';
 import { recheckAcceptance } from './recheck.ts';
+import { runTask } from './run.ts';
+import { scriptedModel } from './scenario.ts';
+import { happyScenario } from './testing/happy.ts';
+import { testHost } from './testing/test-host.ts';
 
 const temp = mkdtempSync(join(tmpdir(), 'caplab-record-checks-'));
 afterAll(() => rmSync(temp, { recursive: true, force: true }));
@@ -51,4 +57,58 @@ test('format 3 claimed with a method that only says plain (false, or true withou
     const dir = relabelled(LEDGER_FORMAT_3, (e) => (e.type === 'run_start' ? { ...e, method: { ...(e['method'] as object), plain } } : e));
     expect([plain, kindOf(dir)]).toEqual([plain, 'format_mismatch']);
   }
+});
+
+/** The tool_result answering `toolCallId` in a request payload of `dir`. */
+const resultIn = (dir: string, file: string, toolCallId: string) =>
+  (JSON.parse(readFileSync(join(dir, file), 'utf8')).messages as { role: string; content: { type: string; tool_use_id?: string; content?: unknown }[] }[])
+    .flatMap((m) => (m.role === 'user' && Array.isArray(m.content) ? m.content : []))
+    .find((b) => b.type === 'tool_result' && b.tool_use_id === toolCallId)!;
+const editCall = (dir: string, toolCallId: string, edit: (e: Record<string, unknown>) => Record<string, unknown>) =>
+  rechain(dir, (events) => events.map((e) => (e.type === 'call' && e['tool_call_id'] === toolCallId ? { ...edit(e), type: 'call' } : e)));
+
+test("a call records model_content_sha256: the sha256 of the canonical JSON of its tool_result's blocks as the next request carries them", () => {
+  const call = readEvents(demo).find((e) => e.type === 'call' && e['tool_call_id'] === 'toolu_01')!;
+  const result = resultIn(demo, 'requests/02-request.json', 'toolu_01');
+  expect(call['model_content_sha256']).toBe(canonicalHash(result.content));
+  expect(result.content).toEqual([{ type: 'text', text: fixtureSnapshot().sources[0]!.text }]);
+});
+
+test('a call whose recorded content hash is not the content its tool_result carries does not verify (result_mismatch)', () => {
+  const dir = copyRun(demo, temp);
+  editCall(dir, 'toolu_01', (e) => ({ ...e, model_content_sha256: canonicalHash([{ type: 'text', text: 'another answer' }]) }));
+  expect(kindOf(dir)).toBe('result_mismatch');
+});
+
+test('a record from before the content hash ties each block by its text hash (model_text_sha256): as made it verifies, edited it does not; with neither hash it is a bad event', () => {
+  const text = fixtureSnapshot().sources[0]!.text;
+  const legacy = (textSha256: string) => (e: Record<string, unknown>) => {
+    const { model_content_sha256: _, ...rest } = e;
+    return { ...rest, model_text_sha256: textSha256 };
+  };
+  const asMade = copyRun(demo, temp);
+  editCall(asMade, 'toolu_01', legacy(sha256Hex(text)));
+  expect(kindOf(asMade)).toBe(`verifies ${LEDGER_FORMAT}`);
+  const edited = copyRun(demo, temp);
+  editCall(edited, 'toolu_01', legacy(sha256Hex(`${text} `)));
+  expect(kindOf(edited)).toBe('result_mismatch');
+  const neither = copyRun(demo, temp);
+  editCall(neither, 'toolu_01', (e) => {
+    const { model_content_sha256: _, ...rest } = e;
+    return rest;
+  });
+  expect(kindOf(neither)).toBe('bad_event');
+});
+
+test("a hooked call's block hashes are tied too: a hook hash edited while the content hash stands does not verify", async () => {
+  const note = inProcessHook('PostToolUse', 'read_source', 'note', () => ({ block: 'looked at' }));
+  const runDir = join(temp, 'hooked');
+  const outcome = await runTask({ task: excerptTask, model: scriptedModel(happyScenario()), runId: 'hooked', runDir, ...testHost(), hooks: [note] });
+  if (!outcome.ok) throw new Error(outcome.message);
+  expect(kindOf(runDir)).toBe(`verifies ${LEDGER_FORMAT_3}`);
+  const result = resultIn(runDir, 'requests/02-request.json', 'toolu_01');
+  expect((result.content as { text: string }[]).map((b) => b.text).at(-1)).toBe('[PostToolUse hook note: looked at]');
+  const dir = copyRun(runDir, temp);
+  editCall(dir, 'toolu_01', (e) => ({ ...e, hook_text_sha256: [sha256Hex('[PostToolUse hook note: looked away]')] }));
+  expect(kindOf(dir)).toBe('result_mismatch');
 });

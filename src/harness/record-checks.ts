@@ -2,9 +2,9 @@ import * as v from 'valibot';
 import { canonicalJson, jsonTooDeep, LIMITS, sha256Hex } from '../contract/index.ts';
 import type { LedgerEvent, ReadRecorded, VerifyFailure } from '../ledger/index.ts';
 import { failAt, LEDGER_FORMAT } from '../ledger/index.ts';
-import { disclosedSources, sourceReads, type ReadCall, type ReadTool } from './disclosure.ts';
-import { exitOf } from './ending.ts';
-import type { Snapshot } from './task.ts';
+import type { CallArguments } from '../pipeline/index.ts';
+import { exitCodeOf } from '../base/index.ts';
+import { callsEnding } from './ending.ts';
 
 /** Where an event is, for a failure that names it. */
 export const eventAt = (event: LedgerEvent) => ({ file: 'ledger.jsonl', line: event.seq + 1, seq: event.seq, type: event.type });
@@ -15,12 +15,18 @@ export interface CheckedCall {
   readonly requestId: string;
   readonly toolCallId: string;
   readonly name: string;
-  readonly arguments: ReadCall['arguments'];
+  readonly arguments: CallArguments;
   readonly ok: boolean;
   /** A failed call's class and kind. */
   readonly failure?: { readonly class: string; readonly kind: string };
-  /** The tool_result's blocks as the call recorded them: the tool's text, then each hook block. */
-  readonly blockHashes: readonly string[];
+  /**
+   * The tool_result as the call recorded it: the sha256 of the canonical JSON
+   * of its blocks (`model_content_sha256`), or, in a record made before that
+   * field, the sha256 of the tool's one text block's text.
+   */
+  readonly result: { readonly contentSha256: string } | { readonly textSha256: string };
+  /** Each hook block's text hash (the blocks after the tool's), in order. */
+  readonly hookHashes: readonly string[];
 }
 
 /** One tool_use block of a recorded model response. */
@@ -31,25 +37,23 @@ export interface RecordedUse {
   readonly input: string | undefined;
 }
 
-const RequestShape = v.looseObject({ request_id: v.string(), disclosed_sources: v.array(v.string()) });
+const RequestShape = v.looseObject({ request_id: v.string() });
 const ResponseShape = v.looseObject({ request_id: v.string() });
 const CountsShape = v.looseObject({ requests: v.optional(v.number()), tool_calls: v.optional(v.number()), ending: v.string(), exit_code: v.number(), accepted: v.boolean(), cause: v.optional(v.string()) });
 const ResultShape = v.looseObject({
   type: v.literal('tool_result'),
   tool_use_id: v.string(),
   is_error: v.optional(v.unknown()),
-  content: v.union([v.string(), v.array(v.looseObject({ type: v.literal('text'), text: v.string() }))]),
+  content: v.union([v.string(), v.array(v.looseObject({ type: v.string() }))]),
 });
 
-/** What the record checks are given: events, verified files, the task's read tool and the rebuilt snapshot. */
+/** What the record checks are given: events, the shape-checked calls, the response files' tool_uses, verified files. */
 export interface RecordFacts {
   readonly events: readonly LedgerEvent[];
   readonly calls: readonly CheckedCall[];
   /** Each response event's tool_use blocks, in order (from its verified response file). */
   readonly uses: ReadonlyMap<LedgerEvent, readonly RecordedUse[]>;
   readonly readFile: ReadRecorded;
-  readonly snapshot: Snapshot;
-  readonly read: ReadTool | undefined;
   readonly format: string;
 }
 
@@ -59,10 +63,10 @@ export interface RecordFacts {
  * request and recorded after the response and before the next request (a run
  * that did not complete may stop part way through its last response's calls);
  * every tool_result a request payload carries answers, in order, a call
- * recorded before that request, with the error flag and block hashes it
- * recorded; every request's `disclosed_sources` is what disclosure re-computes
- * from its payload and the calls before it; `run_end`'s counts are the
- * events'; no shape newer than the seal's format appears.
+ * recorded before that request, with the error flag and content hash (and
+ * hook block hashes) it recorded; `run_end`'s counts are the events'; no
+ * shape newer than the seal's format appears. A task's own fields of the
+ * record are its recheck's (`Task.acceptance.recorded`).
  */
 export function checkRecord(facts: RecordFacts): VerifyFailure | undefined {
   return checkFormat(facts) ?? checkCallOrder(facts) ?? checkPayloads(facts) ?? checkCounts(facts);
@@ -70,7 +74,7 @@ export function checkRecord(facts: RecordFacts): VerifyFailure | undefined {
 
 /** A record names the newest format only if it uses a shape that format added, and then it must. */
 function checkFormat({ events, calls, format }: RecordFacts): VerifyFailure | undefined {
-  const hooked = calls.find((call) => call.blockHashes.length > 1);
+  const hooked = calls.find((call) => call.hookHashes.length > 0);
   const start = events.find((e) => e.type === 'run_start')!;
   const plain = isPlainRecord(start['method']);
   if (format === LEDGER_FORMAT) {
@@ -124,7 +128,7 @@ function checkCallOrder({ events, calls, uses }: RecordFacts): VerifyFailure | u
   return completed ? missing() : undefined;
 }
 
-/** Each request payload's tool_results against the calls before it, and its disclosure re-computed. */
+/** Each request payload's tool_results against the calls before it. */
 function checkPayloads(facts: RecordFacts): VerifyFailure | undefined {
   const byEvent = new Map(facts.calls.map((call) => [call.event, call]));
   const before: CheckedCall[] = [];
@@ -139,31 +143,45 @@ function checkPayloads(facts: RecordFacts): VerifyFailure | undefined {
     const results = payloadResults(bytes.value);
     const wrong = results === undefined ? 'its payload is not a JSON request payload' : resultMismatch(results, before);
     if (wrong) return failAt('result_mismatch', `request ${request.output.request_id}: ${wrong}`, eventAt(event));
-    const recomputed = disclosedSources(bytes.value, facts.snapshot, sourceReads(facts.read, before));
-    if (canonicalJson(recomputed) !== canonicalJson(request.output.disclosed_sources)) {
-      return failAt('disclosure_mismatch', `request ${request.output.request_id} records disclosed [${request.output.disclosed_sources.join(', ')}], its payload and the calls before it disclose [${recomputed.join(', ')}]`, eventAt(event));
-    }
   }
   return undefined;
 }
 
+/** A tool_result of a payload, as the tie reads it. */
+interface PayloadResult {
+  readonly id: string;
+  readonly isError: boolean;
+  /** sha256 of the canonical JSON of its content as carried; undefined when JSON cannot be canonical (1e400). */
+  readonly contentSha256: string | undefined;
+  /** Each block's text hash (a string content is one text block); undefined for a block that is not text. */
+  readonly textHashes: readonly (string | undefined)[];
+}
+
+/** Whether a tool_result carries the blocks its call recorded: by content hash, or (older records) by each text's hash. */
+function carriesRecorded(result: PayloadResult, call: CheckedCall): boolean {
+  const hooks = call.hookHashes;
+  const hooksHeld = result.textHashes.length > hooks.length && canonicalOf(result.textHashes.slice(result.textHashes.length - hooks.length)) === canonicalJson(hooks);
+  if ('contentSha256' in call.result) return result.contentSha256 === call.result.contentSha256 && hooksHeld;
+  return canonicalOf(result.textHashes) === canonicalJson([call.result.textSha256, ...hooks]);
+}
+
 /** Why a payload's tool_results are not the recorded calls' answers, in order; undefined when they are. */
-function resultMismatch(results: readonly { id: string; isError: boolean; hashes: string[] }[], calls: readonly CheckedCall[]): string | undefined {
+function resultMismatch(results: readonly PayloadResult[], calls: readonly CheckedCall[]): string | undefined {
   if (results.length !== calls.length) return `its payload carries ${results.length} tool_results, ${calls.length} calls were recorded before it`;
   for (const [i, result] of results.entries()) {
     const call = calls[i]!;
     if (result.id !== call.toolCallId) return `tool_result ${i + 1} answers ${result.id}, the call recorded in its place is ${call.toolCallId}`;
     if (result.isError === call.ok) return `the tool_result for ${call.toolCallId} says is_error=${result.isError}, the call recorded ok=${call.ok}`;
-    if (canonicalJson(result.hashes) !== canonicalJson(call.blockHashes)) return `the tool_result for ${call.toolCallId} is not the text (and hook blocks) the call recorded`;
+    if (!carriesRecorded(result, call)) return `the tool_result for ${call.toolCallId} is not the content (and hook blocks) the call recorded`;
   }
   return undefined;
 }
 
 /** The tool_result blocks of a payload's user messages, in order; undefined when it is no payload. */
-function payloadResults(bytes: Uint8Array): { id: string; isError: boolean; hashes: string[] }[] | undefined {
+function payloadResults(bytes: Uint8Array): PayloadResult[] | undefined {
   const payload = parseJson(bytes) as { messages?: unknown } | undefined;
   if (!payload || !Array.isArray(payload.messages)) return undefined;
-  const results: { id: string; isError: boolean; hashes: string[] }[] = [];
+  const results: PayloadResult[] = [];
   for (const message of payload.messages) {
     const { role, content } = (message ?? {}) as { role?: unknown; content?: unknown };
     if (role !== 'user' || !Array.isArray(content)) continue;
@@ -171,9 +189,10 @@ function payloadResults(bytes: Uint8Array): { id: string; isError: boolean; hash
       if ((block as { type?: unknown })?.type !== 'tool_result') continue;
       const result = v.safeParse(ResultShape, block);
       if (!result.success) return undefined;
-      const { tool_use_id: id, is_error: isError, content: blocks } = result.output;
-      const texts = typeof blocks === 'string' ? [blocks] : blocks.map((b) => b.text);
-      results.push({ id, isError: isError === true, hashes: texts.map((text) => sha256Hex(text)) });
+      const { tool_use_id: id, is_error: isError, content } = result.output;
+      const texts = typeof content === 'string' ? [content] : content.map((b) => (b.type === 'text' && typeof b['text'] === 'string' ? b['text'] : undefined));
+      const canonical = canonicalOf(content);
+      results.push({ id, isError: isError === true, contentSha256: canonical === undefined ? undefined : sha256Hex(canonical), textHashes: texts.map((text) => (text === undefined ? undefined : sha256Hex(text))) });
     }
   }
   return results;
@@ -194,11 +213,17 @@ function checkCounts({ events, calls }: RecordFacts): VerifyFailure | undefined 
 /** A completed run's exit code re-derived from its calls and verdict; an interrupted one's from the signal it names. */
 function checkExit(end: v.InferOutput<typeof CountsShape>, calls: readonly CheckedCall[], event: LedgerEvent): VerifyFailure | undefined {
   const expected =
-    end.ending === 'completed' ? exitOf(calls.flatMap((c) => (c.failure ? [c.failure] : [])), end.accepted)
-    : end.ending === 'interrupted' ? (end.cause?.startsWith('SIGINT') ? 130 : end.cause?.startsWith('SIGTERM') ? 143 : undefined)
+    end.ending === 'completed' ? exitCodeOf(callsEnding(calls.flatMap((c) => (c.failure ? [c.failure] : [])), end.accepted))
+    : end.ending === 'interrupted' ? interruptedExit(end.cause)
     : undefined;
   if (expected === undefined || expected === end.exit_code) return undefined;
   return failAt('count_mismatch', `run_end records exit ${end.exit_code}; its calls and ending give ${expected}`, eventAt(event));
+}
+
+/** An interrupted run's exit code, from the signal its cause names first; undefined when it names neither. */
+function interruptedExit(cause: string | undefined): number | undefined {
+  const signal = ['SIGINT', 'SIGTERM'].find((name) => cause?.startsWith(name));
+  return signal === undefined ? undefined : exitCodeOf({ type: 'interrupted', signal });
 }
 
 /** Parses recorded JSON, depth-checked first; undefined when it is not JSON. */

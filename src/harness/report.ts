@@ -1,18 +1,39 @@
 import { CAPLAB_VERSION } from '../version.ts';
+import { exitCodeOf } from '../base/index.ts';
+import { summaryOf } from './ending.ts';
 import { viaOf } from './recorded-call.ts';
+import { originLabel, type ModelOrigin } from './model.ts';
 import type { RunOutcome } from './run.ts';
+
+/** What the usage numbers of a run are, by where its responses came from. */
+const USAGE_NOTES: Readonly<Record<ModelOrigin, string>> = {
+  scripted: 'scripted responses: these numbers are synthetic, not measured tokens, cost or model success',
+  replayed: 'replayed responses: these numbers are as recorded in the replay file, not measured by this run; nothing is claimed about cost or model success',
+};
+
+/** Each count summed over the requests (a request without a response counts 0). */
+function usageTotal(perRequest: readonly Readonly<Record<string, unknown>>[]): Record<string, number> {
+  const total: Record<string, number> = {};
+  for (const request of perRequest) {
+    for (const [key, value] of Object.entries(request)) if (typeof value === 'number') total[key] = (total[key] ?? 0) + value;
+  }
+  return total;
+}
 
 /**
  * The one JSON document `--json` prints for a run. Everything in it comes from
  * the run's records; nothing is claimed that the run did not observe. The
  * artifact is reported under the task's name for it (`Task.artifact.name`).
  */
-export function runReport(outcome: RunOutcome, scenario: string, artifactName: string): Record<string, unknown> {
-  const { loop } = outcome;
+export function runReport(outcome: RunOutcome, artifactName: string): Record<string, unknown> {
+  const { loop, model } = outcome;
+  const replayed = model.origin === 'replayed';
   const perRequest = loop.requests.map((r) => ({
     request_id: r.intent.request_id,
     input_tokens: r.response?.usage.input_tokens ?? 0,
     output_tokens: r.response?.usage.output_tokens ?? 0,
+    // Cache counts exist only in recorded usage; a scripted report keeps the two numbers it always had.
+    ...(replayed ? { cache_creation_input_tokens: r.response?.usage.cache_creation_input_tokens ?? 0, cache_read_input_tokens: r.response?.usage.cache_read_input_tokens ?? 0 } : {}),
   }));
   const calls = loop.calls.map((c) => {
     return {
@@ -36,10 +57,11 @@ export function runReport(outcome: RunOutcome, scenario: string, artifactName: s
   return {
     caplab: CAPLAB_VERSION,
     run_id: outcome.runId,
-    scenario,
+    scenario: model.scenario,
     transport: outcome.transport,
-    scripted: true,
-    model: `scripted:${scenario}`,
+    scripted: model.origin === 'scripted',
+    ...(replayed ? { origin: model.origin } : {}),
+    model: model.name,
     server: outcome.server
       ? {
           serverInfo: outcome.server.serverInfo,
@@ -52,8 +74,8 @@ export function runReport(outcome: RunOutcome, scenario: string, artifactName: s
         }
       : null,
     accepted: loop.accepted,
-    exit_code: outcome.exitCode,
-    ending: outcome.ending,
+    exit_code: exitCodeOf(outcome.ending),
+    ending: summaryOf(outcome.ending),
     stop: loop.stop,
     requests: loop.requests.length,
     tool_calls: loop.calls.length,
@@ -64,8 +86,8 @@ export function runReport(outcome: RunOutcome, scenario: string, artifactName: s
       tools: r.intent.tools,
       mapping_tag: r.intent.mapping_tag,
       method: r.intent.method,
-      disclosed_sources: r.intent.disclosed_sources,
-      response: r.response ? { id: r.response.id, scripted: r.response.scripted, stop_reason: r.response.stop_reason } : null,
+      ...r.intent.fields,
+      response: r.response ? { id: r.response.id, ...originLabel(r.response.origin), stop_reason: r.response.stop_reason } : null,
     })),
     calls,
     acceptance: { accepted: loop.accepted, checks: loop.checks },
@@ -73,13 +95,10 @@ export function runReport(outcome: RunOutcome, scenario: string, artifactName: s
       ? { path: `${outcome.runDir}/${loop.artifact.path}`, relative_path: loop.artifact.path, sha256: loop.artifact.sha256, bytes: loop.artifact.bytes }
       : null,
     usage: {
-      synthetic: true,
-      note: 'scripted responses: these numbers are synthetic, not measured tokens, cost or model success',
+      synthetic: !replayed,
+      note: USAGE_NOTES[model.origin],
       per_request: perRequest,
-      total: {
-        input_tokens: perRequest.reduce((sum, r) => sum + r.input_tokens, 0),
-        output_tokens: perRequest.reduce((sum, r) => sum + r.output_tokens, 0),
-      },
+      total: usageTotal(perRequest),
     },
     run_dir: outcome.runDir,
     ledger: { path: `${outcome.runDir}/ledger.jsonl`, head: outcome.head, events: outcome.events },

@@ -8,27 +8,27 @@ import * as nodeFs from 'node:fs';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fail, type Outcome } from '../contract/index.ts';
-import { excerptTask, fixtureSnapshot } from '../excerpt/index.ts';
+import { fail, ok, type Outcome } from '../contract/index.ts';
+import { EXCERPT_SCENARIOS, excerptTask } from '../excerpt/index.ts';
 import { verify, type RunDirFs } from '../ledger/index.ts';
 import { recheckAcceptance } from './recheck.ts';
 import { runTask, type RunOptions, type RunOutcome } from './run.ts';
-import { loadScenario } from './scenario.ts';
-import { localTools } from './tools.ts';
+import { loadScenario, scriptedModel } from './scenario.ts';
+import { changingTools, withTools } from './testing/replace-tool.ts';
+import type { ToolProvider } from './tools.ts';
 import { testHost } from './testing/test-host.ts';
+import { exitCodeOf } from '../base/index.ts';
 
 const temp = mkdtempSync(join(tmpdir(), 'caplab-run-end-'));
 afterAll(() => rmSync(temp, { recursive: true, force: true }));
 let runs = 0;
 
 function options(overrides: Partial<RunOptions> = {}): RunOptions {
-  const scenario = loadScenario(excerptTask.scenarios.folder, 'happy');
+  const scenario = loadScenario(EXCERPT_SCENARIOS.folder, 'happy');
   if (!scenario.ok) throw new Error(scenario.message);
   return {
     task: excerptTask,
-    scenario: scenario.value,
-    snapshot: fixtureSnapshot(),
-    tools: localTools(excerptTask),
+    model: scriptedModel(scenario.value),
     runId: 'r',
     runDir: join(temp, `run-${++runs}`),
     ...testHost(),
@@ -106,7 +106,7 @@ test('a crash in the loop after the card was written: run_end failed (cause name
 });
 
 test('tools that fail to start: run_start then run_end failed (exit 3); every snapshot file is referenced and the record verifies', async () => {
-  const run = options({ tools: async (): Promise<Outcome<never>> => fail('spawn', 'spawn_failed', 'no such server') });
+  const run = options({ task: withTools(excerptTask, () => [{ offers: [], open: async (): Promise<Outcome<never>> => fail('spawn', 'spawn_failed', 'no such server') }]) });
   const outcome: Outcome<RunOutcome> = await runTask(run);
   expect(!outcome.ok && outcome.kind).toBe('spawn_failed');
   expect(lastEvent(run.runDir)).toMatchObject({ type: 'run_end', ending: 'failed', exit_code: 3, cause: 'spawn/spawn_failed: no such server' });
@@ -128,21 +128,24 @@ test('an interruption closes the tools at once: a call in flight ends as closed 
   const releases: (() => void)[] = [];
   const closed: string[] = [];
   // read_source hangs until the tool set is closed, as an MCP call does until its connection ends.
-  const hanging: RunOptions['tools'] = async (snapshot, runId) => {
-    const set = await localTools(excerptTask)(snapshot, runId);
-    if (!set.ok) return set;
-    const handler = async (): Promise<Outcome<never>> => {
-      const released = new Promise<void>((resolve) => releases.push(resolve));
-      controller.abort('SIGINT');
-      await released;
-      return fail('closed', 'connection_lost', 'closed while the call was in flight');
-    };
-    const tools = set.value.tools.map((t) => (t.contract.name === 'read_source' ? { ...t, attributes: { ...t.attributes, timeoutMs: 600_000 }, handler } : t));
-    return { ok: true, value: { ...set.value, tools, close: async () => (closed.push('close'), releases.forEach((r) => r()), undefined) } };
+  const handler = async (): Promise<Outcome<never>> => {
+    const released = new Promise<void>((resolve) => releases.push(resolve));
+    controller.abort('SIGINT');
+    await released;
+    return fail('closed', 'connection_lost', 'closed while the call was in flight');
   };
-  const run = options({ tools: hanging, signal: controller.signal });
+  const hang = (provider: ToolProvider): ToolProvider => {
+    const changed = changingTools(provider, (t) => (t.contract.name === 'read_source' ? { ...t, attributes: { ...t.attributes, timeoutMs: 600_000 }, handler } : t));
+    const open: ToolProvider['open'] = async (at) => {
+      const set = await changed.open(at);
+      return set.ok ? ok({ ...set.value, close: async () => (closed.push('close'), releases.forEach((release) => release()), undefined) }) : set;
+    };
+    return { offers: changed.offers, open };
+  };
+  const hanging = withTools(excerptTask, (run) => excerptTask.tools(run).map(hang));
+  const run = options({ task: hanging, signal: controller.signal });
   const outcome = await runTask(run);
-  expect(outcome.ok && [outcome.value.exitCode, outcome.value.loop.stop]).toEqual([130, 'interrupted']);
+  expect(outcome.ok && [exitCodeOf(outcome.value.ending), outcome.value.loop.stop]).toEqual([130, 'interrupted']);
   expect(outcome.ok && outcome.value.loop.calls.map((c) => (c.outcome.ok ? 'ok' : c.outcome.kind))).toEqual(['connection_lost', 'run_interrupted']);
   expect(closed).toEqual(['close']);
   expect(lastEvent(run.runDir)).toMatchObject({ type: 'run_end', ending: 'interrupted', exit_code: 130, accepted: false, cause: expect.stringContaining('SIGINT') });

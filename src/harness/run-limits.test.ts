@@ -3,15 +3,15 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LIMITS } from '../contract/index.ts';
-import { excerptTask, fixtureSnapshot } from '../excerpt/index.ts';
+import { excerptTask } from '../excerpt/index.ts';
 import { verify } from '../ledger/index.ts';
 import type { Hook } from '../pipeline/index.ts';
 import { recheckAcceptance } from './recheck.ts';
 import { runTask } from './run.ts';
-import type { Scenario } from './scenario.ts';
-import { localTools } from './tools.ts';
+import { scriptedModel, type Scenario } from './scenario.ts';
 import { happyScenario } from './testing/happy.ts';
 import { testHost } from './testing/test-host.ts';
+import { exitCodeOf } from '../base/index.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'caplab-run-limits-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -30,9 +30,7 @@ function happyWithFirstArguments(args: unknown): Scenario {
 async function run(name: string, scenario: Scenario, hooks: readonly Hook[] = [], more: Partial<Parameters<typeof runTask>[0]> = {}) {
   const outcome = await runTask({
     task: excerptTask,
-    scenario,
-    snapshot: fixtureSnapshot(),
-    tools: localTools(excerptTask),
+    model: scriptedModel(scenario),
     runId: name,
     runDir: join(scratch, name),
     ...testHost(),
@@ -111,7 +109,7 @@ test('arguments nested past the arguments limit fail that call as too_deep; the 
 test('a response asking for more calls than callsPerResponse runs none of them; the run ends failed and verifies', async () => {
   // huge-response.test.ts runs 55,000; one past the bound is enough here (and stays fast under a mutant).
   const result = await run('many-calls', manyCalls(LIMITS.callsPerResponse + 1));
-  expect([result.loop.calls.length, result.loop.stop, result.exitCode, result.loop.failure?.kind]).toEqual([0, 'failed', 1, 'too_many_calls']);
+  expect([result.loop.calls.length, result.loop.stop, exitCodeOf(result.ending), result.loop.failure?.kind]).toEqual([0, 'failed', 1, 'too_many_calls']);
   expect(verified(result.runDir)).toEqual({ verdict: 'verifies', cause: 'invalid_arguments/too_many_calls' });
   // The bound itself still runs every call.
   const atBound = await run('at-bound', manyCalls(LIMITS.callsPerResponse));
@@ -128,7 +126,7 @@ test('no run writes a record its own verify refuses: under small record limits t
   ];
   for (const { name, limits: recordLimits, scenario } of limits) {
     const result = await run(`record-limit-${name.replace(' ', '-')}`, scenario ?? happy(), [], { recordLimits });
-    expect([name, result.loop.stop, result.exitCode, result.loop.failure?.kind]).toEqual([name, 'failed', 1, 'record_limit']);
+    expect([name, result.loop.stop, exitCodeOf(result.ending), result.loop.failure?.kind]).toEqual([name, 'failed', 1, 'record_limit']);
     expect([name, verified(result.runDir)]).toEqual([name, { verdict: 'verifies', cause: 'precondition/record_limit' }]);
   }
 });

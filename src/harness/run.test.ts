@@ -5,23 +5,20 @@ import { join } from 'node:path';
 import * as v from 'valibot';
 import { bind } from '../binding/index.ts';
 import { canonicalHash, ok } from '../contract/index.ts';
-import { excerptTask, fixtureSnapshot, readSourceContract } from '../excerpt/index.ts';
-import type { RuntimeTool } from '../pipeline/index.ts';
+import { EXCERPT_SCENARIOS, readSourceContract } from '../excerpt/index.ts';
+import { textBlock, type RuntimeTool } from '../pipeline/index.ts';
 import { runTask } from './run.ts';
-import { loadScenario } from './scenario.ts';
-import type { ToolProvider } from './tools.ts';
+import { loadScenario, scriptedModel } from './scenario.ts';
+import type { Task } from './task.ts';
 import { scratchDir } from '../../test/scratch.ts';
 import { replacingTool } from './testing/replace-tool.ts';
 import { testHost } from './testing/test-host.ts';
 
-/** The excerpt's local tools, with read_source's handler replaced by what `handler` makes of the real tool. */
-const withReadSource = (handler: (tool: RuntimeTool) => RuntimeTool['handler']): ToolProvider => replacingTool('read_source', (t) => ({ ...t, handler: handler(t) }));
-
-
-const snapshot = fixtureSnapshot();
+/** The excerpt with local tools, read_source's handler replaced by what `handler` makes of the real tool. */
+const withReadSource = (handler: (tool: RuntimeTool) => RuntimeTool['handler']): Task => replacingTool('read_source', (t) => ({ ...t, handler: handler(t) }));
 
 test('a binding swapped between request and call is refused (binding_changed); neither handler runs the old call', async () => {
-  const scenario = loadScenario(excerptTask.scenarios.folder, 'happy');
+  const scenario = loadScenario(EXCERPT_SCENARIOS.folder, 'happy');
   if (!scenario.ok) throw new Error(scenario.message);
   // "The server restarted and now lists a different schema": same name, wider input.
   const drifted = { ...readSourceContract, input: v.strictObject({ source_id: v.string(), revision: v.optional(v.string()) }) };
@@ -31,13 +28,11 @@ test('a binding swapped between request and call is refused (binding_changed); n
     contract: drifted,
     binding: bind(drifted, { implementation: { kind: 'mcp', version: 'restarted' } }),
     attributes: { readOnly: true, destructive: false, concurrencySafe: true, needsInteraction: false, deferred: false, fromMcp: true, maxResultBytes: 65536, timeoutMs: 1000 },
-    handler: async () => (newHandler++, ok({ data: {}, text: 'new schema', evidence: 'bytes observed now' })),
+    handler: async () => (newHandler++, ok({ data: {}, content: [textBlock('new schema')], evidence: 'bytes observed now' })),
   };
   const outcome = await runTask({
-    task: excerptTask,
-    scenario: scenario.value,
-    snapshot,
-    tools: withReadSource((t) => (i, c) => (oldHandler++, t.handler(i, c))),
+    task: withReadSource((t) => (i, c) => (oldHandler++, t.handler(i, c))),
+    model: scriptedModel(scenario.value),
     runId: 'swap',
     runDir: join(scratchDir('caplab-swap-'), 'run'),
     ...testHost(),
@@ -58,16 +53,14 @@ test('a binding swapped between request and call is refused (binding_changed); n
 });
 
 test('a local result that breaks its contract is refused (business/result_invalid); the ledger keeps the raw result hash', async () => {
-  const scenario = loadScenario(excerptTask.scenarios.folder, 'happy');
+  const scenario = loadScenario(EXCERPT_SCENARIOS.folder, 'happy');
   if (!scenario.ok) throw new Error(scenario.message);
   const raw = { totally: 'wrong' };
   const dir = mkdtempSync(join(tmpdir(), 'caplab-result-'));
   try {
     const outcome = await runTask({
-    task: excerptTask,
-      scenario: scenario.value,
-      snapshot,
-      tools: withReadSource(() => async () => ok({ data: raw, text: 'fine', evidence: 'bytes observed now' })),
+      task: withReadSource(() => async () => ok({ data: raw, content: [textBlock('fine')], evidence: 'bytes observed now' })),
+      model: scriptedModel(scenario.value),
       runId: 'wrong-result',
       runDir: join(dir, 'run'),
       ...testHost(),

@@ -1,25 +1,30 @@
 import { CAPLAB_VERSION } from '../version.ts';
 import type { Outcome } from '../contract/index.ts';
-import { fail, isUnknownOutcome, ok } from '../contract/index.ts';
+import { fail, ok, type Failure } from '../contract/index.ts';
+import { exitCodeOf } from '../base/index.ts';
 import { LEDGER_FORMAT_3, openRunDir, type Clock, type RecordLimits, type RunDir, type RunDirFs } from '../ledger/index.ts';
 import { mergeReports, reapOrphans, type SweepGraces } from '../platform/index.ts';
 import type { Hook, Pipeline, RuntimeTool } from '../pipeline/index.ts';
 import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
-import { exitOf } from './ending.ts';
+import { endingOfFailure, loopEnding, summaryOf, type RunEnding } from './ending.ts';
 import { runLoop, type LoopResult, type LoopStep, type MethodSupport } from './loop.ts';
 import { RecordRefused, type FileRef, type RunRecorder } from './recorder.ts';
-import { scriptedModel, type Scenario } from './scenario.ts';
-import { SNAPSHOT_ROLE, snapshotFile } from './snapshot-files.ts';
-import type { Snapshot, Task } from './task.ts';
-import { runtimeTable, type ServerReport, type ToolProvider } from './tools.ts';
+import { hostProvider, type Builtin, type HostServices } from './host-tools.ts';
+import type { Model, ModelOrigin } from './model.ts';
+import { openProviders } from './open-tools.ts';
+import { runNames } from './run-names.ts';
+import type { Task, TaskRun } from './task.ts';
+import { duplicateName, runtimeTable, type ServerReport, type ToolProvider } from './tools.ts';
 
 export interface RunOptions {
   readonly task: Task;
-  readonly scenario: Scenario;
-  /** The task's startup snapshot (`task.snapshot()`), taken once before the run. */
-  readonly snapshot: Snapshot;
-  readonly tools: ToolProvider;
+  /** What answers the run's requests (`scriptedModel`, `replayModel`); every label of the run comes from it. */
+  readonly model: Model;
+  /** Tools beyond the task's own (`task.tools`), after them: users' servers. */
+  readonly providers?: readonly ToolProvider[];
+  /** The host's own tools, after every provider's (none ships); each gets the run's `HostServices`. */
+  readonly builtins?: readonly Builtin[];
   readonly runId: string;
   readonly runDir: string;
   /**
@@ -53,22 +58,19 @@ export interface RunOptions {
 /** How long escaped processes (setsid) get after SIGTERM, then after SIGKILL, at the end of a run. */
 const ORPHAN_GRACES: SweepGraces = { termMs: 500, killMs: 500 };
 
-/** The exit code of a run interrupted by this signal: 128 + its number, as a shell reports it. */
-export function interruptedExit(reason: unknown): 130 | 143 {
-  return reason === 'SIGINT' ? 130 : 143;
-}
-
 /** A finished run, ready to report. */
 export interface RunOutcome {
   readonly runId: string;
   readonly runDir: string;
   readonly transport: 'local' | 'mcp';
   readonly server?: ServerReport;
+  /** The model that answered: how the run's responses and usage are labelled. */
+  readonly model: { readonly name: string; readonly origin: ModelOrigin; readonly scenario: string | null };
   readonly loop: LoopResult;
   readonly head: string;
   readonly events: number;
-  readonly exitCode: 0 | 1 | 3 | 4 | 130 | 143;
-  readonly ending: string;
+  /** How it ended: `exitCodeOf` gives the exit code, `summaryOf` the line. */
+  readonly ending: RunEnding;
   readonly closeReport: unknown;
 }
 
@@ -93,9 +95,11 @@ function recorderOf(run: RunDir): RunRecorder {
 }
 
 /**
- * Runs one scenario end to end: run dir and ledger, tools (local or MCP), the
- * loop, acceptance, and a clean close. Every step is recorded before it is
- * reported. Once the run dir exists the ledger always ends in a `run_end`
+ * Runs one scenario end to end: run dir and ledger, what the task starts from,
+ * tools (the task's providers, those given, the built-ins), the loop,
+ * acceptance, and a clean close. Every step is recorded before it is
+ * reported. Two tools under one name are refused before any work
+ * (`invalid_arguments/duplicate_tool`: nothing opened, no run dir made). Once the run dir exists the ledger always ends in a `run_end`
  * (`completed`, `interrupted` naming the signal, or `failed` with its cause)
  * before the seal is written; when even that cannot be appended, the dir is
  * left unsealed. Before the servers close and again after, processes that
@@ -104,6 +108,10 @@ function recorderOf(run: RunDir): RunRecorder {
  * close report.
  */
 export async function runTask(options: RunOptions): Promise<Outcome<RunOutcome>> {
+  const taskRun: TaskRun = Object.freeze({ runId: options.runId });
+  let table: Readonly<Record<string, RuntimeTool>> = {};
+  const { providers, clash } = providersOf(options, taskRun, () => table);
+  if (!clash.ok && !options.opened) return clash;
   const opened = options.opened
     ? ok(options.opened)
     : openRunDir(options.runDir, {
@@ -116,49 +124,58 @@ export async function runTask(options: RunOptions): Promise<Outcome<RunOutcome>>
   const run = opened.value;
   const recorder = recorderOf(run);
   if (isPlainMethod(options.method?.record)) recorder.useFormat(LEDGER_FORMAT_3);
-  const snapshotFiles: (FileRef & { role: string })[] = [];
+  const startFiles: (FileRef & { role: string })[] = [];
+  let taskFields: Readonly<Record<string, unknown>> = {};
   let started = false;
+  // Responses recorded so far: the registry hook's request index, and what the model's run_end fields count.
+  let requestIndex = 0;
   let toolsClose: (() => Promise<unknown>) | undefined;
   const start = (fields: Record<string, unknown>) => {
     recorder.append('run_start', {
+      ...taskFields,
       caplab: CAPLAB_VERSION,
+      task: options.task.id,
       run_id: options.runId,
-      scenario: options.scenario.name,
-      model: { name: `scripted:${options.scenario.name}`, scripted: true },
+      scenario: options.model.record.scenario,
+      model: options.model.record.model,
       transport: null,
       server: null,
-      snapshot: { id: options.snapshot.id, sources: options.snapshot.sources.map((s) => ({ id: s.id, sha256: s.sha256, bytes: s.byteLength })) },
       bindings: [],
       hooks: options.hooks.map((h) => ({ name: h.name, event: h.event, matcher: h.matcher })),
       method: options.method?.record ?? null,
-      files: snapshotFiles,
+      files: startFiles,
       ...fields,
     });
     started = true;
   };
   try {
-    for (const s of options.snapshot.sources) snapshotFiles.push({ role: SNAPSHOT_ROLE, ...recorder.writeFile(snapshotFile(s.id), s.bytes) });
-    const toolSet = await options.tools(options.snapshot, options.runId);
-    if (!toolSet.ok) {
+    const begun = options.task.start?.(taskRun);
+    for (const file of begun?.files ?? []) startFiles.push({ role: file.role, ...recorder.writeFile(file.path, file.bytes) });
+    taskFields = begun?.fields ?? {};
+    const toolSet = clash.ok ? await openProviders(providers, taskRun) : clash;
+    // What the offers promised is checked again on what opened: one name, one tool.
+    const frozen = toolSet.ok ? runtimeTable(toolSet.value.tools) : toolSet;
+    if (!toolSet.ok || !frozen.ok) {
+      if (toolSet.ok) await toolSet.value.close();
+      const failure = toolSet.ok ? (frozen as Failure) : toolSet;
       start({});
-      const exitCode = toolSet.class === 'spawn' || toolSet.class === 'protocol' ? 3 : 1;
-      recorder.append('run_end', { accepted: false, exit_code: exitCode, ending: 'failed', cause: `${toolSet.class}/${toolSet.kind}: ${toolSet.message}` });
+      const exitCode = exitCodeOf(endingOfFailure(failure));
+      recorder.append('run_end', { accepted: false, exit_code: exitCode, ending: 'failed', cause: `${failure.class}/${failure.kind}: ${failure.message}`, ...options.model.ended?.(0) });
       const sealed = run.close();
-      return sealed.ok ? toolSet : sealed;
+      return sealed.ok ? failure : sealed;
     }
+    table = frozen.value;
     // Idempotent: an interruption starts the close at once (ending calls in flight), the end awaits the same.
     let closing: Promise<unknown> | undefined;
     toolsClose = () => (closing ??= toolSet.value.close());
     const closeOnAbort = () => void toolsClose?.();
     options.signal?.addEventListener('abort', closeOnAbort, { once: true });
-    const table = runtimeTable(toolSet.value.tools);
     start({ transport: toolSet.value.transport, server: toolSet.value.server ?? null, bindings: Object.values(table).map((t) => t.binding) });
-    let requestIndex = 0;
     const loop = await runLoop({
       task: options.task,
+      run: taskRun,
       runId: options.runId,
-      model: scriptedModel(options.scenario),
-      snapshot: options.snapshot,
+      model: options.model,
       registry: () => (options.registry ? options.registry(table, requestIndex) : table),
       pipeline: {
         hooks: options.hooks,
@@ -194,9 +211,9 @@ export async function runTask(options: RunOptions): Promise<Outcome<RunOutcome>>
     const orphans = mergeReports(early, await reapOrphans(ORPHAN_GRACES));
     await syncing;
     const signal = options.signal?.aborted ? String(options.signal.reason) : undefined;
-    const { exitCode, ending } = signal ? { exitCode: interruptedExit(signal), ending: `interrupted by ${signal}` } : endingOf(loop);
-    const counts = { stop: loop.stop, requests: loop.requests.length, tool_calls: loop.calls.length, transport_close: closeReport ?? null, orphans };
-    recorder.append('run_end', runEnd(run, loop, signal, exitCode, ending, counts));
+    const ending = loopEnding(loop, signal);
+    const counts = { stop: loop.stop, requests: loop.requests.length, tool_calls: loop.calls.length, transport_close: closeReport ?? null, orphans, ...options.model.ended?.(requestIndex) };
+    recorder.append('run_end', runEnd(run, loop, signal, exitCodeOf(ending), summaryOf(ending), counts));
     const head = run.head();
     const events = run.count();
     const sealed = run.close();
@@ -206,10 +223,10 @@ export async function runTask(options: RunOptions): Promise<Outcome<RunOutcome>>
       runDir: run.dir,
       transport: toolSet.value.transport,
       ...(toolSet.value.server ? { server: toolSet.value.server } : {}),
+      model: { name: options.model.name, origin: options.model.origin, scenario: options.model.record.scenario },
       loop,
       head,
       events,
-      exitCode,
       ending,
       closeReport,
     });
@@ -217,13 +234,25 @@ export async function runTask(options: RunOptions): Promise<Outcome<RunOutcome>>
     if (toolsClose) await toolsClose().catch(() => undefined);
     const refused = error instanceof RecordRefused ? error.failure : undefined;
     const cause = refused ? `${refused.class}/${refused.kind}: ${refused.message}` : error instanceof RecordWriteError ? error.message : `crash: ${String(error)}`;
-    const recorded = endFailed(run, started ? undefined : start, cause);
+    const recorded = endFailed(run, started ? undefined : start, cause, options.model.ended?.(requestIndex));
     if (refused) return recorded ? refused : fail('business', 'record_write_failed', `${cause}; the run dir is left unsealed`);
     if (error instanceof RecordWriteError) {
       return fail('business', 'record_write_failed', recorded ? error.message : `${error.message}; the run dir is left unsealed`);
     }
     throw error;
   }
+}
+
+/**
+ * The run's providers in the order the model sees their tools — the task's,
+ * those given, then the built-ins over the run's services — and whether two
+ * of them offer one name.
+ */
+function providersOf(options: RunOptions, run: TaskRun, table: HostServices['tools']): { providers: readonly ToolProvider[]; clash: Outcome<void> } {
+  const services: HostServices = { tools: table, names: runNames().child('host'), signal: options.signal ?? new AbortController().signal };
+  const builtins = options.builtins ?? [];
+  const providers = [...options.task.tools(run), ...(options.providers ?? []), ...(builtins.length > 0 ? [hostProvider(builtins, services)] : [])];
+  return { providers, clash: duplicateName(providers.flatMap((provider) => provider.offers)) };
 }
 
 /** Whether a method record is a plain Agent Skills body (record format 3). */
@@ -251,13 +280,14 @@ function runEnd(run: RunDir, loop: LoopResult, signal: string | undefined, exitC
 /**
  * Records a failed end (and a run_start first, if the failure came before it)
  * and seals; when the ledger takes no more events, closes it unsealed.
+ * `model` is what the model adds to run_end (`Model.ended`).
  * @returns Whether the failure is on record and sealed.
  */
-function endFailed(run: RunDir, start: ((fields: Record<string, unknown>) => void) | undefined, cause: string): boolean {
+function endFailed(run: RunDir, start: ((fields: Record<string, unknown>) => void) | undefined, cause: string, model: Readonly<Record<string, unknown>> = {}): boolean {
   try {
     start?.({});
     const left = run.unreferencedFiles('left_by_failure');
-    const ended = run.append('run_end', { accepted: false, exit_code: 1, ending: 'failed', cause, ...(left.length > 0 ? { files: left } : {}) });
+    const ended = run.append('run_end', { accepted: false, exit_code: exitCodeOf({ type: 'failed', at: 'run' }), ending: 'failed', cause, ...(left.length > 0 ? { files: left } : {}), ...model });
     if (ended.ok && run.close().ok) return true;
   } catch {
     // The ledger refused even this (a program error or a broken write): leave it unsealed.
@@ -265,22 +295,3 @@ function endFailed(run: RunDir, start: ((fields: Record<string, unknown>) => voi
   run.closeUnsealed(cause);
   return false;
 }
-
-/**
- * The exit code (SPEC F-CLI): 4 when any outcome is unknown, 3 for a protocol
- * or transport failure, 0 when accepted, 1 otherwise.
- */
-function endingOf(loop: LoopResult): { exitCode: 0 | 1 | 3 | 4; ending: string } {
-  const failures = loop.calls.flatMap((c) => (c.outcome.ok ? [] : [c.outcome]));
-  const exitCode = exitOf(failures, loop.accepted, loop.failure !== undefined);
-  const unknown = failures.find(isUnknownOutcome);
-  if (exitCode === 4 && unknown) return { exitCode, ending: `outcome unknown: ${unknown.class}/${unknown.kind}` };
-  const transport = failures.find((f) => f.class === 'protocol' || f.class === 'spawn');
-  if (exitCode === 3 && transport) return { exitCode, ending: `protocol failure: ${transport.class}/${transport.kind}` };
-  if (loop.failure) return { exitCode, ending: `failed: ${loop.failure.class}/${loop.failure.kind}` };
-  if (exitCode === 0) return { exitCode, ending: 'accepted' };
-  const first = failures[0];
-  const failed = loop.checks.filter((c) => c.verdict === 'fail').map((c) => c.id);
-  return { exitCode, ending: first ? `not accepted: ${first.class}/${first.kind}` : `not accepted: ${failed.join(', ')} failed` };
-}
-

@@ -5,7 +5,7 @@ import { scratchDir } from '../../test/scratch.ts';
 import { assetText } from '../assets/index.ts';
 import { LIMITS } from '../contract/index.ts';
 import { builtinScenarioNames, loadScenario, scriptedModel } from './scenario.ts';
-import { excerptTask } from '../excerpt/index.ts';
+import { EXCERPT_SCENARIOS } from '../excerpt/index.ts';
 
 const scratch = scratchDir('caplab-scenario-');
 
@@ -26,42 +26,42 @@ function write(name: string, text: string): string {
 }
 
 test('a number JSON cannot carry (1e400) is refused at load, naming where', () => {
-  const loaded = loadScenario(excerptTask.scenarios.folder, write('nonfinite.json', happyWith('{"source_id":"alpha","n":1e400}')));
+  const loaded = loadScenario(EXCERPT_SCENARIOS.folder, write('nonfinite.json', happyWith('{"source_id":"alpha","n":1e400}')));
   expect(kindOf(loaded)).toBe('invalid_arguments/non_finite_number');
   expect(loaded.ok ? '' : loaded.message).toContain('$.responses[0].tool_calls[0].arguments.n');
 });
 
 test('nesting past the file limit is refused at load (a 10 KB file once became a 50 MB response file)', () => {
   const deep = `{"source_id":"alpha","x":${'['.repeat(5000)}${']'.repeat(5000)}}`;
-  expect(kindOf(loadScenario(excerptTask.scenarios.folder, write('deep.json', happyWith(deep))))).toBe('invalid_arguments/too_deep');
+  expect(kindOf(loadScenario(EXCERPT_SCENARIOS.folder, write('deep.json', happyWith(deep))))).toBe('invalid_arguments/too_deep');
 });
 
 test('arguments nested past the arguments limit but within the file limit load: the pipeline refuses the call', () => {
   const depth = LIMITS.argumentsDepth + 4;
   const args = `{"source_id":"alpha","x":${'['.repeat(depth)}${']'.repeat(depth)}}`;
-  expect(kindOf(loadScenario(excerptTask.scenarios.folder, write('args-deep.json', happyWith(args))))).toBe('ok');
+  expect(kindOf(loadScenario(EXCERPT_SCENARIOS.folder, write('args-deep.json', happyWith(args))))).toBe('ok');
 });
 
 test('a device, a FIFO or a directory is refused by kind, never read (/dev/zero once read without end)', () => {
-  expect(kindOf(loadScenario(excerptTask.scenarios.folder, '/dev/zero'))).toBe('precondition/not_regular_file');
+  expect(kindOf(loadScenario(EXCERPT_SCENARIOS.folder, '/dev/zero'))).toBe('precondition/not_regular_file');
   const fifo = join(scratch, 'scenario.fifo');
   expect(Bun.spawnSync(['mkfifo', fifo]).exitCode).toBe(0);
-  expect(kindOf(loadScenario(excerptTask.scenarios.folder, fifo))).toBe('precondition/not_regular_file');
+  expect(kindOf(loadScenario(EXCERPT_SCENARIOS.folder, fifo))).toBe('precondition/not_regular_file');
   const dir = join(scratch, 'a-dir');
   mkdirSync(dir);
-  expect(kindOf(loadScenario(excerptTask.scenarios.folder, dir))).toBe('precondition/not_regular_file');
+  expect(kindOf(loadScenario(EXCERPT_SCENARIOS.folder, dir))).toBe('precondition/not_regular_file');
 });
 
 test('a file past LIMITS.scenarioBytes is refused as too_large; a missing one is still unknown_scenario', () => {
   const big = write('big.json', happyWith(`{"source_id":"alpha","pad":"${'x'.repeat(LIMITS.scenarioBytes)}"}`));
-  const loaded = loadScenario(excerptTask.scenarios.folder, big);
+  const loaded = loadScenario(EXCERPT_SCENARIOS.folder, big);
   expect(kindOf(loaded)).toBe('precondition/too_large');
   expect(loaded.ok ? '' : loaded.message).toContain(big);
-  expect(kindOf(loadScenario(excerptTask.scenarios.folder, join(scratch, 'missing.json')))).toBe('invalid_arguments/unknown_scenario');
+  expect(kindOf(loadScenario(EXCERPT_SCENARIOS.folder, join(scratch, 'missing.json')))).toBe('invalid_arguments/unknown_scenario');
 });
 
 const happy = JSON.parse(assetText('fixtures/scenarios/happy.json')!);
-const fromText = (doc: unknown) => loadScenario(excerptTask.scenarios.folder, '/scenarios/x.json', () => ({ ok: true, value: JSON.stringify(doc) }));
+const fromText = (doc: unknown) => loadScenario(EXCERPT_SCENARIOS.folder, '/scenarios/x.json', () => ({ ok: true, value: JSON.stringify(doc) }));
 
 test('a scenario file loads; a field the schema does not know (such as the retired builtin_check) is refused by name', () => {
   expect(fromText(happy).ok).toBe(true);
@@ -99,18 +99,22 @@ test('both step shapes still load: tool calls with optional text, and a final te
  * in every built-in scenario, say so.
  */
 test('every response of every built-in scenario is labelled scripted, with synthetic usage', async () => {
-  const names = builtinScenarioNames(excerptTask.scenarios.folder);
+  const names = builtinScenarioNames(EXCERPT_SCENARIOS.folder);
   expect(names.length).toBeGreaterThan(3);
   let responses = 0;
   for (const name of names) {
-    const scenario = loadScenario(excerptTask.scenarios.folder, name);
+    const scenario = loadScenario(EXCERPT_SCENARIOS.folder, name);
     if (!scenario.ok) throw new Error(scenario.message);
     const model = scriptedModel(scenario.value);
-    expect([model.name, model.scripted]).toEqual([`scripted:${name}`, true]);
+    expect([model.name, model.origin, model.record]).toEqual([`scripted:${name}`, 'scripted', { scenario: name, model: { name: `scripted:${name}`, scripted: true } }]);
     for (let index = 0; ; index++) {
       const response = await model.respond({ id: `req-${index}`, index, payload: new Uint8Array() });
-      if (!response) break;
-      expect({ name, index, scripted: response.scripted, synthetic: response.usage.synthetic }).toEqual({ name, index, scripted: true, synthetic: true });
+      if ('exhausted' in response) {
+        expect(response.exhausted).toBe('the scripted model has no response left');
+        break;
+      }
+      const { origin, usage, message } = response;
+      expect({ name, index, origin, synthetic: usage.synthetic, file: message.scripted }).toEqual({ name, index, origin: 'scripted', synthetic: true, file: true });
       responses++;
     }
   }

@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { assetPaths, assetText } from '../assets/index.ts';
 import { issuePath } from '../base/index.ts';
 import { ERROR_CLASSES, fail, FILE_JSON_BOUNDS, LIMITS, ok, parseJsonBounded, readBoundedText, type Outcome } from '../contract/index.ts';
-import type { Model, ModelResponse } from './model.ts';
+import { originLabel, type Exhausted, type Model, type ModelResponse } from './model.ts';
 
 const Usage = v.strictObject({
   input_tokens: v.pipe(v.number(), v.integer(), v.minValue(0)),
@@ -93,27 +93,42 @@ export function loadScenario(folder: string, nameOrFile: string, readFile: ReadS
 }
 
 /**
- * A model that replays a scenario. Every response says `scripted: true` and
- * its usage says `synthetic: true`; it never pretends to be a model.
+ * A model that plays a scenario's steps. It and every response are labelled
+ * `scripted` (`scripted: true` in each response file) and their usage says
+ * `synthetic: true`; it never pretends to be a model.
  */
 export function scriptedModel(scenario: Scenario): Model {
+  const name = `scripted:${scenario.name}`;
   return {
-    name: `scripted:${scenario.name}`,
-    scripted: true,
-    respond: async ({ index }): Promise<ModelResponse | undefined> => {
+    name,
+    origin: 'scripted',
+    record: { scenario: scenario.name, model: { name, ...originLabel('scripted') } },
+    respond: async ({ index }): Promise<ModelResponse | Exhausted> => {
       const step = scenario.responses[index];
-      if (!step) return undefined;
-      const usage = { ...step.usage, synthetic: true };
-      const id = `msg_scripted_${String(index + 1).padStart(2, '0')}`;
-      if (step.tool_calls) {
-        const content = [
-          ...(step.text ? [{ type: 'text' as const, text: step.text }] : []),
-          ...step.tool_calls.map((call) => ({ type: 'tool_use' as const, id: call.id, name: call.name, input: call.arguments })),
-        ];
-        return { id, scripted: true, content, stop_reason: 'tool_use', usage };
-      }
-      // A step without tool_calls has text (the schema checks it).
-      return { id, scripted: true, content: [{ type: 'text', text: step.text ?? '' }], stop_reason: 'end_turn', usage };
+      if (!step) return { exhausted: 'the scripted model has no response left' };
+      return scriptedResponse(step, `msg_scripted_${String(index + 1).padStart(2, '0')}`);
     },
   };
+}
+
+/** One step as a response; its message is what response files always held (`scripted: true`, synthetic usage). */
+function scriptedResponse(step: Scenario['responses'][number], id: string): ModelResponse {
+  const usage = { ...step.usage, synthetic: true } as const;
+  const respond = (content: ModelResponse['content'], stop_reason: 'tool_use' | 'end_turn'): ModelResponse => ({
+    id,
+    origin: 'scripted',
+    content,
+    stop_reason,
+    usage,
+    message: { id, scripted: true, content, stop_reason, usage },
+  });
+  if (step.tool_calls) {
+    const content = [
+      ...(step.text ? [{ type: 'text' as const, text: step.text }] : []),
+      ...step.tool_calls.map((call) => ({ type: 'tool_use' as const, id: call.id, name: call.name, input: call.arguments })),
+    ];
+    return respond(content, 'tool_use');
+  }
+  // A step without tool_calls has text (the schema checks it).
+  return respond([{ type: 'text', text: step.text ?? '' }], 'end_turn');
 }

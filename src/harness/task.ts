@@ -1,40 +1,41 @@
-import type { ToolEntry } from '../binding/index.ts';
 import type { Success } from '../contract/index.ts';
 import type { LedgerEvent, ReadRecorded, VerifyFailure } from '../ledger/index.ts';
-import type { ExpectedTool, StrictClient } from '../mcp/index.ts';
-import type { CallRecord, RuntimeTool } from '../pipeline/index.ts';
+import type { CallRecord } from '../pipeline/index.ts';
 import type { AcceptanceCheck } from './acceptance.ts';
-import type { ReadTool } from './disclosure.ts';
 import type { RecordedCallEvent } from './recheck.ts';
 import type { RecordedCall } from './recorded-call.ts';
 import type { FileRef } from './recorder.ts';
-
-/** One source as read once at startup. Bytes are never re-read. */
-export interface SourceSnapshot {
-  readonly id: string;
-  readonly bytes: Uint8Array;
-  readonly text: string;
-  readonly sha256: string;
-  readonly byteLength: number;
-}
+import type { ToolProvider } from './tools.ts';
 
 /**
- * The immutable startup snapshot of a task's sources: the run records it
- * (`snapshot/<id>.md`), tools answer from it, and disclosure is computed
- * against it.
+ * One run of a task, as the host hands it to the task. The host passes the
+ * same object to `start`, `tools`, `requestFields` and `acceptance.live` of
+ * one run (and a new one to the next run), so a task may key what it holds
+ * for a run by it.
  */
-export interface Snapshot {
-  readonly id: string;
-  /** Sources in the task's fixed order. */
-  readonly sources: readonly SourceSnapshot[];
+export interface TaskRun {
+  readonly runId: string;
 }
 
-/** One of a task's tools as a local function: how it is bound, and how a run makes it. */
-export interface LocalTool {
-  /** Contract and local implementation: what `caplab tools` lists and method packages bind to. */
-  readonly entry: ToolEntry;
-  /** The runtime tool over the run's snapshot. */
-  make(snapshot: Snapshot, runId: string): RuntimeTool;
+/** A file a task's `start` writes into the run dir, and the role run_start vouches for it under. */
+export interface StartFile {
+  readonly path: string;
+  readonly role: string;
+  readonly bytes: Uint8Array;
+}
+
+/** What a task writes and records before anything else of the run: its files, and its own fields of run_start. */
+export interface TaskStart {
+  readonly files: readonly StartFile[];
+  /** Merged into run_start; the host's own fields win over one of the same name. */
+  readonly fields: Readonly<Record<string, unknown>>;
+}
+
+/** A request as a task's request fields read it: its id, the exact payload bytes sent, and every call recorded before it. */
+export interface TaskRequest {
+  readonly id: string;
+  readonly payload: Uint8Array;
+  readonly calls: readonly RecordedCall[];
 }
 
 /** A file in the run dir with the role it plays for the event that vouches for it. */
@@ -49,11 +50,12 @@ export interface Artifact {
 
 /** The live run after the loop, as a task's acceptance reads it. */
 export interface LiveRun {
-  readonly snapshot: Snapshot;
+  /** The run the task's start, tools and request fields were given. */
+  readonly run: TaskRun;
   /** Every call in order, its outcome (and data) as the pipeline returned it. */
   readonly calls: readonly RecordedCall[];
-  /** The request whose response asked for this tool call: its id, the exact payload bytes sent, and what they disclosed. */
-  requestOf(toolCallId: string): { readonly id: string; readonly payload: Uint8Array; readonly disclosedSources: readonly string[] } | undefined;
+  /** The request whose response asked for this tool call: its id and the exact payload bytes sent. */
+  requestOf(toolCallId: string): { readonly id: string; readonly payload: Uint8Array } | undefined;
   /** A file of the run dir now, undefined if absent. */
   readFile(relPath: string): Uint8Array | undefined;
   /** References a file something else wrote into the run dir, hashed from disk now; undefined if absent. */
@@ -70,66 +72,62 @@ export interface AcceptanceRecord {
   readonly artifact?: Artifact;
 }
 
-/** A recorded run as `verify` gives it to a task's acceptance: the harness has checked what it read. */
+/** A recorded run as `verify` gives it to a task: the harness has checked the chain, the files and the record's story. */
 export interface RecordedRun {
-  /** Rebuilt from the recorded source files; its id equals the one run_start recorded. */
-  readonly snapshot: Snapshot;
   readonly events: readonly LedgerEvent[];
-  /** The acceptance event (its `accepted` and `checks` the harness compares with what the task re-computes). */
-  readonly acceptance: LedgerEvent;
+  /** The run_start event (its task fields are the task's to re-check). */
+  readonly start: LedgerEvent;
+  /** The acceptance event, absent when the run ended before a verdict (its checks are then not compared). */
+  readonly acceptance?: LedgerEvent;
   /** The call events, in order, shape-checked; each one's arguments are what a recorded response asked for. */
   readonly calls: readonly RecordedCallEvent[];
   readonly readFile: ReadRecorded;
 }
 
+/** How a task's method packages are staged: the stages they must cover, and which one a request is in. */
+export interface TaskMethod {
+  /** The stages a method package must cover, in order. */
+  readonly stages: readonly string[];
+  /** The stage of the next request, from the calls so far (never from the model's word). */
+  stageOf(calls: readonly CallRecord[]): string;
+  /** The method package `demo` and `check` adopt when the scenario names none. */
+  readonly skill: string;
+}
+
 /**
- * A task as a plug-in: what the loop, `verify`'s recheck, setup and the CLI
- * need from one task, and nothing they would have to name a tool for. Plain
- * data and functions; `src/cli/tasks.ts` picks the task.
+ * A task as a plug-in: what the host, `verify`'s recheck and the CLI need
+ * from one task, and nothing they would have to name a tool, a source or a
+ * file of it for. Only `id`, `prompt`, `tools` and `acceptance` are required;
+ * `src/cli/tasks.ts` registers tasks by id.
  */
 export interface Task {
+  /** What `run_start.task` records, and what `verify` finds the task's recheck by. */
+  readonly id: string;
   /** The task as the user states it to the model, and the task's rule the host adds to its own system text. */
   readonly prompt: { readonly user: string; readonly rule: string };
-  /** Reads the task's sources once into the startup snapshot. */
-  snapshot(): Snapshot;
-  /** The same snapshot engine over recorded source files (`verify`). */
-  snapshotOf(files: readonly { readonly id: string; readonly bytes: Uint8Array }[]): Snapshot;
-  readonly tools: {
-    /** Every tool as a local function, in the order the model sees them. */
-    readonly local: readonly LocalTool[];
-    /** The tools the task's fixture MCP server serves (each takes its local namesake's place over MCP), and their adapter. */
-    readonly mcp: {
-      readonly server: string;
-      readonly expected: readonly ExpectedTool[];
-      adapt(client: StrictClient, snapshot: Snapshot): readonly RuntimeTool[];
-    };
-    /** Tools the user's request itself grants: an ordinary allow rule, so any deny still wins. */
-    readonly grant: readonly string[];
-    /** The tool that reads a source: only its own answer to a call for a source discloses that source (`disclosedSources`); absent, nothing is disclosed. */
-    readonly read?: ReadTool;
-  };
-  readonly method: {
-    /** The stages a method package must cover, in order. */
-    readonly stages: readonly string[];
-    /** The stage of the next request, from the calls so far (never from the model's word). */
-    stageOf(calls: readonly CallRecord[]): string;
-    /** The method package `demo` and `check` adopt when the scenario names none. */
-    readonly skill: string;
-  };
+  /** The task's tool providers for one run, in the order the model sees their tools. Nothing opens until the host opens it. */
+  tools(run: TaskRun): readonly ToolProvider[];
   readonly acceptance: {
     /** After the loop: the checks, decided from evidence the host observed itself. */
     live(run: LiveRun): AcceptanceRecord;
-    /** `verify`: the same checks re-computed from the recorded bytes, or where the record contradicts itself. */
+    /**
+     * `verify`, for every record (decided or not): the task's own fields of the
+     * record re-checked (run_start, requests), and the checks re-computed from
+     * the recorded bytes; or where the record contradicts itself.
+     */
     recorded(run: RecordedRun): Success<readonly AcceptanceCheck[]> | VerifyFailure;
   };
-  readonly scenarios: {
-    /** The embedded folder of the task's built-in scenario files. */
-    readonly folder: string;
-    /** The scenario `demo` runs. */
-    readonly demo: string;
-    /** Scenarios `check` runs over MCP too: those whose outcome the transport could change. */
-    readonly overMcp: readonly string[];
-  };
+  /** Tools the user's request itself grants: an ordinary allow rule, so any deny still wins. */
+  readonly grant?: readonly string[];
+  /** How method packages are staged for this task; without it a request is in the stage `task`, and `demo` adopts no package. */
+  readonly method?: TaskMethod;
+  /** Writes and records what the run starts from (before any tool opens), in run_start. */
+  start?(run: TaskRun): TaskStart;
+  /** The task's own fields of a request event, computed from the request the host is about to send; the host's own fields win over one of the same name. */
+  requestFields?(request: TaskRequest, run: TaskRun): Readonly<Record<string, unknown>>;
   /** What the task produces: its name in reports and the run-dir folder `check` counts it in (at most one). */
-  readonly artifact: { readonly name: string; readonly folder: string };
+  readonly artifact?: { readonly name: string; readonly folder: string };
 }
+
+/** The stage of a task without method stages. */
+export const TASK_STAGE = 'task';

@@ -1,6 +1,7 @@
-import type { Outcome } from '../contract/index.ts';
-import type { ProtocolExchange, RuntimeTool } from '../pipeline/index.ts';
-import type { Snapshot, Task } from './task.ts';
+import type { Implementation, ToolEntry } from '../binding/index.ts';
+import { fail, ok, type Contract, type Outcome } from '../contract/index.ts';
+import { toolNames, type ProtocolExchange, type RuntimeTool } from '../pipeline/index.ts';
+import type { TaskRun } from './task.ts';
 
 /** What the run reports about the server behind MCP tools. */
 export interface ServerReport {
@@ -25,18 +26,65 @@ export interface ToolSet {
   close(): Promise<unknown>;
 }
 
-/** Opens the tools of a run. The MCP provider is injected by the CLI (it spawns a process). */
-export type ToolProvider = (snapshot: Snapshot, runId: string) => Promise<Outcome<ToolSet>>;
-
-/** The task's tools as local functions. */
-export function localTools(task: Task): ToolProvider {
-  return async (snapshot, runId) => ({
-    ok: true,
-    value: { transport: 'local', tools: task.tools.local.map((tool) => tool.make(snapshot, runId)), close: async () => undefined },
-  });
+/**
+ * A tool a provider will open, known before it opens (nothing spawned): its
+ * model-visible name and server, its contract and who implements it. Names are
+ * checked for clashes, permission rules and hook matchers against these, and
+ * method packages bind to their contracts.
+ */
+export interface OfferedTool {
+  readonly binding: { readonly tool: string; readonly server?: { readonly key: string } };
+  readonly contract: Contract;
+  readonly implementation: Implementation;
 }
 
-/** Freezes a tool table once per run, keyed by model-visible name. */
-export function runtimeTable(tools: readonly RuntimeTool[]): Readonly<Record<string, RuntimeTool>> {
-  return Object.freeze(Object.fromEntries(tools.map((tool) => [tool.binding.tool, Object.freeze({ ...tool })])));
+/** Opens some of a run's tools: what it offers is known before, the tools themselves only once it opens (it may spawn a process). */
+export interface ToolProvider {
+  readonly offers: readonly OfferedTool[];
+  open(run: TaskRun): Promise<Outcome<ToolSet>>;
+}
+
+/** A tool made in-process: its entry (contract and implementation) and how a run makes it. */
+export interface LocalTool {
+  readonly entry: ToolEntry;
+  make(): RuntimeTool;
+}
+
+/** Tools made in-process, each when the provider opens. */
+export function localProvider(tools: readonly LocalTool[]): ToolProvider {
+  return {
+    offers: tools.map(({ entry }) => ({ binding: { tool: entry.tool ?? entry.contract.name }, contract: entry.contract, implementation: entry.implementation })),
+    open: async () => ok({ transport: 'local', tools: tools.map((tool) => tool.make()), close: async () => undefined }),
+  };
+}
+
+/**
+ * Refuses two tools that answer to one name (`invalid_arguments/duplicate_tool`):
+ * a model-visible name, or an `mcp__<key>__<tool>` name hooks and rules
+ * select by. Which of two same-named tools a call meant cannot be known, so
+ * neither is kept.
+ */
+export function duplicateName(tools: readonly Pick<OfferedTool, 'binding' | 'contract'>[]): Outcome<void> {
+  const owners = new Map<string, number>();
+  for (const [index, tool] of tools.entries()) {
+    for (const name of toolNames(tool)) {
+      const other = owners.get(name);
+      if (other !== undefined && other !== index) {
+        return fail('invalid_arguments', 'duplicate_tool', `two tools of this run answer to ${JSON.stringify(name)} (${describe(tools[other]!)} and ${describe(tool)}); every name must select one tool`);
+      }
+      owners.set(name, index);
+    }
+  }
+  return ok(undefined);
+}
+
+function describe(tool: Pick<OfferedTool, 'binding'>): string {
+  return tool.binding.server ? `${tool.binding.tool} of server ${tool.binding.server.key}` : tool.binding.tool;
+}
+
+/** Freezes a tool table once per run, keyed by model-visible name; two tools under one name are refused (`duplicate_tool`). */
+export function runtimeTable(tools: readonly RuntimeTool[]): Outcome<Readonly<Record<string, RuntimeTool>>> {
+  const clash = duplicateName(tools);
+  if (!clash.ok) return clash;
+  return ok(Object.freeze(Object.fromEntries(tools.map((tool) => [tool.binding.tool, Object.freeze({ ...tool })]))));
 }

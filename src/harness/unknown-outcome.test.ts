@@ -2,19 +2,20 @@ import { afterAll, expect, test } from 'bun:test';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { excerptTask, fixtureSnapshot } from '../excerpt/index.ts';
+import { EXCERPT_SCENARIOS, excerptTask, excerptTaskOverMcp } from '../excerpt/index.ts';
 import { verify } from '../ledger/index.ts';
 import { FAST } from '../mcp/client/testing/timeouts.ts';
 import { misbehaveLaunch } from '../excerpt/testing/misbehave-launch.ts';
 import type { RuntimeTool } from '../pipeline/index.ts';
-import { mcpTools } from './mcp-tools.ts';
 import { recheckAcceptance } from './recheck.ts';
 import { runTask } from './run.ts';
-import { loadScenario, type Scenario } from './scenario.ts';
-import type { ToolProvider } from './tools.ts';
+import { loadScenario, type Scenario, scriptedModel } from './scenario.ts';
+import type { Task } from './task.ts';
 import { replacingTool } from './testing/replace-tool.ts';
 import { happyScenario } from './testing/happy.ts';
 import { testHost } from './testing/test-host.ts';
+import { exitCodeOf } from '../base/index.ts';
+import { summaryOf } from './ending.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'caplab-unknown-outcome-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -37,9 +38,9 @@ function createThenRepeat(): Scenario {
  * card) and then never answers, under a short handler timeout: the call's
  * outcome is unknown although the effect happened.
  */
-function effectThenHang(): { provider: ToolProvider; entered: () => number } {
+function effectThenHang(): { task: Task; entered: () => number } {
   let entered = 0;
-  const provider = replacingTool('create_card', (tool): RuntimeTool => ({
+  const task = replacingTool('create_card', (tool): RuntimeTool => ({
     ...tool,
     attributes: { ...tool.attributes, timeoutMs: 50 },
     handler: async (input, context) => {
@@ -50,17 +51,15 @@ function effectThenHang(): { provider: ToolProvider; entered: () => number } {
       return new Promise((resolve) => context.signal.addEventListener('abort', () => resolve(done)));
     },
   }));
-  return { provider, entered: () => entered };
+  return { task, entered: () => entered };
 }
 
 test('a create whose handler times out after its effect is unknown, never retried, and never repeated by a later identical call', async () => {
   const hanging = effectThenHang();
   const runDir = join(scratch, 'run');
   const outcome = await runTask({
-    task: excerptTask,
-    scenario: createThenRepeat(),
-    snapshot: fixtureSnapshot(),
-    tools: hanging.provider,
+    task: hanging.task,
+    model: scriptedModel(createThenRepeat()),
     runId: 'unknown-outcome',
     runDir,
     ...testHost(),
@@ -79,26 +78,20 @@ test('a create whose handler times out after its effect is unknown, never retrie
   expect(readFileSync(join(runDir, 'card', 'excerpt-card.md'), 'utf8')).toContain('act-03');
   // No receipt came back, so the card is not accepted on the run's word, and the run ends "outcome unknown".
   expect(outcome.value.loop.accepted).toBe(false);
-  expect([outcome.value.exitCode, outcome.value.ending]).toEqual([4, 'outcome unknown: timeout/handler_timeout']);
+  expect([exitCodeOf(outcome.value.ending), summaryOf(outcome.value.ending)]).toEqual([4, 'outcome unknown: timeout/handler_timeout']);
   const verified = verify(runDir, { recheck: recheckAcceptance(excerptTask), expectedHead: outcome.value.head });
   expect(verified.ok ? 'verifies' : `${verified.kind}: ${verified.message}`).toBe('verifies');
 });
 
 test('over MCP, a tools/call whose reply never comes ends unknown at the pipeline deadline and is sent once, never re-sent', async () => {
   // read_source over the misbehaving server in `hang` mode: it reads every request and never answers a tools/call.
-  const provider: ToolProvider = async (snapshot, runId) => {
-    const set = await mcpTools(excerptTask, { envSource: {}, launch: misbehaveLaunch('hang'), timeouts: FAST })(snapshot, runId);
-    if (!set.ok) return set;
-    return { ok: true, value: { ...set.value, tools: set.value.tools.map((t) => (t.contract.name === 'read_source' ? { ...t, attributes: { ...t.attributes, timeoutMs: 300 } } : t)) } };
-  };
-  const loaded = loadScenario(excerptTask.scenarios.folder, 'happy');
+  const task = replacingTool('read_source', (t) => ({ ...t, attributes: { ...t.attributes, timeoutMs: 300 } }), excerptTaskOverMcp({ envSource: {}, launch: misbehaveLaunch('hang'), timeouts: FAST }));
+  const loaded = loadScenario(EXCERPT_SCENARIOS.folder, 'happy');
   if (!loaded.ok) throw new Error(loaded.message);
   const runDir = join(scratch, 'mcp-hang');
   const outcome = await runTask({
-    task: excerptTask,
-    scenario: loaded.value,
-    snapshot: fixtureSnapshot(),
-    tools: provider,
+    task,
+    model: scriptedModel(loaded.value),
     runId: 'mcp-hang',
     runDir,
     ...testHost(),
@@ -109,7 +102,7 @@ test('over MCP, a tools/call whose reply never comes ends unknown at the pipelin
     ['toolu_01', true, 'timeout/handler_timeout'],
     ['toolu_02', true, 'timeout/handler_timeout'],
   ]);
-  expect(outcome.value.exitCode).toBe(4);
+  expect(exitCodeOf(outcome.value.ending)).toBe(4);
   // What went over the wire, as the run recorded it at close: one tools/call per call, each under its own JSON-RPC id.
   const runEnd = readFileSync(join(runDir, 'ledger.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line)).find((e) => e.type === 'run_end');
   const sent = (runEnd.transport_close.exchanges as { method: string; toolCallId: string; jsonrpcId: number }[]).filter((e) => e.method === 'tools/call');
@@ -121,17 +114,17 @@ test('over MCP, a tools/call whose reply never comes ends unknown at the pipelin
 
 test('an unknown outcome outranks a protocol failure in the same run: exit 4, not 3', async () => {
   // Until now no run had both, so ranking 3 over 4 in endingOf went unnoticed.
-  const provider = replacingTool('read_source', (tool): RuntimeTool => ({
+  const task = replacingTool('read_source', (tool): RuntimeTool => ({
     ...tool,
     handler: async (input) =>
       (input as { source_id: string }).source_id === 'alpha'
-        ? { ok: false, class: 'protocol', kind: 'bad_frame', message: 'a protocol failure' }
+        ? { ok: false, class: 'protocol', kind: 'framing', message: 'a protocol failure' }
         : { ok: false, class: 'timeout', kind: 'handler_timeout', message: 'no answer in time: outcome unknown' },
   }));
-  const loaded = loadScenario(excerptTask.scenarios.folder, 'happy');
+  const loaded = loadScenario(EXCERPT_SCENARIOS.folder, 'happy');
   if (!loaded.ok) throw new Error(loaded.message);
-  const outcome = await runTask({ task: excerptTask, scenario: loaded.value, snapshot: fixtureSnapshot(), tools: provider, runId: 'ranked', runDir: join(scratch, 'ranked'), ...testHost() });
+  const outcome = await runTask({ task, model: scriptedModel(loaded.value), runId: 'ranked', runDir: join(scratch, 'ranked'), ...testHost() });
   if (!outcome.ok) throw new Error(outcome.message);
-  expect([outcome.value.exitCode, outcome.value.ending]).toEqual([4, 'outcome unknown: timeout/handler_timeout']);
+  expect([exitCodeOf(outcome.value.ending), summaryOf(outcome.value.ending)]).toEqual([4, 'outcome unknown: timeout/handler_timeout']);
   expect(verify(outcome.value.runDir, { recheck: recheckAcceptance(excerptTask) }).ok).toBe(true);
 });

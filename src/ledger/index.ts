@@ -22,3 +22,4 @@ export type { ReadRecorded, Recheck, RecordInfo, VerifyOptions } from './verify.
 export type { VerifyFailure, VerifyLocation, VerifyOutcome, VerifyReport } from './report.ts';
 export { failAt } from './report.ts';
 export { renderVerifyText } from './render.ts';
+export { LEDGER_KINDS } from './kinds.ts';

@@ -1,8 +1,8 @@
-import { fail, ok, readBounded, type Outcome } from '../contract/index.ts';
+import { fail, ok, readBounded, type FailureKind, type Outcome } from '../contract/index.ts';
 import type { RunDirFs } from './fs.ts';
 
 /** The bounded reader's kinds, as `verify` names them: a run dir's files are evidence. */
-const EVIDENCE_KIND: Readonly<Record<string, string>> = {
+const EVIDENCE_KIND: Readonly<Partial<Record<FailureKind, FailureKind>>> = {
   not_found: 'missing_file',
   not_regular_file: 'not_a_file',
   too_large: 'too_large',

@@ -1,4 +1,4 @@
-import { fail, type Failure, type Success } from '../contract/index.ts';
+import { fail, type Failure, type FailureKind, type Success } from '../contract/index.ts';
 import type { RunEnd } from './lifecycle.ts';
 
 /** Where verification failed: a file of the run dir and, when an event is involved, which one. */
@@ -51,7 +51,7 @@ export type VerifyOutcome<R = unknown> = Success<VerifyReport<R>> | VerifyFailur
  * `duplicate_event`, `misplaced_event`, `inconsistent_end` (run_end against the
  * acceptance event or the exit code), and whatever the recheck hook reports.
  */
-export function failAt(kind: string, message: string, at: VerifyLocation): VerifyFailure {
+export function failAt(kind: FailureKind, message: string, at: VerifyLocation): VerifyFailure {
   return { ...fail('evidence', kind, message), at };
 }
 

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test';
 import { readFileSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { canonicalJson, fail, ok, sha256Hex } from '../contract/index.ts';
+import { canonicalJson, fail, ok, sha256Hex, type FailureKind } from '../contract/index.ts';
 import { encodeSeal, GENESIS, LEDGER_FORMAT } from './format.ts';
 import { renderVerifyText } from './render.ts';
 import { tempDir, writeSampleRun } from './testing/sample-run.ts';
@@ -31,7 +31,7 @@ function forge(dir: string, edit: (events: Record<string, unknown>[]) => Record<
   return prev;
 }
 
-function expectFailure(dir: string, kind: string, at: Record<string, unknown>): void {
+function expectFailure(dir: string, kind: FailureKind, at: Record<string, unknown>): void {
   const report = verify(dir);
   expect(report.ok).toBe(false);
   if (report.ok) return;
@@ -97,10 +97,10 @@ describe('the recheck hook', () => {
 
   test('its failure fails verification, at the place it names or else at the ledger', () => {
     const dir = sample();
-    const named = verify(dir, { recheck: () => ({ ...fail('evidence', 'quote_not_verbatim', 'quote 1 is not in alpha'), at: { file: 'card/excerpt-card.md', seq: 3, type: 'receipt' } }) });
-    expect(!named.ok && [named.kind, named.at]).toEqual(['quote_not_verbatim', { file: 'card/excerpt-card.md', seq: 3, type: 'receipt' }]);
-    const plain = verify(dir, { recheck: () => fail('evidence', 'layout', 'card layout differs') });
-    expect(!plain.ok && [plain.kind, plain.at]).toEqual(['layout', { file: 'ledger.jsonl' }]);
+    const named = verify(dir, { recheck: () => ({ ...fail('evidence', 'receipt_mismatch', 'quote 1 is not in alpha'), at: { file: 'card/excerpt-card.md', seq: 3, type: 'receipt' } }) });
+    expect(!named.ok && [named.kind, named.at]).toEqual(['receipt_mismatch', { file: 'card/excerpt-card.md', seq: 3, type: 'receipt' }]);
+    const plain = verify(dir, { recheck: () => fail('evidence', 'card_mismatch', 'card layout differs') });
+    expect(!plain.ok && [plain.kind, plain.at]).toEqual(['card_mismatch', { file: 'ledger.jsonl' }]);
   });
 
   test('does not run when the bytes do not verify', () => {

@@ -24,6 +24,7 @@ export {
   DEFAULT_CONNECTION_LIMITS,
   envNameAllowed,
   isCompiled,
+  MCP_KINDS,
   memoryTransportPair,
   openStdioTransport,
   PROTOCOL_VERSION,

@@ -4,6 +4,7 @@ import { bind, convertArguments } from '../binding/index.ts';
 import { LIMITS, ok } from '../contract/index.ts';
 import type { Hook } from './hook.ts';
 import type { CallRecord } from './call-record.ts';
+import { textBlock } from './result-block.ts';
 import { executeCall } from './run.ts';
 import type { Pipeline } from './stages/index.ts';
 import { echoPipeline, offering } from './testing/call-state.ts';
@@ -19,7 +20,7 @@ function setup(hooks: readonly Hook[] = [], convert: Pipeline['convert'] = (_bin
     contract: echoContract,
     binding: bind(echoContract, { implementation: { kind: 'local', version: 'echo/1' } }),
     attributes: attributesOf(echoContract, {}),
-    handler: async () => (entered++, ok({ data: { echoed: 'x' }, text: 'x', evidence: 'bytes observed now' })),
+    handler: async () => (entered++, ok({ data: { echoed: 'x' }, content: [textBlock('x')], evidence: 'bytes observed now' })),
   };
   const pipeline = echoPipeline(tool, { hooks, convert });
   const request = offering(tool);

@@ -1,5 +1,7 @@
 import type { Failure, Outcome } from '../contract/index.ts';
 import type { HookResult, PermissionDecision } from './hook.ts';
+import type { OutputCut } from './output-limit.ts';
+import { textBlock, type ResultBlock, type TextResultBlock } from './result-block.ts';
 import type { ToolOutput } from './tool.ts';
 
 /** The stages every call passes through, in order (SPEC F-PIPE). */
@@ -49,18 +51,25 @@ export interface CallRecord {
   readonly handlerEntered: boolean;
   readonly outcome: Outcome<ToolOutput>;
   /**
-   * When result_validate refused the handler's data: sha256 of its canonical
-   * JSON (absent if JSON cannot carry it). The model never sees that data.
+   * When result_validate refused the handler's data or content: sha256 of its
+   * canonical JSON (absent if JSON cannot carry it). The model never sees it.
    */
   readonly rawResultSha256?: string;
-  /** What the model sees in the tool_result: the tool's own text (its first block). */
-  readonly modelText: string;
-  /** Hook text for the model (a PostToolUse block reason), each its own block after the tool's; absent when none. */
-  readonly hookTexts?: readonly string[];
+  /** What the model sees of the tool's answer, the tool_result's first blocks: the tool's own (after the output limit) or the error. */
+  readonly modelContent: readonly ResultBlock[];
+  /** Blocks hooks add for the model (a PostToolUse block reason), after the tool's; absent when none. */
+  readonly hookContent?: readonly TextResultBlock[];
   readonly fullOutput?: KeptFile;
+  /** What the output limit cut or left out; absent when the whole result fit. */
+  readonly outputCut?: OutputCut;
 }
 
 /** Error text the model sees: the class and kind are always present. */
 export function errorText(failure: Failure): string {
   return JSON.stringify({ error: { class: failure.class, kind: failure.kind, message: failure.message } });
+}
+
+/** What the model sees of a failed call: its error text, one block. */
+export function errorContent(failure: Failure): readonly ResultBlock[] {
+  return [textBlock(errorText(failure))];
 }

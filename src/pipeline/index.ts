@@ -10,8 +10,11 @@ export { partition, runBatches } from './batch.ts';
 export type { Hook, HookEvent, HookInput, HookResult, PermissionDecision } from './hook.ts';
 export { toolNames } from './names.ts';
 export type { Nameable } from './names.ts';
-export { truncateUtf8 } from './output-limit.ts';
-export { errorText } from './call-record.ts';
+export { limitContent } from './output-limit.ts';
+export type { LimitedContent, OutputCut } from './output-limit.ts';
+export { contentSha256, textBlock } from './result-block.ts';
+export type { ImageResultBlock, ResultBlock, TextResultBlock } from './result-block.ts';
+export { errorContent, errorText } from './call-record.ts';
 export type { CallArguments, CallRecord, KeptFile, StageName, StageRecord } from './call-record.ts';
 export { executeCall } from './run.ts';
 export { resolveCall, STAGES } from './stages/index.ts';
@@ -21,3 +24,4 @@ export type { CallContext, ProducingRequest, ProtocolExchange, RuntimeTool, Tool
 export * from './hooks/index.ts';
 export * from './permissions/index.ts';
 export * from './settings/index.ts';
+export { PIPELINE_KINDS } from './kinds.ts';

@@ -4,6 +4,7 @@ import { canonicalHash, fail, ok, sha256Hex } from '../contract/index.ts';
 import type { Hook } from './hook.ts';
 import { inProcessHook } from './hooks/index.ts';
 import type { StageName } from './call-record.ts';
+import { textBlock } from './result-block.ts';
 import { executeCall, runStages } from './run.ts';
 import { next, stop, type Pipeline, type Stage, type Step } from './stages/index.ts';
 import { callState, echoContract, echoPipeline, echoTool as kitEchoTool, offering } from './testing/call-state.ts';
@@ -44,6 +45,8 @@ const hook = (event: Hook['event'], result: Omit<Awaited<ReturnType<Hook['run']>
 
 const classKind = (record: Awaited<ReturnType<typeof executeCall>>) => (record.outcome.ok ? 'ok' : `${record.outcome.class}/${record.outcome.kind}`);
 const lastStage = (record: Awaited<ReturnType<typeof executeCall>>) => record.stages.at(-1);
+/** The text of a record's first block (every block these tests make is text). */
+const textOf = (record: Awaited<ReturnType<typeof executeCall>>) => (record.modelContent[0]?.type === 'text' ? record.modelContent[0].text : '');
 
 test('resolve: a tool the request did not offer → unknown_tool, handler not entered', async () => {
   const echo = echoTool();
@@ -63,18 +66,18 @@ test('resolve: the binding behind the name changed since the request → binding
 
 test('convert: a failed conversion stops the call before validation', async () => {
   const echo = echoTool();
-  const { pipeline, request } = setup(echo.tool, { convert: () => fail('invalid_arguments', 'unrepresentable', 'x') });
+  const { pipeline, request } = setup(echo.tool, { convert: () => fail('precondition', 'unrepresentable', 'x') });
   const record = await executeCall({ id: 't', name: 'echo', arguments: { word: 'hi' } }, request, 'a1', pipeline);
-  expect([classKind(record), lastStage(record)?.stage, echo.entered()]).toEqual(['invalid_arguments/unrepresentable', 'convert', 0]);
+  expect([classKind(record), lastStage(record)?.stage, echo.entered()]).toEqual(['precondition/unrepresentable', 'convert', 0]);
 });
 
 test('validate: schema first, then the tool-specific check; neither enters the handler', async () => {
-  const echo = echoTool({ check: (input) => ((input as { word: string }).word === 'forbidden' ? fail('precondition', 'nope', 'no') : undefined) });
+  const echo = echoTool({ check: (input) => ((input as { word: string }).word === 'forbidden' ? fail('precondition', 'target_exists', 'no') : undefined) });
   const { pipeline, request } = setup(echo.tool);
   const bad = await executeCall({ id: 't', name: 'echo', arguments: { word: '' } }, request, 'a1', pipeline);
   const specific = await executeCall({ id: 't', name: 'echo', arguments: { word: 'forbidden' } }, request, 'a2', pipeline);
   expect([classKind(bad), lastStage(bad)?.stage]).toEqual(['invalid_arguments/length', 'validate']);
-  expect([classKind(specific), lastStage(specific)?.stage]).toEqual(['precondition/nope', 'validate']);
+  expect([classKind(specific), lastStage(specific)?.stage]).toEqual(['precondition/target_exists', 'validate']);
   expect(echo.entered()).toBe(0);
 });
 
@@ -94,7 +97,7 @@ test('PreToolUse: a rewritten input is validated again; both inputs are recorded
 
   const valid = setup(echo.tool, { hooks: [hook('PreToolUse', { updatedInput: { word: 'ho', times: 2 } })] });
   const record = await executeCall({ id: 't', name: 'echo', arguments: { word: 'hi' } }, valid.request, 'a2', valid.pipeline);
-  expect(record.outcome.ok && record.outcome.value.text).toBe('hoho');
+  expect(record.outcome.ok && record.outcome.value.content).toEqual([textBlock('hoho')]);
   expect(record.arguments.original).toEqual({ word: 'hi' });
   expect(record.arguments.rewritten).toEqual({ word: 'ho', times: 2 });
   expect(echo.inputs).toEqual([{ word: 'ho', times: 2 }]);
@@ -117,7 +120,7 @@ test('handler: a timeout is an unknown outcome, the handler was entered and saw 
   const echo = echoTool({
     timeoutMs: 5,
     handler: (_input, context) =>
-      new Promise((resolve) => context.signal.addEventListener('abort', () => ((aborted = true), resolve(fail('business', 'aborted', 'late'))))),
+      new Promise((resolve) => context.signal.addEventListener('abort', () => ((aborted = true), resolve(fail('business', 'handler_threw', 'late'))))),
   });
   const { pipeline, request } = setup(echo.tool);
   const record = await executeCall({ id: 't', name: 'echo', arguments: { word: 'hi' } }, request, 'a1', pipeline);
@@ -130,8 +133,11 @@ test('output limit: the model sees a truncated text with a reference; the full o
   const { pipeline, request, kept } = setup(echo.tool, { hooks: [hook('PostToolUse', {}, seen)] });
   const record = await executeCall({ id: 't', name: 'echo', arguments: { word: '界', times: 20 } }, request, 'a1', pipeline);
   expect(kept).toEqual([{ actionId: 'a1', text: '界'.repeat(20) }]);
-  expect(record.modelText.startsWith('界'.repeat(10))).toBe(true); // 30 of 32 bytes: no split code point
-  expect(record.modelText).toContain('full output kept at outputs/a1.txt');
+  const [shown, ...more] = record.modelContent;
+  expect([shown?.type, more]).toEqual(['text', []]);
+  expect(shown?.type === 'text' && shown.text.startsWith(`${'界'.repeat(10)}\n`)).toBe(true); // 30 of 32 bytes: no split code point
+  expect(shown?.type === 'text' && shown.text).toContain('full output kept at outputs/a1.txt');
+  expect(record.outputCut).toEqual({ fullBytes: 60, cut: { index: 0, bytes: 60, keptBytes: 30 }, dropped: [] });
   expect(record.fullOutput?.path).toBe('outputs/a1.txt');
   expect((seen[0] as { tool_response: unknown }).tool_response).toEqual({ echoed: '界'.repeat(20) });
   expect(record.stages.map((s) => s.stage)).toEqual(['resolve', 'convert', 'validate', 'pre_hooks', 'permission', 'handler', 'result_validate', 'output_limit', 'post_hooks']);
@@ -150,18 +156,19 @@ test('resolve: the object that runs is the one registered under the pinned bindi
 test('result_validate: a local handler returning the wrong shape → business/result_invalid; raw hash kept; the model sees an error', async () => {
   const raw = { totally: 'wrong' };
   const seen: unknown[] = [];
-  const echo = echoTool({ handler: async () => ok({ data: raw, text: 'looks fine', evidence: 'bytes observed now' }) });
+  const echo = echoTool({ handler: async () => ok({ data: raw, content: [textBlock('looks fine')], evidence: 'bytes observed now' }) });
   const { pipeline, request } = setup(echo.tool, { hooks: [hook('PostToolUse', {}, seen)] });
   const record = await executeCall({ id: 't', name: 'echo', arguments: { word: 'hi' } }, request, 'a1', pipeline);
   expect([classKind(record), lastStage(record)?.stage, lastStage(record)?.status, record.handlerEntered]).toEqual(['business/result_invalid', 'result_validate', 'failed', true]);
   expect(record.rawResultSha256).toBe(canonicalHash(raw));
-  expect(JSON.parse(record.modelText).error.kind).toBe('result_invalid');
-  expect(record.modelText).not.toContain('looks fine');
+  expect(record.modelContent).toHaveLength(1);
+  expect(JSON.parse(textOf(record)).error.kind).toBe('result_invalid');
+  expect(textOf(record)).not.toContain('looks fine');
   expect(seen).toEqual([]);
 });
 
 test('result_validate: the same mismatch from an MCP tool → protocol/output_invalid', async () => {
-  const echo = echoTool({ mcp: true, handler: async () => ok({ data: { echoed: 3 }, text: '3', evidence: 'bytes observed now' }) });
+  const echo = echoTool({ mcp: true, handler: async () => ok({ data: { echoed: 3 }, content: [textBlock('3')], evidence: 'bytes observed now' }) });
   const { pipeline, request } = setup(echo.tool);
   const record = await executeCall({ id: 't', name: 'echo', arguments: { word: 'hi' } }, request, 'a1', pipeline);
   expect([classKind(record), lastStage(record)?.stage]).toEqual(['protocol/output_invalid', 'result_validate']);
@@ -217,14 +224,14 @@ test('PostToolUse: a block cannot undo the call; the model is told why', async (
   const echo = echoTool();
   const { pipeline, request } = setup(echo.tool, { hooks: [hook('PostToolUse', { block: 'looks odd', exitCode: 2 })] });
   const record = await executeCall({ id: 't', name: 'echo', arguments: { word: 'hi' } }, request, 'a1', pipeline);
-  expect([classKind(record), record.modelText, record.hookTexts]).toEqual(['ok', 'hi', ['[PostToolUse hook test-PostToolUse: looks odd]']]);
+  expect([classKind(record), record.modelContent, record.hookContent]).toEqual(['ok', [textBlock('hi')], [textBlock('[PostToolUse hook test-PostToolUse: looks odd]')]]);
 });
 
 test('calls side by side interleave only at their I/O: a call whose hooks return after another call interrupted the run never enters its handler', async () => {
   const controller = new AbortController();
   let entered = 0;
   // The first handler to run interrupts the run on entry, as a SIGINT during a call would.
-  const echo = echoTool({ handler: async () => (entered++, controller.abort('SIGINT'), ok({ data: { echoed: 'hi' }, text: 'hi', evidence: 'bytes observed now' })) });
+  const echo = echoTool({ handler: async () => (entered++, controller.abort('SIGINT'), ok({ data: { echoed: 'hi' }, content: [textBlock('hi')], evidence: 'bytes observed now' })) });
   const { pipeline, request } = setup(echo.tool, { signal: controller.signal });
   const call = (id: string) => executeCall({ id, name: 'echo', arguments: { word: 'hi' } }, request, `a-${id}`, pipeline);
   const [first, second] = await Promise.all([call('t1'), call('t2')]);
@@ -235,14 +242,14 @@ test('runStages records each stage as it passes, a stop under the stage it names
   const ran: string[] = [];
   const tool = echoTool().tool;
   const stage = (name: StageName, step: Step): Stage => ({ name, needs: [], run: () => (ran.push(name), step) });
-  const stages = [stage('resolve', next({ tool }, 'found')), stage('convert', next()), stage('validate', stop(fail('precondition', 'x', 'y'), {}, 'pre_hooks')), stage('permission', next())];
+  const stages = [stage('resolve', next({ tool }, 'found')), stage('convert', next()), stage('validate', stop(fail('precondition', 'binding_changed', 'y'), {}, 'pre_hooks')), stage('permission', next())];
   const record = await runStages(stages, callState({}));
   expect(ran).toEqual(['resolve', 'convert', 'validate']);
   expect(record.stages).toEqual([
     { stage: 'resolve', status: 'ok', detail: 'found' },
     { stage: 'convert', status: 'ok' },
-    { stage: 'pre_hooks', status: 'failed', detail: 'precondition/x' },
+    { stage: 'pre_hooks', status: 'failed', detail: 'precondition/binding_changed' },
   ]);
   expect(Object.keys(record.stages[1]!)).toEqual(['stage', 'status']);
-  expect([record.outcome.ok, record.handlerEntered, record.modelText]).toEqual([false, false, '{"error":{"class":"precondition","kind":"x","message":"y"}}']);
+  expect([record.outcome.ok, record.handlerEntered, record.modelContent]).toEqual([false, false, [textBlock('{"error":{"class":"precondition","kind":"binding_changed","message":"y"}}')]]);
 });

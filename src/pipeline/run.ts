@@ -1,5 +1,5 @@
 import type { Failure } from '../contract/index.ts';
-import { errorText, type CallRecord, type StageRecord } from './call-record.ts';
+import { errorContent, type CallRecord, type StageRecord } from './call-record.ts';
 import { seedState, STAGES, type Adds, type CallState, type Has, type Pipeline, type Stage } from './stages/index.ts';
 import type { ProducingRequest, ToolCall } from './tool.ts';
 
@@ -19,9 +19,10 @@ function toRecord(state: CallState, stages: readonly StageRecord[], failure?: Fa
     handlerEntered: state.handlerEntered,
     outcome,
     ...(state.rawResultSha256 !== undefined ? { rawResultSha256: state.rawResultSha256 } : {}),
-    modelText: outcome.ok ? (state.modelText ?? outcome.value.text) : errorText(outcome),
-    ...(state.hookTexts.length > 0 ? { hookTexts: state.hookTexts } : {}),
+    modelContent: outcome.ok ? (state.modelContent ?? outcome.value.content) : errorContent(outcome),
+    ...(state.hookContent.length > 0 ? { hookContent: state.hookContent } : {}),
     ...(state.fullOutput ? { fullOutput: state.fullOutput } : {}),
+    ...(state.outputCut ? { outputCut: state.outputCut } : {}),
   };
 }
 

@@ -1,5 +1,6 @@
 import type { Binding } from '../binding/index.ts';
 import type { Contract, Failure, Outcome } from '../contract/index.ts';
+import type { ResultBlock } from './result-block.ts';
 
 /** One tool call as the model proposed it. `arguments` is the parsed JSON value, untrusted. */
 export interface ToolCall {
@@ -13,8 +14,6 @@ export interface ProducingRequest {
   readonly id: string;
   readonly payload: Uint8Array;
   readonly payloadSha256: string;
-  /** Source ids whose full text is in the payload, computed from the payload bytes. */
-  readonly disclosedSources: readonly string[];
   /** The bindings this request exposed, by model-visible tool name. */
   readonly bindings: Readonly<Record<string, Binding>>;
 }
@@ -37,8 +36,11 @@ export interface ToolOutput {
    * the pinned contract's result schema before the model sees anything.
    */
   readonly data: unknown;
-  /** The text the model sees (before output limits). */
-  readonly text: string;
+  /**
+   * The blocks the model sees, in order (before output limits): text today.
+   * result_validate refuses content that is not at least one block, each exactly a `ResultBlock`.
+   */
+  readonly content: readonly ResultBlock[];
   /** What this result proves: "bytes observed now" is not "object created". */
   readonly evidence: string;
   readonly objectVersion?: string;

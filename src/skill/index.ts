@@ -22,3 +22,4 @@ export { describeSkills, GRANTS_NOTHING, renderSkillsText } from './describe.ts'
 export type { SkillDescription, SkillsReport } from './describe.ts';
 export { methodSupport } from './support.ts';
 export type { MethodBlock, MethodSupport } from './support.ts';
+export { SKILL_KINDS } from './kinds.ts';

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'bun:test';
 import { join } from 'node:path';
 import { scratchDir } from '../../test/scratch.ts';
+import type { FailureKind } from '../contract/index.ts';
 import { createCardContract, readSourceContract } from '../excerpt/contracts.ts';
 import { bindPackage, diskReader, parsePackage } from './index.ts';
 import { STAGES } from '../excerpt/stages.ts';
@@ -14,7 +15,7 @@ function parseFixture(folder: string) {
 }
 
 describe('bad packages are refused with a reason that names the field', () => {
-  const cases: readonly [folder: string, errorClass: string, kind: string, field: string][] = [
+  const cases: readonly [folder: string, errorClass: string, kind: FailureKind, field: string][] = [
     ['name-mismatch', 'invalid_arguments', 'bad_package', '`name`: \'other-name\' must equal the folder name'],
     ['bad--name', 'invalid_arguments', 'bad_package', '`name`: lowercase letters, digits and single hyphens'],
     ['missing-description', 'invalid_arguments', 'bad_package', '`description`: is required'],
@@ -39,7 +40,7 @@ describe('bad packages are refused with a reason that names the field', () => {
     });
   }
 
-  const unbound: readonly [folder: string, kind: string, text: string][] = [
+  const unbound: readonly [folder: string, kind: FailureKind, text: string][] = [
     ['tool-absent', 'tool_unbound', "delete_card@1.0.0: no tool 'delete_card' is bound"],
     ['tool-version', 'tool_version', "read_source@2.0.0: 'read_source' is bound at 1.0.0"],
   ];

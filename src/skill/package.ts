@@ -1,5 +1,5 @@
 import { deepFreeze } from '../base/index.ts';
-import { canonicalHash, fail, LIMITS, ok, sha256Hex, type Failure, type Outcome } from '../contract/index.ts';
+import { canonicalHash, fail, LIMITS, ok, sha256Hex, type FailClass, type Failure, type FailureKind, type Outcome } from '../contract/index.ts';
 import { stageInstructions } from './body.ts';
 import { parseFrontmatter, splitSkillMd, type PlainManifest } from './frontmatter.ts';
 import { STAGE_NAME, type Package, type PackageOrigin, type PlainPackage, type Resource, type Stage } from './types.ts';
@@ -54,7 +54,7 @@ function decode(bytes: Uint8Array): string | undefined {
 export function parsePackage(folder: string, origin: PackageOrigin, read: PackageReader, stages: readonly Stage[]): Outcome<Package> {
   for (const stage of stages) if (!STAGE_NAME.test(stage)) throw new TypeError(`stage name ${JSON.stringify(stage)}: a stage name is a word that starts with a letter`);
   const where = origin.kind === 'embedded' ? `embedded package '${folder}'` : `package ${origin.path}`;
-  const refuse = (failure: { class: Parameters<typeof fail>[0]; kind: string; message: string; issues?: readonly string[] }) =>
+  const refuse = <K extends FailureKind>(failure: { class: FailClass<K>; kind: K; message: string; issues?: readonly string[] }) =>
     fail(failure.class, failure.kind, `${where}: ${failure.message}`, failure.issues);
 
   const tooLarge = (field: string, bytes: number, limit: number) =>

@@ -17,9 +17,9 @@ import { join } from 'node:path';
 import { checkCommand } from '../../src/cli/check-command.ts';
 import { parseRunFlags, runCommand } from '../../src/cli/run-command.ts';
 import { testIo } from '../../src/cli/test-io.ts';
-import { mcpTools } from '../../src/harness/index.ts';
+import { excerptCli } from '../../src/cli/testing/excerpt-cli.ts';
 import { DEV_SERVE_ENTRY } from '../../src/cli/tasks.ts';
-import { excerptTask } from '../../src/excerpt/index.ts';
+import { excerptTaskOverMcp } from '../../src/excerpt/index.ts';
 
 export const GOLDEN_EPOCH = '1700000000';
 
@@ -44,16 +44,17 @@ function hashTree(dir: string): Hashes {
 /** Runs demo (local, mcp) and check in `cwd`; returns each command's exit code and the hashes of everything it wrote. */
 export async function goldenRuns(cwd: string): Promise<Record<string, { readonly exit: number; readonly files: Hashes }>> {
   const io = () => ({ ...testIo(cwd), env: { SOURCE_DATE_EPOCH: GOLDEN_EPOCH, PATH: process.env['PATH'] ?? '/usr/bin:/bin' } });
-  const tools = () => mcpTools(excerptTask, { envSource: { SOURCE_DATE_EPOCH: GOLDEN_EPOCH }, launch: LAUNCH });
+  const task = () => excerptCli(excerptTaskOverMcp({ envSource: { SOURCE_DATE_EPOCH: GOLDEN_EPOCH }, launch: LAUNCH }));
   const out: Record<string, { exit: number; files: Hashes }> = {};
   for (const transport of ['local', 'mcp']) {
     const id = `golden-demo-${transport}`;
-    const flags = parseRunFlags(['--transport', transport, '--run-id', id, '--json'], 'demo', excerptTask);
-    if ('usage' in flags) throw new Error(flags.usage);
-    const exit = await runCommand(flags, io(), excerptTask, tools());
+    const parsed = parseRunFlags(['--transport', transport, '--run-id', id, '--json'], 'demo', task());
+    if (!parsed.ok) throw new Error(parsed.message);
+    const flags = parsed.value;
+    const exit = await runCommand(flags, io(), task());
     out[`demo --transport ${transport}`] = { exit, files: hashTree(join(cwd, 'caplab-runs', id)) };
   }
-  const exit = await checkCommand(['--run-id', 'golden-check', '--json', '--out', 'check'], io(), excerptTask, tools());
+  const exit = await checkCommand(['--run-id', 'golden-check', '--json', '--out', 'check'], io(), task());
   out['check'] = { exit, files: hashTree(join(cwd, 'check')) };
   return out;
 }

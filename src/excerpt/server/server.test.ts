@@ -40,7 +40,8 @@ describe('the real fixture server (bun src/main.ts serve) through the strict cli
       for (const [index, source] of snapshot.sources.entries()) {
         const output = await readSource!.handler({ source_id: source.id }, callContext(`toolu_${index}`, `act-${index}`));
         if (!output.ok) throw new Error(output.message);
-        expect(Buffer.from(new TextEncoder().encode(output.value.text))).toEqual(Buffer.from(source.bytes));
+        expect(output.value.content).toEqual([{ type: 'text', text: source.text }]);
+        expect(Buffer.from(new TextEncoder().encode(source.text))).toEqual(Buffer.from(source.bytes));
         expect(output.value).toMatchObject({ evidence: 'bytes observed now', objectVersion: source.sha256 });
         expect(output.value.protocol).toMatchObject({ transport: 'mcp-stdio', server: 'caplab-fixture', method: 'tools/call', isError: false });
       }

@@ -6,9 +6,9 @@
 import { join } from 'node:path';
 import { scratchDir } from '../../../test/scratch.ts';
 import { ok, sha256Hex } from '../../contract/index.ts';
-import { disclosedSources } from '../../harness/index.ts';
 import type { Pipeline, ProducingRequest, RuntimeTool } from '../../pipeline/index.ts';
-import type { Snapshot } from '../snapshot.ts';
+import { disclosedSources } from '../disclosure.ts';
+import type { ExcerptRun } from '../run-state.ts';
 
 /** Wraps a tool so the test can count handler entries. */
 export function counted(tool: RuntimeTool): { tool: RuntimeTool; entered: () => number } {
@@ -19,8 +19,13 @@ export function counted(tool: RuntimeTool): { tool: RuntimeTool; entered: () => 
   };
 }
 
-/** A producing request whose payload carries tool_result blocks with the given sources' text. */
-export function requestWith(snapshot: Snapshot, tools: readonly RuntimeTool[], sourceIds: readonly string[], id = 'req-test'): ProducingRequest {
+/**
+ * A producing request whose payload carries tool_result blocks with the given
+ * sources' text; what it disclosed is kept in `run`, as the task's request
+ * fields keep it.
+ */
+export function requestWith(run: ExcerptRun, tools: readonly RuntimeTool[], sourceIds: readonly string[], id = 'req-test'): ProducingRequest {
+  const { snapshot } = run;
   const results = sourceIds.map((sid, i) => ({
     type: 'tool_result',
     tool_use_id: `toolu_${i}`,
@@ -28,11 +33,11 @@ export function requestWith(snapshot: Snapshot, tools: readonly RuntimeTool[], s
     content: [{ type: 'text', text: snapshot.sources.find((s) => s.id === sid)!.text }],
   }));
   const payload = new TextEncoder().encode(JSON.stringify({ messages: [{ role: 'user', content: results }] }));
+  run.disclose(id, disclosedSources(payload, snapshot, new Map(sourceIds.map((sid, i) => [`toolu_${i}`, sid]))));
   return {
     id,
     payload,
     payloadSha256: sha256Hex(payload),
-    disclosedSources: disclosedSources(payload, snapshot, new Map(sourceIds.map((sid, i) => [`toolu_${i}`, sid]))),
     bindings: Object.fromEntries(tools.map((t) => [t.binding.tool, t.binding])),
   };
 }

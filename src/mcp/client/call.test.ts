@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test';
 import * as v from 'valibot';
-import { interpretCall, type ExpectedTool } from './call.ts';
+import { excerpt, interpretCall, type ExpectedTool } from './call.ts';
 import { MISBEHAVE_TOOL } from '../../excerpt/testing/misbehave-server.ts';
 
 /** Any object result: these tests are about the text block's agreement with it, not the contract's schema. */
@@ -46,4 +46,11 @@ describe('interpretCall: the text block must say what structuredContent says (de
     const result = '{"content":[{"type":"text","text":"{\\"a\\":1}"},{"type":"text","text":"{\\"a\\":1}"}],"structuredContent":{"a":1}}';
     expect(interpretCall(tool, replyOf(result))).toMatchObject({ ok: false, kind: 'result_conflict' });
   });
+});
+
+test('a server text in a failure message is cut at 2000 code points, never inside a surrogate pair, its length counted in code points', () => {
+  const astral = '😀'.repeat(2001);
+  const failed = interpretCall(tool, { id: 1, requestBytes: 1, responseBytes: 1, answer: { error: { code: -32603, message: astral } } });
+  expect(failed).toMatchObject({ ok: false, class: 'protocol', kind: 'jsonrpc_error', message: `read_source: JSON-RPC error -32603: ${'😀'.repeat(2000)}… (2001 chars)` });
+  expect([excerpt('a😀b', 2), excerpt('a😀', 2), excerpt('', 0)]).toEqual(['a😀… (3 chars)', 'a😀', '']);
 });

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { canonicalJson, fail, ok, type Contract, type Outcome } from '../../contract/index.ts';
+import { canonicalJson, codePointLength, fail, ok, type Contract, type Outcome } from '../../contract/index.ts';
 import { CallToolResult, describeIssues, type JsonRpcId, refuse, type Reply, textBlocks } from '../wire/index.ts';
 
 /**
@@ -69,9 +69,11 @@ export interface CallResult {
   readonly texts: readonly string[];
 }
 
-/** Caps server-provided text that ends up in a failure message. */
-function excerpt(text: string, max = 2000): string {
-  return text.length > max ? `${text.slice(0, max)}… (${text.length} chars)` : text;
+/** Caps server-provided text that ends up in a failure message at `max` code points (never half a surrogate pair). */
+export function excerpt(text: string, max = 2000): string {
+  let units = 0;
+  for (let points = 0; points < max && units < text.length; points++) units += text.codePointAt(units)! > 0xffff ? 2 : 1;
+  return units >= text.length ? text : `${text.slice(0, units)}… (${codePointLength(text)} chars)`;
 }
 
 /**

@@ -70,26 +70,28 @@ function stdioSchema(name: string) {
  * the entry.
  */
 export function readEntry(path: string, name: string, entry: unknown, source: Readonly<Record<string, string | undefined>>): McpConfigEntry {
-  const invalid = (kind: string, message: string): InvalidConfigEntry => ({ kind: 'invalid', name, failure: fail('invalid_arguments', kind, `${path}: ${message}`) });
+  const invalid = (failure: Failure): InvalidConfigEntry => ({ kind: 'invalid', name, failure });
+  const malformed = (message: string): InvalidConfigEntry => invalid(fail('invalid_arguments', 'malformed_config', `${path}: ${message}`));
   const type = entry !== null && typeof entry === 'object' ? (entry as { type?: unknown }).type : undefined;
   if (type !== undefined && type !== 'stdio') {
-    return typeof type === 'string' ? { kind: 'unsupported', name, type } : invalid('malformed_config', `server "${name}": "type" must be a string`);
+    return typeof type === 'string' ? { kind: 'unsupported', name, type } : malformed(`server "${name}": "type" must be a string`);
   }
   const parsed = v.safeParse(stdioSchema(name), entry, { abortEarly: true });
-  if (!parsed.success) return invalid('malformed_config', parsed.issues[0].message);
+  if (!parsed.success) return malformed(parsed.issues[0].message);
   const { command, args, env } = parsed.output;
   const used: Record<string, string> = {};
   const raw = [command, ...args];
   const expanded: string[] = [];
   for (const part of raw) {
     const value = expandVars(part, source, used);
-    if (!value.ok) return invalid(value.kind, `server "${name}": ${value.message}`);
+    // An expansion's own failure (unset_variable), its message naming the file and the entry.
+    if (!value.ok) return invalid({ ...value, message: `${path}: server "${name}": ${value.message}` });
     expanded.push(value.value);
   }
   const serverEnv: Record<string, string> = {};
   for (const [key, value] of Object.entries(env)) {
     const expandedValue = expandVars(value, source, used);
-    if (!expandedValue.ok) return invalid(expandedValue.kind, `server "${name}": env ${key}: ${expandedValue.message}`);
+    if (!expandedValue.ok) return invalid({ ...expandedValue, message: `${path}: server "${name}": env ${key}: ${expandedValue.message}` });
     serverEnv[key] = expandedValue.value;
   }
   return { kind: 'stdio', name, raw, command: expanded, env: serverEnv, expanded: used };

@@ -4,6 +4,7 @@
  * answer on stdout, or a one-line note for stderr, or (a known notification)
  * nothing because it was acted on.
  */
+import { fail, ok, type Outcome } from '../../contract/index.ts';
 
 /** JSON-RPC 2.0 error codes the server answers with. */
 export const RPC_ERROR = { parse: -32700, invalidRequest: -32600, methodNotFound: -32601, invalidParams: -32602, internal: -32603 } as const;
@@ -68,18 +69,18 @@ function error(id: RpcId | null, code: number, message: string): LineAnswer {
   return { answer: { jsonrpc: '2.0', id, error: { code, message } } };
 }
 
-function parse(line: Uint8Array): { ok: true; value: unknown } | { ok: false; why: string } {
+function parse(line: Uint8Array): Outcome<unknown> {
   let text: string;
   try {
     text = decoder.decode(line);
   } catch {
-    return { ok: false, why: 'the line is not valid UTF-8' };
+    return fail('invalid_arguments', 'not_utf8', 'the line is not valid UTF-8');
   }
   try {
-    return { ok: true, value: JSON.parse(text) as unknown };
+    return ok(JSON.parse(text) as unknown);
   } catch {
     // SyntaxError, or RangeError when nesting exhausts the parser's stack.
-    return { ok: false, why: 'the line is not JSON' };
+    return fail('invalid_arguments', 'not_json', 'the line is not JSON');
   }
 }
 
@@ -104,7 +105,7 @@ function envelopeProblem(message: Record<string, unknown>): string | undefined {
  */
 export function answerLine(line: Uint8Array, methods: Methods): LineAnswer {
   const parsed = parse(line);
-  if (!parsed.ok) return error(null, RPC_ERROR.parse, `Parse error: ${parsed.why}`);
+  if (!parsed.ok) return error(null, RPC_ERROR.parse, `Parse error: ${parsed.message}`);
   const message = parsed.value;
   if (Array.isArray(message)) return error(null, RPC_ERROR.invalidRequest, 'Invalid Request: batches are not part of MCP 2025-06-18');
   if (!isObject(message)) return error(null, RPC_ERROR.invalidRequest, 'Invalid Request: not a JSON object');

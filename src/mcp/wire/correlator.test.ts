@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'bun:test';
 import { until } from '../../../test/until.ts';
 import { fail } from '../../contract/index.ts';
+import { refuse } from './basis.ts';
 import { Correlator } from './correlator.ts';
 import { memoryTransportPair, type MemoryPeer } from './memory-transport.ts';
 import type { InboundMessage } from './messages.ts';
@@ -167,7 +168,7 @@ describe('what the server sends unasked', () => {
   });
 
   test('a notification the policy refuses ends the session with the policy failure', async () => {
-    const policy = (method: string) => (method === 'bad' ? fail('protocol', 'tool_drift', 'refused') : undefined);
+    const policy = (method: string) => (method === 'bad' ? refuse('protocol', 'tool_drift', 'refused') : undefined);
     const { correlator, server } = pair({ onNotification: policy });
     const sent = correlator.request('a', {}, LONG);
     server.send({ jsonrpc: '2.0', method: 'fine' });

@@ -5,7 +5,10 @@
  * transports, the spawned child and its launch, and the `Correlator` (ids,
  * deadlines, cancellation, notifications) over any transport. The strict
  * client's refusals and their basis live here too: the wire refuses first.
+ * So does mcp's failure-kind table (`MCP_KINDS`, kinds.ts): every layer
+ * builds on the wire, so each raises kinds of the one table.
  */
+export { MCP_KINDS } from './kinds.ts';
 export { refuse, STRICT_CLIENT_BASIS } from './basis.ts';
 export type { StrictKind } from './basis.ts';
 export { LineSplitter } from './framing.ts';

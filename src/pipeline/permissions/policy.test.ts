@@ -7,7 +7,7 @@ import { deniedByHookBlock, NO_RULES, permissionFailure, permissionPolicy, type 
 import { parseRules } from './rule.ts';
 
 // Real contracts and bindings; the handler is never called by the policy.
-const notCalled: RuntimeTool['handler'] = async () => fail('business', 'not_called', 'the policy never runs a handler');
+const notCalled: RuntimeTool['handler'] = async () => fail('business', 'tool_error', 'the policy never runs a handler');
 const server = { key: 'fixture', name: 'fixture', version: '1', protocolVersion: '2025-06-18', endpoint: { kind: 'stdio', argv: ['caplab', 'serve'], cwd: '/', envNames: [] }, instanceId: 'i1' } as const;
 
 /** A runtime tool for `contract`: local, or behind the fixture server (optionally under another model-facing name). */

@@ -23,7 +23,7 @@ test('convert records the fields it filled in, and only when there are some', as
 });
 
 test('convert: a failed conversion stops the call at convert', async () => {
-  const step = await converting(() => fail('invalid_arguments', 'unrepresentable', 'x'));
+  const step = await converting(() => fail('precondition', 'unrepresentable', 'x'));
   expect([step.failure?.kind, step.at]).toEqual(['unrepresentable', undefined]);
 });
 

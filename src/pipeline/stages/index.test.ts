@@ -17,7 +17,7 @@ async function missingNeeds(stages: readonly Stage[]) {
     run: (state) => {
       const absent = stage.needs.filter((key: keyof CallState) => state[key] === undefined);
       missing.push(...absent.map((key) => `${stage.name} needs ${key}`));
-      return absent.length === 0 ? stage.run(state) : stop(fail('precondition', 'misordered', 'a need is not set'));
+      return absent.length === 0 ? stage.run(state) : stop(fail('precondition', 'binding_changed', 'a need is not set'));
     },
   }));
   const record = await runStages(checked, callState({}));

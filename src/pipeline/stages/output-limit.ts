@@ -1,21 +1,48 @@
-import { truncateUtf8 } from '../output-limit.ts';
+import type { KeptFile } from '../call-record.ts';
+import { limitContent, type OutputCut } from '../output-limit.ts';
+import { textBlock, type ResultBlock } from '../result-block.ts';
 import { next, type Stage } from './stage.ts';
+
+/** The full output as kept in the run dir: a lone text block's text, else the JSON of the blocks. */
+function fullText(content: readonly ResultBlock[]): string {
+  const only = content.length === 1 ? content[0] : undefined;
+  return only?.type === 'text' ? only.text : JSON.stringify(content);
+}
+
+/** What the model is told was left out and where the whole is, in one line. */
+function note(cut: OutputCut, kept: KeptFile): string {
+  const dropped = cut.dropped.map((d) => `block ${d.index + 1} (${d.type}, ${d.bytes} bytes)`);
+  return `[output truncated: ${cut.fullBytes} bytes${dropped.length > 0 ? `; left out ${dropped.join(', ')}` : ''}; full output kept at ${kept.path} sha256 ${kept.sha256}]`;
+}
+
+/** The stage record's detail: the limit, then each block cut or left out. */
+function detailOf(cut: OutputCut, maxBytes: number): string {
+  const parts = [`truncated to ${maxBytes} bytes`];
+  if (cut.cut) parts.push(`block ${cut.cut.index + 1} (text, ${cut.cut.bytes} bytes) cut to ${cut.cut.keptBytes}`);
+  for (const d of cut.dropped) parts.push(`block ${d.index + 1} (${d.type}, ${d.bytes} bytes) left out`);
+  return parts.join('; ');
+}
 
 /**
  * output_limit: the model sees at most the tool's `maxResultBytes` of the
- * result text; past that, the full text is kept in the run dir and the
- * truncated text says where, with its sha256.
+ * result, budgeted over its blocks in order (`limitContent`). Past that, the
+ * full output is kept in the run dir and the model is told what was left out
+ * and where the whole is, with its sha256: on its own line after a cut text,
+ * in a text block of its own when only whole blocks were left out. The record
+ * names each block cut or left out (`outputCut`, the stage's detail).
  */
 export const outputLimit: Stage<'tool' | 'outcome'> = {
   name: 'output_limit',
   needs: ['tool', 'outcome'],
   run(state) {
-    const { text } = state.outcome.value;
+    const { content } = state.outcome.value;
     const maxBytes = state.tool.attributes.maxResultBytes;
-    const limited = truncateUtf8(text, maxBytes);
-    if (!limited.truncated) return next({ modelText: limited.text }, 'within limit');
-    const fullOutput = state.pipeline.keepOutput(state.actionId, text);
-    const modelText = `${limited.text}\n[output truncated: ${limited.fullBytes} bytes; full output kept at ${fullOutput.path} sha256 ${fullOutput.sha256}]`;
-    return next({ modelText, fullOutput }, `truncated to ${maxBytes} bytes`);
+    const limited = limitContent(content, maxBytes);
+    if (!limited.cut) return next({ modelContent: limited.blocks }, 'within limit');
+    const fullOutput = state.pipeline.keepOutput(state.actionId, fullText(content));
+    const told = note(limited.cut, fullOutput);
+    const last = limited.blocks.at(-1);
+    const modelContent = limited.cut.cut && last?.type === 'text' ? [...limited.blocks.slice(0, -1), textBlock(`${last.text}\n${told}`)] : [...limited.blocks, textBlock(told)];
+    return next({ modelContent, fullOutput, outputCut: limited.cut }, detailOf(limited.cut, maxBytes));
   },
 };

@@ -1,11 +1,12 @@
 import { canonicalHash, fail, validateArguments, type Failure } from '../../contract/index.ts';
-import type { RuntimeTool } from '../tool.ts';
+import { ResultContent } from '../result-block.ts';
+import type { RuntimeTool, ToolOutput } from '../tool.ts';
 import { next, stop, type Stage } from './stage.ts';
 
 /** A handler's result the pipeline refused: why, and the hash of what was refused. */
 export interface RefusedResult {
   readonly failure: Failure;
-  /** sha256 of the canonical JSON of the raw `data`; absent when JSON cannot carry it. */
+  /** sha256 of the canonical JSON of what was refused (`data`, or `content`); absent when JSON cannot carry it. */
   readonly rawSha256?: string;
 }
 
@@ -19,19 +20,22 @@ function rawHash(data: unknown): string | undefined {
 
 /**
  * Every tool's `data` (local or MCP) must match the pinned contract's result
- * schema. A mismatch from an MCP tool is the server breaking the protocol
- * (`protocol/output_invalid`); from a local handler it is a bug in that
- * handler (`business/result_invalid`). Either way the model sees an error,
- * never the unchecked data.
+ * schema, and its `content` must be result blocks (`ResultContent`: each a
+ * known kind with exactly its fields). A mismatch from an MCP tool is the
+ * server breaking the protocol (`protocol/output_invalid`); from a local
+ * handler it is a bug in that handler (`business/result_invalid`). Either way
+ * the model sees an error, never the unchecked result.
  *
  * @returns `undefined` when the result fits.
  */
-export function checkResult(tool: RuntimeTool, data: unknown): RefusedResult | undefined {
-  const checked = validateArguments(tool.contract.result, data);
-  if (checked.ok) return undefined;
+export function checkResult(tool: RuntimeTool, output: Pick<ToolOutput, 'data' | 'content'>): RefusedResult | undefined {
+  const data = validateArguments(tool.contract.result, output.data);
+  const content = data.ok ? validateArguments(ResultContent, output.content) : data;
+  if (content.ok) return undefined;
   const [cls, kind] = tool.attributes.fromMcp ? (['protocol', 'output_invalid'] as const) : (['business', 'result_invalid'] as const);
-  const failure = fail(cls, kind, `${tool.contract.name}: result violates the pinned result schema: ${checked.message}`, checked.issues);
-  const rawSha256 = rawHash(data);
+  const what = data.ok ? 'result content is not result blocks' : 'result violates the pinned result schema';
+  const failure = fail(cls, kind, `${tool.contract.name}: ${what}: ${content.message}`, content.issues);
+  const rawSha256 = rawHash(data.ok ? output.content : output.data);
   return { failure, ...(rawSha256 !== undefined ? { rawSha256 } : {}) };
 }
 
@@ -40,7 +44,7 @@ export const resultValidate: Stage<'tool' | 'outcome'> = {
   name: 'result_validate',
   needs: ['tool', 'outcome'],
   run(state) {
-    const refused = checkResult(state.tool, state.outcome.value.data);
+    const refused = checkResult(state.tool, state.outcome.value);
     return refused ? stop(refused.failure, { rawResultSha256: refused.rawSha256 }) : next();
   },
 };

@@ -1,6 +1,8 @@
 import type { Binding } from '../../binding/index.ts';
 import type { Failure, Outcome, Success } from '../../contract/index.ts';
 import type { CallArguments, KeptFile, StageName } from '../call-record.ts';
+import type { OutputCut } from '../output-limit.ts';
+import type { ResultBlock, TextResultBlock } from '../result-block.ts';
 import type { Hook, HookResult, PermissionDecision } from '../hook.ts';
 import type { HookDecision } from '../permissions/index.ts';
 import type { CallContext, RuntimeTool, ToolCall, ToolOutput } from '../tool.ts';
@@ -14,6 +16,7 @@ export interface Pipeline {
   readonly permission: (tool: RuntimeTool, hookDecision: HookDecision | undefined) => PermissionDecision;
   /** Model-facing arguments → contract arguments under the pinned binding. */
   readonly convert: (binding: Binding, args: unknown) => Outcome<{ readonly converted: unknown; readonly filled: readonly string[] }>;
+  /** Keeps a result's full output (a lone text block's text, else the JSON of its blocks) when the output limit cut it. */
   readonly keepOutput: (actionId: string, text: string) => KeptFile;
   readonly session: { readonly id: string; readonly transcriptPath: string; readonly cwd: string };
   readonly runDir: string;
@@ -52,10 +55,13 @@ export interface CallState {
   /** The handler's success, as it returned it. */
   readonly outcome: Success<ToolOutput> | undefined;
   readonly rawResultSha256: string | undefined;
-  readonly modelText: string | undefined;
-  /** Text hooks add for the model (a PostToolUse block reason): its own blocks after the tool's, never inside its text. */
-  readonly hookTexts: readonly string[];
+  /** The tool's blocks as the model sees them, after the output limit. */
+  readonly modelContent: readonly ResultBlock[] | undefined;
+  /** Blocks hooks add for the model (a PostToolUse block reason): after the tool's, never inside its blocks. */
+  readonly hookContent: readonly TextResultBlock[];
   readonly fullOutput: KeptFile | undefined;
+  /** What the output limit cut or left out. */
+  readonly outputCut: OutputCut | undefined;
 }
 
 /** What a stage adds to the state: any field but the call and what it runs with. */
@@ -78,9 +84,10 @@ export function seedState(call: ToolCall, actionId: string, pipeline: Pipeline, 
     permission: undefined,
     outcome: undefined,
     rawResultSha256: undefined,
-    modelText: undefined,
-    hookTexts: [],
+    modelContent: undefined,
+    hookContent: [],
     fullOutput: undefined,
+    outputCut: undefined,
   };
 }
 

@@ -3,7 +3,7 @@ import { fail } from '../../contract/index.ts';
 import { callState, echoTool, settle } from '../testing/call-state.ts';
 import { validate, validateInput } from './validate.ts';
 
-const strict = echoTool({ check: (input) => ((input as { word: string }).word === 'forbidden' ? fail('precondition', 'nope', 'no') : undefined) });
+const strict = echoTool({ check: (input) => ((input as { word: string }).word === 'forbidden' ? fail('precondition', 'target_exists', 'no') : undefined) });
 const validating = (converted: unknown) => settle(validate.run(callState({ tool: strict, arguments: { original: converted, converted } })));
 
 test('validate adds the checked input, which the handler will get', async () => {
@@ -14,7 +14,7 @@ test('validate adds the checked input, which the handler will get', async () => 
 test('validate checks bounds, then the schema, then the tool-specific check, and stops at the first that fails', async () => {
   const kinds = [];
   for (const input of [{ word: 'hi', times: Number.NaN }, { word: '' }, { word: 'forbidden' }]) kinds.push((await validating(input)).failure?.kind);
-  expect(kinds).toEqual(['non_finite_number', 'length', 'nope']);
+  expect(kinds).toEqual(['non_finite_number', 'length', 'target_exists']);
 });
 
 test('validateInput gives the tool-specific check the call context', () => {

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { bind } from '../../binding/index.ts';
 import { ok, sha256Hex } from '../../contract/index.ts';
+import { textBlock } from '../result-block.ts';
 import { seedState, type CallState, type Pending, type Pipeline, type Step } from '../stages/index.ts';
 import { attributesOf, type ProducingRequest, type RuntimeTool } from '../tool.ts';
 import { echoContractWith } from './echo-contract.ts';
@@ -17,7 +18,7 @@ export function echoTool(overrides: Partial<RuntimeTool> = {}): RuntimeTool {
     handler: async (input) => {
       const { word, times } = input as { word: string; times?: number };
       const echoed = word.repeat(times ?? 1);
-      return ok({ data: { echoed }, text: echoed, evidence: 'bytes observed now' });
+      return ok({ data: { echoed }, content: [textBlock(echoed)], evidence: 'bytes observed now' });
     },
     ...overrides,
   };
@@ -45,7 +46,7 @@ export function echoPipeline(tool: RuntimeTool, overrides: Partial<Pipeline> = {
 
 /** The request that offered `tool` as `echo`. */
 export function offering(tool: RuntimeTool): ProducingRequest {
-  return { id: 'req-01', payload: new Uint8Array(), payloadSha256: sha256Hex(''), disclosedSources: [], bindings: { echo: tool.binding } };
+  return { id: 'req-01', payload: new Uint8Array(), payloadSha256: sha256Hex(''), bindings: { echo: tool.binding } };
 }
 
 /**

@@ -8,7 +8,7 @@ export function callContext(toolCallId: string, actionId: string, signal: AbortS
     runDir: '/nonexistent-run-dir',
     actionId,
     toolCallId,
-    request: { id: 'req-1', payload: new Uint8Array(), payloadSha256: '', disclosedSources: [], bindings: {} },
+    request: { id: 'req-1', payload: new Uint8Array(), payloadSha256: '', bindings: {} },
     signal,
   };
 }

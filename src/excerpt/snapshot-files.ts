@@ -1,7 +1,7 @@
 /**
- * Where a run records its snapshot sources: `snapshot/<id>.md`, role
- * `snapshot_source` on run_start. The run writes them; `verify` reads the id
- * back from the path.
+ * Where a run records the snapshot sources: `snapshot/<id>.md`, role
+ * `snapshot_source` on run_start. The task's start writes them; its recheck
+ * reads the id back from the path.
  */
 export const SNAPSHOT_ROLE = 'snapshot_source';
 

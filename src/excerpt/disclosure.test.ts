@@ -2,27 +2,25 @@ import { afterAll, expect, test } from 'bun:test';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { excerptTask, fixtureSnapshot } from '../excerpt/index.ts';
+import { recheckAcceptance, runTask, scriptedModel, type Scenario } from '../harness/index.ts';
+import { happyScenario } from '../harness/testing/happy.ts';
+import { testHost } from '../harness/testing/test-host.ts';
 import { verify } from '../ledger/index.ts';
 import { inProcessHook } from '../pipeline/index.ts';
 import { disclosedSources, sourceReads, type ReadCall } from './disclosure.ts';
-import { recheckAcceptance } from './recheck.ts';
-import { runTask } from './run.ts';
-import type { Scenario } from './scenario.ts';
-import { happyScenario } from './testing/happy.ts';
-import { testHost } from './testing/test-host.ts';
-import { localTools } from './tools.ts';
+import { fixtureSnapshot } from './sources.ts';
+import { excerptTask } from './task.ts';
+import { exitCodeOf } from '../base/index.ts';
 
 const snapshot = fixtureSnapshot();
 const [alpha, beta] = snapshot.sources as [(typeof snapshot.sources)[number], (typeof snapshot.sources)[number]];
-const read = excerptTask.tools.read!;
 const scratch = mkdtempSync(join(tmpdir(), 'caplab-disclosure-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 const readCall = (toolCallId: string, sourceId: unknown, over: Partial<ReadCall> = {}): ReadCall => ({ toolCallId, name: 'read_source', arguments: { original: { source_id: sourceId } }, ok: true, ...over });
 const resultBlock = (id: string, ...texts: string[]) => ({ type: 'tool_result', tool_use_id: id, is_error: false, content: texts.map((text) => ({ type: 'text', text })) });
 const payloadOf = (...blocks: object[]) => new TextEncoder().encode(JSON.stringify({ messages: [{ role: 'user', content: blocks }] }));
-const disclosed = (calls: readonly ReadCall[], ...blocks: object[]) => disclosedSources(payloadOf(...blocks), snapshot, sourceReads(read, calls));
+const disclosed = (calls: readonly ReadCall[], ...blocks: object[]) => disclosedSources(payloadOf(...blocks), snapshot, sourceReads(calls));
 
 test('a source is disclosed by the read tool’s own answer to a recorded, successful read of that source', () => {
   expect(disclosed([readCall('a', 'alpha'), readCall('b', 'beta')], resultBlock('a', alpha.text), resultBlock('b', beta.text))).toEqual(['alpha', 'beta']);
@@ -68,12 +66,12 @@ function betaOnly(): Scenario {
 test('a run reading only beta whose PostToolUse reason holds alpha ends sources_not_disclosed, and verify agrees', async () => {
   // Before: the reason was appended to beta's text block, and alpha counted as disclosed: ACCEPTED.
   const leak = inProcessHook('PostToolUse', 'read_source', 'leak', () => ({ block: alpha.text }));
-  const outcome = await runTask({ task: excerptTask, scenario: betaOnly(), snapshot, tools: localTools(excerptTask), runId: 'leak', runDir: join(scratch, 'leak'), ...testHost(), hooks: [leak] });
+  const outcome = await runTask({ task: excerptTask, model: scriptedModel(betaOnly()), runId: 'leak', runDir: join(scratch, 'leak'), ...testHost(), hooks: [leak] });
   if (!outcome.ok) throw new Error(outcome.message);
   const create = outcome.value.loop.calls.find((c) => c.name === 'create_card')!;
   expect(create.outcome.ok ? 'ok' : `${create.outcome.class}/${create.outcome.kind}`).toBe('precondition/sources_not_disclosed');
-  expect([outcome.value.loop.accepted, outcome.value.exitCode]).toEqual([false, 1]);
-  expect(outcome.value.loop.requests.map((r) => r.intent.disclosed_sources)).toEqual([[], ['beta'], ['beta']]);
+  expect([outcome.value.loop.accepted, exitCodeOf(outcome.value.ending)]).toEqual([false, 1]);
+  expect(outcome.value.loop.requests.map((r) => r.intent.fields['disclosed_sources'])).toEqual([[], ['beta'], ['beta']]);
   // The reason reached the model, in a block of its own after beta's text.
   const second = JSON.parse(readFileSync(join(outcome.value.runDir, 'requests/02-request.json'), 'utf8'));
   expect(second.messages.at(-1).content[0].content.map((b: { text: string }) => b.text)).toEqual([beta.text, `[PostToolUse hook leak: ${alpha.text}]`]);

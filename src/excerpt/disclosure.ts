@@ -1,12 +1,7 @@
+import { effectiveInput } from '../harness/index.ts';
 import type { CallArguments } from '../pipeline/index.ts';
-import type { Snapshot } from './task.ts';
-
-/** The task's read tool, as disclosure needs it: its name, and the source a call's input asks for. */
-export interface ReadTool {
-  readonly name: string;
-  /** The source id the handler was asked to read, from the input it received; undefined when there is none. */
-  sourceOf(input: unknown): string | undefined;
-}
+import { readSourceContract } from './contracts.ts';
+import type { Snapshot } from './snapshot.ts';
 
 /** A recorded call as disclosure reads it (live: the pipeline's record; verify: the call event). */
 export interface ReadCall {
@@ -16,22 +11,23 @@ export interface ReadCall {
   readonly ok: boolean;
 }
 
-/** The input the handler received: after conversion and any hook rewrite. */
-export function effectiveInput(args: CallArguments): unknown {
-  return args.rewritten ?? args.converted ?? args.original;
+/** The source a read_source input names (the handler reads exactly that one); undefined when there is none. */
+export function sourceIdOf(input: unknown): string | undefined {
+  const id = (input as { source_id?: unknown } | null)?.source_id;
+  return typeof id === 'string' ? id : undefined;
 }
 
 /**
- * Which source each successful call of the read tool read, by tool call id.
- * An id shared by two successful reads is ambiguous and maps to neither.
+ * Which source each successful read_source call read, by tool call id (from
+ * the input its handler received). An id shared by two successful reads is
+ * ambiguous and maps to neither.
  */
-export function sourceReads(read: ReadTool | undefined, calls: readonly ReadCall[]): ReadonlyMap<string, string> {
+export function sourceReads(calls: readonly ReadCall[]): ReadonlyMap<string, string> {
   const reads = new Map<string, string>();
   const ambiguous = new Set<string>();
-  if (!read) return reads;
   for (const call of calls) {
-    if (!call.ok || call.name !== read.name) continue;
-    const source = read.sourceOf(effectiveInput(call.arguments));
+    if (!call.ok || call.name !== readSourceContract.name) continue;
+    const source = sourceIdOf(effectiveInput(call.arguments));
     if (source === undefined) continue;
     if (reads.has(call.toolCallId)) ambiguous.add(call.toolCallId);
     reads.set(call.toolCallId, source);
@@ -44,7 +40,7 @@ export function sourceReads(read: ReadTool | undefined, calls: readonly ReadCall
  * Which sources a request payload actually disclosed to the model, computed
  * from the payload bytes and the calls recorded before it.
  *
- * Rule (seed 000): a source is disclosed only by the read tool's own answer to
+ * Rule (seed 000): a source is disclosed only by read_source's own answer to
  * a recorded, successful call that read that source: a non-error
  * `tool_result` (its `is_error` absent or `false`) in a `user` message whose
  * `tool_use_id` is that call's, and whose first content block (or string

@@ -1,0 +1,23 @@
+import type { KindTable } from '../contract/index.ts';
+
+/** The failures the CLI raises: flags, paths and files found before any work, the `.mcp.json` entry probe picks, report files. */
+export const CLI_KINDS = {
+  bad_flag: { class: 'invalid_arguments', basis: null },
+  bad_path: { class: 'invalid_arguments', basis: null },
+  bad_run_id: { class: 'invalid_arguments', basis: null },
+  target_exists: { class: 'precondition', basis: null },
+  run_interrupted: { class: 'precondition', basis: null },
+  write_failed: { class: 'business', basis: null },
+  unknown_skill: { class: 'invalid_arguments', basis: null },
+  mcp_unavailable: { class: 'spawn', basis: null },
+  unknown_server: { class: 'invalid_arguments', basis: null },
+  unsupported_transport: { class: 'invalid_arguments', basis: null },
+  // verify: a task's recheck that threw
+  verifier_error: { class: 'evidence', basis: null },
+} as const satisfies KindTable;
+
+declare module '../contract/index.ts' {
+  interface FailureTables {
+    readonly cli: typeof CLI_KINDS;
+  }
+}

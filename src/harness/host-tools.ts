@@ -1,0 +1,49 @@
+import { bind } from '../binding/index.ts';
+import { ok, type Contract, type Failure, type Outcome } from '../contract/index.ts';
+import { attributesOf, type CallContext, type RuntimeTool, type ToolAttributes, type ToolOutput } from '../pipeline/index.ts';
+import type { RunNames } from './run-names.ts';
+import type { ToolProvider } from './tools.ts';
+
+/** What the host gives its own tools: the run's tool table, its names, its signal. */
+export interface HostServices {
+  /** The run's tool table by model-visible name (every provider's tools and the built-ins), once every provider is open. */
+  tools(): Readonly<Record<string, RuntimeTool>>;
+  /** A scope of the run's names of the built-ins' own (a nested loop's request and action ids). */
+  readonly names: RunNames;
+  /** Aborted when the run is interrupted. */
+  readonly signal: AbortSignal;
+}
+
+/**
+ * A tool of the host itself (later `ToolSearch`, `Skill`, `Agent`; none
+ * ships): bound as implementation kind `host`, it takes the same pipeline as
+ * every tool (hooks, permissions, stages), is named by its bare name, and its
+ * calls are recorded `via: "host"`.
+ */
+export interface Builtin {
+  readonly contract: Contract;
+  /** Its implementation's version (part of its binding). */
+  readonly version: string;
+  readonly attributes?: Partial<ToolAttributes>;
+  readonly check?: (input: unknown, context: CallContext, services: HostServices) => Failure | undefined;
+  handler(input: unknown, context: CallContext, services: HostServices): Promise<Outcome<ToolOutput>>;
+}
+
+/** The built-ins as one provider: offered by their contracts, bound as kind host over the run's services when it opens. */
+export function hostProvider(builtins: readonly Builtin[], services: HostServices): ToolProvider {
+  return {
+    offers: builtins.map((b) => ({ binding: { tool: b.contract.name }, contract: b.contract, implementation: { kind: 'host', version: b.version } })),
+    open: async () => ok({ transport: 'local', tools: builtins.map((b) => hostTool(b, services)), close: async () => undefined }),
+  };
+}
+
+function hostTool(builtin: Builtin, services: HostServices): RuntimeTool {
+  const { check } = builtin;
+  return {
+    contract: builtin.contract,
+    binding: bind(builtin.contract, { implementation: { kind: 'host', version: builtin.version } }),
+    attributes: attributesOf(builtin.contract, builtin.attributes),
+    ...(check ? { check: (input: unknown, context: CallContext) => check(input, context, services) } : {}),
+    handler: (input, context) => builtin.handler(input, context, services),
+  };
+}

@@ -1,0 +1,37 @@
+import type { KindTable } from '../contract/index.ts';
+
+/** The failures the harness raises: scenarios, the loop's bounds, the record, and the recheck of a recorded run. */
+export const HARNESS_KINDS = {
+  bad_scenario: { class: 'invalid_arguments', basis: null },
+  unknown_scenario: { class: 'invalid_arguments', basis: null },
+  bad_replay: { class: 'invalid_arguments', basis: null },
+  duplicate_call_id: { class: 'invalid_arguments', basis: null },
+  too_many_calls: { class: 'invalid_arguments', basis: null },
+  too_large: { class: 'precondition', basis: null },
+  record_write_failed: { class: 'business', basis: null },
+  // two tools of a run under one name (the offers, then the table)
+  duplicate_tool: { class: 'invalid_arguments', basis: null },
+  // the recheck: the record's story against itself (all evidence)
+  bad_event: { class: 'evidence', basis: null },
+  misplaced_event: { class: 'evidence', basis: null },
+  missing_event: { class: 'evidence', basis: null },
+  format_mismatch: { class: 'evidence', basis: null },
+  bad_response_file: { class: 'evidence', basis: null },
+  binding_mismatch: { class: 'evidence', basis: null },
+  response_mismatch: { class: 'evidence', basis: null },
+  call_missing: { class: 'evidence', basis: null },
+  call_unasked: { class: 'evidence', basis: null },
+  call_inconsistent: { class: 'evidence', basis: null },
+  result_mismatch: { class: 'evidence', basis: null },
+  arguments_mismatch: { class: 'evidence', basis: null },
+  count_mismatch: { class: 'evidence', basis: null },
+  acceptance_mismatch: { class: 'evidence', basis: null },
+  // a record naming a task this recheck (or this caplab) does not know
+  unknown_task: { class: 'evidence', basis: null },
+} as const satisfies KindTable;
+
+declare module '../contract/index.ts' {
+  interface FailureTables {
+    readonly harness: typeof HARNESS_KINDS;
+  }
+}
