@@ -13,8 +13,9 @@ import { duplicateName, type OfferedTool, type ToolProvider } from './tools.ts';
 /**
  * What a host is made of, as plain data: where it works, the settings files
  * whose hooks and permission rules it applies, rules of its own, method
- * packages and the tools it adds to every task's. Each field is what the CLI
- * flag of the same meaning gives, and refusals name that flag.
+ * packages and the tools it adds to every task's. A field with a CLI flag of
+ * the same meaning (named beside it) takes what that flag gives, and a
+ * refusal of it names the flag.
  */
 export interface HostOptions {
   /** Where settings files and skill folders are named from, and the hooks' working directory (default: `process.cwd()`). */
