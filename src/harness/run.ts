@@ -1,7 +1,7 @@
 import { CAPLAB_VERSION } from '../version.ts';
 import type { Outcome } from '../contract/index.ts';
 import { fail, isUnknownOutcome, ok } from '../contract/index.ts';
-import { LEDGER_FORMAT_3, openRunDir, type Clock, type RecordLimits, type RunDir, type RunDirFs } from '../ledger/index.ts';
+import { LEDGER_FORMAT_3, openRunDir, type Clock, type EventInput, type RecordLimits, type RunDir, type RunDirFs } from '../ledger/index.ts';
 import { mergeReports, reapOrphans, type SweepGraces } from '../platform/index.ts';
 import type { Hook, Pipeline, RuntimeTool } from '../pipeline/index.ts';
 import { join } from 'node:path';
@@ -32,7 +32,7 @@ export interface RunOptions {
   readonly hooks: readonly Hook[];
   readonly permission: Pipeline['permission'];
   readonly convert: Parameters<typeof runLoop>[0]['pipeline']['convert'];
-  readonly method?: MethodSupport & { readonly record: unknown };
+  readonly method?: MethodSupport & { readonly record: Readonly<Record<string, unknown>> };
   /** Lets a test swap the tool table between requests (binding_changed). */
   readonly registry?: (table: Readonly<Record<string, RuntimeTool>>, requestIndex: number) => Readonly<Record<string, RuntimeTool>>;
   readonly onStep?: (step: LoopStep) => void;
@@ -231,12 +231,15 @@ function isPlainMethod(record: unknown): boolean {
   return typeof record === 'object' && record !== null && (record as { plain?: unknown }).plain === true;
 }
 
+/** What run_end counts of a run that reached the loop's end. */
+type RunCounts = Pick<EventInput<'run_end'>, 'stop' | 'requests' | 'tool_calls' | 'transport_close' | 'orphans'>;
+
 /**
  * The run's last event: interrupted by a signal, failed at one of the loop's
  * bounds (naming it, and vouching for any file a tool left unrecorded), or
  * completed with its verdict.
  */
-function runEnd(run: RunDir, loop: LoopResult, signal: string | undefined, exitCode: number, ending: string, counts: Record<string, unknown>): Record<string, unknown> {
+function runEnd(run: RunDir, loop: LoopResult, signal: string | undefined, exitCode: RunOutcome['exitCode'], ending: string, counts: RunCounts): EventInput<'run_end'> {
   if (signal) {
     return { accepted: false, exit_code: exitCode, ending: 'interrupted', cause: `${signal}: new work stopped; hooks and servers terminated with their process groups`, ...counts };
   }

@@ -44,7 +44,14 @@ export const LEDGER_FORMAT = 'caplab.ledger/2';
 export const LEDGER_FORMAT_3 = 'caplab.ledger/3';
 
 /** Every format this verifier can read, oldest first (version 1 records predate `ending` and are not read). */
-export const KNOWN_FORMATS: readonly string[] = [LEDGER_FORMAT, LEDGER_FORMAT_3];
+export const KNOWN_FORMATS = [LEDGER_FORMAT, LEDGER_FORMAT_3] as const;
+/** A record format this verifier reads. */
+export type RecordFormat = (typeof KNOWN_FORMATS)[number];
+
+/** Whether this verifier reads records of `format`. */
+export function isKnownFormat(format: unknown): format is RecordFormat {
+  return (KNOWN_FORMATS as readonly unknown[]).includes(format);
+}
 
 /** `prev` of the first event. */
 export const GENESIS: string = '0'.repeat(64);
@@ -67,14 +74,14 @@ export interface LedgerEvent {
   readonly type: string;
   readonly at: string;
   readonly prev: string;
-  readonly files?: readonly FileRef[];
+  readonly files?: readonly FileRef[] | undefined;
   readonly [key: string]: unknown;
 }
 
 /** The seal's content. */
 export interface Seal {
   readonly count: number;
-  readonly format: string;
+  readonly format: RecordFormat;
   readonly head: string;
 }
 
@@ -119,8 +126,8 @@ export function fileRefsOf(event: Readonly<Record<string, unknown>>): Outcome<re
   return ok(files as FileRef[]);
 }
 
-/** Encodes the seal file's bytes. */
-export function encodeSeal(seal: Seal): string {
+/** Encodes the seal file's bytes (of any format: a test forges unknown ones). */
+export function encodeSeal(seal: Omit<Seal, 'format'> & { readonly format: string }): string {
   return `${canonicalJson(seal)}\n`;
 }
 
@@ -144,7 +151,7 @@ export function parseSeal(text: string): Outcome<Seal> {
   ) {
     return fail('evidence', 'bad_seal', 'ledger.head is not a canonical { count, format, head } line');
   }
-  if (!KNOWN_FORMATS.includes(seal.format)) {
+  if (!isKnownFormat(seal.format)) {
     return fail('evidence', 'unknown_format', `ledger.head declares format ${JSON.stringify(seal.format)}; this verifier reads ${KNOWN_FORMATS.join(', ')}`);
   }
   return ok(seal as Seal);

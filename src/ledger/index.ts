@@ -6,13 +6,15 @@
  */
 export { clockFromEnv, fixedClock, systemClock } from './clock.ts';
 export type { Clock } from './clock.ts';
-export { EVENT_TYPE, GENESIS, KNOWN_FORMATS, LEDGER_FORMAT, LEDGER_FORMAT_3 } from './format.ts';
-export type { FileRef, LedgerEvent, Seal } from './format.ts';
+export { EVENT_TYPE, GENESIS, isKnownFormat, KNOWN_FORMATS, LEDGER_FORMAT, LEDGER_FORMAT_3 } from './format.ts';
+export type { FileRef, LedgerEvent, RecordFormat, Seal } from './format.ts';
+export { ENDINGS, EVENT_SCHEMAS, EVENT_TYPES } from './events.ts';
+export type { CallEvent, Ending, Event, EventInput, EventType, FormatSchemas, Frozen } from './events.ts';
+export { readRecordEvents } from './read-events.ts';
 export { defaultFs } from './fs.ts';
 export type { RunDirFs } from './fs.ts';
 export { LEDGER_FILE, SEAL_FILE } from './rel-path.ts';
-export { ENDINGS } from './lifecycle.ts';
-export type { Ending, RunEnd } from './lifecycle.ts';
+export type { RunEnd } from './lifecycle.ts';
 export { openRunDir, RECORD_LIMITS, RunDir } from './run-dir.ts';
 export type { OpenRunDirOptions, RecordLimits } from './run-dir.ts';
 export { writeFresh } from './write-fresh.ts';

@@ -1,7 +1,9 @@
 import { dirname, join, resolve } from 'node:path';
 import { canonicalJson, fail, jsonTooDeep, LIMITS, ok, sha256Hex, type Failure, type Outcome } from '../contract/index.ts';
 import { isoAt, type Clock } from './clock.ts';
-import { ENVELOPE_KEYS, EVENT_TYPE, encodeSeal, fileRefsOf, GENESIS, KNOWN_FORMATS, LEDGER_FORMAT, type FileRef, type Seal } from './format.ts';
+import type { EventInput, EventType } from './events.ts';
+import { ENVELOPE_KEYS, EVENT_TYPE, encodeSeal, fileRefsOf, GENESIS, isKnownFormat, KNOWN_FORMATS, LEDGER_FORMAT, type FileRef, type RecordFormat, type Seal } from './format.ts';
+import { assertWritable } from './parse-events.ts';
 import { Durability } from './durability.ts';
 import { defaultFs, errorCode, writeAll, type RunDirFs } from './fs.ts';
 import { LEDGER_FILE, RESERVED_FILES, resolveInside, SEAL_FILE } from './rel-path.ts';
@@ -43,7 +45,7 @@ export const RECORD_LIMITS: RecordLimits = {
 };
 
 /** The event that ends a run: the one append allowed into the reserve. */
-const END_EVENT = 'run_end';
+const END_EVENT: EventType = 'run_end';
 
 const encoder = new TextEncoder();
 
@@ -58,8 +60,8 @@ const PATH_ERRORS: readonly string[] = ['EROFS', 'EACCES', 'EPERM', 'ENAMETOOLON
  * (`durable`: each line and file as written; else all of it before the seal).
  * Lifecycle: `openRunDir` → `writeFile` / `append` … → `close` (writes the seal).
  *
- * Misuse by the program (appending after close, malformed events, values JSON
- * cannot hold) throws; conditions of the world (a taken dir, a failed write, a
+ * Misuse by the program (appending after close, an event that is not its
+ * type's schema in the run's format, values JSON cannot hold) throws; conditions of the world (a taken dir, a failed write, a
  * file that no longer matches) come back as failure values.
  */
 export class RunDir {
@@ -76,7 +78,7 @@ export class RunDir {
   #temps = 0;
   #broken: Failure | undefined;
   #closed: Outcome<Seal> | undefined;
-  #format = LEDGER_FORMAT;
+  #format: RecordFormat = LEDGER_FORMAT;
   #ended = false;
   readonly #limits: RecordLimits;
   #ledgerBytes = 0;
@@ -133,15 +135,15 @@ export class RunDir {
    * `LEDGER_FORMAT`. Never lowers the format already named. The `run_end`
    * event repeats a newer format (`format`), so verify can hold the seal to it.
    */
-  useFormat(format: string): void {
+  useFormat(format: RecordFormat): void {
+    if (!isKnownFormat(format)) throw new TypeError(`ledger: unknown record format ${JSON.stringify(format)}`);
     const wanted = KNOWN_FORMATS.indexOf(format);
-    if (wanted === -1) throw new TypeError(`ledger: unknown record format ${JSON.stringify(format)}`);
     if (this.#ended) throw new Error('ledger: useFormat after run_end (the end names the format)');
     if (wanted > KNOWN_FORMATS.indexOf(this.#format)) this.#format = format;
   }
 
   /** The format the seal will name. */
-  format(): string {
+  format(): RecordFormat {
     return this.#format;
   }
 
@@ -184,25 +186,30 @@ export class RunDir {
 
   /**
    * Appends one event line `{ seq, type, at, prev, ...data }` in one write (fsynced when `durable`).
-   * Every `data.files` reference is checked against the run dir first, so the
-   * ledger never vouches for bytes it has not seen.
+   * The line must be its type's schema in the run's format (events.ts), so no
+   * run writes an event its own `verify` refuses: a shape of a newer format
+   * needs `useFormat` first. Every `data.files` reference is checked against
+   * the run dir, so the ledger never vouches for bytes it has not seen.
    * @returns The new event's hash (the new head).
    */
-  append(type: string, data: Readonly<Record<string, unknown>> = {}): Outcome<string> {
+  append<K extends EventType>(type: K, data: EventInput<K>): Outcome<string> {
     this.#assertOpen('append');
     if (this.#broken) return this.#broken;
     if (!EVENT_TYPE.test(type)) throw new TypeError(`ledger: event type ${JSON.stringify(type)} must match ${EVENT_TYPE.source}`);
-    const clash = Object.keys(data).find((key) => ENVELOPE_KEYS.includes(key));
-    if (clash !== undefined) throw new TypeError(`ledger: data may not set the envelope key ${clash}`);
-    const refs = fileRefsOf(data);
+    const fields: Readonly<Record<string, unknown>> = data;
+    const clash = Object.keys(fields).find((key) => ENVELOPE_KEYS.includes(key) || (type === END_EVENT && key === 'format'));
+    if (clash !== undefined) throw new TypeError(`ledger: data may not set ${clash}, which the ledger sets`);
+    const refs = fileRefsOf(fields);
     if (!refs.ok) throw new TypeError(`ledger: ${type} event: ${refs.message}`);
+    // The run's end names a format newer than the base one, so the seal cannot be moved to another alone.
+    const named = type === END_EVENT && this.#format !== LEDGER_FORMAT ? { ...fields, format: this.#format } : fields;
+    const event = { ...named, seq: this.#seq, type, at: isoAt(this.#clock), prev: this.#head };
+    assertWritable(this.#format, type, event);
     for (const ref of refs.value) {
       const mismatch = this.#checkRef(ref);
       if (mismatch) return mismatch;
     }
-    // The run's end names a format newer than the base one, so the seal cannot be moved to another alone.
-    const named = type === END_EVENT && this.#format !== LEDGER_FORMAT ? { ...data, format: this.#format } : data;
-    const line = canonicalJson({ ...named, seq: this.#seq, type, at: isoAt(this.#clock), prev: this.#head });
+    const line = canonicalJson(event);
     const encoded = encoder.encode(`${line}\n`);
     const limit = this.#lineLimit(type, line, encoded.byteLength);
     if (limit) return limit;
@@ -360,9 +367,9 @@ export class RunDir {
  * @example
  * const run = openRunDir(out, { clock });
  * if (!run.ok) return run;
- * const req = run.value.writeFile('requests/1.json', payload);
- * if (!req.ok) return req;
- * run.value.append('request', { request_id: 'req-1', files: [{ role: 'request_payload', ...req.value }] });
+ * const card = run.value.writeFile('card/card.md', text);
+ * if (!card.ok) return card;
+ * run.value.append('acceptance', { accepted: true, checks: [], files: [{ role: 'card', ...card.value }] });
  * run.value.close();
  */
 export function openRunDir(dir: string, options: OpenRunDirOptions): Outcome<RunDir> {

@@ -1,0 +1,258 @@
+/**
+ * The ledger's events, one schema each, shared by the writer (`RunDir.append`
+ * takes `EventInput<K>` and checks the event against its schema before it is
+ * written) and every reader (`verify` parses every line with the schema of
+ * its record's format; the recheck, `check-effects` and the report read the
+ * parsed types).
+ *
+ * Each event is described once, below, field by field. A field a later
+ * format added is marked `since(FORMAT, schema)`: records of earlier formats
+ * must not have it (or have `before`), so every known format's schemas are
+ * derived from the one description (`EVENT_SCHEMAS`). Adding a field is one
+ * line here — and, since it changes what a record may hold, a new format
+ * (format.ts); `events.test.ts` fails while a known format's schemas differ
+ * from the committed `events.schema.json`.
+ */
+import * as v from 'valibot';
+import {
+  ABSENT,
+  ArgumentsRecord,
+  BindingRecord,
+  CheckRecord,
+  Count,
+  FileRefs,
+  HookRecord,
+  HookResultRecord,
+  IntentToolRecord,
+  MethodRecord,
+  OrphanRecord,
+  OutcomeRecord,
+  PermissionRecord,
+  PlainMethodRecord,
+  ProtocolRecord,
+  ServerRecord,
+  Sha256,
+  SnapshotRecord,
+  StageRecord,
+  UsageRecord,
+  WrittenFileRecord,
+} from './event-parts.ts';
+import { KNOWN_FORMATS, LEDGER_FORMAT, LEDGER_FORMAT_3, type RecordFormat } from './format.ts';
+
+/** How a run ended: it reached its verdict, it was stopped, or something failed after the run dir existed. */
+export const ENDINGS = ['completed', 'interrupted', 'failed'] as const;
+export type Ending = (typeof ENDINGS)[number];
+
+/** A field that format `since` introduced (or reshaped): in earlier formats it is `before` (default: absent). */
+interface Since<F extends RecordFormat, S extends v.GenericSchema, B extends v.GenericSchema> {
+  readonly since: F;
+  readonly schema: S;
+  readonly before: B;
+}
+
+function since<F extends RecordFormat, S extends v.GenericSchema>(format: F, schema: S): Since<F, S, typeof ABSENT>;
+function since<F extends RecordFormat, S extends v.GenericSchema, B extends v.GenericSchema>(format: F, schema: S, before: B): Since<F, S, B>;
+function since(format: RecordFormat, schema: v.GenericSchema, before: v.GenericSchema = ABSENT): Since<RecordFormat, v.GenericSchema, v.GenericSchema> {
+  return { since: format, schema, before };
+}
+
+/** A format's own value of `run_end.format`: absent in the base format, else the format itself (the run dir writes it). */
+interface NamedFormat {
+  readonly namedFormat: true;
+}
+const NAMED_FORMAT: NamedFormat = { namedFormat: true };
+
+/** The events as written today: each field once (`since` marks what a format added). */
+const EVENTS = {
+  /** The run's first event: versions, model, tools, snapshot, hooks and method, and the snapshot files. */
+  run_start: {
+    caplab: v.string(),
+    run_id: v.string(),
+    scenario: v.string(),
+    model: v.strictObject({ name: v.string(), scripted: v.boolean() }),
+    transport: v.nullable(v.picklist(['local', 'mcp'])),
+    server: v.nullable(ServerRecord),
+    snapshot: SnapshotRecord,
+    bindings: v.array(BindingRecord),
+    hooks: v.array(HookRecord),
+    // Format 3 adds the plain Agent Skills record (`PlainMethodRecord`); before it, no record says `plain`.
+    method: since(LEDGER_FORMAT_3, v.nullable(MethodRecord), v.nullable(v.looseObject({ plain: ABSENT }))),
+    files: FileRefs.any,
+  },
+  /** One model request: its payload, the tools and mapping it showed, the method adopted, what it disclosed. */
+  request: {
+    request_id: v.string(),
+    index: Count,
+    payload: WrittenFileRecord,
+    tools: v.array(IntentToolRecord),
+    mapping_tag: v.string(),
+    method: v.unknown(),
+    disclosed_sources: v.array(v.string()),
+    files: FileRefs.requestPayload,
+  },
+  /** The model's answer to a request (its file, label, usage, stop reason)… */
+  response: {
+    request_id: v.string(),
+    files: FileRefs.modelResponse,
+    scripted: v.boolean(),
+    usage: UsageRecord,
+    stop_reason: v.picklist(['tool_use', 'end_turn']),
+  },
+  /** …or that there was none. */
+  response_missing: {
+    request_id: v.string(),
+    missing: v.literal(true),
+    reason: v.string(),
+  },
+  /** One tool call: ids, transport and exchange, arguments at each step, stages, hooks, permission, outcome. */
+  call: {
+    request_id: v.string(),
+    tool_call_id: v.string(),
+    action_id: v.string(),
+    jsonrpc_id: v.nullable(v.union([v.string(), v.number()])),
+    via: v.picklist(['mcp', 'local', 'not_executed']),
+    protocol: v.nullable(ProtocolRecord),
+    name: v.string(),
+    binding_id: v.nullable(Sha256),
+    arguments: ArgumentsRecord,
+    stages: v.array(StageRecord),
+    hooks: v.array(HookResultRecord),
+    permission: v.nullable(PermissionRecord),
+    handler_entered: v.boolean(),
+    outcome: OutcomeRecord,
+    /** The tool's own text block of the tool_result. */
+    model_text_sha256: Sha256,
+    /** Hook blocks after it, one hash each. */
+    hook_text_sha256: since(LEDGER_FORMAT_3, v.optional(v.pipe(v.array(Sha256), v.minLength(1)))),
+    files: v.optional(FileRefs.fullOutput),
+  },
+  /** The verdict: the checks and whether the run is accepted; a task adds its own fields (read by its own schema). */
+  acceptance: {
+    accepted: v.boolean(),
+    checks: v.array(CheckRecord),
+    files: v.optional(FileRefs.any),
+  },
+  /** The run's last event: how it ended, and for a run that reached the loop's end, its counts. */
+  run_end: {
+    accepted: v.boolean(),
+    // 130/143: interrupted by SIGINT/SIGTERM (128 + the signal number), as the process exits.
+    exit_code: v.picklist([0, 1, 3, 4, 130, 143]),
+    ending: v.picklist(ENDINGS),
+    cause: v.optional(v.pipe(v.string(), v.minLength(1))),
+    summary: v.optional(v.string()),
+    stop: v.optional(v.picklist(['final_answer', 'script_exhausted', 'max_requests', 'interrupted', 'failed'])),
+    requests: v.optional(Count),
+    tool_calls: v.optional(Count),
+    /** The tool provider's own report of its close (its shape), or null. */
+    transport_close: v.optional(v.unknown()),
+    orphans: v.optional(OrphanRecord),
+    /** Files a failed run left behind that no event vouched for (`left_by_failure`). */
+    files: v.optional(FileRefs.any),
+    format: NAMED_FORMAT,
+  },
+};
+
+/** Event types whose records keep fields the ledger does not name (a task's own acceptance fields). */
+const OPEN: ReadonlySet<string> = new Set(['acceptance']);
+
+type Described = typeof EVENTS;
+type Variant = keyof Described;
+/** A ledger event type, and the variants (field sets) an event of it may have. */
+const VARIANTS = { run_start: ['run_start'], request: ['request'], response: ['response', 'response_missing'], call: ['call'], acceptance: ['acceptance'], run_end: ['run_end'] } as const;
+export type EventType = keyof typeof VARIANTS;
+/** Every event type, in the order a run writes them. */
+export const EVENT_TYPES: readonly EventType[] = Object.keys(VARIANTS) as EventType[];
+
+/** The formats from `F` on, in order (`KNOWN_FORMATS` is oldest first). */
+type From<F, T extends readonly string[] = typeof KNOWN_FORMATS> = T extends readonly [infer H, ...infer R extends readonly string[]] ? (H extends F ? T[number] : From<F, R>) : never;
+type Field<D, F extends RecordFormat> =
+  D extends Since<infer G, infer S, infer B> ? (F extends From<G> ? S : B)
+  : D extends NamedFormat ? (F extends typeof LEDGER_FORMAT ? typeof ABSENT : v.LiteralSchema<F, undefined>)
+  : D;
+type DataEntries<V extends Variant, F extends RecordFormat> = Extract<{ -readonly [K in keyof Described[V]]: Field<Described[V][K], F> }, v.ObjectEntries>;
+type DataSchema<V extends Variant, F extends RecordFormat> = V extends 'acceptance'
+  ? v.ObjectWithRestSchema<DataEntries<V, F>, v.UnknownSchema, undefined>
+  : v.StrictObjectSchema<DataEntries<V, F>, undefined>;
+type Envelope<T extends EventType> = { seq: typeof Count; type: v.LiteralSchema<T, undefined>; at: v.StringSchema<undefined>; prev: typeof Sha256 };
+type LineEntries<T extends EventType, V extends Variant, F extends RecordFormat> = Extract<Envelope<T> & DataEntries<V, F>, v.ObjectEntries>;
+type LineSchema<T extends EventType, V extends Variant, F extends RecordFormat> = V extends 'acceptance'
+  ? v.ObjectWithRestSchema<LineEntries<T, V, F>, v.UnknownSchema, undefined>
+  : v.StrictObjectSchema<LineEntries<T, V, F>, undefined>;
+type Variants<T extends EventType> = (typeof VARIANTS)[T][number];
+
+type LineOf<T extends EventType, F extends RecordFormat> = { [V in Variants<T>]: v.InferOutput<LineSchema<T, V, F>> }[Variants<T>];
+
+/** One format's schemas: per event type, what a writer passes (`data`) and what a line is (`line`), per variant. */
+export type FormatSchemas<F extends RecordFormat> = {
+  readonly [T in EventType]: {
+    readonly data: { readonly [V in Variants<T>]: DataSchema<V, F> };
+    /** What a line of it is: the envelope and the data, of one of its variants. */
+    readonly line: v.GenericSchema<unknown, LineOf<T, F>>;
+  };
+};
+
+function resolveField(field: unknown, format: RecordFormat): v.GenericSchema {
+  if (field === NAMED_FORMAT) return format === LEDGER_FORMAT ? ABSENT : v.literal(format);
+  if (typeof field === 'object' && field !== null && 'since' in field) {
+    const marked = field as Since<RecordFormat, v.GenericSchema, v.GenericSchema>;
+    return KNOWN_FORMATS.indexOf(format) >= KNOWN_FORMATS.indexOf(marked.since) ? marked.schema : marked.before;
+  }
+  return field as v.GenericSchema;
+}
+
+function objectOf(variant: Variant, entries: v.ObjectEntries): v.GenericSchema {
+  return OPEN.has(variant) ? v.objectWithRest(entries, v.unknown()) : v.strictObject(entries);
+}
+
+/** Builds one format's schemas from the description. */
+function schemasOf<F extends RecordFormat>(format: F): FormatSchemas<F> {
+  const out: Record<string, { data: Record<string, v.GenericSchema>; line: v.GenericSchema }> = {};
+  for (const type of EVENT_TYPES) {
+    const data: Record<string, v.GenericSchema> = {};
+    const lines: v.GenericSchema[] = [];
+    for (const variant of VARIANTS[type]) {
+      const entries = Object.fromEntries(Object.entries(EVENTS[variant]).map(([key, field]) => [key, resolveField(field, format)]));
+      data[variant] = objectOf(variant, entries);
+      lines.push(objectOf(variant, { seq: Count, type: v.literal(type), at: v.string(), prev: Sha256, ...entries }));
+    }
+    out[type] = { data, line: lines.length === 1 ? lines[0]! : v.union(lines) };
+  }
+  return out as unknown as FormatSchemas<F>;
+}
+
+/** Every known format's schemas, derived from the one description above. */
+export const EVENT_SCHEMAS: { readonly [F in RecordFormat]: FormatSchemas<F> } = {
+  [LEDGER_FORMAT]: schemasOf(LEDGER_FORMAT),
+  [LEDGER_FORMAT_3]: schemasOf(LEDGER_FORMAT_3),
+};
+
+/** The newest format: what a writer's types allow (a record names an older one when it uses nothing newer). */
+type Newest = typeof KNOWN_FORMATS extends readonly [...unknown[], infer L extends RecordFormat] ? L : never;
+
+/** Deeply readonly: a writer may pass readonly data, a reader may not change what it read. */
+export type Frozen<T> = T extends readonly (infer U)[] ? readonly Frozen<U>[] : T extends object ? { readonly [K in keyof T]: Frozen<T[K]> } : T;
+
+type DataOf<T extends EventType, F extends RecordFormat> = { [V in Variants<T>]: v.InferInput<DataSchema<V, F>> }[Variants<T>];
+
+/**
+ * What a writer passes for an event of type `K` (without the envelope the
+ * ledger sets: seq, type, at, prev; nor `run_end.format`, which the run dir names).
+ */
+export type EventInput<K extends EventType> = Frozen<K extends 'run_end' ? Omit<DataOf<K, Newest>, 'format'> : DataOf<K, Newest>>;
+
+/** An event of type `K` as `verify` parsed it, from a record of any known format. */
+export type Event<K extends EventType = EventType> = { [T in K]: { [F in RecordFormat]: Frozen<LineOf<T, F>> }[RecordFormat] }[K];
+
+/**
+ * What a record must use to name each format above the base one: the shapes
+ * that format added, as a test on the parsed events.
+ */
+export const FORMAT_USES: { readonly [F in Exclude<RecordFormat, typeof LEDGER_FORMAT>]: { readonly shapes: string; used(events: readonly Event[]): boolean } } = {
+  [LEDGER_FORMAT_3]: {
+    shapes: 'hook blocks, a plain method',
+    used: (events) => events.some((e) => (e.type === 'call' && e.hook_text_sha256 !== undefined) || (e.type === 'run_start' && v.is(PlainMethodRecord, e.method))),
+  },
+};
+
+/** The call event, as parsed (the one description of a call in the record). */
+export type CallEvent = Event<'call'>;
