@@ -37,30 +37,13 @@ import {
   UsageRecord,
   WrittenFileRecord,
 } from './event-parts.ts';
-import { KNOWN_FORMATS, LEDGER_FORMAT, LEDGER_FORMAT_3, type RecordFormat } from './format.ts';
+import { LEDGER_FORMAT, LEDGER_FORMAT_3, type RecordFormat } from './format.ts';
+import type { Frozen } from './frozen.ts';
+import { NAMED_FORMAT, resolveField, since, type Field, type Newest } from './since.ts';
 
 /** How a run ended: it reached its verdict, it was stopped, or something failed after the run dir existed. */
 export const ENDINGS = ['completed', 'interrupted', 'failed'] as const;
 export type Ending = (typeof ENDINGS)[number];
-
-/** A field that format `since` introduced (or reshaped): in earlier formats it is `before` (default: absent). */
-interface Since<F extends RecordFormat, S extends v.GenericSchema, B extends v.GenericSchema> {
-  readonly since: F;
-  readonly schema: S;
-  readonly before: B;
-}
-
-function since<F extends RecordFormat, S extends v.GenericSchema>(format: F, schema: S): Since<F, S, typeof ABSENT>;
-function since<F extends RecordFormat, S extends v.GenericSchema, B extends v.GenericSchema>(format: F, schema: S, before: B): Since<F, S, B>;
-function since(format: RecordFormat, schema: v.GenericSchema, before: v.GenericSchema = ABSENT): Since<RecordFormat, v.GenericSchema, v.GenericSchema> {
-  return { since: format, schema, before };
-}
-
-/** A format's own value of `run_end.format`: absent in the base format, else the format itself (the run dir writes it). */
-interface NamedFormat {
-  readonly namedFormat: true;
-}
-const NAMED_FORMAT: NamedFormat = { namedFormat: true };
 
 /** The events as written today: each field once (`since` marks what a format added). */
 const EVENTS = {
@@ -163,12 +146,6 @@ export type EventType = keyof typeof VARIANTS;
 /** Every event type, in the order a run writes them. */
 export const EVENT_TYPES: readonly EventType[] = Object.keys(VARIANTS) as EventType[];
 
-/** The formats from `F` on, in order (`KNOWN_FORMATS` is oldest first). */
-type From<F, T extends readonly string[] = typeof KNOWN_FORMATS> = T extends readonly [infer H, ...infer R extends readonly string[]] ? (H extends F ? T[number] : From<F, R>) : never;
-type Field<D, F extends RecordFormat> =
-  D extends Since<infer G, infer S, infer B> ? (F extends From<G> ? S : B)
-  : D extends NamedFormat ? (F extends typeof LEDGER_FORMAT ? typeof ABSENT : v.LiteralSchema<F, undefined>)
-  : D;
 type DataEntries<V extends Variant, F extends RecordFormat> = Extract<{ -readonly [K in keyof Described[V]]: Field<Described[V][K], F> }, v.ObjectEntries>;
 type DataSchema<V extends Variant, F extends RecordFormat> = V extends 'acceptance'
   ? v.ObjectWithRestSchema<DataEntries<V, F>, v.UnknownSchema, undefined>
@@ -190,15 +167,6 @@ export type FormatSchemas<F extends RecordFormat> = {
     readonly line: v.GenericSchema<unknown, LineOf<T, F>>;
   };
 };
-
-function resolveField(field: unknown, format: RecordFormat): v.GenericSchema {
-  if (field === NAMED_FORMAT) return format === LEDGER_FORMAT ? ABSENT : v.literal(format);
-  if (typeof field === 'object' && field !== null && 'since' in field) {
-    const marked = field as Since<RecordFormat, v.GenericSchema, v.GenericSchema>;
-    return KNOWN_FORMATS.indexOf(format) >= KNOWN_FORMATS.indexOf(marked.since) ? marked.schema : marked.before;
-  }
-  return field as v.GenericSchema;
-}
 
 function objectOf(variant: Variant, entries: v.ObjectEntries): v.GenericSchema {
   return OPEN.has(variant) ? v.objectWithRest(entries, v.unknown()) : v.strictObject(entries);
@@ -225,23 +193,6 @@ export const EVENT_SCHEMAS: { readonly [F in RecordFormat]: FormatSchemas<F> } =
   [LEDGER_FORMAT]: schemasOf(LEDGER_FORMAT),
   [LEDGER_FORMAT_3]: schemasOf(LEDGER_FORMAT_3),
 };
-
-/** The newest format: what a writer's types allow (a record names an older one when it uses nothing newer). */
-type Newest = typeof KNOWN_FORMATS extends readonly [...unknown[], infer L extends RecordFormat] ? L : never;
-
-/** The named keys of `T` (not an index signature's). */
-type Known<T> = keyof { [K in keyof T as string extends K ? never : number extends K ? never : K]: 0 };
-type OptionalKeys<T> = { [K in Known<T>]-?: {} extends Pick<T, K> ? K : never }[Known<T>];
-/**
- * Deeply readonly, and an optional field is absent rather than `undefined`
- * (as in JSON, and as `exactOptionalPropertyTypes` types it): a writer may
- * pass readonly data, a reader may not change what it read.
- */
-export type Frozen<T> = T extends readonly (infer U)[]
-  ? readonly Frozen<U>[]
-  : T extends object
-    ? { readonly [K in Exclude<Known<T>, OptionalKeys<T>>]: Frozen<T[K]> } & { readonly [K in OptionalKeys<T>]?: Frozen<Exclude<T[K], undefined>> } & (string extends keyof T ? { readonly [key: string]: unknown } : unknown)
-    : T;
 
 type DataOf<T extends EventType, F extends RecordFormat> = { [V in Variants<T>]: v.InferInput<DataSchema<V, F>> }[Variants<T>];
 

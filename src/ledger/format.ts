@@ -26,8 +26,10 @@ import { checkRelPath } from './rel-path.ts';
 /**
  * The record format id a seal names when the run used no shape newer than
  * version 2. Policy: the version is bumped whenever the shape of a line, the
- * seal, or any event that `verify` reads changes (a field added, removed,
- * renamed or retyped); a verifier reads only the versions it lists in
+ * seal, or any event changes (a field added, removed, renamed or retyped):
+ * each event's schema per format is in `events.ts`, and `events.test.ts`
+ * fails while a known format's schemas differ from the committed
+ * `events.schema.json`. A verifier reads only the versions it lists in
  * `KNOWN_FORMATS` and refuses any other as `evidence/unknown_format` before
  * interpreting a single line. Version 2 is the first whose `run_end` says how
  * the run ended (`ending`, `cause`); event fields added in the same release share it.
