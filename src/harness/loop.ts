@@ -1,6 +1,5 @@
 import type { Binding } from '../binding/index.ts';
 import { fail, LIMITS, recordable, type Failure } from '../contract/index.ts';
-import { LEDGER_FORMAT_3 } from '../ledger/index.ts';
 import { executeCall, runBatches, type Pipeline, type ProducingRequest, type ProtocolExchange, type RuntimeTool, type ToolCall } from '../pipeline/index.ts';
 import { isAccepted, type AcceptanceCheck } from './acceptance.ts';
 import { callEvent } from './call-event.ts';
@@ -212,7 +211,6 @@ async function runCalls(options: LoopOptions, uses: readonly ToolUseBlock[], pro
     (executed) => {
       // Context changes are applied after the batch, in call order.
       const record = recordedCall(executed, options.protocolOf, producing.bindings);
-      if (record.hookContent) options.recorder.useFormat(LEDGER_FORMAT_3);
       options.recorder.append('call', { request_id: producing.id, ...callEvent(record) });
       calls.push(record);
       results.push(toolResultOf(record));

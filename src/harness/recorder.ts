@@ -1,5 +1,5 @@
 import type { Failure } from '../contract/index.ts';
-import type { WrittenFile } from '../ledger/index.ts';
+import type { EventInput, EventType, WrittenFile } from '../ledger/index.ts';
 
 /** A file in the run dir: path, sha256, size — the ledger's own shape. */
 export type FileRef = WrittenFile;
@@ -13,10 +13,11 @@ export interface RunRecorder {
   writeFile(relPath: string, bytes: Uint8Array): FileRef;
   /** References a file something else wrote into the run dir (a task's artifact), hashed from disk now; undefined if absent. */
   fileRef(relPath: string, role: string): (FileRef & { readonly role: string }) | undefined;
-  /** Appends one event; returns its hash. Files it vouches for go in `files: [{ role, path, sha256, bytes }]`. */
-  append(type: string, data: Readonly<Record<string, unknown>>): string;
-  /** Names a newer record format in the seal, for a shape only it has (see the ledger's `LEDGER_FORMAT_3`). */
-  useFormat(format: string): void;
+  /**
+   * Appends one event of its type's schema (the ledger's events.ts); returns
+   * its hash. Files it vouches for go in `files: [{ role, path, sha256, bytes }]`.
+   */
+  append<K extends EventType>(type: K, data: EventInput<K>): string;
 }
 
 /**

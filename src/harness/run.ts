@@ -1,8 +1,8 @@
 import { CAPLAB_VERSION } from '../version.ts';
 import type { Outcome } from '../contract/index.ts';
 import { fail, ok, type Failure } from '../contract/index.ts';
-import { exitCodeOf } from '../base/index.ts';
-import { LEDGER_FORMAT_3, openRunDir, type Clock, type RecordLimits, type RunDir, type RunDirFs } from '../ledger/index.ts';
+import { EXIT, exitCodeOf } from '../base/index.ts';
+import { openRunDir, type Clock, type EventInput, type RecordLimits, type RunDir, type RunDirFs } from '../ledger/index.ts';
 import { mergeReports, reapOrphans, type SweepGraces } from '../platform/index.ts';
 import type { Hook, Pipeline, RuntimeTool } from '../pipeline/index.ts';
 import { join } from 'node:path';
@@ -37,7 +37,7 @@ export interface RunOptions {
   readonly hooks: readonly Hook[];
   readonly permission: Pipeline['permission'];
   readonly convert: Parameters<typeof runLoop>[0]['pipeline']['convert'];
-  readonly method?: MethodSupport & { readonly record: unknown };
+  readonly method?: MethodSupport & { readonly record: Readonly<Record<string, unknown>> };
   /** Lets a test swap the tool table between requests (binding_changed). */
   readonly registry?: (table: Readonly<Record<string, RuntimeTool>>, requestIndex: number) => Readonly<Record<string, RuntimeTool>>;
   readonly onStep?: (step: LoopStep) => void;
@@ -90,7 +90,6 @@ function recorderOf(run: RunDir): RunRecorder {
       return ref.ok ? ref.value : undefined;
     },
     append: (type, data) => must(run.append(type, data)),
-    useFormat: (format) => run.useFormat(format),
   };
 }
 
@@ -123,7 +122,6 @@ export async function runTask(options: RunOptions): Promise<Outcome<RunOutcome>>
   if (!opened.ok) return opened;
   const run = opened.value;
   const recorder = recorderOf(run);
-  if (isPlainMethod(options.method?.record)) recorder.useFormat(LEDGER_FORMAT_3);
   const startFiles: (FileRef & { role: string })[] = [];
   let taskFields: Readonly<Record<string, unknown>> = {};
   let started = false;
@@ -159,7 +157,7 @@ export async function runTask(options: RunOptions): Promise<Outcome<RunOutcome>>
       if (toolSet.ok) await toolSet.value.close();
       const failure = toolSet.ok ? (frozen as Failure) : toolSet;
       start({});
-      const exitCode = exitCodeOf(endingOfFailure(failure));
+      const exitCode = recordedExit(endingOfFailure(failure));
       recorder.append('run_end', { accepted: false, exit_code: exitCode, ending: 'failed', cause: `${failure.class}/${failure.kind}: ${failure.message}`, ...options.model.ended?.(0) });
       const sealed = run.close();
       return sealed.ok ? failure : sealed;
@@ -213,7 +211,7 @@ export async function runTask(options: RunOptions): Promise<Outcome<RunOutcome>>
     const signal = options.signal?.aborted ? String(options.signal.reason) : undefined;
     const ending = loopEnding(loop, signal);
     const counts = { stop: loop.stop, requests: loop.requests.length, tool_calls: loop.calls.length, transport_close: closeReport ?? null, orphans, ...options.model.ended?.(requestIndex) };
-    recorder.append('run_end', runEnd(run, loop, signal, exitCodeOf(ending), summaryOf(ending), counts));
+    recorder.append('run_end', runEnd(run, loop, signal, recordedExit(ending), summaryOf(ending), counts));
     const head = run.head();
     const events = run.count();
     const sealed = run.close();
@@ -255,17 +253,30 @@ function providersOf(options: RunOptions, run: TaskRun, table: HostServices['too
   return { providers, clash: duplicateName(providers.flatMap((provider) => provider.offers)) };
 }
 
-/** Whether a method record is a plain Agent Skills body (record format 3). */
-function isPlainMethod(record: unknown): boolean {
-  return typeof record === 'object' && record !== null && (record as { plain?: unknown }).plain === true;
+/** An exit code as run_end records it. */
+type RecordedExit = EventInput<'run_end'>['exit_code'];
+
+/**
+ * A run's exit code as its run_end records it. A run with a run dir was
+ * never refused (exit 2 is a refusal's, before any run dir exists), and no
+ * ending gives 70 (main.ts's last resort).
+ * @throws TypeError for either: the program's mistake.
+ */
+function recordedExit(ending: RunEnding): RecordedExit {
+  const code = exitCodeOf(ending);
+  if (code === EXIT.usage || code === EXIT.internal) throw new TypeError(`a run with a run dir cannot end with exit ${code}: ${JSON.stringify(ending)}`);
+  return code;
 }
+
+/** What run_end counts of a run that reached the loop's end. */
+type RunCounts = Pick<EventInput<'run_end'>, 'stop' | 'requests' | 'tool_calls' | 'transport_close' | 'orphans'>;
 
 /**
  * The run's last event: interrupted by a signal, failed at one of the loop's
  * bounds (naming it, and vouching for any file a tool left unrecorded), or
  * completed with its verdict.
  */
-function runEnd(run: RunDir, loop: LoopResult, signal: string | undefined, exitCode: number, ending: string, counts: Record<string, unknown>): Record<string, unknown> {
+function runEnd(run: RunDir, loop: LoopResult, signal: string | undefined, exitCode: RecordedExit, ending: string, counts: RunCounts): EventInput<'run_end'> {
   if (signal) {
     return { accepted: false, exit_code: exitCode, ending: 'interrupted', cause: `${signal}: new work stopped; hooks and servers terminated with their process groups`, ...counts };
   }
@@ -287,7 +298,7 @@ function endFailed(run: RunDir, start: ((fields: Record<string, unknown>) => voi
   try {
     start?.({});
     const left = run.unreferencedFiles('left_by_failure');
-    const ended = run.append('run_end', { accepted: false, exit_code: exitCodeOf({ type: 'failed', at: 'run' }), ending: 'failed', cause, ...(left.length > 0 ? { files: left } : {}), ...model });
+    const ended = run.append('run_end', { accepted: false, exit_code: recordedExit({ type: 'failed', at: 'run' }), ending: 'failed', cause, ...(left.length > 0 ? { files: left } : {}), ...model });
     if (ended.ok && run.close().ok) return true;
   } catch {
     // The ledger refused even this (a program error or a broken write): leave it unsealed.
