@@ -8,9 +8,9 @@
  *
  * Usage: bun scripts/build.ts [--outfile PATH]
  */
-import { exportsProblems } from './check-exports.ts';
+import { surfaceProblems } from './check-exports.ts';
 import { renderManifest } from './embed.ts';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 const root = join(import.meta.dir, '..');
@@ -53,7 +53,7 @@ export async function build(outfile: string = join(root, 'dist/caplab')): Promis
   if (readFileSync(join(root, 'src/assets/manifest.gen.ts'), 'utf8') !== renderManifest()) {
     return { code: 1, output: 'src/assets/manifest.gen.ts is stale: run `bun scripts/embed.ts` first' };
   }
-  const problems = exportsProblems(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')), (rel) => existsSync(join(root, rel)));
+  const problems = await surfaceProblems(root);
   if (problems.length > 0) return { code: 1, output: problems.map((p) => `package.json exports: ${p}`).join('\n') };
   const child = Bun.spawn([process.execPath, ...buildArgs(outfile)], { cwd: root, env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin' }, stdout: 'pipe', stderr: 'pipe' });
   const [out, err, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);

@@ -45,12 +45,14 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   mcp: ['base', 'contract', 'binding', 'pipeline', 'platform', 'mcp/wire', 'mcp/client', 'mcp/server', 'mcp/probe', 'mcp/config'],
   skill: ['base', 'contract', 'assets'],
   ledger: ['base', 'contract'],
-  harness: ['base', 'contract', 'binding', 'pipeline', 'mcp', 'ledger', 'assets', 'platform', 'version.ts'],
+  harness: ['base', 'contract', 'binding', 'pipeline', 'mcp', 'skill', 'ledger', 'assets', 'platform', 'version.ts'],
   // A task builds on the generic folders and implements the harness's Task.
   excerpt: ['base', 'contract', 'binding', 'pipeline', 'assets', 'ledger', 'mcp', 'harness'],
   // Only the registry (cli/tasks.ts) may take a task folder: the task rule holds that. Only the CLI names the program's entry.
   cli: ['base', 'contract', 'binding', 'pipeline', 'excerpt', 'mcp', 'harness', 'skill', 'ledger', 'assets', 'platform', 'version.ts', 'main.ts'],
   'version.ts': [],
+  // The library's root entry (package.json exports "."): names from the generic folders' surfaces, never a task or the CLI.
+  'index.ts': ['contract', 'binding', 'pipeline', 'mcp', 'skill', 'ledger', 'harness'],
   // The process entry: the CLI or the guard process (test/module-graph.test.ts holds what it loads).
   'main.ts': ['cli', 'platform'],
   // The library's example contracts, written as a library user writes them.

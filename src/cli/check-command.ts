@@ -11,7 +11,8 @@ import { junitXml } from './junit.ts';
 import { checkOutDir, checkRunId, usageFailure } from './paths.ts';
 import { failureText } from './render.ts';
 import { checkReportFile, reportTarget, writeReport } from './report-file.ts';
-import { badFlag, execute, newRunId, prepareRun, scripted, startRun } from './run-command.ts';
+import { newRunId } from '../harness/index.ts';
+import { badFlag, execute, prepareRun, scripted, startRun } from './run-command.ts';
 
 const CHECK_OPTIONS = {
   json: { type: 'boolean' },

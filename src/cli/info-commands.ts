@@ -7,7 +7,7 @@ import { EMPTY_SKILLS, repeatedFlag } from './flags.ts';
 import { HELP } from './help.ts';
 import { EXIT } from './exit.ts';
 import type { Io } from './io.ts';
-import { offeredTools, toolVersions } from './setup.ts';
+import { offeredTools, toolVersions } from '../harness/index.ts';
 import type { CliTask } from './tasks.ts';
 
 /**

@@ -8,12 +8,9 @@ export const CLI_KINDS = {
   target_exists: { class: 'precondition', basis: null },
   run_interrupted: { class: 'precondition', basis: null },
   write_failed: { class: 'business', basis: null },
-  unknown_skill: { class: 'invalid_arguments', basis: null },
   mcp_unavailable: { class: 'spawn', basis: null },
   unknown_server: { class: 'invalid_arguments', basis: null },
   unsupported_transport: { class: 'invalid_arguments', basis: null },
-  // verify: a task's recheck that threw
-  verifier_error: { class: 'evidence', basis: null },
 } as const satisfies KindTable;
 
 declare module '../contract/index.ts' {

@@ -2,14 +2,14 @@ import { parseArgs } from 'node:util';
 import { join, resolve } from 'node:path';
 import { inert } from '../base/index.ts';
 import { fail, LIMITS, ok, readBoundedText, type Failure, type Outcome } from '../contract/index.ts';
-import { endingOfFailure, loadReplay, loadScenario, originLabel, replayModel, runReport, runTask, scriptedModel, summaryOf, type LoopStep, type Model, type ModelOrigin, type Replay, type RunEnding, type RunOutcome, type Scenario } from '../harness/index.ts';
+import { endingOfFailure, loadReplay, loadScenario, newRunId, originLabel, replayModel, runReport, scriptedModel, summaryOf, type HostedTask, type LoopStep, type Model, type ModelOrigin, type Replay, type RunEnding, type RunOutcome, type Scenario } from '../harness/index.ts';
 import { clockFromEnv, openRunDir, type Clock, type RunDir } from '../ledger/index.ts';
 import { EXIT, exitCodeOf, interrupted } from './exit.ts';
 import { paint, type Io, type Paint } from './io.ts';
 import { EMPTY_SKILLS, repeatedFlag } from './flags.ts';
 import { checkOutDir, checkRunId } from './paths.ts';
 import { failureText, renderEnding, renderStep } from './render.ts';
-import { setupRun, type RunFlags, type RunSetup } from './setup.ts';
+import { setupRun, type RunFlags } from './setup.ts';
 import type { CliTask } from './tasks.ts';
 
 const RUN_OPTIONS = {
@@ -30,12 +30,6 @@ const RUN_OPTIONS = {
   durable: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' }, // answered by cli() before these flags are parsed
 } as const;
-
-/** A fresh run id: UTC time plus randomness (deterministic runs pass --run-id). */
-export function newRunId(now: Date = new Date()): string {
-  const stamp = now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
-  return `run-${stamp}-${crypto.getRandomValues(new Uint8Array(3)).reduce((s, b) => s + b.toString(16).padStart(2, '0'), '')}`;
-}
 
 /** A flag the command cannot take: a usage error, its message the line the CLI prints. */
 export const badFlag = (message: string): Failure => fail('invalid_arguments', 'bad_flag', message);
@@ -119,7 +113,8 @@ export interface PreparedRun {
   readonly runId: string;
   readonly run: RunDir;
   readonly clock: Clock;
-  readonly setup: RunSetup;
+  /** The task as the host assembled it: run it with `setup.run(model, …)`. */
+  readonly setup: HostedTask;
 }
 
 const notRun = (ending: RunEnding, failure: Failure): NotRun => ({ ok: false, ending, failure });
@@ -154,15 +149,12 @@ export async function prepareRun(flags: RunFlags, answers: RunModel, io: Io, cli
 export async function startRun(prepared: PreparedRun, io: Io, onStep?: (step: LoopStep) => void): Promise<Executed> {
   const { flags, model, runId, run, setup } = prepared;
   for (const notice of setup.notices) io.stderr(`caplab: ${notice}\n`);
-  const outcome = await runTask({
-    model,
+  const outcome = await setup.run(model, {
     runId,
     runDir: run.dir,
     opened: run,
     clock: prepared.clock,
-    cwd: io.cwd,
     durable: flags.durable ?? false,
-    ...setup.run,
     ...(onStep ? { onStep } : {}),
     ...(io.interrupt ? { signal: io.interrupt } : {}),
   });

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { toolNames } from '../pipeline/index.ts';
 import { cli } from './cli.ts';
-import { offeredTools } from './setup.ts';
+import { offeredTools } from '../harness/index.ts';
 import { testIo } from './test-io.ts';
 import { excerptTask } from '../excerpt/index.ts';
 import type { TaskRun } from '../harness/index.ts';

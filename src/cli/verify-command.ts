@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { recheckByTask, type RecheckReport, type Task } from '../harness/index.ts';
-import { failAt, renderVerifyText, verify, type VerifyOutcome } from '../ledger/index.ts';
+import { verifyRun, type RecheckReport, type Task } from '../harness/index.ts';
+import { renderVerifyText } from '../ledger/index.ts';
 import { repeatedFlag } from './flags.ts';
 import { HELP } from './help.ts';
 import { EXIT } from './exit.ts';
@@ -47,7 +47,7 @@ export function verifyCommand(args: readonly string[], io: Io, tasks: ReadonlyMa
     io.stderr('caplab verify: --head takes the 64 lowercase hex digits of a ledger head\n');
     return EXIT.usage;
   }
-  const report = verifySafely(dir, head, tasks);
+  const report = verifyRun(dir, [...tasks.values()], { unnamed: UNNAMED_TASK, ...(head !== undefined ? { expectedHead: head } : {}) });
   if (parsed.values.json) {
     io.stdout(`${JSON.stringify(report.ok ? { verified: true, ...report.value } : { verified: false, error: { class: report.class, kind: report.kind, message: report.message, at: report.at, ...(report.issues ? { issues: report.issues } : {}) } }, null, 2)}\n`);
   } else {
@@ -63,16 +63,4 @@ function verdictOf(recheck: RecheckReport, ending: string): string {
   if (!recheck.decided) return 'none: the run ended before acceptance';
   const decided = `${recheck.accepted ? 'accepted' : 'not accepted'} (re-computed)`;
   return ending === 'completed' ? decided : `none: the run ended ${ending} after its acceptance was decided, ${decided}`;
-}
-
-/**
- * `verify` is total by construction; this net only keeps a verifier bug from
- * surfacing as a stack trace: it is reported as a verdict (does not verify).
- */
-function verifySafely(dir: string, head: string | undefined, tasks: ReadonlyMap<string, Task>): VerifyOutcome<RecheckReport> {
-  try {
-    return verify(dir, { recheck: recheckByTask((id) => tasks.get(id), UNNAMED_TASK), ...(head !== undefined ? { expectedHead: head } : {}) });
-  } catch (error) {
-    return failAt('verifier_error', `the verifier failed on this input (a caplab bug; please report it): ${String(error)}`, { file: '.' });
-  }
 }

@@ -2,7 +2,7 @@ import { bind } from '../binding/index.ts';
 import { ok, type Contract, type Failure, type Outcome } from '../contract/index.ts';
 import { attributesOf, type CallContext, type RuntimeTool, type ToolAttributes, type ToolOutput } from '../pipeline/index.ts';
 import type { RunNames } from './run-names.ts';
-import type { ToolProvider } from './tools.ts';
+import type { OfferedTool, ToolProvider } from './tools.ts';
 
 /** What the host gives its own tools: the run's tool table, its names, its signal. */
 export interface HostServices {
@@ -29,10 +29,15 @@ export interface Builtin {
   handler(input: unknown, context: CallContext, services: HostServices): Promise<Outcome<ToolOutput>>;
 }
 
+/** What the built-ins offer, known before any run (their bare names, kind host). */
+export function builtinOffers(builtins: readonly Builtin[]): readonly OfferedTool[] {
+  return builtins.map((b) => ({ binding: { tool: b.contract.name }, contract: b.contract, implementation: { kind: 'host', version: b.version } }));
+}
+
 /** The built-ins as one provider: offered by their contracts, bound as kind host over the run's services when it opens. */
 export function hostProvider(builtins: readonly Builtin[], services: HostServices): ToolProvider {
   return {
-    offers: builtins.map((b) => ({ binding: { tool: b.contract.name }, contract: b.contract, implementation: { kind: 'host', version: b.version } })),
+    offers: builtinOffers(builtins),
     open: async () => ok({ transport: 'local', tools: builtins.map((b) => hostTool(b, services)), close: async () => undefined }),
   };
 }

@@ -1,8 +1,11 @@
 /**
  * The harness: the Task interface a task plugs in through, tool providers
- * (local, one MCP server, the host's own built-ins), the model interface and
- * the scripted and replay models, request payloads and intent records, the
- * loop, acceptance and its recheck (by task id), and a whole run with its report.
+ * (local — `defineTool` types one by its contract —, one MCP server, the
+ * host's own built-ins), the model interface and the scripted and replay
+ * models, request payloads and intent records, the loop, acceptance and its
+ * recheck (by task id), a whole run with its report, the host that assembles
+ * a run from settings, rules and method packages (`createHost`), and
+ * `verifyRun`.
  */
 export type { ContentBlock, Exhausted, Message, Model, ModelOrigin, ModelResponse, StopReason, TextBlock, ToolResultBlock, ToolUseBlock, Usage } from './model.ts';
 export { isExhausted, originLabel, STOP_REASONS } from './model.ts';
@@ -27,7 +30,7 @@ export type { RunOptions, RunOutcome } from './run.ts';
 export { builtinScenarioNames, loadScenario, Scenario, scriptedModel } from './scenario.ts';
 export { duplicateName, localProvider, runtimeTable } from './tools.ts';
 export type { LocalTool, OfferedTool, ServerReport, ToolProvider, ToolSet } from './tools.ts';
-export { hostProvider } from './host-tools.ts';
+export { builtinOffers, hostProvider } from './host-tools.ts';
 export type { Builtin, HostServices } from './host-tools.ts';
 export { runNames } from './run-names.ts';
 export type { RunNames } from './run-names.ts';
@@ -39,3 +42,9 @@ export type { McpProviderOptions } from './mcp-tools.ts';
 export { effectiveInput, recordedCall, viaOf } from './recorded-call.ts';
 export type { RecordedCall } from './recorded-call.ts';
 export { HARNESS_KINDS } from './kinds.ts';
+export { defineTool } from './define-tool.ts';
+export type { ToolDefinition, ToolInput, TypedOutput } from './define-tool.ts';
+export { createHost, newRunId, offeredTools, toolVersions } from './host.ts';
+export type { Host, HostedRun, HostedTask, HostOptions, HostRunOptions, PrepareOptions } from './host.ts';
+export { verifyRun } from './verify-run.ts';
+export type { RunVerification, VerifyRunOptions } from './verify-run.ts';

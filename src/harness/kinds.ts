@@ -9,6 +9,8 @@ export const HARNESS_KINDS = {
   too_many_calls: { class: 'invalid_arguments', basis: null },
   too_large: { class: 'precondition', basis: null },
   record_write_failed: { class: 'business', basis: null },
+  // the host: a method package not found
+  unknown_skill: { class: 'invalid_arguments', basis: null },
   // two tools of a run under one name (the offers, then the table)
   duplicate_tool: { class: 'invalid_arguments', basis: null },
   // the recheck: the record's story against itself (all evidence)
@@ -27,6 +29,8 @@ export const HARNESS_KINDS = {
   acceptance_mismatch: { class: 'evidence', basis: null },
   // a record naming a task this recheck (or this caplab) does not know
   unknown_task: { class: 'evidence', basis: null },
+  // verify: a task's recheck that threw
+  verifier_error: { class: 'evidence', basis: null },
 } as const satisfies KindTable;
 
 declare module '../contract/index.ts' {

@@ -3,7 +3,7 @@ import { fail, ok, type Outcome } from '../contract/index.ts';
 /** A source of timestamps, in milliseconds since the Unix epoch. */
 export type Clock = () => number;
 
-/** The wall clock. Only the CLI should reach for it; everything else takes a `Clock`. */
+/** The wall clock. Only the CLI and a host's default (`createHost`) should reach for it; everything else takes a `Clock`. */
 export const systemClock: Clock = function systemClock() {
   return Date.now();
 };
