@@ -13,7 +13,7 @@ export interface LoopOptions extends LoopContext {
 }
 
 /** One turn's end: the state it left, and why the loop stops there, if it does. */
-interface Turn {
+export interface Turn {
   readonly state: LoopState;
   readonly stop?: LoopStop;
   readonly failure?: Failure;
