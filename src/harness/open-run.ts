@@ -185,7 +185,6 @@ export class OpenRun {
     // Before the servers close, what hooks left (their report stays theirs); after, whatever is left.
     const early = await reapOrphans(ORPHAN_GRACES);
     const closeReport = await this.#toolsClosed();
-    this.#options.signal?.removeEventListener('abort', this.#onAbort);
     const orphans = mergeReports(early, await reapOrphans(ORPHAN_GRACES));
     await syncing;
     const signal = this.#options.signal?.aborted ? String(this.#options.signal.reason) : undefined;
@@ -219,9 +218,14 @@ export class OpenRun {
     return fail('business', 'record_write_failed', `${cause}; the run dir is left unsealed`);
   }
 
+  /** The tools' one close: started by the first caller (an interruption or the end), shared by every later one. */
   #toolsClosed(): Promise<unknown> {
     if (!this.#closeTools) return Promise.resolve(undefined);
-    return (this.#closing ??= this.#closeTools());
+    if (!this.#closing) {
+      this.#options.signal?.removeEventListener('abort', this.#onAbort);
+      this.#closing = this.#closeTools();
+    }
+    return this.#closing;
   }
 
   /**
