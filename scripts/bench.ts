@@ -43,7 +43,7 @@ const hasBinary = existsSync(binary);
 const fixtures = join(root, 'fixtures/sources');
 const log = (text: string) => void (flags.json || process.stderr.write(text));
 // Command-line fragments of everything this bench starts, directly or not.
-const MARKERS = ['src/mcp/testing/hostile.ts', 'scripts/bench/echo.ts', 'scripts/bench/sdk-server.ts', 'scripts/bench/caplab-server.ts', 'src/main.ts serve', 'src/main.ts demo', 'caplab serve', 'caplab demo'];
+const MARKERS = ['src/mcp/probe/testing/hostile.ts', 'scripts/bench/echo.ts', 'scripts/bench/sdk-server.ts', 'scripts/bench/caplab-server.ts', 'src/main.ts serve', 'src/main.ts demo', 'caplab serve', 'caplab demo'];
 const before = processesMatching(MARKERS);
 const started: number[] = [];
 const track = <T extends { pid: number }>(t: T): T => (started.push(t.pid), t);

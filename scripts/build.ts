@@ -16,7 +16,7 @@ import { join, resolve } from 'node:path';
 const root = join(import.meta.dir, '..');
 
 /** Worker entries under src/, each embedded beside main.ts (`new Worker` loads them, nothing imports them). */
-export const WORKER_ENTRIES: readonly string[] = ['mcp/output-judge-worker.ts'];
+export const WORKER_ENTRIES: readonly string[] = ['mcp/probe/output-judge-worker.ts'];
 
 /** The JIT tier-up scale the binary starts with (see `--compile-jit-policy`). */
 export const JIT_POLICY = 16;
@@ -41,7 +41,7 @@ export function buildArgs(outfile: string): string[] {
     '--no-compile-autoload-bunfig',
     join(root, 'src/main.ts'),
     // A worker is an entry point of its own: Bun embeds it under its path from src/ (`./mcp/…`),
-    // which is how src/mcp/output-judge.ts names it in the binary.
+    // which is how src/mcp/probe/output-judge.ts names it in the binary.
     ...WORKER_ENTRIES.map((entry) => join(root, 'src', entry)),
     '--outfile',
     outfile,

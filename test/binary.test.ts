@@ -100,7 +100,7 @@ test("probe's judging worker runs in the binary: a call judged valid over the bi
   const valid = await run([bin, 'probe', '--json', '--call', 'read_source', '--args', '{"source_id":"alpha"}', '--', bin, 'serve'], cwd, { TMPDIR: cwd });
   expect(valid.code).toBe(0);
   expect(JSON.parse(valid.stdout).calls).toEqual([expect.objectContaining({ outcome: 'result', outputSchema: 'valid', judgingMs: expect.any(Number), findings: [] })]);
-  const hostile = join(import.meta.dir, '../src/mcp/testing/hostile.ts');
+  const hostile = join(import.meta.dir, '../src/mcp/probe/testing/hostile.ts');
   const late = await run([bin, 'probe', '--json', '--timeout-ms', '500', '--call', 'judge_me', '--', process.execPath, hostile, 'backtrack'], cwd, { TMPDIR: cwd });
   expect([late.code, JSON.parse(late.stdout).calls[0].findings.map((f: any) => f.kind)]).toEqual([1, ['judging_timeout']]);
   expect(readdirSync(cwd)).toEqual([]);

@@ -55,12 +55,12 @@ const dynamicTargets = (graph: Graph, within: Set<string>) =>
 /** main.ts's two lazy entries: the CLI (every command) and the guard process (platform/guard.ts starts it). */
 const CLI = 'src/cli/index.ts';
 const GUARD = 'src/platform/guard-process.ts';
-const HOST_SESSION = ['src/mcp/session.ts', 'src/mcp/client.ts', 'src/mcp/strict-session.ts'];
+const HOST_SESSION = ['src/mcp/client/session.ts', 'src/mcp/client/client.ts', 'src/mcp/client/strict-session.ts'];
 /** main.ts makes the commands that start processes a child subreaper, importing platform for them only. */
 const GUARDED = ['src/platform/index.ts'];
 /** The task's two entries, each loaded by the registry (src/cli/tasks.ts) on first use: the host side and the fixture server. */
 const TASK = { host: 'src/excerpt/index.ts', server: 'src/excerpt/server/index.ts' };
-/** What cli.ts imports per command, the task entry it loads, and the lazy units from src/mcp/index.ts that command calls. */
+/** What cli.ts imports per command, the task entry it loads, and the lazy units of the MCP client and prober (src/mcp/client/index.ts, src/mcp/probe/index.ts) that command calls. */
 const COMMANDS: Record<string, readonly string[]> = {
   '--version/--help': [],
   demo: ['src/cli/run-command.ts', 'src/harness/index.ts', TASK.host, ...HOST_SESSION, ...GUARDED],
@@ -69,7 +69,7 @@ const COMMANDS: Record<string, readonly string[]> = {
   tools: ['src/cli/info-commands.ts', TASK.host],
   skills: ['src/cli/info-commands.ts', TASK.host],
   serve: [TASK.server],
-  probe: ['src/cli/probe-command.ts', 'src/mcp/probe.ts', ...GUARDED],
+  probe: ['src/cli/probe-command.ts', 'src/mcp/probe/probe.ts', ...GUARDED],
   verify: ['src/cli/verify-command.ts', TASK.host],
 };
 
@@ -82,7 +82,7 @@ const base = closure(graph, ['src/main.ts']);
 const loads = Object.fromEntries(Object.entries(COMMANDS).map(([name, units]) => [name, new Set([...base, ...closure(graph, [CLI, ...units])])]));
 const guardLoads = new Set([...base, ...closure(graph, [GUARD])]);
 
-test('every lazy import is accounted for: main.ts\'s two entries, cli.ts per command, the task registry and the lazy units of src/mcp/index.ts', () => {
+test('every lazy import is accounted for: main.ts\'s two entries, cli.ts per command, the task registry and the lazy units of the MCP client and prober', () => {
   const everything = closure(graph, ['src/main.ts'], true);
   const known = new Set([CLI, GUARD, ...Object.values(COMMANDS).flat()]);
   expect([...dynamicTargets(graph, everything)].filter((m) => !known.has(m)).sort()).toEqual([]);
@@ -138,8 +138,8 @@ test('--version/--help reaches no node:fs, node:stream, node:tty or bun:ffi: eac
 test('the graph check sees an SDK import, a static edge and a lazy edge', async () => {
   const sdkGraph = await graphOf('scripts/bench/sdk-server.ts');
   expect([...closure(sdkGraph, ['scripts/bench/sdk-server.ts'])].some(sdkOrZod)).toBe(true);
-  expect(closure(graph, ['src/mcp/index.ts']).has('src/mcp/probe.ts')).toBe(false);
-  expect(closure(graph, ['src/mcp/index.ts'], true).has('src/mcp/probe.ts')).toBe(true);
+  expect(closure(graph, ['src/mcp/index.ts']).has('src/mcp/probe/probe.ts')).toBe(false);
+  expect(closure(graph, ['src/mcp/index.ts'], true).has('src/mcp/probe/probe.ts')).toBe(true);
 });
 
 test("probe's judging worker is an entry of its own: only probe starts it, it loads ajv and one module of ours, and the binary embeds it", async () => {
@@ -148,16 +148,16 @@ test("probe's judging worker is an entry of its own: only probe starts it, it lo
   const text = (m: string) => readFileSync(join(root, m), 'utf8');
   // Who starts a worker: only modules that probe alone loads.
   const starters = everything.filter((m) => text(m).includes('new Worker('));
-  expect(starters).toEqual(['src/mcp/output-judge.ts']);
+  expect(starters).toEqual(['src/mcp/probe/output-judge.ts']);
   for (const [name, mods] of Object.entries(loads)) expect({ name, starts: starters.filter((m) => mods.has(m)) }).toEqual({ name, starts: name === 'probe' ? starters : [] });
   // Every worker entry (a module that takes `self` as its global) is built into the binary, and none is imported.
   const entries = [...new Bun.Glob('src/**/*.ts').scanSync(root)].filter((m) => !m.endsWith('.test.ts') && text(m).includes('declare var self: Worker'));
   expect(entries.sort()).toEqual(WORKER_ENTRIES.map((e) => `src/${e}`).sort());
   for (const entry of entries) expect(everything.includes(entry)).toBe(false);
   // What the worker itself loads.
-  const worker = await graphOf('src/mcp/output-judge-worker.ts');
-  const loaded = [...closure(worker, ['src/mcp/output-judge-worker.ts'], true)];
-  expect(loaded.filter((m) => m.startsWith('src/')).sort()).toEqual(['src/mcp/output-judge-worker.ts', 'src/mcp/probe-ajv.ts']);
+  const worker = await graphOf('src/mcp/probe/output-judge-worker.ts');
+  const loaded = [...closure(worker, ['src/mcp/probe/output-judge-worker.ts'], true)];
+  expect(loaded.filter((m) => m.startsWith('src/')).sort()).toEqual(['src/mcp/probe/output-judge-worker.ts', 'src/mcp/probe/probe-ajv.ts']);
   expect(loaded.some(isPackage('ajv'))).toBe(true);
   expect(loaded.filter(sdkOrZod)).toEqual([]);
 });

@@ -1,6 +1,6 @@
 /**
  * `caplab probe` over a long tool list (issue 20): the hostile test server
- * (src/mcp/testing/hostile.ts) lists 10,000 minimal tools, or 1,000 realistic
+ * (src/mcp/probe/testing/hostile.ts) lists 10,000 minimal tools, or 1,000 realistic
  * ones (a description, typed arguments with formats and patterns, an
  * outputSchema, hints; each distinct, so none is compiled from a cache), and
  * probe checks every one. Whole processes, from spawn to exit, peak RSS of
@@ -33,7 +33,7 @@ export interface ListingPoint {
 
 /** Each case `reps` times per caplab entry (the server always runs from source); a run must exit 0 (every tool listed and clean). */
 export async function probeListing(root: string, entries: Readonly<Record<string, readonly string[]>>, reps: number, log: (text: string) => void): Promise<ListingPoint[]> {
-  const server = join(root, 'src/mcp/testing/hostile.ts');
+  const server = join(root, 'src/mcp/probe/testing/hostile.ts');
   const points: ListingPoint[] = [];
   for (const listing of LISTING_CASES) {
     for (const [caplab, argv] of Object.entries(entries)) {

@@ -12,11 +12,11 @@ import { LIMITS, validateArguments } from '../../src/contract/index.ts';
 import { checkAgainstSnapshot, READ_SOURCE_EXPECTED, readSourceContract, type ReadSourceResult } from '../../src/excerpt/index.ts';
 import { fixtureMethods } from '../../src/excerpt/server/index.ts';
 import type { Snapshot } from '../../src/excerpt/snapshot.ts';
-import { interpretCall } from '../../src/mcp/call.ts';
-import { InboundReader } from '../../src/mcp/inbound.ts';
-import { encodeLine } from '../../src/mcp/messages.ts';
-import { rawFacts } from '../../src/mcp/raw-json.ts';
-import { answerBytes, answerLine, type Methods } from '../../src/mcp/serve-rpc.ts';
+import { interpretCall } from '../../src/mcp/client/call.ts';
+import { InboundReader } from '../../src/mcp/wire/inbound.ts';
+import { encodeLine } from '../../src/mcp/wire/messages.ts';
+import { rawFacts } from '../../src/mcp/wire/raw-json.ts';
+import { answerBytes, answerLine, type Methods } from '../../src/mcp/server/serve-rpc.ts';
 import { nowUs, stats } from './util.ts';
 
 export interface ProfileRow {

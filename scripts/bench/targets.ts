@@ -14,7 +14,9 @@ import { SOURCE_IDS, takeSnapshot } from '../../src/excerpt/index.ts';
 import type { Snapshot } from '../../src/excerpt/snapshot.ts';
 import { validateArguments } from '../../src/contract/index.ts';
 import { openFixtureSession, type FixtureSession } from '../../src/excerpt/fixture-session.ts';
-import { fixtureLaunch, type Launch } from '../../src/mcp/index.ts';
+import { DEV_SERVE_ENTRY } from '../../src/cli/tasks.ts';
+import { fixtureLaunch } from '../../src/excerpt/index.ts';
+import type { Launch } from '../../src/mcp/index.ts';
 import type { CallContext } from '../../src/pipeline/index.ts';
 
 const source = (i: number) => SOURCE_IDS[i % SOURCE_IDS.length]!;
@@ -103,14 +105,14 @@ export async function openSdk(sourcesDir: string): Promise<Target> {
 /** caplab's `serve()` over a sources folder (caplab-server.ts), launched like the fixture server. */
 export const sourcesLaunch = (sourcesDir: string): Launch => ({ command: [process.execPath, join(import.meta.dir, 'caplab-server.ts'), sourcesDir], cwd: '/', env: {} });
 
-export async function openCaplab(snapshot: Snapshot, launch?: Launch): Promise<FixtureSession> {
-  const session = await openFixtureSession({ snapshot, instanceId: 'bench', ...(launch ? { launch } : {}) });
+export async function openCaplab(snapshot: Snapshot, launch: Launch = fixtureLaunch({ devEntry: DEV_SERVE_ENTRY })): Promise<FixtureSession> {
+  const session = await openFixtureSession({ snapshot, instanceId: 'bench', launch });
   if (!session.ok) throw new Error(`caplab session: ${session.class}/${session.kind}: ${session.message}`);
   return session.value;
 }
 
 /** The compiled binary's own launch (`dist/caplab serve`), as the binary would start it. */
-export const binaryLaunch = (binary: string): Launch => fixtureLaunch({ compiled: true, execPath: binary });
+export const binaryLaunch = (binary: string): Launch => fixtureLaunch({ devEntry: DEV_SERVE_ENTRY, compiled: true, execPath: binary });
 
 /** caplab's strict client alone: request, framing, result schema and text agreement. */
 export function caplabClient(session: FixtureSession): Target {

@@ -7,12 +7,11 @@ import { bind, bindingId, MODEL_TARGETS, tryBind, type Binding, type BindOptions
 
 const local = { kind: 'local', version: '1.0.0' } as const;
 const server: ServerIdentity = {
+  key: 'caplab-fixture',
   name: 'caplab-fixture',
   version: '0.1.0',
   protocolVersion: '2025-06-18',
-  launch: ['/usr/bin/caplab', 'serve'],
-  cwd: '/',
-  envNames: ['LANG', 'PATH'],
+  endpoint: { kind: 'stdio', argv: ['/usr/bin/caplab', 'serve'], cwd: '/', envNames: ['LANG', 'PATH'] },
   instanceId: 'instance-1',
 };
 const mcp: BindOptions = { target: 'strict', implementation: { kind: 'mcp', version: '0.1.0' }, server, gaps: ['remote build unknown'] };
@@ -64,7 +63,7 @@ describe('binding ids', () => {
     const a = bound(updateNoteContract, mcp).id;
     const restarted = bound(updateNoteContract, { ...mcp, server: { ...server, instanceId: 'instance-2' } }).id;
     const protocol = bound(updateNoteContract, { ...mcp, server: { ...server, protocolVersion: '2025-03-26' } }).id;
-    const launch = bound(updateNoteContract, { ...mcp, server: { ...server, launch: ['/opt/caplab', 'serve'] } }).id;
+    const launch = bound(updateNoteContract, { ...mcp, server: { ...server, endpoint: { ...server.endpoint, argv: ['/opt/caplab', 'serve'] } } }).id;
     expect(new Set([a, restarted, protocol, launch]).size).toBe(4);
   });
 
@@ -118,13 +117,16 @@ describe('binding ids', () => {
     });
   });
 
+  const endpoint = (change: Partial<ServerIdentity['endpoint']>): Partial<ServerIdentity> => ({ endpoint: { ...server.endpoint, ...change } });
   const serverRows: [string, Partial<ServerIdentity>][] = [
-    ['command', { launch: ['/opt/caplab', 'serve'] }],
-    ['args', { launch: ['/usr/bin/caplab', 'serve', '--verbose'] }],
-    ['cwd', { cwd: '/srv/project' }],
-    ['env names', { envNames: ['LANG', 'PATH', 'TZ'] }],
+    ['command', endpoint({ argv: ['/opt/caplab', 'serve'] })],
+    ['args', endpoint({ argv: ['/usr/bin/caplab', 'serve', '--verbose'] })],
+    ['cwd', endpoint({ cwd: '/srv/project' })],
+    ['env names', endpoint({ envNames: ['LANG', 'PATH', 'TZ'] })],
+    ['key (the name the host gives it)', { key: 'notes' }],
+    ['self-reported name', { name: 'someone-else' }],
   ];
-  test.each(serverRows)('change when the MCP server launch %s changes', (_field, change) => {
+  test.each(serverRows)('change when the MCP server %s changes', (_field, change) => {
     const a = bound(updateNoteContract, mcp);
     const b = bound(updateNoteContract, { ...mcp, server: { ...server, ...change } });
     expect(b.id).not.toBe(a.id);

@@ -10,17 +10,34 @@ export interface Implementation {
   readonly version: string;
 }
 
-/** The identity of an MCP server instance, as far as the host can know it. */
-export interface ServerIdentity {
-  readonly name: string;
-  readonly version: string;
-  readonly protocolVersion: string;
+/** Where the host reaches a server: a process it starts and speaks to over stdio. */
+export interface StdioEndpoint {
+  readonly kind: 'stdio';
   /** The launch argv: command and arguments. */
-  readonly launch: readonly string[];
+  readonly argv: readonly string[];
   /** The directory the server was started in. */
   readonly cwd: string;
   /** Names of the variables in the server's environment, sorted; values are never recorded. */
   readonly envNames: readonly string[];
+}
+
+/** How a server is reached; stdio is the only kind today. */
+export type ServerEndpoint = StdioEndpoint;
+
+/** The identity of an MCP server instance, as far as the host can know it. */
+export interface ServerIdentity {
+  /**
+   * The name the host gives the server (a `.mcp.json` entry's name; the
+   * excerpt task's fixture is `caplab-fixture`): its tools are
+   * `mcp__<key>__<tool>` in hooks and permission rules.
+   */
+  readonly key: string;
+  /** `serverInfo.name` as the server reported it: self-reported, recorded, never used to name its tools. */
+  readonly name: string;
+  /** `serverInfo.version` as the server reported it. */
+  readonly version: string;
+  readonly protocolVersion: string;
+  readonly endpoint: ServerEndpoint;
   readonly instanceId: string;
 }
 

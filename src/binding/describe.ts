@@ -105,8 +105,8 @@ export function renderToolsText(description: ToolsDescription): string {
     lines.push(`    conversion  arguments ${tool.conversion.arguments}  results ${tool.conversion.result}`);
     lines.push(`    implements  ${tool.implementation.kind} ${tool.implementation.version}${server}`);
     if (tool.server) {
-      const names = tool.server.envNames.length > 0 ? tool.server.envNames.join(', ') : 'none';
-      lines.push(`    launch      ${tool.server.launch.join(' ')}  cwd ${tool.server.cwd}  env names ${names}`);
+      const { argv, cwd, envNames } = tool.server.endpoint;
+      lines.push(`    launch      ${argv.join(' ')}  cwd ${cwd}  env names ${envNames.length > 0 ? envNames.join(', ') : 'none'}`);
     }
     if (fills.length > 0) lines.push(`    fills       ${fills.join(', ')} (filled only when missing; recorded)`);
     for (const gap of tool.gaps) lines.push(`    gap         ${gap}`);

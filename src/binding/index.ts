@@ -5,7 +5,7 @@
  * a value.
  */
 export { bind, bindingId, tryBind } from './binding.ts';
-export type { Binding, BindingBody, BindOptions, BoundContract, Implementation, ServerIdentity } from './binding.ts';
+export type { Binding, BindingBody, BindOptions, BoundContract, Implementation, ServerEndpoint, ServerIdentity, StdioEndpoint } from './binding.ts';
 export {
   ANTHROPIC_CONVERSION,
   MODEL_TARGETS,

@@ -5,7 +5,7 @@ import { readSourceContract } from '../excerpt/contracts.ts';
 import { updateNoteContract } from '../../fixtures/contracts/index.ts';
 import { bindTable, convertArguments, resolvePinned, type Binding, type ServerIdentity, type ToolTable } from './index.ts';
 
-const server: ServerIdentity = { name: 'fixture', version: '0.1.0', protocolVersion: '2025-06-18', launch: ['caplab', 'serve'], cwd: '/', envNames: [], instanceId: 'a' };
+const server: ServerIdentity = { key: 'fixture', name: 'fixture', version: '0.1.0', protocolVersion: '2025-06-18', endpoint: { kind: 'stdio', argv: ['caplab', 'serve'], cwd: '/', envNames: [] }, instanceId: 'a' };
 const mcp = { kind: 'mcp', version: '0.1.0' } as const;
 
 /** The registry as the host sees it before and after the server restarts with a changed schema. */

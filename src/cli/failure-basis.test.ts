@@ -4,7 +4,7 @@
  */
 import { expect, test } from 'bun:test';
 import { readFileSync } from 'node:fs';
-import { misbehaveLaunch } from '../mcp/testing/servers.ts';
+import { misbehaveLaunch } from '../excerpt/testing/misbehave-launch.ts';
 import { EXIT } from './exit.ts';
 import { parseRunFlags, runCommand } from './run-command.ts';
 import { testIo } from './test-io.ts';

@@ -1,6 +1,6 @@
 import type { KindTable } from '../contract/index.ts';
 
-/** The failures the CLI raises: flags, paths and files found before any work, an `.mcp.json` entry, report files. */
+/** The failures the CLI raises: flags, paths and files found before any work, the `.mcp.json` entry probe picks, report files. */
 export const CLI_KINDS = {
   bad_flag: { class: 'invalid_arguments', basis: null },
   bad_path: { class: 'invalid_arguments', basis: null },
@@ -10,11 +10,8 @@ export const CLI_KINDS = {
   write_failed: { class: 'business', basis: null },
   unknown_skill: { class: 'invalid_arguments', basis: null },
   mcp_unavailable: { class: 'spawn', basis: null },
-  malformed_config: { class: 'invalid_arguments', basis: null },
   unknown_server: { class: 'invalid_arguments', basis: null },
-  unset_variable: { class: 'invalid_arguments', basis: null },
   unsupported_transport: { class: 'invalid_arguments', basis: null },
-  untrusted_project: { class: 'permission_denied', basis: null },
   // verify: a task's recheck that threw
   verifier_error: { class: 'evidence', basis: null },
 } as const satisfies KindTable;

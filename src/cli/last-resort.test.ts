@@ -7,7 +7,7 @@
 import { expect, test } from 'bun:test';
 import { join } from 'node:path';
 import { EXIT } from './exit.ts';
-import { probeHostile } from '../mcp/testing/hostile-run.ts';
+import { probeHostile } from './testing/hostile-run.ts';
 
 const PRELOAD = join(import.meta.dir, '../../test/fault-preload.ts');
 

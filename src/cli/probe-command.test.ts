@@ -1,7 +1,7 @@
 import { expect, test } from 'bun:test';
 import { linkSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { misbehaveLaunch } from '../mcp/testing/servers.ts';
+import { misbehaveLaunch } from '../excerpt/testing/misbehave-launch.ts';
 import { cli } from './cli.ts';
 import { absolutize, parseProbeFlags } from './probe-command.ts';
 import { testIo } from './test-io.ts';

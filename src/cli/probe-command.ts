@@ -1,12 +1,11 @@
 import { existsSync, statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
-import { ARGUMENT_BOUNDS, parseJsonBounded, redactorFor, type Failure } from '../contract/index.ts';
-import { probe, probeEnv, type CallRequest, type ProbeReport } from '../mcp/index.ts';
+import { ARGUMENT_BOUNDS, fail, ok, parseJsonBounded, redactorFor, type Failure, type Outcome } from '../contract/index.ts';
+import { ENV_NAME, ENV_NAME_RULE, loadMcpConfig, probe, probeEnv, type CallRequest, type ProbeReport, type StdioConfigEntry } from '../mcp/index.ts';
 import { HELP } from './help.ts';
 import { EXIT, exitCodeOf, interrupted } from './exit.ts';
 import type { Io } from './io.ts';
 import { usageFailure } from './paths.ts';
-import { ENV_NAME, ENV_NAME_RULE, loadConfigServer } from './probe-config.ts';
 import { renderProbeText } from './probe-render.ts';
 import { redactDeep } from './redact-deep.ts';
 
@@ -125,6 +124,21 @@ export function probeExit(report: ProbeReport): number {
   return EXIT.ok;
 }
 
+/**
+ * The `.mcp.json` entry `--server` names (`--config FILE`, or the project
+ * file in `cwd`): a stdio entry, or why it cannot be probed.
+ */
+function configServer(flags: ProbeFlags & { readonly server: string }, io: Io): Outcome<StdioConfigEntry> {
+  const config = loadMcpConfig({ ...(flags.config !== undefined ? { file: flags.config } : {}), trust: flags.trust, cwd: io.cwd, source: io.env });
+  if (!config.ok) return config;
+  const { path, entries } = config.value;
+  const entry = entries.find((candidate) => candidate.name === flags.server);
+  if (entry === undefined) return fail('invalid_arguments', 'unknown_server', `${path}: no server "${flags.server}" (has: ${entries.map((e) => e.name).join(', ') || 'none'})`);
+  if (entry.kind === 'invalid') return entry.failure;
+  if (entry.kind === 'unsupported') return fail('invalid_arguments', 'unsupported_transport', `${path}: server "${flags.server}" has type ${JSON.stringify(entry.type)}; probe speaks stdio only`);
+  return ok(entry);
+}
+
 const shown = (argv: readonly string[]): string => argv.map((a) => (/^[\w@%+=:,./${}-]+$/.test(a) ? a : JSON.stringify(a))).join(' ');
 
 /**
@@ -141,7 +155,7 @@ export async function probeCommand(args: readonly string[], io: Io): Promise<num
   let entryEnv: Readonly<Record<string, string>> = {};
   let expanded: Readonly<Record<string, string>> = {};
   if (flags.server !== undefined) {
-    const loaded = loadConfigServer(flags.config, flags.server, flags.trust, io.cwd, io.env);
+    const loaded = configServer({ ...flags, server: flags.server }, io);
     if (!loaded.ok) return io.stderr(`caplab probe: ${loaded.class}/${loaded.kind}: ${loaded.message}\n`), EXIT.usage;
     ({ raw, command } = loaded.value);
     entryEnv = loaded.value.env;

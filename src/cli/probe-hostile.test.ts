@@ -1,11 +1,11 @@
 /**
  * `caplab probe` against hostile servers (issue 20), as a user runs it: the
- * program from source, the server a process (src/mcp/testing/hostile.ts), a
+ * program from source, the server a process (src/mcp/probe/testing/hostile.ts), a
  * private TMPDIR. Servers that attack probe's bounds (depth, $ref loops,
  * 1e400, a backtracking pattern, 10,000 tools) and servers that attack the
  * reader of its report (bounded output, inert text, what a reader misses).
  * Every case is also held to the hostile-case invariants
- * (src/mcp/testing/hostile-run.ts): no stack trace, with `--json` stdout one
+ * (src/cli/testing/hostile-run.ts): no stack trace, with `--json` stdout one
  * JSON document, the process exit equal to the report's `exit`, no
  * `caplab-probe-*` folder and no server process left.
  */
@@ -13,8 +13,8 @@ import { describe, expect, test } from 'bun:test';
 import { readdirSync, readFileSync } from 'node:fs';
 import { until } from '../../test/until.ts';
 import { LIMITS, sha256Hex } from '../contract/index.ts';
-import { BIG } from '../mcp/testing/hostile-values.ts';
-import { probeHostile } from '../mcp/testing/hostile-run.ts';
+import { BIG } from '../mcp/probe/testing/hostile-values.ts';
+import { probeHostile } from './testing/hostile-run.ts';
 import { cli } from './cli.ts';
 import { testIo } from './test-io.ts';
 

@@ -13,7 +13,7 @@ import { exportContract } from '../contract/index.ts';
 import { readSourceContract } from '../excerpt/contracts.ts';
 import { sourceById } from '../excerpt/snapshot.ts';
 import { fixtureSnapshot } from '../excerpt/sources.ts';
-import { isRunning } from '../mcp/testing/servers.ts';
+import { isRunning } from '../mcp/wire/testing/processes.ts';
 import { cli } from './cli.ts';
 import { testIo } from './test-io.ts';
 

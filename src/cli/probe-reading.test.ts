@@ -10,7 +10,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { scratchDir } from '../../test/scratch.ts';
 import { killAllWith, waitNoneWith } from '../platform/testing/find.ts';
-import { misbehaveLaunch } from '../mcp/testing/servers.ts';
+import { misbehaveLaunch } from '../excerpt/testing/misbehave-launch.ts';
 
 const main = join(import.meta.dir, '../main.ts');
 const markers: string[] = [];

@@ -14,7 +14,7 @@ import { testIo } from './test-io.ts';
 
 const root = join(import.meta.dir, '../..');
 const main = join(root, 'src/main.ts');
-const misbehave = join(root, 'src/mcp/testing/misbehave.ts');
+const misbehave = join(root, 'src/excerpt/testing/misbehave.ts');
 const env = { PATH: process.env['PATH'] ?? '/usr/bin:/bin' };
 const markers: string[] = [];
 const started: Bun.Subprocess[] = [];

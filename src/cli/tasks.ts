@@ -8,6 +8,13 @@
 import type { Task } from '../harness/index.ts';
 import type { ServeStreams } from '../mcp/index.ts';
 
+/**
+ * The development entry of `caplab serve`: `src/main.ts serve`, the same
+ * entry and the same `serve()` the compiled binary runs with `serve`. Only
+ * the CLI names the program's entry (the architecture test holds this).
+ */
+export const DEV_SERVE_ENTRY: readonly string[] = [new URL('../main.ts', import.meta.url).pathname, 'serve'];
+
 /** A task's built-in scenarios: the embedded folder, the one `demo` runs, those `check` runs over MCP too (whose outcome the transport could change). */
 export interface TaskScenarios {
   readonly folder: string;
@@ -39,7 +46,9 @@ const TASKS: Readonly<Record<string, TaskEntry>> = {
   excerpt: {
     load: async () => {
       const excerpt = await import('../excerpt/index.ts');
-      return { task: excerpt.excerptTask, scenarios: excerpt.EXCERPT_SCENARIOS, overMcp: (launch) => excerpt.excerptTaskOverMcp(launch) };
+      // The fixture server is this program's `serve`: the task is handed its launch, built on the entry only the CLI knows.
+      const overMcp = ({ envSource }: McpLaunch): Task => excerpt.excerptTaskOverMcp({ envSource, launch: excerpt.fixtureLaunch({ devEntry: DEV_SERVE_ENTRY, envSource }) });
+      return { task: excerpt.excerptTask, scenarios: excerpt.EXCERPT_SCENARIOS, overMcp };
     },
     serve: async (streams) => (await import('../excerpt/server/index.ts')).serve(streams),
   },

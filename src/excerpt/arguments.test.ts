@@ -7,7 +7,7 @@ import { localCreateCard } from './create-card.ts';
 import { localReadSource } from './read-source.ts';
 import { newExcerptRun } from './run-state.ts';
 import { fixtureSnapshot } from './sources.ts';
-import { counted, requestWith, testPipeline } from './test-kit.ts';
+import { counted, requestWith, testPipeline } from './testing/test-kit.ts';
 
 const snapshot = fixtureSnapshot();
 /** A fresh run of the task: what each request disclosed is kept per run. */

@@ -4,9 +4,9 @@
  * MCP through its read adapter, `excerptTaskOverMcp` — disclosure, the card
  * layout, the stage policy, and acceptance from evidence, live and
  * recorded), and its built-in scenarios. The CLI's registry takes the task,
- * its MCP form and its scenarios; the rest is what tests and the bench read
- * of the task. The fixture server is `./server/index.ts`, deliberately not
- * re-exported here.
+ * its MCP form (given the fixture server's launch, `fixtureLaunch`) and its
+ * scenarios; the rest is what tests and the bench read of the task. The
+ * fixture server is `./server/index.ts`, deliberately not re-exported here.
  */
 export { EXCERPT_SCENARIOS, excerptTask, excerptTaskOverMcp } from './task.ts';
 export type { FixtureToolsOptions } from './fixture-tools.ts';
@@ -18,6 +18,8 @@ export type { Snapshot, SourceSnapshot } from './snapshot.ts';
 export { parseCard, renderCard } from './card.ts';
 export { createCardContract, readSourceContract, ReadSourceResult } from './contracts.ts';
 export { checkAgainstSnapshot, READ_SOURCE_EXPECTED } from './mcp-read-source.ts';
+export { FIXTURE_ENV_ALLOW, FIXTURE_KEY, fixtureLaunch } from './fixture-launch.ts';
+export type { FixtureLaunchOptions } from './fixture-launch.ts';
 export { fixtureSnapshot, SOURCE_IDS } from './sources.ts';
 export { takeSnapshot } from './snapshot.ts';
 export { EXCERPT_KINDS } from './kinds.ts';

@@ -1,9 +1,11 @@
 import { afterEach, describe, expect, test } from 'bun:test';
 import { sha256Hex } from '../contract/index.ts';
 import { MCP_ADAPTER_VERSION, MCP_GAPS, openStrictClient, type StrictClient } from '../mcp/index.ts';
-import { callContext } from '../mcp/testing/context.ts';
-import type { Mode } from '../mcp/testing/misbehave.ts';
-import { FAST, isRunning, misbehaveLaunch } from '../mcp/testing/servers.ts';
+import { callContext } from '../mcp/client/testing/context.ts';
+import type { Mode } from './testing/misbehave.ts';
+import { FAST } from '../mcp/client/testing/timeouts.ts';
+import { isRunning } from '../mcp/wire/testing/processes.ts';
+import { misbehaveLaunch } from './testing/misbehave-launch.ts';
 import { checkAgainstSnapshot, mcpReadSource, READ_SOURCE_EXPECTED } from './mcp-read-source.ts';
 import { fixtureSnapshot } from './sources.ts';
 
@@ -18,7 +20,7 @@ afterEach(async () => {
 });
 
 async function toolOver(mode: Mode) {
-  const client = await openStrictClient({ launch: misbehaveLaunch(mode), tools: [READ_SOURCE_EXPECTED], timeouts: FAST, instanceId: 'inst-1' });
+  const client = await openStrictClient({ key: 'caplab-fixture', launch: misbehaveLaunch(mode), tools: [READ_SOURCE_EXPECTED], timeouts: FAST, instanceId: 'inst-1' });
   if (!client.ok) throw new Error(client.message);
   opened.push(client.value);
   return mcpReadSource(client.value, snapshot);

@@ -19,8 +19,9 @@ test('each local tool opens as it is offered: the same name, contract and implem
 });
 
 test('over MCP only read_source is served, by the fixture server, in its local place; the grant names a tool of the task', () => {
-  const served = offers(excerptTaskOverMcp({ envSource: {} }));
-  expect(served.map((o) => [o.binding.tool, o.binding.server?.name ?? null, o.implementation.kind])).toEqual([
+  // Offers are known before anything starts: the launch is never spawned.
+  const served = offers(excerptTaskOverMcp({ envSource: {}, launch: { command: ['/nonexistent/caplab-server'], cwd: '/', env: {} } }));
+  expect(served.map((o) => [o.binding.tool, o.binding.server?.key ?? null, o.implementation.kind])).toEqual([
     ['read_source', 'caplab-fixture', 'mcp'],
     ['create_card', null, 'local'],
   ]);

@@ -11,7 +11,7 @@ export type { Replay } from './replay.ts';
 export { intentTools, mappingTag } from './intent.ts';
 export type { Intent, IntentTool } from './intent.ts';
 export { runLoop } from './loop.ts';
-export type { LoopOptions, LoopRun, LoopStep, MethodSupport, RequestRecord, Stage } from './loop.ts';
+export type { LoopOptions, LoopRun, LoopStep, MethodStage, MethodSupport, RequestRecord } from './loop.ts';
 export type { LoopResult } from './decide-acceptance.ts';
 export { isAccepted } from './acceptance.ts';
 export type { AcceptanceCheck, Verdict } from './acceptance.ts';

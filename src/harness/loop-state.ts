@@ -9,12 +9,12 @@ import type { RequestNames, RunNames } from './run-names.ts';
 import type { Task, TaskRun } from './task.ts';
 
 /** The method stage a request belongs to: one of the task's stages, decided by the host from what has happened. */
-export type Stage = string;
+export type MethodStage = string;
 
 /** Method material support (skills): blocks for a stage, and adoption from payload bytes. */
 export interface MethodSupport {
-  blocks(stage: Stage): readonly TextBlock[];
-  adoption(stage: Stage, payload: Uint8Array): unknown;
+  blocks(stage: MethodStage): readonly TextBlock[];
+  adoption(stage: MethodStage, payload: Uint8Array): unknown;
 }
 
 /** A step, streamed as it happens (for human output), always after it is recorded. */

@@ -5,7 +5,7 @@ import { isExhausted } from './model.ts';
 import { buildRequest, recordRequest } from './request-step.ts';
 import { recordResponse, respond } from './response-step.ts';
 
-export type { LoopContext, LoopRun, LoopState, LoopStep, LoopStop, MethodSupport, RequestRecord, Stage } from './loop-state.ts';
+export type { LoopContext, LoopRun, LoopState, LoopStep, LoopStop, MethodStage, MethodSupport, RequestRecord } from './loop-state.ts';
 
 export interface LoopOptions extends LoopContext {
   /** Requests at most (default 8); the loop stops `max_requests` after that many without a final answer. */

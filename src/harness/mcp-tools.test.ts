@@ -1,9 +1,12 @@
 import { expect, test } from 'bun:test';
 import { LIMITS } from '../contract/index.ts';
 import { until } from '../../test/until.ts';
-import { createCardContract, excerptTaskOverMcp } from '../excerpt/index.ts';
-import { spawnChild, type SpawnFn } from '../mcp/child.ts';
-import { FAST, isRunning } from '../mcp/testing/servers.ts';
+import { createCardContract, excerptTaskOverMcp, FIXTURE_KEY } from '../excerpt/index.ts';
+import { misbehaveLaunch } from '../excerpt/testing/misbehave-launch.ts';
+import { spawnChild, type SpawnFn } from '../mcp/index.ts';
+import { FAST } from '../mcp/client/testing/timeouts.ts';
+import { isRunning } from '../mcp/wire/testing/processes.ts';
+import { toolNames } from '../pipeline/index.ts';
 import { PID_PLACEHOLDER, recordedStderr, withoutPids } from './mcp-tools.ts';
 import { openProviders } from './open-tools.ts';
 import { localProvider } from './tools.ts';
@@ -43,9 +46,26 @@ test('a provider whose tool factory throws after the fixture server opened leave
       },
     },
   ]);
-  const fixture = excerptTaskOverMcp({ envSource: {}, spawn, timeouts: FAST }).tools({ runId: 'run-factory-bug' })[0]!;
+  const fixture = excerptTaskOverMcp({ envSource: {}, launch: misbehaveLaunch('ok'), spawn, timeouts: FAST }).tools({ runId: 'run-factory-bug' })[0]!;
   await expect(openProviders([fixture, broken], { runId: 'run-factory-bug' })).rejects.toThrow('factory bug');
   expect(pids).toHaveLength(1);
   await until(() => !isRunning(pids[0]!), 5_000);
   expect(isRunning(pids[0]!)).toBe(false);
+});
+
+test('a served tool is mcp__<key>__<tool> under the key the provider gives its server, offered and open, whatever serverInfo.name the server reports (recorded as reported)', async () => {
+  // The misbehaving server reports serverInfo.name `misbehave-ok`; the excerpt's provider calls its server `caplab-fixture`.
+  const run = { runId: 'run-key' };
+  const provider = excerptTaskOverMcp({ envSource: {}, launch: misbehaveLaunch('ok'), timeouts: FAST }).tools(run)[0]!;
+  expect(provider.offers.map((offer) => toolNames(offer))).toEqual([['read_source', `mcp__${FIXTURE_KEY}__read_source`]]);
+  const set = await provider.open(run);
+  if (!set.ok) throw new Error(set.message);
+  try {
+    const served = set.value.tools.find((tool) => tool.binding.server !== undefined)!;
+    expect(served.binding.server).toMatchObject({ key: FIXTURE_KEY, name: 'misbehave-ok' });
+    expect(toolNames(served)).toEqual(['read_source', `mcp__${FIXTURE_KEY}__read_source`]);
+    expect(set.value.server?.serverInfo.name).toBe('misbehave-ok');
+  } finally {
+    await set.value.close();
+  }
 });

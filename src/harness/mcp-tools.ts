@@ -24,10 +24,13 @@ export function recordedStderr(stderr: string, reproducible: boolean): string {
 }
 
 /** One MCP server as a run's tool provider. */
-export interface McpProviderOptions extends Partial<Omit<ToolSessionOptions, 'launch' | 'tools' | 'adapt' | 'instanceId'>> {
+export interface McpProviderOptions extends Partial<Omit<ToolSessionOptions, 'key' | 'launch' | 'tools' | 'adapt' | 'instanceId'>> {
   readonly launch: Launch;
-  /** The server's name in the names hooks and rules select by (`mcp__<server>__<tool>`). */
-  readonly server: string;
+  /**
+   * The name the host gives the server: its tools are `mcp__<key>__<tool>` in
+   * hooks and permission rules, whatever `serverInfo.name` the server reports.
+   */
+  readonly key: string;
   /** The tools the server must list, each pinned to the contract the host validates with. */
   readonly expected: readonly ExpectedTool[];
   /** Wraps the open client's tools for the pipeline (checking results against what the host knows). */
@@ -44,11 +47,11 @@ export interface McpProviderOptions extends Partial<Omit<ToolSessionOptions, 'la
  * correlated ids, and the server's stderr (diagnostics, never parsed).
  */
 export function mcpProvider(options: McpProviderOptions): ToolProvider {
-  const { launch, server, expected, adapt, instance, reproducible, ...sessionOptions } = options;
+  const { key, launch, expected, adapt, instance, reproducible, ...sessionOptions } = options;
   return {
-    offers: expected.map(({ contract }) => ({ binding: { tool: contract.name, server: { name: server } }, contract, implementation: { kind: 'mcp', version: MCP_ADAPTER_VERSION } })),
+    offers: expected.map(({ contract }) => ({ binding: { tool: contract.name, server: { key } }, contract, implementation: { kind: 'mcp', version: MCP_ADAPTER_VERSION } })),
     open: async (run) => {
-      const session = await openToolSession({ ...sessionOptions, launch, instanceId: `${run.runId}/${instance}`, tools: expected, adapt: (client) => adapt(client, run) });
+      const session = await openToolSession({ ...sessionOptions, key, launch, instanceId: `${run.runId}/${instance}`, tools: expected, adapt: (client) => adapt(client, run) });
       if (!session.ok) return session;
       const { identity, client } = session.value;
       return {
@@ -60,9 +63,9 @@ export function mcpProvider(options: McpProviderOptions): ToolProvider {
           server: {
             serverInfo: { name: identity.name, version: identity.version },
             protocolVersion: identity.protocolVersion,
-            launch: identity.launch,
-            cwd: identity.cwd,
-            envNames: identity.envNames,
+            launch: identity.endpoint.argv,
+            cwd: identity.endpoint.cwd,
+            envNames: identity.endpoint.envNames,
             instanceId: identity.instanceId,
             gaps: MCP_GAPS,
           },

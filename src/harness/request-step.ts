@@ -1,14 +1,14 @@
 import type { Binding } from '../binding/index.ts';
 import { fail, LIMITS, ok, type Outcome } from '../contract/index.ts';
 import { intentTools, mappingTag, type Intent } from './intent.ts';
-import type { LoopContext, LoopState, RequestRecord, Stage } from './loop-state.ts';
+import type { LoopContext, LoopState, RequestRecord, MethodStage } from './loop-state.ts';
 import { encodePayload, systemText, toolSpec, type RequestPayload } from './payload.ts';
 import { TASK_STAGE } from './task.ts';
 
 /** A request built and not yet recorded: its place in the run, its stage, the bindings it shows, its exact bytes. */
 export interface BuiltRequest {
   readonly index: number;
-  readonly stage: Stage;
+  readonly stage: MethodStage;
   readonly bindings: Readonly<Record<string, Binding>>;
   readonly bytes: Uint8Array;
 }

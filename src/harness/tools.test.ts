@@ -11,7 +11,7 @@ const tool = (name: string, server?: string): RuntimeTool => ({
   contract: { ...echo, name },
   binding: {
     ...bind({ ...echo, name }, { implementation: { kind: server ? 'mcp' : 'local', version: 't/1' } }),
-    ...(server ? { server: { name: server, version: '1', protocolVersion: '2025-06-18', launch: [], cwd: '/', envNames: [], instanceId: 'i' } } : {}),
+    ...(server ? { server: { key: server, name: server, version: '1', protocolVersion: '2025-06-18', endpoint: { kind: 'stdio', argv: [], cwd: '/', envNames: [] }, instanceId: 'i' } as const } : {}),
   },
   attributes: attributesOf(echo),
   handler: async () => ok({ data: { echoed: '' }, content: [textBlock('')], evidence: 'bytes observed now' }),

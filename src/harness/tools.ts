@@ -33,7 +33,7 @@ export interface ToolSet {
  * method packages bind to their contracts.
  */
 export interface OfferedTool {
-  readonly binding: { readonly tool: string; readonly server?: { readonly name: string } };
+  readonly binding: { readonly tool: string; readonly server?: { readonly key: string } };
   readonly contract: Contract;
   readonly implementation: Implementation;
 }
@@ -60,7 +60,7 @@ export function localProvider(tools: readonly LocalTool[]): ToolProvider {
 
 /**
  * Refuses two tools that answer to one name (`invalid_arguments/duplicate_tool`):
- * a model-visible name, or an `mcp__<server>__<tool>` name hooks and rules
+ * a model-visible name, or an `mcp__<key>__<tool>` name hooks and rules
  * select by. Which of two same-named tools a call meant cannot be known, so
  * neither is kept.
  */
@@ -79,7 +79,7 @@ export function duplicateName(tools: readonly Pick<OfferedTool, 'binding' | 'con
 }
 
 function describe(tool: Pick<OfferedTool, 'binding'>): string {
-  return tool.binding.server ? `${tool.binding.tool} of server ${tool.binding.server.name}` : tool.binding.tool;
+  return tool.binding.server ? `${tool.binding.tool} of server ${tool.binding.server.key}` : tool.binding.tool;
 }
 
 /** Freezes a tool table once per run, keyed by model-visible name; two tools under one name are refused (`duplicate_tool`). */

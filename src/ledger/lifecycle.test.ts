@@ -11,7 +11,7 @@ import { canonicalJson, sha256Hex } from '../contract/index.ts';
 import { encodeSeal, GENESIS, LEDGER_FORMAT } from './format.ts';
 import type { RunDirFs } from './fs.ts';
 import { renderVerifyText } from './render.ts';
-import { tempDir, writeSampleRun } from './sample-run.ts';
+import { tempDir, writeSampleRun } from './testing/sample-run.ts';
 import { verify } from './verify.ts';
 
 type Event = Record<string, unknown> & { type: string };

@@ -11,7 +11,7 @@ import { fixedClock } from './clock.ts';
 import type { RunDirFs } from './fs.ts';
 import { readLedger } from './read-ledger.ts';
 import { openRunDir, type RunDir } from './run-dir.ts';
-import { must, tempDir } from './sample-run.ts';
+import { must, tempDir } from './testing/sample-run.ts';
 import { verify } from './verify.ts';
 
 /** An fs that records every fsync by path (relative to the run dir, `.` for the dir itself); `ahead` the concurrent ones. */

@@ -7,7 +7,7 @@ import { fixedClock } from './clock.ts';
 import { GENESIS, LEDGER_FORMAT } from './format.ts';
 import type { RunDirFs } from './fs.ts';
 import { openRunDir, type RunDir } from './run-dir.ts';
-import { must, tempDir, writeSampleRun } from './sample-run.ts';
+import { must, tempDir, writeSampleRun } from './testing/sample-run.ts';
 
 const clock = fixedClock(1_700_000_000_000);
 

@@ -8,7 +8,7 @@ import { describe, expect, test } from 'bun:test';
 import { readdirSync, readFileSync, writeFileSync, type Dirent } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { VerifyFailure } from './report.ts';
-import { tempDir, writeSampleRun } from './sample-run.ts';
+import { tempDir, writeSampleRun } from './testing/sample-run.ts';
 import { verify } from './verify.ts';
 
 const run = writeSampleRun(join(tempDir(), 'run'));

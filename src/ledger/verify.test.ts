@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { canonicalJson, fail, ok, sha256Hex, type FailureKind } from '../contract/index.ts';
 import { encodeSeal, GENESIS, LEDGER_FORMAT } from './format.ts';
 import { renderVerifyText } from './render.ts';
-import { tempDir, writeSampleRun } from './sample-run.ts';
+import { tempDir, writeSampleRun } from './testing/sample-run.ts';
 import { verify } from './verify.ts';
 
 function sample(): string {

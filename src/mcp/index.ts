@@ -1,76 +1,79 @@
 /**
- * MCP over stdio (SPEC F-MCP): a tools-only server engine (a task's fixture
- * server runs on it as `caplab serve`), the strict fixed-profile client, a
- * tool session that wraps a server's tools as ordinary runtime tools, and the
- * prober. Test servers live in `testing/` and are never imported from here.
+ * MCP over stdio (SPEC F-MCP), in layers, each usable alone and each behind
+ * its own index.ts:
  *
- * The client in layers, each usable alone: a `Transport` (the seam; stdio
- * and in-memory here, HTTP later), the `Correlator` (JSON-RPC ids, deadlines,
- * cancellation, notifications) over any transport, and the strict session
- * (handshake, list, call) over a correlator; `openStrictClient` composes
- * them over a spawned server's stdio.
+ * - `wire/`: JSON-RPC framing and messages, the `Transport` seam (stdio and
+ *   in-memory here, HTTP later), the spawned child, and the `Correlator` (ids,
+ *   deadlines, cancellation, notifications) over any transport;
+ * - `client/`: the strict fixed-profile session (handshake, list, call) over a
+ *   correlator, `openStrictClient` over a spawned server's stdio, and the tool
+ *   session that wraps a server's tools as ordinary runtime tools;
+ * - `server/`: a tools-only server engine (a task's fixture server runs on it
+ *   as `caplab serve`), apart from the client: the two meet only on the wire;
+ * - `probe/`: the prober, on the client's checks and the wire;
+ * - `config/`: `.mcp.json` as Claude Code writes it (`loadMcpConfig`).
+ *
+ * This file is the folder's surface for the rest of caplab and for library
+ * users (`caplab/mcp`). Test kits live in each layer's `testing/` and are
+ * never imported from here. The client, the tool session and the prober load
+ * on first use (see client/index.ts and probe/index.ts).
  */
-import type { Outcome } from '../contract/index.ts';
-import type { SessionOptions, StrictSession } from './strict-session.ts';
-import type { Transport } from './transport.ts';
-
-export { serveTools, toolServerMethods } from './tool-server.ts';
-export type { ServedTool, ToolServer } from './tool-server.ts';
-export { serializeResult } from './serve-rpc.ts';
-export type { Methods, SerializedResult } from './serve-rpc.ts';
-export type { ServeStreams } from './serve-stdio.ts';
-export type { ToolSession, ToolSessionOptions } from './session.ts';
-export type { ClientOptions, StrictClient, Timeouts } from './client.ts';
-export type { CallOptions, Exchange, SessionOptions, SessionTimeouts, StrictSession } from './strict-session.ts';
-export type { MessageInfo, Transport, Written } from './transport.ts';
-export { DEFAULT_CONNECTION_LIMITS, openStdioTransport, StdioTransport } from './stdio-transport.ts';
-export type { ConnectionLimits, StdioOptions } from './stdio-transport.ts';
-export { memoryTransportPair } from './memory-transport.ts';
-export type { MemoryPeer } from './memory-transport.ts';
-export { Correlator } from './correlator.ts';
-export type { CorrelatorOptions, NotificationPolicy, Reply, RequestObserver, RequestOptions, Sent } from './correlator.ts';
-export type { ErrorObject, InboundMessage, JsonRpcId, OutboundMessage } from './messages.ts';
-export { MCP_ADAPTER_VERSION, MCP_GAPS, protocolExchange } from './adapter.ts';
-export type { CallResult, ExpectedTool, TextAgreement } from './call.ts';
-export { spawnChild, terminate } from './child.ts';
-export type { ChildProcess, CloseReport, Graces, SpawnFn } from './child.ts';
-export { CLIENT_INFO } from './handshake.ts';
-export { buildEnv, DEV_SERVE_ENTRY, envNameAllowed, FIXTURE_ENV_ALLOW, fixtureLaunch, isCompiled, PROBE_ENV_ALLOW, probeEnv } from './launch.ts';
-export type { DefaultLaunchOptions, Launch } from './launch.ts';
-export { PROTOCOL_VERSION } from './results.ts';
-export type { ProbeOptions, ProbeReport, ProbeTimeouts } from './probe.ts';
-export { PROBE_OFFERED, PROBE_VERSIONS } from './probe-versions.ts';
-export type { Basis } from './probe-versions.ts';
-export type { ProbeFinding } from './probe-finding.ts';
-export type { ProbedTool } from './probe-tools.ts';
-export type { CallRequest, ProbedCall } from './probe-calls.ts';
-export type { ReportedCall, ReportedServer, ReportedTool } from './probe-report.ts';
-export { isClipped } from './report-value.ts';
-export type { Bounded, Clipped } from './report-value.ts';
-
-// The client, the tool session and the prober load on first use, so `caplab serve` and `verify`
-// never evaluate the client and only `probe` loads ajv (test/module-graph.test.ts holds this).
-type OpenToolSession = typeof import('./session.ts').openToolSession;
-type OpenStrictClient = typeof import('./client.ts').openStrictClient;
-type Probe = typeof import('./probe.ts').probe;
-
-/** Opens a session with one server, its tools wrapped for the pipeline (see session.ts); loads the strict client on first use. */
-export async function openToolSession(...args: Parameters<OpenToolSession>): ReturnType<OpenToolSession> {
-  return (await import('./session.ts')).openToolSession(...args);
-}
-
-/** Opens a strict fixed-profile client (see client.ts); loads it on first use. */
-export async function openStrictClient(...args: Parameters<OpenStrictClient>): ReturnType<OpenStrictClient> {
-  return (await import('./client.ts')).openStrictClient(...args);
-}
-
-/** Runs the fixed-profile handshake over any transport (see strict-session.ts); loads the session on first use. */
-export async function startStrictSession<Closed>(transport: Transport<Closed>, options: SessionOptions): Promise<Outcome<StrictSession<Closed>>> {
-  return (await import('./strict-session.ts')).startStrictSession(transport, options);
-}
-
-/** Probes any stdio MCP server (see probe.ts); loads it, and ajv with it, on first use. */
-export async function probe(...args: Parameters<Probe>): ReturnType<Probe> {
-  return (await import('./probe.ts')).probe(...args);
-}
-export { MCP_KINDS } from './kinds.ts';
+export {
+  Correlator,
+  buildEnv,
+  DEFAULT_CONNECTION_LIMITS,
+  envNameAllowed,
+  isCompiled,
+  MCP_KINDS,
+  memoryTransportPair,
+  openStdioTransport,
+  PROTOCOL_VERSION,
+  spawnChild,
+  StdioTransport,
+  terminate,
+} from './wire/index.ts';
+export type {
+  ChildProcess,
+  CloseReport,
+  ConnectionLimits,
+  CorrelatorOptions,
+  ErrorObject,
+  Graces,
+  InboundMessage,
+  JsonRpcId,
+  Launch,
+  MemoryPeer,
+  MessageInfo,
+  NotificationPolicy,
+  OutboundMessage,
+  Reply,
+  RequestObserver,
+  RequestOptions,
+  Sent,
+  SpawnFn,
+  StdioOptions,
+  Transport,
+  Written,
+} from './wire/index.ts';
+export { CLIENT_INFO, MCP_ADAPTER_VERSION, MCP_GAPS, openStrictClient, openToolSession, protocolExchange, startStrictSession } from './client/index.ts';
+export type {
+  CallOptions,
+  CallResult,
+  ClientOptions,
+  Exchange,
+  ExpectedTool,
+  SessionOptions,
+  SessionTimeouts,
+  StrictClient,
+  StrictSession,
+  TextAgreement,
+  Timeouts,
+  ToolSession,
+  ToolSessionOptions,
+} from './client/index.ts';
+export { serializeResult, serveTools, toolServerMethods } from './server/index.ts';
+export type { Methods, SerializedResult, ServedTool, ServeStreams, ToolServer } from './server/index.ts';
+export { isClipped, probe, PROBE_ENV_ALLOW, PROBE_OFFERED, PROBE_VERSIONS, probeEnv } from './probe/index.ts';
+export type { Basis, Bounded, CallRequest, Clipped, ProbedCall, ProbedTool, ProbeFinding, ProbeOptions, ProbeReport, ProbeTimeouts, ReportedCall, ReportedServer, ReportedTool } from './probe/index.ts';
+export { ENV_NAME, ENV_NAME_RULE, loadMcpConfig } from './config/index.ts';
+export type { InvalidConfigEntry, McpConfig, McpConfigEntry, McpConfigOptions, StdioConfigEntry, UnsupportedConfigEntry } from './config/index.ts';

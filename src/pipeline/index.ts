@@ -18,7 +18,7 @@ export { errorContent, errorText } from './call-record.ts';
 export type { CallArguments, CallRecord, KeptFile, StageName, StageRecord } from './call-record.ts';
 export { executeCall } from './run.ts';
 export { resolveCall, STAGES } from './stages/index.ts';
-export type { Adds, CallState, Has, Pending, Pipeline, Stage, Step } from './stages/index.ts';
+export type { Adds, CallState, Has, Pending, Pipeline, CallStage, Step } from './stages/index.ts';
 export { attributesOf } from './tool.ts';
 export type { CallContext, ProducingRequest, ProtocolExchange, RuntimeTool, ToolAttributes, ToolCall, ToolOutput } from './tool.ts';
 export * from './hooks/index.ts';

@@ -4,9 +4,13 @@
  * function decides for all three: a name added here is seen by every one.
  */
 
-/** What naming needs of a tool: a runtime tool has it, so does a catalog entry written before any server starts. */
+/**
+ * What naming needs of a tool: a runtime tool has it, so does a catalog entry
+ * written before any server starts. A server is named by its key, the name
+ * the host gives it, never by the serverInfo.name it reports about itself.
+ */
 export interface Nameable {
-  readonly binding: { readonly tool: string; readonly server?: { readonly name: string } };
+  readonly binding: { readonly tool: string; readonly server?: { readonly key: string } };
   readonly contract: { readonly name: string };
 }
 
@@ -16,14 +20,14 @@ function qualified(server: string, tool: string): string {
 }
 
 /**
- * The model-visible name and, for an MCP tool, `mcp__<server>__<tool>`
- * (server from the binding's server identity, tool from the contract name).
+ * The model-visible name and, for an MCP tool, `mcp__<key>__<tool>` (the
+ * server's key from the binding's server identity, tool from the contract name).
  *
  * @example toolNames(mcpReadSource) // ['read_source', 'mcp__caplab-fixture__read_source']
  */
 export function toolNames(tool: Nameable): readonly string[] {
   const names = [tool.binding.tool];
-  const server = tool.binding.server?.name;
+  const server = tool.binding.server?.key;
   if (server !== undefined) {
     const full = qualified(server, tool.contract.name);
     if (full !== tool.binding.tool) names.push(full);
@@ -32,13 +36,13 @@ export function toolNames(tool: Nameable): readonly string[] {
 }
 
 /**
- * The tool's name in a hook's input (`tool_name`): `mcp__<server>__<tool>`
+ * The tool's name in a hook's input (`tool_name`): `mcp__<key>__<tool>`
  * for an MCP tool, as Claude Code gives it, so a hook script written for
  * Claude Code recognises the tool; the model-visible name otherwise.
  *
  * @example hookToolName(mcpReadSource) // 'mcp__caplab-fixture__read_source'
  */
 export function hookToolName(tool: Nameable): string {
-  const server = tool.binding.server?.name;
+  const server = tool.binding.server?.key;
   return server === undefined ? tool.binding.tool : qualified(server, tool.contract.name);
 }

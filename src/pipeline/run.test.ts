@@ -6,7 +6,7 @@ import { inProcessHook } from './hooks/index.ts';
 import type { StageName } from './call-record.ts';
 import { textBlock } from './result-block.ts';
 import { executeCall, runStages } from './run.ts';
-import { next, stop, type Pipeline, type Stage, type Step } from './stages/index.ts';
+import { next, stop, type Pipeline, type CallStage, type Step } from './stages/index.ts';
 import { callState, echoContract, echoPipeline, echoTool as kitEchoTool, offering } from './testing/call-state.ts';
 import { attributesOf, type RuntimeTool } from './tool.ts';
 
@@ -17,7 +17,7 @@ function echoTool(options: { check?: RuntimeTool['check']; handler?: RuntimeTool
   const echo = options.handler ?? kitEchoTool().handler;
   const tool = kitEchoTool({
     ...(options.mcp
-      ? { binding: bind(echoContract, { implementation: { kind: 'mcp', version: 'echo/1' }, server: { name: 'srv', version: '1', protocolVersion: '2025-06-18', launch: ['srv'], cwd: '/', envNames: [], instanceId: 'i' } }) }
+      ? { binding: bind(echoContract, { implementation: { kind: 'mcp', version: 'echo/1' }, server: { key: 'srv', name: 'srv', version: '1', protocolVersion: '2025-06-18', endpoint: { kind: 'stdio', argv: ['srv'], cwd: '/', envNames: [] }, instanceId: 'i' } }) }
       : {}),
     attributes: attributesOf(echoContract, { ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}), fromMcp: options.mcp ?? false }),
     ...(options.check ? { check: options.check } : {}),
@@ -241,7 +241,7 @@ test('calls side by side interleave only at their I/O: a call whose hooks return
 test('runStages records each stage as it passes, a stop under the stage it names, and runs nothing after a stop', async () => {
   const ran: string[] = [];
   const tool = echoTool().tool;
-  const stage = (name: StageName, step: Step): Stage => ({ name, needs: [], run: () => (ran.push(name), step) });
+  const stage = (name: StageName, step: Step): CallStage => ({ name, needs: [], run: () => (ran.push(name), step) });
   const stages = [stage('resolve', next({ tool }, 'found')), stage('convert', next()), stage('validate', stop(fail('precondition', 'binding_changed', 'y'), {}, 'pre_hooks')), stage('permission', next())];
   const record = await runStages(stages, callState({}));
   expect(ran).toEqual(['resolve', 'convert', 'validate']);

@@ -1,6 +1,6 @@
 import type { Failure } from '../contract/index.ts';
 import { errorContent, type CallRecord, type StageRecord } from './call-record.ts';
-import { seedState, STAGES, type Adds, type CallState, type Has, type Pipeline, type Stage } from './stages/index.ts';
+import { seedState, STAGES, type Adds, type CallState, type Has, type Pipeline, type CallStage } from './stages/index.ts';
 import type { ProducingRequest, ToolCall } from './tool.ts';
 
 /** The record the ledger writes, from the state the call ended in. */
@@ -42,7 +42,7 @@ function write(state: CallState, adds: Adds): void {
  * if any) and no later stage runs. The only awaits are on the promises
  * stages hand over (see `Pending`).
  */
-export async function runStages(stages: readonly Stage[], state: CallState): Promise<CallRecord> {
+export async function runStages(stages: readonly CallStage[], state: CallState): Promise<CallRecord> {
   const records: StageRecord[] = [];
   for (const stage of stages) {
     // Each stage's `needs` are set by the stages before it in the list (stages/index.test.ts runs the check).

@@ -143,7 +143,7 @@ export function spawnGuard(command: readonly string[]): GuardLink | undefined {
 /**
  * How caplab's executable is started as the guard: compiled, itself with
  * `GUARD_ARG`; in development, Bun with the entry `main`. Compiled means the
- * entry lives in Bun's embedded filesystem (the test of mcp/launch.ts `isCompiled`).
+ * entry lives in Bun's embedded filesystem (the test of mcp/wire/launch.ts `isCompiled`).
  */
 export function guardCommand(main: string, execPath: string = process.execPath): string[] {
   const compiled = main.startsWith('/$bunfs/') || main.includes('~BUN');

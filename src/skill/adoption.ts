@@ -1,6 +1,6 @@
 import { fail, ok, type Outcome } from '../contract/index.ts';
 import { load } from './bind.ts';
-import type { BoundPackage, LoadedStage, Stage } from './types.ts';
+import type { BoundPackage, LoadedStage, MethodStage } from './types.ts';
 
 /**
  * The adoption record of one model request (seed 000 §5.7): which method, at
@@ -12,7 +12,7 @@ export interface Adoption {
   readonly name: string;
   readonly version: string;
   readonly hash: string;
-  readonly stage: Stage;
+  readonly stage: MethodStage;
   readonly instructions_sha256: string;
   readonly instructions_present: boolean;
   /** Every resource of the package found in the payload (any stage's). */
@@ -66,7 +66,7 @@ export function payloadSystemTexts(payload: Uint8Array): Outcome<string[]> {
  *
  * @returns The record, or `invalid_arguments`/`bad_payload` if the bytes are not UTF-8 JSON.
  */
-export function adoption(bound: BoundPackage, stage: Stage, payload: Uint8Array): Outcome<Adoption> {
+export function adoption(bound: BoundPackage, stage: MethodStage, payload: Uint8Array): Outcome<Adoption> {
   const texts = payloadSystemTexts(payload);
   if (!texts.ok) return texts;
   const present = (text: string) => texts.value.some((t) => t.includes(text));

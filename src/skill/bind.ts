@@ -1,5 +1,5 @@
 import { fail, ok, sha256Hex, type Failure, type Outcome } from '../contract/index.ts';
-import type { BoundPackage, CatalogEntry, LoadedStage, Package, Requirement, Stage } from './types.ts';
+import type { BoundPackage, CatalogEntry, LoadedStage, Package, Requirement, MethodStage } from './types.ts';
 
 /** A tool as the host has bound it: its model-visible name and contract version. */
 export interface BoundTool {
@@ -38,7 +38,7 @@ export function bindPackage<P extends Package>(pkg: P, tools: readonly BoundTool
  * the references that stage declares, in declaration order. The package was
  * parsed against the task's stages, so a stage it lacks is a programmer error.
  */
-export function load(bound: BoundPackage, stage: Stage): LoadedStage {
+export function load(bound: BoundPackage, stage: MethodStage): LoadedStage {
   const pkg = bound.package;
   const section = pkg.stages[stage];
   if (!section) throw new Error(`package '${pkg.name}' has no stage '${stage}' (stages: ${Object.keys(pkg.stages).join(', ')})`);

@@ -1,5 +1,5 @@
 import { fail, ok, type Outcome } from '../contract/index.ts';
-import type { Stage } from './types.ts';
+import type { MethodStage } from './types.ts';
 
 /**
  * The SKILL.md body: a shared preamble (loaded with every stage) followed by
@@ -17,20 +17,20 @@ const HEADING = /^## Stage: (.*)$/gm;
  * Splits a body into per-stage instructions (preamble + that stage's section).
  * Every stage of `stages` must have exactly one section; an unknown stage is refused.
  */
-export function stageInstructions(body: string, stages: readonly Stage[]): Outcome<Readonly<Record<Stage, string>>> {
+export function stageInstructions(body: string, stages: readonly MethodStage[]): Outcome<Readonly<Record<MethodStage, string>>> {
   const headings = [...body.matchAll(HEADING)];
   const preamble = body.slice(0, headings[0]?.index ?? body.length);
-  const sections = new Map<Stage, string>();
+  const sections = new Map<MethodStage, string>();
   for (const [i, heading] of headings.entries()) {
     const name = heading[1]!.trim();
     if (!stages.includes(name)) {
       return fail('invalid_arguments', 'bad_package', `field \`body\`: unknown stage '${name}' in "${heading[0]}" (stages: ${stages.join(', ')})`);
     }
-    const stage = name as Stage;
+    const stage = name as MethodStage;
     if (sections.has(stage)) return fail('invalid_arguments', 'bad_package', `field \`body\`: stage '${stage}' has two sections`);
     sections.set(stage, body.slice(heading.index, headings[i + 1]?.index ?? body.length));
   }
-  const out = {} as Record<Stage, string>;
+  const out = {} as Record<MethodStage, string>;
   for (const stage of stages) {
     const section = sections.get(stage);
     if (section === undefined) {

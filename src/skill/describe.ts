@@ -1,6 +1,6 @@
 import { inert } from '../base/index.ts';
 import { bindPackage, type BoundTool } from './bind.ts';
-import type { Package, Stage } from './types.ts';
+import type { Package, MethodStage } from './types.ts';
 
 /** One package as `caplab skills` shows it. Plain JSON data. */
 export interface SkillDescription {
@@ -14,7 +14,7 @@ export interface SkillDescription {
   readonly allowed_tools: readonly string[];
   readonly requires: readonly { readonly tool: string; readonly version: string; readonly bound_versions: readonly string[] }[];
   readonly binding: { readonly status: 'bound' } | { readonly status: 'refused'; readonly class: string; readonly kind: string; readonly message: string };
-  readonly stages: Readonly<Record<Stage, readonly string[]>>;
+  readonly stages: Readonly<Record<MethodStage, readonly string[]>>;
   readonly resources: readonly { readonly path: string; readonly sha256: string; readonly bytes: number }[];
   /** A plain package's body, by hash and size. */
   readonly body?: { readonly sha256: string; readonly bytes: number };
@@ -41,7 +41,7 @@ function ownParts(pkg: Package): Pick<SkillDescription, 'plain' | 'version' | 's
   if (pkg.kind === 'plain') {
     return { plain: true, version: null, stages: {}, resources: [], body: { sha256: pkg.body.sha256, bytes: pkg.body.bytes }, not_applied: [...pkg.notApplied] };
   }
-  const stages = {} as Record<Stage, readonly string[]>;
+  const stages = {} as Record<MethodStage, readonly string[]>;
   // In the task's stage order: the package's stages were built from that list, and no stage name is an integer (STAGE_NAME).
   for (const [stage, { resources }] of Object.entries(pkg.stages)) stages[stage] = [...resources];
   const resources = pkg.resources.map((r) => ({ path: r.path, sha256: r.sha256, bytes: encoder.encode(r.text).byteLength }));

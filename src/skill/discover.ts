@@ -3,7 +3,7 @@ import { join, resolve, sep } from 'node:path';
 import { assetBytes, assetPaths } from '../assets/index.ts';
 import { fail, LIMITS, ok, readBounded, type Failure, type Outcome } from '../contract/index.ts';
 import { parsePackage, type PackageReader } from './package.ts';
-import type { Package, Stage } from './types.ts';
+import type { Package, MethodStage } from './types.ts';
 
 /** The embedded folder of packages (repository-relative), see scripts/embed.ts. */
 export const EMBEDDED_SKILLS = 'skills';
@@ -13,7 +13,7 @@ export const EMBEDDED_SKILLS = 'skills';
  * of text imports, so they are the same bytes under `bun run`, `bun test` and
  * the compiled binary, with no file beside the executable.
  */
-export function embeddedPackages(stages: readonly Stage[]): Outcome<readonly Package[]> {
+export function embeddedPackages(stages: readonly MethodStage[]): Outcome<readonly Package[]> {
   const folders = [...new Set(assetPaths(EMBEDDED_SKILLS).map((path) => path.split('/')[1]!))];
   const packages: Package[] = [];
   for (const folder of folders) {
@@ -68,7 +68,7 @@ function isDirectory(path: string): boolean | undefined {
  * Reads a folder of package folders (`--skills DIR`). Every non-hidden
  * sub-folder must be a valid package; DIR itself must not be one (pass its parent).
  */
-export function packagesInDir(dir: string, stages: readonly Stage[]): Outcome<readonly Package[]> {
+export function packagesInDir(dir: string, stages: readonly MethodStage[]): Outcome<readonly Package[]> {
   const abs = resolve(dir);
   if (!isDirectory(abs)) {
     return fail('invalid_arguments', 'bad_skills_dir', `--skills ${dir}: not a directory`);
@@ -103,7 +103,7 @@ function originText(pkg: Package): string {
  * set, as does a name given twice — a name must mean one method. Every
  * package is parsed against `stages`, the task's method stages.
  */
-export function discoverPackages(options: { readonly stages: readonly Stage[]; readonly dirs?: readonly string[]; readonly embedded?: boolean }): Outcome<readonly Package[]> {
+export function discoverPackages(options: { readonly stages: readonly MethodStage[]; readonly dirs?: readonly string[]; readonly embedded?: boolean }): Outcome<readonly Package[]> {
   const sources = [
     ...(options.embedded === false ? [] : [() => embeddedPackages(options.stages)]),
     ...(options.dirs ?? []).map((dir) => () => packagesInDir(dir, options.stages)),

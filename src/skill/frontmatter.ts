@@ -1,7 +1,7 @@
 import { issuePath } from '../base/index.ts';
 import * as v from 'valibot';
 import { fail, LIMITS, ok, type Outcome } from '../contract/index.ts';
-import type { Requirement, Stage } from './types.ts';
+import type { Requirement, MethodStage } from './types.ts';
 import { yamlDepthBound } from './yaml-depth.ts';
 
 /**
@@ -27,7 +27,7 @@ export interface Manifest {
   readonly version: string;
   readonly requires: readonly Requirement[];
   readonly resources: readonly { readonly path: string; readonly sha256: string }[];
-  readonly stageResources: Readonly<Record<Stage, readonly string[]>>;
+  readonly stageResources: Readonly<Record<MethodStage, readonly string[]>>;
 }
 
 /**
@@ -146,7 +146,7 @@ function plainManifest(data: Readonly<Record<string, unknown>>): Outcome<PlainMa
  * A frontmatter with no `caplab-*` field is a plain Agent Skills package.
  * @returns The manifest, or a `bad_package` (`too_deep`) failure.
  */
-export function parseFrontmatter(yaml: string, stages: readonly Stage[]): Outcome<Manifest | PlainManifest> {
+export function parseFrontmatter(yaml: string, stages: readonly MethodStage[]): Outcome<Manifest | PlainManifest> {
   const data = parseMapping(yaml);
   if (!data.ok) return data;
   if (!hasCaplabField(data.value)) return plainManifest(data.value);
@@ -189,7 +189,7 @@ export function parseFrontmatter(yaml: string, stages: readonly Stage[]): Outcom
     resources.push({ path, sha256 });
   }
 
-  const stageResources = {} as Record<Stage, readonly string[]>;
+  const stageResources = {} as Record<MethodStage, readonly string[]>;
   for (const stage of stages) {
     const field = `metadata.caplab-stage-${stage}`;
     const value = meta[`caplab-stage-${stage}`];

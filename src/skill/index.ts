@@ -4,7 +4,7 @@
  * tool versions they need, loaded stage by stage, recorded as adopted only
  * from the request bytes — and never a source of any tool or permission.
  */
-export type { BoundPackage, CatalogEntry, LoadedStage, Package, PackageOrigin, PlainPackage, Requirement, Resource, Stage, StagedPackage } from './types.ts';
+export type { BoundPackage, CatalogEntry, LoadedStage, Package, PackageOrigin, PlainPackage, Requirement, Resource, MethodStage, StagedPackage } from './types.ts';
 export { NAME_PATTERN, parseFrontmatter, splitSkillMd } from './frontmatter.ts';
 export type { Manifest } from './frontmatter.ts';
 export { PACKAGE_HASH_FORMAT, packageHash, parsePackage } from './package.ts';

@@ -2,7 +2,7 @@ import { deepFreeze } from '../base/index.ts';
 import { canonicalHash, fail, LIMITS, ok, sha256Hex, type FailClass, type Failure, type FailureKind, type Outcome } from '../contract/index.ts';
 import { stageInstructions } from './body.ts';
 import { parseFrontmatter, splitSkillMd, type PlainManifest } from './frontmatter.ts';
-import { STAGE_NAME, type Package, type PackageOrigin, type PlainPackage, type Resource, type Stage } from './types.ts';
+import { STAGE_NAME, type Package, type PackageOrigin, type PlainPackage, type Resource, type MethodStage } from './types.ts';
 
 /**
  * Reads one file of a package by its path relative to the package folder:
@@ -51,7 +51,7 @@ function decode(bytes: Uint8Array): string | undefined {
  * @param stages The task's method stages, in order: the package must cover each, and no other.
  * @returns A deep-frozen package, or the first reason it is refused.
  */
-export function parsePackage(folder: string, origin: PackageOrigin, read: PackageReader, stages: readonly Stage[]): Outcome<Package> {
+export function parsePackage(folder: string, origin: PackageOrigin, read: PackageReader, stages: readonly MethodStage[]): Outcome<Package> {
   for (const stage of stages) if (!STAGE_NAME.test(stage)) throw new TypeError(`stage name ${JSON.stringify(stage)}: a stage name is a word that starts with a letter`);
   const where = origin.kind === 'embedded' ? `embedded package '${folder}'` : `package ${origin.path}`;
   const refuse = <K extends FailureKind>(failure: { class: FailClass<K>; kind: K; message: string; issues?: readonly string[] }) =>
@@ -105,7 +105,7 @@ export function parsePackage(folder: string, origin: PackageOrigin, read: Packag
     }
   }
 
-  const byStage = {} as Record<Stage, { instructions: string; resources: readonly string[] }>;
+  const byStage = {} as Record<MethodStage, { instructions: string; resources: readonly string[] }>;
   // Both were built from `stages`, so every stage is there.
   for (const stage of stages) byStage[stage] = { instructions: instructions.value[stage]!, resources: m.stageResources[stage]! };
   return ok(

@@ -2,7 +2,7 @@ import type { Outcome } from '../contract/index.ts';
 import { adoption, methodText, type Adoption } from './adoption.ts';
 import { load } from './bind.ts';
 import { plainAdoption, plainMethodText, type PlainAdoption } from './plain.ts';
-import type { BoundPackage, Package, Stage } from './types.ts';
+import type { BoundPackage, Package, MethodStage } from './types.ts';
 
 /** A text block as provider payloads carry it in `system`. */
 export interface MethodBlock {
@@ -13,9 +13,9 @@ export interface MethodBlock {
 /** What the harness needs from an adopted package, per request. */
 export interface MethodSupport {
   /** Blocks to append to the payload's `system` array for this stage, unaltered. */
-  blocks(stage: Stage): readonly MethodBlock[];
+  blocks(stage: MethodStage): readonly MethodBlock[];
   /** The adoption record, computed from the exact payload bytes that were sent. */
-  adoption(stage: Stage, payload: Uint8Array): Outcome<Adoption | PlainAdoption>;
+  adoption(stage: MethodStage, payload: Uint8Array): Outcome<Adoption | PlainAdoption>;
 }
 
 /**
@@ -32,17 +32,17 @@ export function methodSupport(bound: BoundPackage<Package>): MethodSupport {
       blocks: function plainBlocks(): readonly MethodBlock[] {
         return [{ type: 'text', text: plainMethodText(pkg) }];
       },
-      adoption: function plainMethodAdoption(_stage: Stage, payload: Uint8Array): Outcome<PlainAdoption> {
+      adoption: function plainMethodAdoption(_stage: MethodStage, payload: Uint8Array): Outcome<PlainAdoption> {
         return plainAdoption(pkg, payload);
       },
     });
   }
   const staged = { package: pkg, tools: bound.tools };
   return Object.freeze({
-    blocks: function methodBlocks(stage: Stage): readonly MethodBlock[] {
+    blocks: function methodBlocks(stage: MethodStage): readonly MethodBlock[] {
       return [{ type: 'text', text: methodText(load(staged, stage)) }];
     },
-    adoption: function methodAdoption(stage: Stage, payload: Uint8Array): Outcome<Adoption> {
+    adoption: function methodAdoption(stage: MethodStage, payload: Uint8Array): Outcome<Adoption> {
       return adoption(staged, stage, payload);
     },
   });

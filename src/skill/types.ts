@@ -11,7 +11,7 @@
  * keeps its stages as object keys, whose order is insertion order only for
  * names that are not integers.
  */
-export type Stage = string;
+export type MethodStage = string;
 
 /** What a stage name is; `parsePackage` throws on any other (a task's programming error). */
 export const STAGE_NAME = /^[A-Za-z][A-Za-z0-9_-]*$/;
@@ -53,7 +53,7 @@ export interface StagedPackage extends PackageCommon {
   readonly version: string;
   readonly resources: readonly Resource[];
   /** Per stage: the instructions (shared preamble + the stage's section) and the resource paths it loads. */
-  readonly stages: Readonly<Record<Stage, { readonly instructions: string; readonly resources: readonly string[] }>>;
+  readonly stages: Readonly<Record<MethodStage, { readonly instructions: string; readonly resources: readonly string[] }>>;
 }
 
 /**
@@ -82,7 +82,7 @@ export interface BoundPackage<P extends Package = StagedPackage> {
 /** What one stage puts in a request: only that stage's instructions and references. */
 export interface LoadedStage {
   readonly package: { readonly name: string; readonly version: string; readonly hash: string };
-  readonly stage: Stage;
+  readonly stage: MethodStage;
   readonly instructions: string;
   readonly instructionsSha256: string;
   readonly resources: readonly Resource[];

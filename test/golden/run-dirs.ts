@@ -18,7 +18,7 @@ import { checkCommand } from '../../src/cli/check-command.ts';
 import { parseRunFlags, runCommand } from '../../src/cli/run-command.ts';
 import { testIo } from '../../src/cli/test-io.ts';
 import { excerptCli } from '../../src/cli/testing/excerpt-cli.ts';
-import { DEV_SERVE_ENTRY } from '../../src/mcp/index.ts';
+import { DEV_SERVE_ENTRY } from '../../src/cli/tasks.ts';
 import { excerptTaskOverMcp } from '../../src/excerpt/index.ts';
 
 export const GOLDEN_EPOCH = '1700000000';

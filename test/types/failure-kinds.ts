@@ -8,7 +8,7 @@
  */
 import { exitCodeOf } from '../../src/base/index.ts';
 import { fail, refusal, type Failure } from '../../src/contract/index.ts';
-import { refuse } from '../../src/mcp/basis.ts';
+import { refuse } from '../../src/mcp/wire/basis.ts';
 
 export function failures(passedOn: Failure): readonly Failure[] {
   return [

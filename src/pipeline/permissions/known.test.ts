@@ -3,7 +3,7 @@ import { checkNames } from './known.ts';
 import { parseRule } from './rule.ts';
 
 const known = [
-  { binding: { tool: 'read_source', server: { name: 'caplab-fixture' } }, contract: { name: 'read_source' } },
+  { binding: { tool: 'read_source', server: { key: 'caplab-fixture' } }, contract: { name: 'read_source' } },
   { binding: { tool: 'create_card' }, contract: { name: 'create_card' } },
 ];
 function rule(text: string) {

@@ -13,7 +13,7 @@ export interface NameUses {
 
 function describeKnown(known: readonly Nameable[]): string {
   const names = [...new Set(known.flatMap((tool) => toolNames(tool)))];
-  const servers = [...new Set(known.flatMap((tool) => (tool.binding.server ? [`mcp__${tool.binding.server.name}`] : [])))];
+  const servers = [...new Set(known.flatMap((tool) => (tool.binding.server ? [`mcp__${tool.binding.server.key}`] : [])))];
   return `known tools: ${names.join(', ') || '(none)'}; known servers: ${servers.join(', ') || '(none)'}`;
 }
 

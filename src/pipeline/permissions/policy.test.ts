@@ -8,7 +8,7 @@ import { parseRules } from './rule.ts';
 
 // Real contracts and bindings; the handler is never called by the policy.
 const notCalled: RuntimeTool['handler'] = async () => fail('business', 'tool_error', 'the policy never runs a handler');
-const server = { name: 'fixture', version: '1', protocolVersion: '2025-06-18', launch: ['caplab', 'serve'], cwd: '/', envNames: [], instanceId: 'i1' };
+const server = { key: 'fixture', name: 'fixture', version: '1', protocolVersion: '2025-06-18', endpoint: { kind: 'stdio', argv: ['caplab', 'serve'], cwd: '/', envNames: [] }, instanceId: 'i1' } as const;
 
 /** A runtime tool for `contract`: local, or behind the fixture server (optionally under another model-facing name). */
 function runtime(contract: Contract, mcp?: { readonly tool?: string }): RuntimeTool {

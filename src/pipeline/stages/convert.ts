@@ -1,12 +1,12 @@
 import { checkArgumentLimits } from '../argument-limits.ts';
-import { next, stop, type Stage } from './stage.ts';
+import { next, stop, type CallStage } from './stage.ts';
 
 /**
  * convert: model-facing arguments → contract arguments under the pinned
  * binding. The model's raw arguments meet the argument bounds first; a call
  * past them is refused as a `validate` failure, before the converter reads it.
  */
-export const convert: Stage<'binding'> = {
+export const convert: CallStage<'binding'> = {
   name: 'convert',
   needs: ['binding'],
   run(state) {

@@ -2,7 +2,7 @@ import { fail, type Outcome } from '../../contract/index.ts';
 import { withDeadline } from '../deadline.ts';
 import type { CallContext, RuntimeTool, ToolOutput } from '../tool.ts';
 import { interrupted } from './interrupted.ts';
-import { after, next, stop, type Stage } from './stage.ts';
+import { after, next, stop, type CallStage } from './stage.ts';
 
 /**
  * Calls the handler with its timeout; its signal aborts on the run's
@@ -30,7 +30,7 @@ export async function runHandler(tool: RuntimeTool, input: unknown, context: Cal
  * entered, whatever its outcome. A run interrupted before it gets here enters
  * no handler.
  */
-export const handler: Stage<'tool' | 'input'> = {
+export const handler: CallStage<'tool' | 'input'> = {
   name: 'handler',
   needs: ['tool', 'input'],
   run(state) {

@@ -3,16 +3,16 @@ import { fail } from '../../contract/index.ts';
 import { runStages } from '../run.ts';
 import { callState } from '../testing/call-state.ts';
 import { STAGES } from './index.ts';
-import { stop, type CallState, type Stage } from './stage.ts';
+import { stop, type CallState, type CallStage } from './stage.ts';
 
 test('STAGES is the pipeline of SPEC F-PIPE, in order', () => {
   expect(STAGES.map((stage) => stage.name)).toEqual(['resolve', 'convert', 'validate', 'pre_hooks', 'permission', 'handler', 'result_validate', 'output_limit', 'post_hooks']);
 });
 
 /** Runs `stages` with each one first checking that its `needs` are set (a stage whose are not stops the call). */
-async function missingNeeds(stages: readonly Stage[]) {
+async function missingNeeds(stages: readonly CallStage[]) {
   const missing: string[] = [];
-  const checked = stages.map((stage): Stage => ({
+  const checked = stages.map((stage): CallStage => ({
     ...stage,
     run: (state) => {
       const absent = stage.needs.filter((key: keyof CallState) => state[key] === undefined);

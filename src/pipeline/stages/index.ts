@@ -11,11 +11,11 @@ import { postHooks } from './post-hooks.ts';
 import { preHooks } from './pre-hooks.ts';
 import { resolve } from './resolve.ts';
 import { resultValidate } from './result-validate.ts';
-import type { Stage } from './stage.ts';
+import type { CallStage } from './stage.ts';
 import { validate } from './validate.ts';
 
-export const STAGES: readonly Stage[] = [resolve, convert, validate, preHooks, permission, handler, resultValidate, outputLimit, postHooks];
+export const STAGES: readonly CallStage[] = [resolve, convert, validate, preHooks, permission, handler, resultValidate, outputLimit, postHooks];
 
 export { resolveCall } from './resolve.ts';
 export { after, next, seedState, stop } from './stage.ts';
-export type { Adds, CallState, Has, Pending, Pipeline, Stage, Step } from './stage.ts';
+export type { Adds, CallState, Has, Pending, Pipeline, CallStage, Step } from './stage.ts';

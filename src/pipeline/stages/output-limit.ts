@@ -1,7 +1,7 @@
 import type { KeptFile } from '../call-record.ts';
 import { limitContent, type OutputCut } from '../output-limit.ts';
 import { textBlock, type ResultBlock } from '../result-block.ts';
-import { next, type Stage } from './stage.ts';
+import { next, type CallStage } from './stage.ts';
 
 /** The full output as kept in the run dir: a lone text block's text, else the JSON of the blocks. */
 function fullText(content: readonly ResultBlock[]): string {
@@ -31,7 +31,7 @@ function detailOf(cut: OutputCut, maxBytes: number): string {
  * in a text block of its own when only whole blocks were left out. The record
  * names each block cut or left out (`outputCut`, the stage's detail).
  */
-export const outputLimit: Stage<'tool' | 'outcome'> = {
+export const outputLimit: CallStage<'tool' | 'outcome'> = {
   name: 'output_limit',
   needs: ['tool', 'outcome'],
   run(state) {

@@ -1,8 +1,8 @@
 import { permissionFailure } from '../permissions/index.ts';
-import { next, stop, type Stage } from './stage.ts';
+import { next, stop, type CallStage } from './stage.ts';
 
 /** permission: the injected policy decides, given the hooks' decision; a deny stops the call. */
-export const permission: Stage<'tool'> = {
+export const permission: CallStage<'tool'> = {
   name: 'permission',
   needs: ['tool'],
   run(state) {

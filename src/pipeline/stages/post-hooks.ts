@@ -2,14 +2,14 @@ import { runHookEvent } from '../hooks/index.ts';
 import { toolNames } from '../names.ts';
 import { textBlock } from '../result-block.ts';
 import { hookInput } from './hook-input.ts';
-import { after, next, type Stage } from './stage.ts';
+import { after, next, type CallStage } from './stage.ts';
 
 /**
  * post_hooks: the PostToolUse hooks see the input and the result. The tool
  * already ran: a block cannot undo it, it tells the model why (as in Claude
  * Code), so this stage never stops a call.
  */
-export const postHooks: Stage<'tool' | 'input' | 'outcome' | 'hookContent'> = {
+export const postHooks: CallStage<'tool' | 'input' | 'outcome' | 'hookContent'> = {
   name: 'post_hooks',
   needs: ['tool', 'input', 'outcome', 'hookContent'],
   run(state) {

@@ -4,7 +4,7 @@ import { toolNames } from '../names.ts';
 import { deniedByHookBlock } from '../permissions/index.ts';
 import { hookInput } from './hook-input.ts';
 import { interrupted } from './interrupted.ts';
-import { after, next, stop, type Stage } from './stage.ts';
+import { after, next, stop, type CallStage } from './stage.ts';
 import { validateInput } from './validate.ts';
 
 /**
@@ -12,7 +12,7 @@ import { validateInput } from './validate.ts';
  * rewrites that disagree, or an interruption stops the call; a rewrite is
  * recorded and validated again; a decision goes on to the permission stage.
  */
-export const preHooks: Stage<'tool' | 'input'> = {
+export const preHooks: CallStage<'tool' | 'input'> = {
   name: 'pre_hooks',
   needs: ['tool', 'input'],
   run(state) {

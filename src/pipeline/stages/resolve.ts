@@ -1,7 +1,7 @@
 import { resolvePinned, type Binding } from '../../binding/index.ts';
 import type { Outcome } from '../../contract/index.ts';
 import type { ProducingRequest, RuntimeTool, ToolCall } from '../tool.ts';
-import { next, stop, type Pipeline, type Stage } from './stage.ts';
+import { next, stop, type Pipeline, type CallStage } from './stage.ts';
 
 /**
  * Resolves a call under the binding recorded in the request that produced it.
@@ -21,7 +21,7 @@ export function resolveCall(call: ToolCall, request: ProducingRequest, tools: Pi
 }
 
 /** resolve: the tool and binding the call runs under; the record's detail is the binding id. */
-export const resolve: Stage<never> = {
+export const resolve: CallStage<never> = {
   name: 'resolve',
   needs: [],
   run(state) {

@@ -1,7 +1,7 @@
 import { canonicalHash, fail, validateArguments, type Failure } from '../../contract/index.ts';
 import { ResultContent } from '../result-block.ts';
 import type { RuntimeTool, ToolOutput } from '../tool.ts';
-import { next, stop, type Stage } from './stage.ts';
+import { next, stop, type CallStage } from './stage.ts';
 
 /** A handler's result the pipeline refused: why, and the hash of what was refused. */
 export interface RefusedResult {
@@ -40,7 +40,7 @@ export function checkResult(tool: RuntimeTool, output: Pick<ToolOutput, 'data' |
 }
 
 /** result_validate: a refused result stops the call; the record keeps the hash of what was refused. */
-export const resultValidate: Stage<'tool' | 'outcome'> = {
+export const resultValidate: CallStage<'tool' | 'outcome'> = {
   name: 'result_validate',
   needs: ['tool', 'outcome'],
   run(state) {

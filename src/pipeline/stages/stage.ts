@@ -121,7 +121,7 @@ export interface Pending {
 export type Has<K extends keyof CallState> = CallState & { readonly [P in K]: Exclude<CallState[P], undefined> };
 
 /** One step of the pipeline, as data: its name in the record, what it reads, what it does. */
-export interface Stage<K extends keyof CallState = keyof CallState> {
+export interface CallStage<K extends keyof CallState = keyof CallState> {
   readonly name: StageName;
   /** Fields the stages before it in the list have set by the time it runs (a test checks the list). */
   readonly needs: readonly K[];

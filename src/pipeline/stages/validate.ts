@@ -1,7 +1,7 @@
 import { validateArguments, type Outcome } from '../../contract/index.ts';
 import { checkArgumentLimits } from '../argument-limits.ts';
 import type { CallContext, RuntimeTool } from '../tool.ts';
-import { next, stop, type Stage } from './stage.ts';
+import { next, stop, type CallStage } from './stage.ts';
 
 /**
  * The one input check, for the converted input and for a hook's rewrite
@@ -18,7 +18,7 @@ export function validateInput(tool: RuntimeTool, input: unknown, context: CallCo
 }
 
 /** validate: the converted input becomes the handler's input, or the call stops. */
-export const validate: Stage<'tool'> = {
+export const validate: CallStage<'tool'> = {
   name: 'validate',
   needs: ['tool'],
   run(state) {

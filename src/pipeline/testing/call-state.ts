@@ -26,7 +26,7 @@ export function echoTool(overrides: Partial<RuntimeTool> = {}): RuntimeTool {
 
 /** The echo tool as served by the MCP server `server` (its binding names the server). */
 export function servedEchoTool(server: string, overrides: Partial<RuntimeTool> = {}): RuntimeTool {
-  const identity = { name: server, version: '1', protocolVersion: '2025-06-18', launch: [server], cwd: '/', envNames: [], instanceId: 'i' };
+  const identity = { key: server, name: server, version: '1', protocolVersion: '2025-06-18', endpoint: { kind: 'stdio', argv: [server], cwd: '/', envNames: [] }, instanceId: 'i' } as const;
   return echoTool({ binding: bind(echoContract, { implementation: { kind: 'mcp', version: 'echo/1' }, server: identity }), ...overrides });
 }
 

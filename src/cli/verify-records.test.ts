@@ -1,0 +1,34 @@
+import { expect, test } from 'bun:test';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { cli } from './cli.ts';
+import { testIo } from './test-io.ts';
+
+/**
+ * Run dirs written by earlier releases (fixtures/records, made by caplab at
+ * 21a9ae1, before the open host core): every earlier record format stays
+ * readable, and its acceptance is re-computed by the task it names — a record
+ * without `task` is the excerpt task's.
+ */
+const RECORDS = [
+  { dir: 'v2-demo-local', format: 'caplab.ledger/2' },
+  { dir: 'v2-demo-mcp', format: 'caplab.ledger/2' },
+  { dir: 'v3-plain-local', format: 'caplab.ledger/3' },
+] as const;
+const ROOT = join(import.meta.dir, '../../fixtures/records');
+
+async function verifyJson(dir: string) {
+  const io = testIo('/');
+  const code = await cli(['verify', dir, '--json'], io);
+  return { code, doc: JSON.parse(io.out()) };
+}
+
+for (const record of RECORDS) {
+  test(`a committed ${record.format} run dir (${record.dir}) verifies, acceptance re-computed`, async () => {
+    const dir = join(ROOT, record.dir);
+    expect(JSON.parse(readFileSync(join(dir, 'ledger.head'), 'utf8')).format).toBe(record.format);
+    expect(readFileSync(join(dir, 'ledger.jsonl'), 'utf8')).not.toContain('"task"');
+    const { code, doc } = await verifyJson(dir);
+    expect({ code, verified: doc.verified, rechecked: doc.rechecked, accepted: doc.recheck?.accepted }).toEqual({ code: 0, verified: true, rechecked: true, accepted: true });
+  });
+}

@@ -1,0 +1,123 @@
+import { expect, test } from 'bun:test';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { LIMITS } from '../../contract/index.ts';
+import { scratchDir } from '../../../test/scratch.ts';
+import { loadMcpConfig, PROJECT_MCP_CONFIG, type McpConfigOptions } from './load-mcp-config.ts';
+
+/** A folder holding `files` (name → text), and options to load from it. */
+function folder(files: Record<string, string>, options: Partial<McpConfigOptions> = {}): McpConfigOptions {
+  const cwd = scratchDir('caplab-mcp-config-');
+  for (const [name, text] of Object.entries(files)) {
+    mkdirSync(join(cwd, name, '..'), { recursive: true });
+    writeFileSync(join(cwd, name), text);
+  }
+  return { cwd, trust: true, source: {}, ...options };
+}
+
+const config = (servers: unknown) => JSON.stringify({ mcpServers: servers });
+
+test('every entry comes back in file order: stdio parsed, http and sse kept as unsupported, a malformed one as invalid', () => {
+  const options = folder({
+    [PROJECT_MCP_CONFIG]: config({
+      notes: { command: '/usr/bin/notes', args: ['--ro'], env: { LEVEL: 'debug' } },
+      remote: { type: 'http', url: 'https://example.invalid/mcp', headers: { Authorization: 'Bearer ${TOKEN}' } },
+      broken: { args: ['x'] },
+      events: { type: 'sse', url: 'https://example.invalid/sse' },
+      typed: { type: 'stdio', command: 'srv' },
+    }),
+  });
+  const loaded = loadMcpConfig(options);
+  if (!loaded.ok) throw new Error(loaded.message);
+  const path = join(options.cwd, PROJECT_MCP_CONFIG);
+  expect(loaded.value).toEqual({
+    path,
+    entries: [
+      { kind: 'stdio', name: 'notes', raw: ['/usr/bin/notes', '--ro'], command: ['/usr/bin/notes', '--ro'], env: { LEVEL: 'debug' }, expanded: {} },
+      { kind: 'unsupported', name: 'remote', type: 'http' },
+      { kind: 'invalid', name: 'broken', failure: { ok: false, class: 'invalid_arguments', kind: 'malformed_config', message: `${path}: server "broken" has no "command" string` } },
+      { kind: 'unsupported', name: 'events', type: 'sse' },
+      { kind: 'stdio', name: 'typed', raw: ['srv'], command: ['srv'], env: {}, expanded: {} },
+    ],
+  });
+});
+
+test('the order is the text\'s, also for names JSON.parse would move first (index-like names)', () => {
+  const text = '{"mcpServers": {"zeta": {"command": "z"}, "2": {"command": "two"}, "alpha": {"command": "a"}, "1": {"command": "one"}}}';
+  expect(Object.keys(JSON.parse(text).mcpServers)).toEqual(['1', '2', 'zeta', 'alpha']);
+  const loaded = loadMcpConfig(folder({ 'servers.json': text }, { file: 'servers.json' }));
+  expect(loaded.ok && loaded.value.entries.map((entry) => entry.name)).toEqual(['zeta', '2', 'alpha', '1']);
+});
+
+test('${VAR} and ${VAR:-default} expand in command, args and env; what was read is kept for redaction; an unset one makes that entry invalid only', () => {
+  const options = folder(
+    {
+      [PROJECT_MCP_CONFIG]: config({
+        s: { command: '${BIN:-/usr/bin/srv}', args: ['--token=${TOKEN}'], env: { KEY: '${TOKEN}', LEVEL: '${LEVEL:-info}' } },
+        missing: { command: 'srv', env: { KEY: '${NOPE}' } },
+      }),
+    },
+    { source: { TOKEN: 'tok_123456789', LEVEL: '' } },
+  );
+  const loaded = loadMcpConfig(options);
+  if (!loaded.ok) throw new Error(loaded.message);
+  const [s, missing] = loaded.value.entries;
+  expect(s).toEqual({ kind: 'stdio', name: 's', raw: ['${BIN:-/usr/bin/srv}', '--token=${TOKEN}'], command: ['/usr/bin/srv', '--token=tok_123456789'], env: { KEY: 'tok_123456789', LEVEL: 'info' }, expanded: { TOKEN: 'tok_123456789' } });
+  expect(missing).toMatchObject({ kind: 'invalid', name: 'missing', failure: { kind: 'unset_variable', message: `${loaded.value.path}: server "missing": env KEY: \${NOPE} is not set and has no default` } });
+});
+
+test('each malformed entry names what is wrong, the first fault first', () => {
+  const cases: [unknown, string][] = [
+    ['a string', 'server "s" is not an object'],
+    [{ command: '' }, 'server "s" has no "command" string'],
+    [{ command: 7 }, 'server "s" has no "command" string'],
+    [{ command: 'x', args: 'y' }, '"args" must be an array of strings'],
+    [{ command: 'x', args: ['y', 2] }, '"args" must be an array of strings'],
+    [{ command: 'x', env: ['A'] }, '"env" must map names to strings'],
+    [{ command: 'x', env: { A: 1 } }, '"env" must map names to strings'],
+    [{ command: 'x', env: { 'A-B': 'v' } }, 'server "s": env name "A-B" is not [A-Za-z_][A-Za-z0-9_]*'],
+    [{ command: 'x', env: { '': 'v' } }, 'server "s": env name "" is not [A-Za-z_][A-Za-z0-9_]*'],
+    [{ type: 7, command: 'x' }, 'server "s": "type" must be a string'],
+    [{ args: 'y', env: 3 }, 'server "s" has no "command" string'],
+  ];
+  for (const [entry, message] of cases) {
+    const options = folder({ [PROJECT_MCP_CONFIG]: config({ s: entry }) });
+    const loaded = loadMcpConfig(options);
+    if (!loaded.ok) throw new Error(loaded.message);
+    expect({ entry, loaded: loaded.value.entries[0] }).toEqual({ entry, loaded: { kind: 'invalid', name: 's', failure: { ok: false, class: 'invalid_arguments', kind: 'malformed_config', message: `${loaded.value.path}: ${message}` } } });
+  }
+});
+
+test('the file as a whole: not JSON, nested past fileJsonDepth, larger than settingsBytes, no mcpServers object, missing', () => {
+  const deep = `{"mcpServers": {"s": {"command": "x", "extra": ${'['.repeat(LIMITS.fileJsonDepth)}${']'.repeat(LIMITS.fileJsonDepth)}}}}`;
+  const big = config({ s: { command: 'x', args: ['y'.repeat(LIMITS.settingsBytes)] } });
+  const cases: [string, Record<string, unknown>][] = [
+    ['{"mcpServers": ', { class: 'invalid_arguments', kind: 'malformed_config' }],
+    [deep, { class: 'invalid_arguments', kind: 'too_deep' }],
+    [big, { class: 'precondition', kind: 'too_large' }],
+    ['{"servers": {}}', { class: 'invalid_arguments', kind: 'malformed_config', message: expect.stringContaining('no "mcpServers" object') }],
+    ['{"mcpServers": []}', { kind: 'malformed_config' }],
+    ['[]', { kind: 'malformed_config' }],
+    ['null', { kind: 'malformed_config' }],
+  ];
+  for (const [text, failure] of cases) {
+    const options = folder({ 'c.json': text }, { file: 'c.json' });
+    expect({ text: text.slice(0, 40), loaded: loadMcpConfig(options) }).toEqual({ text: text.slice(0, 40), loaded: expect.objectContaining({ ok: false, ...failure }) });
+  }
+  const options = folder({}, { file: 'nowhere.json' });
+  expect(loadMcpConfig(options)).toMatchObject({ ok: false, class: 'precondition' });
+  // Within the bound, the same nesting is read.
+  const shallow = `{"mcpServers": {"s": {"command": "x", "extra": ${'['.repeat(LIMITS.fileJsonDepth - 3)}${']'.repeat(LIMITS.fileJsonDepth - 3)}}}}`;
+  expect(loadMcpConfig(folder({ 'c.json': shallow }, { file: 'c.json' }))).toMatchObject({ ok: true });
+});
+
+test('the project file is used only with trust: found, named, or through a symlink; any other file as named', () => {
+  const text = config({ s: { command: 'x' } });
+  const options = folder({ [PROJECT_MCP_CONFIG]: text, 'other.json': text }, { trust: false });
+  symlinkSync(join(options.cwd, PROJECT_MCP_CONFIG), join(options.cwd, 'link.json'));
+  for (const file of [undefined, PROJECT_MCP_CONFIG, 'link.json']) {
+    expect(loadMcpConfig({ ...options, ...(file ? { file } : {}) })).toMatchObject({ ok: false, class: 'permission_denied', kind: 'untrusted_project' });
+    expect(loadMcpConfig({ ...options, ...(file ? { file } : {}), trust: true })).toMatchObject({ ok: true });
+  }
+  expect(loadMcpConfig({ ...options, file: 'other.json' })).toMatchObject({ ok: true, value: { path: join(options.cwd, 'other.json') } });
+});

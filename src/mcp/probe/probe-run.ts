@@ -1,0 +1,164 @@
+import { LIMITS, type Failure } from '../../contract/index.ts';
+import { Correlator, type Implementation, InitializeResult, type Transport } from '../wire/index.ts';
+import { CLIENT_INFO, expectResult, nameList } from '../client/index.ts';
+import { notSent, probeCall, unlistedCall, type CallRequest, type ProbedCall } from './probe-calls.ts';
+import { excerpt, finding, fromFailure, type ProbeFinding } from './probe-finding.ts';
+import { OutputJudge } from './output-judge.ts';
+import { SchemaCompilers } from './probe-ajv.ts';
+import { listAll } from './probe-list.ts';
+import { checkTools, type ProbedTool } from './probe-tools.ts';
+import { PROBE_OFFERED, PROBE_VERSIONS, versionProfile } from './probe-versions.ts';
+
+export interface ProbeRunOptions<Closed = unknown> {
+  readonly calls?: readonly CallRequest[];
+  /** Pages of tools/list read; by default `LIMITS.probePages`. */
+  readonly maxPages?: number;
+  /** Connect to initialize answer; every later request. */
+  readonly timeouts: { readonly startupMs: number; readonly requestMs: number };
+  /** Aborted: the session is closed at once, and the probe ends at its next step with what it has. */
+  readonly signal?: AbortSignal;
+  /** What the transport saw of a lost connection, given what closing it reported: that failure's evidence (for stdio: stderr's last line, or the exit). */
+  readonly observe?: (closed: Closed) => string | undefined;
+  /** Validates structuredContent for judging (default: a worker thread, started on first use). */
+  readonly judge?: OutputJudge;
+}
+
+/** What the general profile found over one transport; `close` is what closing it reported. */
+export interface ProbeRun<Closed> {
+  readonly serverInfo?: Implementation;
+  readonly protocolVersion?: string;
+  readonly instructions?: string;
+  /** For a revision other than the offered one: checks that do not apply, and its features probe does not check. */
+  readonly versionNotes?: { readonly notApplicable: readonly string[]; readonly notChecked: readonly string[] };
+  readonly tools: readonly ProbedTool[];
+  readonly pages: number;
+  readonly complete: boolean;
+  /** notifications/tools/list_changed received, and whether a re-list differed. */
+  readonly listChanged: { readonly declared: boolean; readonly received: number; readonly relisted: boolean; readonly changed: boolean };
+  readonly calls: readonly ProbedCall[];
+  readonly findings: readonly ProbeFinding[];
+  /** What ended the session early; absent when probe closed it itself. */
+  readonly failure?: ProbeFinding;
+  /** Whether initialize was answered. */
+  readonly started: boolean;
+  readonly close: Closed;
+}
+
+const listKey = (tools: readonly ProbedTool[]): string => JSON.stringify(tools.map((t) => [t.name, t.inputSchemaHash, t.outputSchemaHash]));
+
+/**
+ * The general profile over any transport: offers 2025-06-18 and reads any
+ * answer in PROBE_VERSIONS; lists tools within bounds and checks each; sends
+ * each requested tools/call once and judges it; re-lists once if the server
+ * said its list changed; then closes the transport. Reports instead of
+ * refusing, except that a protocol violation ends the session: after it,
+ * nothing the server sends can be read with certainty.
+ */
+export async function runProbe<Closed>(transport: Transport<Closed>, options: ProbeRunOptions<Closed>): Promise<ProbeRun<Closed>> {
+  const { timeouts } = options;
+  const findings: ProbeFinding[] = [];
+  const calls: ProbedCall[] = [];
+  let tools: readonly ProbedTool[] = [];
+  let pages = 0;
+  let complete = false;
+  const listChanged = { declared: false, received: 0, relisted: false, changed: false };
+  const serverRequests: string[] = [];
+  const onNotification = (method: string): Failure | undefined => {
+    if (method === 'notifications/tools/list_changed') listChanged.received += 1;
+    return undefined;
+  };
+  const onRequest = (method: string): void => {
+    if (method !== 'ping') serverRequests.push(method);
+  };
+  const session = new Correlator(transport, { onNotification, onRequest });
+  // Closing settles the pending request as closed, so the probe ends at its next step with what it has.
+  const stop = () => void session.close();
+  if (options.signal?.aborted) stop();
+  else options.signal?.addEventListener('abort', stop, { once: true });
+  let known: { serverInfo?: Implementation; protocolVersion?: string; instructions?: string; versionNotes?: NonNullable<ProbeRun<Closed>['versionNotes']> } = {};
+  let started = false;
+
+  const judge = options.judge ?? new OutputJudge();
+  const judging = { judge, timeoutMs: timeouts.requestMs, ...(options.signal ? { signal: options.signal } : {}) };
+  // One Ajv per dialect and strictness for the whole probe, the re-listing included.
+  const compilers = new SchemaCompilers('listing');
+  const called = new Set((options.calls ?? []).map((call) => call.name));
+
+  const finish = async (ended?: Failure, refused?: ProbeFinding): Promise<ProbeRun<Closed>> => {
+    // A violation may arrive while probe is between requests; it ended the session all the same.
+    const failed = ended ?? session.failure;
+    judge.close();
+    const close = await session.close();
+    const observed = failed?.class === 'closed' ? options.observe?.(close) : undefined;
+    const failure = refused ?? (failed ? fromFailure(failed, undefined, observed) : undefined);
+    for (const method of new Set(serverRequests)) {
+      findings.push(finding('protocol', 'server_request', 'spec MUST', 'server sent a request for a capability this client did not declare (answered "method not found")', { evidence: method }));
+    }
+    // Every --call not sent yet is listed, with what ended the session (or that probe was interrupted).
+    const why = failure ? `the session ended first: ${failure.class}/${failure.kind}` : 'probe was interrupted first';
+    for (const call of (options.calls ?? []).slice(calls.length)) calls.push(notSent(call, why));
+    return { ...known, tools, pages, complete, listChanged, calls, findings, started, close, ...(failure ? { failure } : {}) };
+  };
+
+  const params = { protocolVersion: PROBE_OFFERED, capabilities: {}, clientInfo: CLIENT_INFO };
+  const initialize = await expectResult(session, 'initialize', params, InitializeResult, timeouts.startupMs);
+  if (!initialize.ok) return finish(initialize);
+  started = true;
+  const { serverInfo, protocolVersion, capabilities } = initialize.value;
+  const profile = versionProfile(protocolVersion);
+  const { instructions } = initialize.value;
+  known = { serverInfo, protocolVersion, ...(instructions !== undefined ? { instructions } : {}) };
+  if (!profile) {
+    // "If the client does not support the version in the server's response, it SHOULD disconnect."
+    return finish(undefined, finding('protocol', 'version_mismatch', 'spec SHOULD', `server answered a revision probe does not read (it reads ${PROBE_VERSIONS.join(', ')})`, { evidence: excerpt(protocolVersion) }));
+  }
+  if (protocolVersion !== PROBE_OFFERED) known.versionNotes = { notApplicable: profile.notApplicable, notChecked: profile.notChecked };
+  listChanged.declared = capabilities.tools?.listChanged === true;
+  const initialized = session.notify('notifications/initialized', {});
+  if (!initialized.ok) return finish(initialized);
+  if (!capabilities.tools) findings.push(finding('protocol', 'no_tools_capability', 'spec MUST', 'server does not declare the tools capability', { evidence: `capabilities ${excerpt(capabilities)}` }));
+
+  const maxPages = options.maxPages ?? LIMITS.probePages;
+  const listing = await listAll(session, maxPages, timeouts.requestMs);
+  pages = listing.pages;
+  complete = listing.complete;
+  findings.push(...listing.findings);
+  const checked = await checkTools(listing.entries, profile, { called, compilers, ...(options.signal ? { signal: options.signal } : {}) });
+  tools = checked.tools;
+  findings.push(...checked.findings);
+  if (listing.failure) return finish(listing.failure);
+
+  const listed = new Set(tools.map((tool) => tool.name));
+  for (const call of options.calls ?? []) {
+    // Interrupted (while checking the listing, or judging a call): nothing more is sent.
+    if (options.signal?.aborted) return finish();
+    const result = await probeCall(session, call, checked.runtimes.get(call.name), profile, timeouts.requestMs, judging);
+    calls.push(listed.has(call.name) ? result : unlistedCall(result, complete));
+    if (session.failure) return finish();
+  }
+
+  if (listChanged.received > 0) {
+    if (!listChanged.declared) {
+      findings.push(finding('protocol', 'list_changed_undeclared', 'spec MUST', 'server sent notifications/tools/list_changed without declaring tools.listChanged', { evidence: `${listChanged.received} notification(s)` }));
+    }
+    const again = await listAll(session, maxPages, timeouts.requestMs);
+    listChanged.relisted = true;
+    if (again.failure) return finish(again.failure);
+    const relisted = (await checkTools(again.entries, profile, { compilers, ...(options.signal ? { signal: options.signal } : {}) })).tools;
+    if (listKey(relisted) !== listKey(tools)) {
+      listChanged.changed = true;
+      const before = new Set(tools.map((t) => t.name));
+      const after = new Set(relisted.map((t) => t.name));
+      const added = [...after].filter((n) => !before.has(n));
+      const removed = [...before].filter((n) => !after.has(n));
+      findings.push(finding('protocol', 'tools_changed', 'caplab host rule', 'the tool list changed during the session (a host pins what it listed)', { evidence: `added ${added.length} [${nameList(added)}], removed ${removed.length} [${nameList(removed)}], others may differ in schema` }));
+    }
+  }
+  // A barrier: the server answers in order, so anything it wrote before this answer (a second
+  // response, a stray line) has been read by the time it arrives.
+  const barrier = await session.request('ping', {}, { timeoutMs: timeouts.requestMs }).reply;
+  if (!barrier.ok && barrier.class === 'timeout') {
+    findings.push(finding('timeout', 'ping_unanswered', 'spec MUST', `no answer to ping within ${timeouts.requestMs} ms (the receiver MUST respond promptly)`, { evidence: barrier.message }));
+  }
+  return finish();
+}

@@ -1,0 +1,80 @@
+/**
+ * The protocol revisions probe reads, and what each changes for its checks.
+ * Probe offers 2025-06-18 and accepts any of these answers; for an older or
+ * newer revision it says which checks do not apply and which of that
+ * revision's features it does not check — neither is a finding.
+ */
+
+import type { Basis } from '../../contract/index.ts';
+
+// One definition, in contract (a strict-client failure carries it too); probe's findings reuse it.
+export type { Basis };
+
+/** The revision probe offers in `initialize`. */
+export const PROBE_OFFERED = '2025-06-18';
+
+export interface VersionProfile {
+  readonly version: string;
+  /** outputSchema and structuredContent exist in this revision. */
+  readonly structured: boolean;
+  /** Content block types a tool result may carry in this revision. */
+  readonly contentTypes: readonly string[];
+  /** The tool-name rule (1–128 of A-Za-z0-9_.-) is the spec's SHOULD from 2025-11-25; before, caplab's own. */
+  readonly nameRule: Basis;
+  /** How a schema without `$schema` is read: as 2020-12 (2025-11-25 says so), or leniently (2020-12, else draft-07). */
+  readonly defaultDialect: '2020-12' | 'lenient';
+  readonly notApplicable: readonly string[];
+  readonly notChecked: readonly string[];
+}
+
+const CONTENT_2025_06 = ['text', 'image', 'audio', 'resource_link', 'resource'];
+
+export const VERSION_PROFILES: readonly VersionProfile[] = [
+  {
+    version: '2025-11-25',
+    structured: true,
+    contentTypes: CONTENT_2025_06,
+    nameRule: 'spec SHOULD',
+    defaultDialect: '2020-12',
+    notApplicable: [],
+    notChecked: ['tasks (execution.taskSupport)', 'icons'],
+  },
+  {
+    version: '2025-06-18',
+    structured: true,
+    contentTypes: CONTENT_2025_06,
+    nameRule: 'caplab host rule',
+    defaultDialect: 'lenient',
+    notApplicable: [],
+    notChecked: [],
+  },
+  {
+    version: '2025-03-26',
+    structured: false,
+    contentTypes: ['text', 'image', 'audio', 'resource'],
+    nameRule: 'caplab host rule',
+    defaultDialect: 'lenient',
+    notApplicable: ['outputSchema and structuredContent (introduced in 2025-06-18)', 'resource_link content (introduced in 2025-06-18)'],
+    notChecked: [],
+  },
+  {
+    version: '2024-11-05',
+    structured: false,
+    contentTypes: ['text', 'image', 'resource'],
+    nameRule: 'caplab host rule',
+    defaultDialect: 'lenient',
+    notApplicable: [
+      'outputSchema and structuredContent (introduced in 2025-06-18)',
+      'tool annotations (introduced in 2025-03-26; any shown are extra fields)',
+      'audio and resource_link content (introduced in 2025-03-26 and 2025-06-18)',
+    ],
+    notChecked: [],
+  },
+];
+
+export const PROBE_VERSIONS: readonly string[] = VERSION_PROFILES.map((profile) => profile.version);
+
+/** The profile of an answered revision, or undefined when probe cannot read it. */
+export function versionProfile(version: string): VersionProfile | undefined {
+  return VERSION_PROFILES.find((profile) => profile.version === version);
+}

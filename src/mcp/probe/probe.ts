@@ -1,0 +1,196 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { NO_REDACTION, redactorFor, type Redactor } from '../../contract/index.ts';
+import { atLastResort, isGuardableGroup, processGuard, signalGroup } from '../../platform/index.ts';
+import { buildEnv, type CloseReport, type ConnectionLimits, type Graces, type Launch, openStdioTransport, type SpawnFn, type StdioTransport } from '../wire/index.ts';
+import { PROBE_ENV_ALLOW } from './probe-env.ts';
+import { notSent, type CallRequest } from './probe-calls.ts';
+import { excerpt, fromFailure, type ProbeFinding } from './probe-finding.ts';
+import { reportCall, reportFinding, reportServer, reportStderr, reportTool, type ReportedCall, type ReportedServer, type ReportedTool } from './probe-report.ts';
+import { runProbe, type ProbeRun } from './probe-run.ts';
+import { boundText, type Bounded } from './report-value.ts';
+
+export interface ProbeTimeouts extends Graces {
+  /** Spawn to initialize answer: generous, a cold `npx` may install first. */
+  readonly startupMs: number;
+  /** Every later request (tools/list pages, tools/call). */
+  readonly requestMs: number;
+}
+
+export const PROBE_TIMEOUTS: ProbeTimeouts = { startupMs: 120_000, requestMs: 10_000, exitMs: 1_000, termMs: 1_000, killMs: 1_000 };
+
+export interface ProbeOptions {
+  /** The server's cwd; by default a fresh empty directory, removed at close. */
+  readonly cwd?: string;
+  /** The complete server environment (see `probeEnv`); by default the probe allowlist over `envSource`. */
+  readonly env?: Readonly<Record<string, string>>;
+  readonly envSource?: Readonly<Record<string, string | undefined>>;
+  /** The command as shown (`${VAR}` references unexpanded); by default the command itself. */
+  readonly display?: readonly string[];
+  readonly calls?: readonly CallRequest[];
+  readonly maxPages?: number;
+  readonly timeouts?: Partial<ProbeTimeouts>;
+  readonly limits?: Partial<ConnectionLimits>;
+  readonly spawn?: SpawnFn;
+  /** Aborted on SIGINT/SIGTERM: the server is closed at once (its group and escaped processes killed). */
+  readonly signal?: AbortSignal;
+  /** Values redacted from everything the server sent, before it is measured or cut; by default the server environment's. */
+  readonly redactor?: Redactor;
+}
+
+/**
+ * What the general profile found, as it leaves probe: every server value
+ * redacted and bounded (probe-report.ts). Values of the server's environment
+ * never appear: only names.
+ */
+export interface ProbeReport {
+  readonly command: readonly string[];
+  readonly cwd: string;
+  readonly cwdIsTemp: boolean;
+  readonly envNames: readonly string[];
+  readonly serverInfo?: ReportedServer;
+  readonly protocolVersion?: Bounded<string>;
+  readonly instructions?: Bounded<string>;
+  readonly versionNotes?: ProbeRun<CloseReport>['versionNotes'];
+  readonly tools: readonly ReportedTool[];
+  readonly pages: number;
+  readonly complete: boolean;
+  readonly listChanged: ProbeRun<CloseReport>['listChanged'];
+  readonly calls: readonly ReportedCall[];
+  readonly findings: readonly ProbeFinding[];
+  /** What ended the session early (protocol, transport, spawn); absent when probe closed it itself. */
+  readonly failure?: ProbeFinding;
+  readonly hint?: string;
+  /** The end of the server's stderr (at most `reportValueBytes`). */
+  readonly stderr: string;
+  readonly close?: CloseReport;
+}
+
+/** Resolves argv[0] through the server's PATH, so the launch is absolute. */
+function resolveCommand(command: readonly string[], env: Readonly<Record<string, string>>): string[] {
+  const [program, ...args] = command;
+  if (!program) throw new Error('probe: empty command');
+  const resolved = program.includes('/') ? program : Bun.which(program, { PATH: env['PATH'] ?? '' });
+  return [resolved ?? program, ...args];
+}
+
+/**
+ * `caplab probe`: the general profile (see `runProbe`) over a server
+ * spawned on stdio, in a fresh empty cwd unless told otherwise, with an
+ * allowlisted environment. However it ends — a report, or an error thrown
+ * through it — the server's whole process group is stopped and the temp cwd
+ * removed before it returns; and if the process meets an error nothing
+ * catches meanwhile, main.ts's last resort kills the group and removes the
+ * folder at once (registered with `atLastResort`).
+ */
+/**
+ * A fresh folder for the server, registered with caplab's guard *before* it
+ * is made, so that no SIGKILL can leave it: the guard removes it if caplab
+ * dies, however early. The name carries 64 random bits and the folder is made
+ * exclusively, so a registered name is never someone else's folder.
+ */
+function guardedTempDir(): { path: string; release: () => void } {
+  for (;;) {
+    const path = join(tmpdir(), `caplab-probe-${randomBytes(8).toString('hex')}`);
+    const release = processGuard().folder(path);
+    try {
+      mkdirSync(path, { mode: 0o700 });
+      return { path, release };
+    } catch (error) {
+      release();
+      if ((error as { code?: unknown }).code !== 'EEXIST') throw error;
+    }
+  }
+}
+
+export async function probe(command: readonly string[], options: ProbeOptions = {}): Promise<ProbeReport> {
+  const timeouts = { ...PROBE_TIMEOUTS, ...options.timeouts };
+  const env = options.env ?? buildEnv(PROBE_ENV_ALLOW, options.envSource ?? process.env);
+  const redactor = options.redactor ?? redactorFor(env);
+  const cwdIsTemp = options.cwd === undefined;
+  const temp = cwdIsTemp ? guardedTempDir() : undefined;
+  const cwd = temp?.path ?? options.cwd!;
+  const unguard = temp?.release ?? (() => undefined);
+  const removeTemp = () => {
+    if (cwdIsTemp) rmSync(cwd, { recursive: true, force: true });
+    unguard();
+  };
+  const base = { command: [...(options.display ?? command)], cwd, cwdIsTemp, envNames: Object.keys(env).sort() };
+  try {
+    const launch: Launch = { command: resolveCommand(command, env), cwd, env };
+    const transport = openStdioTransport(launch, { graces: timeouts, ...(options.limits ? { limits: options.limits } : {}), ...(options.spawn ? { spawn: options.spawn } : {}) });
+    if (!transport.ok) return notStarted(base, reportFinding(fromFailure(transport), redactor), options.calls ?? []);
+    return await probeServer(transport.value, base, { ...options, timeouts }, redactor, removeTemp);
+  } finally {
+    removeTemp();
+  }
+}
+
+type ReportBase = Pick<ProbeReport, 'command' | 'cwd' | 'cwdIsTemp' | 'envNames'>;
+
+/** A server that could not be spawned: nothing listed, every call not sent. */
+function notStarted(base: ReportBase, failure: ProbeFinding, calls: readonly CallRequest[]): ProbeReport {
+  const listChanged = { declared: false, received: 0, relisted: false, changed: false };
+  // Only the user's names are in these: nothing of the server's to redact.
+  const notSentCalls = calls.map((call) => reportCall(notSent(call, `the server did not start: ${failure.class}/${failure.kind}`), NO_REDACTION));
+  return { ...base, tools: [], pages: 0, complete: false, listChanged, calls: notSentCalls, findings: [], failure, stderr: '' };
+}
+
+/** Runs the profile over a spawned server; the server is closed however this ends. */
+async function probeServer(
+  server: StdioTransport,
+  base: ReportBase,
+  options: ProbeOptions & { readonly timeouts: ProbeTimeouts },
+  redactor: Redactor,
+  removeTemp: () => void,
+): Promise<ProbeReport> {
+  const release = atLastResort(() => {
+    if (isGuardableGroup(server.pid)) signalGroup(server.pid, 'SIGKILL');
+    removeTemp();
+  });
+  try {
+    const run = await runProbe(server, {
+      timeouts: options.timeouts,
+      observe: (closed) => lastLine(server.stderr()) ?? `nothing on stderr; server exit ${closed.exitCode === null ? 'by signal' : `code ${closed.exitCode}`}`,
+      ...(options.calls ? { calls: options.calls } : {}),
+      ...(options.maxPages !== undefined ? { maxPages: options.maxPages } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+    const report = reportOf(run, base, server.stderr(), redactor);
+    // Only a lost connection (an exit, a closed pipe) says the server stopped; not one that reads nothing, nor a Ctrl-C.
+    const hint = !run.started && base.cwdIsTemp && run.failure?.kind === 'connection_lost' ? 'the server stopped before answering initialize in an empty temp cwd; if it needs its project files, try --cwd .' : undefined;
+    return { ...report, ...(hint ? { hint } : {}) };
+  } finally {
+    // After runProbe this is the report it already had; after a throw, it stops the group here.
+    await server.close();
+    release();
+  }
+}
+
+/** The run as reported: every server value redacted and bounded. */
+function reportOf(run: ProbeRun<CloseReport>, base: ReportBase, stderr: string, redactor: Redactor): ProbeReport {
+  return {
+    ...base,
+    ...(run.serverInfo ? { serverInfo: reportServer(run.serverInfo, redactor) } : {}),
+    ...(run.protocolVersion !== undefined ? { protocolVersion: boundText(run.protocolVersion, redactor) } : {}),
+    ...(run.instructions !== undefined ? { instructions: boundText(run.instructions, redactor) } : {}),
+    ...(run.versionNotes ? { versionNotes: run.versionNotes } : {}),
+    tools: run.tools.map((tool) => reportTool(tool, redactor)),
+    pages: run.pages,
+    complete: run.complete,
+    listChanged: run.listChanged,
+    calls: run.calls.map((call) => reportCall(call, redactor)),
+    findings: run.findings.map((f) => reportFinding(f, redactor)),
+    ...(run.failure ? { failure: reportFinding(run.failure, redactor) } : {}),
+    stderr: reportStderr(stderr, redactor),
+    close: run.close,
+  };
+}
+
+/** The last non-empty line of a server's stderr, quoted, as evidence of how it went. */
+function lastLine(stderr: string): string | undefined {
+  const line = stderr.trimEnd().split('\n').at(-1)?.trim();
+  return line ? `stderr ends ${excerpt(line)}` : undefined;
+}
