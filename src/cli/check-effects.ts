@@ -1,6 +1,6 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { LEDGER_FILE } from '../ledger/index.ts';
+import { readRecordEvents } from '../ledger/index.ts';
 
 /** What a run left behind, read back from its run dir (never from the in-memory outcome). */
 export interface RunEffects {
@@ -16,12 +16,13 @@ export interface RunEffects {
 
 /**
  * Reads a run dir's side effects: the files under the artifact's `folder` and, from
- * `ledger.jsonl`, the handler entries of every tool whose recorded contract
- * is not read-only. A call record names its binding by id; a refused call
- * that never resolved has none and never entered a handler.
+ * the ledger's events (parsed with their schemas), the handler entries of
+ * every tool whose recorded contract is not read-only. A call record names
+ * its binding by id; a refused call that never resolved has none and never
+ * entered a handler.
  *
- * Meant for a run dir `verify` has already accepted: a line that is not
- * JSON is an error here, not a verdict on the record.
+ * Meant for a run dir `verify` has already accepted: a ledger it cannot read
+ * is an error here (thrown), not a verdict on the record.
  */
 export function readRunEffects(runDir: string, folder: string | undefined): RunEffects {
   let artifactFiles = 0;
@@ -31,17 +32,17 @@ export function readRunEffects(runDir: string, folder: string | undefined): RunE
   } catch (error) {
     if ((error as { code?: string }).code !== 'ENOENT') throw error;
   }
+  const events = readRecordEvents(runDir);
+  if (!events.ok) throw new Error(`${runDir}: ${events.kind}: ${events.message}`);
   const writers = new Map<string, string>();
   const effects: Record<string, number> = {};
-  for (const line of readFileSync(join(runDir, LEDGER_FILE), 'utf8').split('\n')) {
-    if (line === '') continue;
-    const event = JSON.parse(line) as Record<string, unknown>;
-    if (event['type'] === 'run_start') {
-      for (const binding of (event['bindings'] as { id: string; contract: { name: string; attributes: { readOnly: boolean } } }[]) ?? []) {
+  for (const event of events.value) {
+    if (event.type === 'run_start') {
+      for (const binding of event.bindings) {
         if (!binding.contract.attributes.readOnly) writers.set(binding.id, binding.contract.name);
       }
-    } else if (event['type'] === 'call' && event['handler_entered'] === true) {
-      const tool = writers.get(String(event['binding_id']));
+    } else if (event.type === 'call' && event.handler_entered && event.binding_id !== null) {
+      const tool = writers.get(event.binding_id);
       if (tool !== undefined) effects[tool] = (effects[tool] ?? 0) + 1;
     }
   }

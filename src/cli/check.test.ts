@@ -8,6 +8,7 @@ import { caseDir, caseFlags, checkCases, judge, type CheckCase } from './check.t
 import { execute, scripted } from './run-command.ts';
 import { testIo } from './test-io.ts';
 import { excerptCli } from './testing/excerpt-cli.ts';
+import { copyRun, demoRunDir, rechain, type Event } from './verify-test-kit.ts';
 
 const excerpt = excerptCli();
 
@@ -66,27 +67,32 @@ test('the card is counted from the run dir: a second file under card/ fails the 
   expect(after.observed).toContain('2 files under card/');
 });
 
-/** A fabricated run dir: a run_start with one read-only and one writing binding, then the given call lines. */
-function fakeRunDir(name: string, calls: readonly object[], cards: readonly string[]): string {
-  const dir = join(scratch, name);
-  mkdirSync(join(dir, 'card'), { recursive: true });
+/** A copy of the demo's run dir with `edit`ed events (re-chained, re-sealed) and `cards` as the files under card/. */
+function editedRunDir(demo: string, edit: (events: Event[]) => Event[], cards: readonly string[]): string {
+  const dir = copyRun(demo, scratch);
+  rmSync(join(dir, 'card'), { recursive: true });
+  mkdirSync(join(dir, 'card'));
   for (const card of cards) writeFileSync(join(dir, 'card', card), 'x');
-  const binding = (id: string, tool: string, readOnly: boolean) => ({ id, tool, contract: { name: tool, attributes: { readOnly } } });
-  const start = { type: 'run_start', bindings: [binding('b-read', 'read_source', true), binding('b-create', 'create_card', false)] };
-  writeFileSync(join(dir, 'ledger.jsonl'), [start, ...calls].map((e) => `${JSON.stringify(e)}\n`).join(''));
+  rechain(dir, edit);
   return dir;
 }
 
-test('the run-dir reading counts card files and handler entries of writing tools only', () => {
-  const entered = (binding: string) => ({ type: 'call', binding_id: binding, handler_entered: true });
-  const once = readRunEffects(fakeRunDir('once', [entered('b-read'), entered('b-read'), entered('b-create'), { type: 'call', binding_id: 'b-create', handler_entered: false }, { type: 'call', handler_entered: false }], ['excerpt-card.md']), 'card');
+test('the run-dir reading counts card files and handler entries of writing tools only, from the parsed events', async () => {
+  const demo = await demoRunDir(scratch);
+  // The demo's calls: read_source twice, then create_card once; `withCreate` puts more calls after that one.
+  const withCreate = (more: (create: Event) => Event[]) => (events: Event[]) => events.flatMap((e) => (e['name'] === 'create_card' ? [e, ...more(e)] : [e]));
+  const once = readRunEffects(editedRunDir(demo, withCreate((c) => [{ ...c, handler_entered: false }, { ...c, binding_id: null }]), ['excerpt-card.md']), 'card');
   expect(once).toEqual({ artifactFiles: 1, effects: { create_card: 1 } });
   expect(effectViolation(once, 'card')).toBeUndefined();
-  expect(effectViolation(readRunEffects(fakeRunDir('twice', [entered('b-create'), entered('b-create')], ['excerpt-card.md']), 'card'), 'card')).toBe('create_card handler entered 2 times');
-  expect(effectViolation(readRunEffects(fakeRunDir('two-cards', [], ['a.md', 'b.md']), 'card'), 'card')).toBe('2 files under card/');
-  const noCardDir = fakeRunDir('no-card-dir', [], []);
+  const twice = editedRunDir(demo, withCreate((c) => [c]), ['excerpt-card.md']);
+  expect(effectViolation(readRunEffects(twice, 'card'), 'card')).toBe('create_card handler entered 2 times');
+  expect(effectViolation(readRunEffects(editedRunDir(demo, (events) => events, ['a.md', 'b.md']), 'card'), 'card')).toBe('2 files under card/');
+  const noCardDir = editedRunDir(demo, (events) => events.filter((e) => e['name'] !== 'create_card'), []);
   rmSync(join(noCardDir, 'card'), { recursive: true });
   expect(readRunEffects(noCardDir, 'card')).toEqual({ artifactFiles: 0, effects: {} });
+  // A ledger whose events are not their schemas is an error here, not a count.
+  const forged = editedRunDir(demo, (events) => events.map((e) => (e.type === 'call' ? { ...e, handler_entered: 'yes' } : e)), ['excerpt-card.md']);
+  expect(() => readRunEffects(forged, 'card')).toThrow(/bad_event: line \d+ is not a well-formed call event: handler_entered: /);
 });
 
 test('the README names the number of cases `caplab check` runs', () => {

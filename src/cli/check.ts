@@ -126,7 +126,7 @@ function readEffects(runDir: string, folder: string | undefined): RunEffects | u
   try {
     return readRunEffects(runDir, folder);
   } catch {
-    // A ledger that is not JSON lines already fails verification, which the report shows.
+    // A ledger that cannot be read as its events already fails verification, which the report shows.
     return undefined;
   }
 }

@@ -88,8 +88,8 @@ test('a run adopting a plain package sends its body in every request and records
   }
   const verified = testIo(scratchDir('caplab-method-'));
   expect(await cli(['verify', doc.run_dir], verified)).toBe(0);
-  // A plain method is a format 3 shape: the record names that format, seal and run_end alike.
-  expect(verified.out()).toContain('format  caplab.ledger/3');
+  // A plain method is a format 3 shape, which format 4 (every run's) has: the record names 4, seal and run_end alike.
+  expect(verified.out()).toContain('format  caplab.ledger/4');
 });
 
 test('--skills DIR and --scenario FILE are read relative to the caller’s working directory (io.cwd), for skills and run alike', async () => {

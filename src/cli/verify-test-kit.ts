@@ -1,5 +1,5 @@
 /** Test code only: a real run dir, copies of it, and a forger that re-chains the ledger and re-seals it. */
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { canonicalJson, sha256Hex } from '../contract/index.ts';
 import { GENESIS } from '../ledger/index.ts';
@@ -57,4 +57,43 @@ export async function verifyJson(dir: string, ...args: string[]): Promise<{ code
   const io = testIo('/');
   const code = await cli(['verify', dir, '--json', ...args], io);
   return { code, out: io.out(), doc: JSON.parse(io.out()) };
+}
+
+/** The text of the tool's own block of the tool_result answering `toolCallId`, from the request payloads of `dir`. */
+function resultText(dir: string, toolCallId: string): string {
+  for (const entry of readdirSync(join(dir, 'requests')).filter((name) => name.endsWith('-request.json'))) {
+    const messages = JSON.parse(readFileSync(join(dir, 'requests', entry), 'utf8')).messages as { content: unknown }[];
+    for (const block of messages.flatMap((m) => (Array.isArray(m.content) ? m.content : [])) as { type: string; tool_use_id?: string; content?: { text?: string }[] }[]) {
+      if (block.type === 'tool_result' && block.tool_use_id === toolCallId) return block.content?.[0]?.text ?? '';
+    }
+  }
+  throw new Error(`no tool_result answers ${toolCallId} in ${dir}`);
+}
+
+/**
+ * A copy of a local demo run dir as a record of an older format (2 or 3)
+ * looks: run_start names no task, each call ties its tool's one text block by
+ * its text's hash (`model_text_sha256`), and run_end names the format unless
+ * it is the base one — the seal names it.
+ */
+export function asOlderFormat(dir: string, parent: string, format: 'caplab.ledger/2' | 'caplab.ledger/3'): string {
+  const copy = copyRun(dir, parent);
+  const seal = join(copy, 'ledger.head');
+  writeFileSync(seal, `${canonicalJson({ ...JSON.parse(readFileSync(seal, 'utf8')), format })}\n`);
+  rechain(copy, (events) =>
+    events.map((e) => {
+      if (e.type === 'run_start') {
+        const { task: _task, ...start } = e;
+        return start as Event;
+      }
+      if (e.type === 'call') {
+        const { model_content_sha256: _content, ...call } = e;
+        return { ...call, type: 'call', model_text_sha256: sha256Hex(resultText(copy, e['tool_call_id'] as string)) };
+      }
+      if (e.type !== 'run_end') return e;
+      const { format: _format, ...end } = e;
+      return format === 'caplab.ledger/2' ? (end as Event) : { ...end, type: 'run_end', format };
+    }),
+  );
+  return copy;
 }

@@ -83,7 +83,7 @@ describe('an intact run verifies and says how it ended', () => {
         const kept = events.filter((e) => e.type !== 'acceptance' && e.type !== 'run_end');
         // The card a tool left behind is vouched for by the run_end, as runTask records it.
         const card = events.find((e) => e.type === 'acceptance')!['files'];
-        return [...kept, { type: 'run_end', at: events.at(-1)!['at'], accepted: false, exit_code: 1, ending, cause: `${ending} by test`, files: card }];
+        return [...kept, { type: 'run_end', at: events.at(-1)!['at'], accepted: false, exit_code: 1, ending, cause: `${ending} by test`, files: card, format: LEDGER_FORMAT }];
       });
       const io = testIo('/');
       expect(await cli(['verify', dir], io)).toBe(0);

@@ -77,5 +77,5 @@ test('a run reading only beta whose PostToolUse reason holds alpha ends sources_
   expect(second.messages.at(-1).content[0].content.map((b: { text: string }) => b.text)).toEqual([beta.text, `[PostToolUse hook leak: ${alpha.text}]`]);
   const report = verify(outcome.value.runDir, { recheck: recheckAcceptance(excerptTask) });
   if (!report.ok) throw new Error(`${report.kind}: ${report.message}`);
-  expect([report.value.format, report.value.recheck?.accepted]).toEqual(['caplab.ledger/3', false]);
+  expect([report.value.format, report.value.recheck?.accepted]).toEqual(['caplab.ledger/4', false]);
 });

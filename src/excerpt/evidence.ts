@@ -79,8 +79,8 @@ function decidedAcceptance(run: RecordedRun, acceptanceEvent: LedgerEvent, snaps
   if (isVerifyFailure(acceptance)) return acceptance;
   const at = eventAt(acceptanceEvent);
   const receipt = acceptance.receipt ?? undefined;
-  const misread = run.calls.find((call) => call.name === 'read_source' && call.outcome.ok && call.outcome['object_version'] !== sourceOf(snapshot, call)?.sha256);
-  if (misread) return failAt('read_mismatch', `read ${misread.tool_call_id} reports object version ${JSON.stringify(misread.outcome['object_version'])}, not the sha256 of the source it read`, at);
+  const misread = run.calls.find((call) => call.name === 'read_source' && call.outcome.ok && call.outcome.object_version !== sourceOf(snapshot, call)?.sha256);
+  if (misread) return failAt('read_mismatch', `read ${misread.tool_call_id} reports object version ${JSON.stringify(misread.outcome.ok ? misread.outcome.object_version : null)}, not the sha256 of the source it read`, at);
   const creates = run.calls.filter((call) => call.name === 'create_card');
   const created = creates.find((call) => call.outcome.ok);
   const producingId = created?.request_id ?? null;
@@ -100,7 +100,7 @@ function decidedAcceptance(run: RecordedRun, acceptanceEvent: LedgerEvent, snaps
   }
   const card = cardRef ? readFile(cardRef.path) : undefined;
   // The receipt must be the data the first successful create returned (its canonical hash), not one written in later.
-  if (receipt && (created?.outcome['data_sha256'] !== canonicalHash(receipt) || created.outcome['object_version'] !== receipt.sha256)) {
+  if (receipt && (!created?.outcome.ok || created.outcome.data_sha256 !== canonicalHash(receipt) || created.outcome.object_version !== receipt.sha256)) {
     return failAt('receipt_mismatch', 'the receipt in the acceptance event is not the data and object version the first successful create_card call returned', at);
   }
   // The receipt, the acceptance's card summary and the card file must tell one story (sha256 is checked by card_hash).

@@ -5,16 +5,16 @@
  * same for every task.
  */
 
-export type Verdict = 'pass' | 'fail' | 'not_verifiable';
+import type { EventInput } from '../ledger/index.ts';
 
-/** One acceptance check: what was checked, against what, on which evidence, and the verdict. */
-export interface AcceptanceCheck {
-  readonly id: string;
-  readonly object: string;
-  readonly condition: string;
-  readonly evidence: string;
-  readonly verdict: Verdict;
-}
+/**
+ * One acceptance check: what was checked (`id`, `object`), against what
+ * (`condition`), on which evidence, and the verdict — as the acceptance
+ * event records it (the ledger's events.ts).
+ */
+export type AcceptanceCheck = EventInput<'acceptance'>['checks'][number];
+
+export type Verdict = AcceptanceCheck['verdict'];
 
 /** Accepted iff every automatically verifiable check passed. */
 export function isAccepted(checks: readonly AcceptanceCheck[]): boolean {

@@ -1,30 +1,11 @@
-import * as v from 'valibot';
-import { bindingId, convertArguments, type Binding, type BindingBody } from '../binding/index.ts';
+import { bindingId, convertArguments, type Binding } from '../binding/index.ts';
 import { isUnknownOutcome } from '../contract/index.ts';
-import type { LedgerEvent, VerifyFailure } from '../ledger/index.ts';
+import type { CallEvent, Event, VerifyFailure } from '../ledger/index.ts';
 import { failAt } from '../ledger/index.ts';
 import { ambiguousCallIds } from './call-ids.ts';
 import { canonicalOf, eventAt, type RecordedUse } from './record-checks.ts';
 
-/** The fields of a call event these checks read (the caller shape-checked the rest). */
-const CallFacts = v.looseObject({
-  tool_call_id: v.string(),
-  action_id: v.string(),
-  name: v.string(),
-  binding_id: v.nullable(v.string()),
-  via: v.picklist(['mcp', 'local', 'host', 'not_executed']),
-  handler_entered: v.boolean(),
-  permission: v.nullable(v.looseObject({ decision: v.string() })),
-  stages: v.array(v.looseObject({ stage: v.string(), status: v.string(), detail: v.optional(v.string()) })),
-  hooks: v.array(v.looseObject({ hook: v.string(), updatedInput: v.optional(v.unknown()) })),
-  arguments: v.looseObject({ original: v.unknown(), converted: v.optional(v.unknown()), rewritten: v.optional(v.unknown()) }),
-  outcome: v.looseObject({ ok: v.boolean(), class: v.optional(v.string()), kind: v.optional(v.string()) }),
-});
-type CallFacts = v.InferOutput<typeof CallFacts>;
-
-const StartFacts = v.looseObject({ transport: v.nullable(v.string()), bindings: v.array(v.looseObject({ id: v.string(), tool: v.string() })), hooks: v.array(v.looseObject({ name: v.string(), event: v.string() })) });
-
-const inconsistent = (event: LedgerEvent, message: string): VerifyFailure => failAt('call_inconsistent', message, eventAt(event));
+const inconsistent = (event: Event, message: string): VerifyFailure => failAt('call_inconsistent', message, eventAt(event));
 
 /**
  * Each call event must agree with itself and with the run (issue W1, the
@@ -37,16 +18,15 @@ const inconsistent = (event: LedgerEvent, message: string): VerifyFailure => fai
  * `updatedInput`; nothing ran over MCP in a local run; a call says a
  * built-in of the host ran it exactly when its binding is one.
  */
-export function checkCalls(events: readonly LedgerEvent[], uses: ReadonlyMap<LedgerEvent, readonly RecordedUse[]>): VerifyFailure | undefined {
-  const startEvent = events.find((e) => e.type === 'run_start')!;
-  const start = v.safeParse(StartFacts, startEvent);
-  if (!start.success) return failAt('bad_event', 'run_start does not name its transport, bindings and hooks', eventAt(startEvent));
+export function checkCalls(events: readonly Event[], uses: ReadonlyMap<Event, readonly RecordedUse[]>): VerifyFailure | undefined {
+  const start = events.find((e) => e.type === 'run_start')!;
   const bindings = new Map<string, Binding>();
-  for (const binding of start.output.bindings) {
-    if (bindingId(binding as unknown as BindingBody) !== binding.id) return failAt('binding_mismatch', `binding ${binding.id} (${binding.tool}) in run_start does not hash to its id`, eventAt(startEvent));
-    bindings.set(binding.id, binding as unknown as Binding);
+  // A binding of any known format: its id hashes its recorded body, whichever server shape that format gives it.
+  for (const binding of start.bindings as readonly Binding[]) {
+    if (bindingId(binding) !== binding.id) return failAt('binding_mismatch', `binding ${binding.id} (${binding.tool}) in run_start does not hash to its id`, eventAt(start));
+    bindings.set(binding.id, binding);
   }
-  const preHooks = new Set(start.output.hooks.filter((h) => h.event === 'PreToolUse').map((h) => h.name));
+  const preHooks = new Set(start.hooks.filter((h) => h.event === 'PreToolUse').map((h) => h.name));
   const actions = new Set<string>();
   const earlier = new Set<string>();
   let ambiguous: ReadonlySet<string> = new Set();
@@ -57,14 +37,12 @@ export function checkCalls(events: readonly LedgerEvent[], uses: ReadonlyMap<Led
       continue;
     }
     if (event.type !== 'call') continue;
-    const call = v.safeParse(CallFacts, event);
-    if (!call.success) return failAt('bad_event', `line ${event.seq + 1} is not a well-formed call event`, eventAt(event));
-    const facts = call.output;
+    const facts = event;
     const wrong =
       outcomeAgainstDecisions(facts) ??
       (ambiguous.has(facts.tool_call_id) && !(facts.outcome.ok === false && facts.outcome.kind === 'duplicate_call_id') ? `call ${facts.tool_call_id} shares its id with another call, and was not refused as duplicate_call_id` : undefined) ??
       (actions.has(facts.action_id) ? `action id ${facts.action_id} is recorded twice` : undefined) ??
-      (facts.via === 'mcp' && start.output.transport === 'local' ? `call ${facts.tool_call_id} says it ran over MCP in a local run` : undefined) ??
+      (facts.via === 'mcp' && start.transport === 'local' ? `call ${facts.tool_call_id} says it ran over MCP in a local run` : undefined) ??
       bindingMismatch(facts, bindings) ??
       hostMismatch(facts, bindings) ??
       rewriteMismatch(facts, preHooks);
@@ -76,7 +54,7 @@ export function checkCalls(events: readonly LedgerEvent[], uses: ReadonlyMap<Led
 }
 
 /** A success ran its handler under an allow through passing stages; a failure names the stage that stopped it. */
-function outcomeAgainstDecisions(call: CallFacts): string | undefined {
+function outcomeAgainstDecisions(call: CallEvent): string | undefined {
   const id = call.tool_call_id;
   if (call.outcome.ok) {
     if (!call.handler_entered || call.via === 'not_executed') return `call ${id} succeeded without entering its handler`;
@@ -90,14 +68,14 @@ function outcomeAgainstDecisions(call: CallFacts): string | undefined {
   if (last && (last.status !== 'failed' || last.detail !== named)) return `call ${id} failed as ${named}, but its last stage records ${last.stage} ${last.status} ${last.detail ?? ''}`.trimEnd();
   // An unknown outcome may have entered its handler; any other refusal before the handler did not.
   if (!last && call.handler_entered) return `call ${id} entered its handler but records no stage`;
-  if (call.handler_entered && !isUnknownOutcome({ class: (call.outcome.class ?? '') as never }) && last && !['handler', 'result_validate', 'output_limit', 'post_hooks'].includes(last.stage)) {
+  if (call.handler_entered && !isUnknownOutcome(call.outcome) && last && !['handler', 'result_validate', 'output_limit', 'post_hooks'].includes(last.stage)) {
     return `call ${id} entered its handler, but failed at ${last.stage}, before it`;
   }
   return undefined;
 }
 
 /** The binding a call names was offered, is its tool's, and converts the original to the recorded input. */
-function bindingMismatch(call: CallFacts, bindings: ReadonlyMap<string, Binding>): string | undefined {
+function bindingMismatch(call: CallEvent, bindings: ReadonlyMap<string, Binding>): string | undefined {
   if (call.binding_id === null) return call.outcome.ok ? `call ${call.tool_call_id} succeeded with no binding` : undefined;
   const binding = bindings.get(call.binding_id);
   // A binding swapped in after run_start (binding_changed) is refused by the pipeline; it has no body here.
@@ -112,7 +90,7 @@ function bindingMismatch(call: CallFacts, bindings: ReadonlyMap<string, Binding>
 }
 
 /** `via: "host"` exactly for a call that entered the handler of a binding of kind host, as run_start recorded it. */
-function hostMismatch(call: CallFacts, bindings: ReadonlyMap<string, Binding>): string | undefined {
+function hostMismatch(call: CallEvent, bindings: ReadonlyMap<string, Binding>): string | undefined {
   const binding = call.binding_id === null ? undefined : bindings.get(call.binding_id);
   const host = binding?.implementation.kind === 'host';
   if (call.via === 'host' && !host) return `call ${call.tool_call_id} says a built-in of the host ran it, but its binding is no built-in's`;
@@ -121,7 +99,7 @@ function hostMismatch(call: CallFacts, bindings: ReadonlyMap<string, Binding>): 
 }
 
 /** A rewritten input is the `updatedInput` a PreToolUse hook of the run returned for this call (the first, as the pipeline takes it). */
-function rewriteMismatch(call: CallFacts, preHooks: ReadonlySet<string>): string | undefined {
+function rewriteMismatch(call: CallEvent, preHooks: ReadonlySet<string>): string | undefined {
   if (call.arguments.rewritten === undefined) return undefined;
   const first = call.hooks.find((h) => h.updatedInput !== undefined);
   if (!first || !preHooks.has(first.hook) || canonicalOf(first.updatedInput) !== canonicalOf(call.arguments.rewritten)) {

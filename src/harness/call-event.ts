@@ -1,10 +1,17 @@
 import { canonicalHash, recordable, sha256Hex } from '../contract/index.ts';
-import { contentSha256 } from '../pipeline/index.ts';
+import type { EventInput } from '../ledger/index.ts';
+import { contentSha256, type CallArguments } from '../pipeline/index.ts';
 import { toolResultOf } from './payload.ts';
 import { viaOf, type RecordedCall } from './recorded-call.ts';
 
-/** The ledger's view of a call: ids, transport and exchange, arguments at each step, decisions, outcome. */
-export function callEvent(record: RecordedCall): Record<string, unknown> {
+/** A call event but for the request it answers: what the loop adds. */
+export type CallEventData = Omit<EventInput<'call'>, 'request_id'>;
+
+/**
+ * The ledger's view of a call (its `call` event, events.ts): ids, transport
+ * and exchange, arguments at each step, decisions, outcome.
+ */
+export function callEvent(record: RecordedCall): CallEventData {
   const outcome = record.outcome;
   return {
     tool_call_id: record.toolCallId,
@@ -14,8 +21,7 @@ export function callEvent(record: RecordedCall): Record<string, unknown> {
     protocol: record.protocol ?? null,
     name: record.name,
     binding_id: record.bindingId ?? null,
-    // A refused input JSON cannot carry (1e400) is recorded as a stand-in saying so.
-    arguments: Object.fromEntries(Object.entries(record.arguments).map(([key, value]) => [key, recordable(value)])),
+    arguments: recordedArguments(record.arguments),
     stages: record.stages,
     hooks: record.hooks.map((hook) => (hook.updatedInput === undefined ? hook : { ...hook, updatedInput: recordable(hook.updatedInput) })),
     permission: record.permission ?? null,
@@ -34,5 +40,15 @@ export function callEvent(record: RecordedCall): Record<string, unknown> {
     // Hook blocks follow the tool's own blocks in the tool_result, one hash each (record format 3).
     ...(record.hookContent ? { hook_text_sha256: record.hookContent.map((block) => sha256Hex(block.text)) } : {}),
     ...(record.fullOutput ? { files: [{ role: 'full_output', ...record.fullOutput }] } : {}),
+  };
+}
+
+/** The arguments at each step; a refused input JSON cannot carry (1e400) is recorded as a stand-in saying so. */
+function recordedArguments(args: CallArguments): CallEventData['arguments'] {
+  return {
+    original: recordable(args.original),
+    ...(Object.hasOwn(args, 'converted') ? { converted: recordable(args.converted) } : {}),
+    ...(args.filled !== undefined ? { filled: args.filled } : {}),
+    ...(Object.hasOwn(args, 'rewritten') ? { rewritten: recordable(args.rewritten) } : {}),
   };
 }

@@ -1,5 +1,4 @@
 import { fail, LIMITS, ok, type Failure, type Outcome } from '../contract/index.ts';
-import { LEDGER_FORMAT_3 } from '../ledger/index.ts';
 import { executeCall, partition, type CallRecord, type KeptFile, type ProducingRequest, type ToolCall } from '../pipeline/index.ts';
 import { callEvent } from './call-event.ts';
 import { ambiguousCallIds, duplicateIdRecord } from './call-ids.ts';
@@ -76,10 +75,9 @@ function outputKeeper(context: Pick<LoopContext, 'recorder'>): { keep(path: stri
   };
 }
 
-/** Records one call event (naming format 3 for a hook's block), then reports the call. */
+/** Records one call event, then reports the call. */
 function recordCall(context: CallsContext, request: ProducingRequest, executed: CallRecord): Outcome<RecordedCall> {
   const record = recordedCall(executed, context.protocolOf, request.bindings);
-  if (record.hookContent) context.recorder.useFormat(LEDGER_FORMAT_3);
   const appended = context.recorder.append('call', { request_id: request.id, ...callEvent(record) });
   if (!appended.ok) return appended;
   context.onStep?.({ type: 'call', record });

@@ -1,28 +1,20 @@
 import type { Binding } from '../binding/index.ts';
 import { canonicalHash } from '../contract/index.ts';
-import type { FileRef } from './recorder.ts';
+import type { EventInput } from '../ledger/index.ts';
 
-/** One exposed tool in an intent record. */
-export interface IntentTool {
-  readonly name: string;
-  readonly binding_id: string;
-  readonly schema_hash: string;
-  readonly model_schema_hash: string;
-  readonly target: string;
-}
-
-/** The intent record of one model request (SPEC F-MODEL). */
-export interface Intent {
-  readonly request_id: string;
-  readonly index: number;
-  readonly payload: FileRef;
-  readonly tools: readonly IntentTool[];
-  /** Hash of the name → binding id mapping this request was shown. */
-  readonly mapping_tag: string;
-  readonly method: unknown;
+/**
+ * The intent record of one model request (SPEC F-MODEL): the request event
+ * (the ledger's events.ts) but for the file reference the loop adds, with the
+ * task's own fields apart. `mapping_tag` hashes the name → binding id mapping
+ * the request was shown.
+ */
+export type Intent = Pick<EventInput<'request'>, 'request_id' | 'index' | 'payload' | 'tools' | 'mapping_tag' | 'method'> & {
   /** The task's own fields of the request event (`Task.requestFields`), computed from the payload bytes, not from what the host meant to send. */
   readonly fields: Readonly<Record<string, unknown>>;
-}
+};
+
+/** One exposed tool in an intent record. */
+export type IntentTool = Intent['tools'][number];
 
 /** The mapping tag of a set of bindings: changes when any name → binding changes. */
 export function mappingTag(bindings: Readonly<Record<string, Binding>>): string {

@@ -17,7 +17,6 @@ export const HARNESS_KINDS = {
   bad_event: { class: 'evidence', basis: null },
   misplaced_event: { class: 'evidence', basis: null },
   missing_event: { class: 'evidence', basis: null },
-  format_mismatch: { class: 'evidence', basis: null },
   bad_response_file: { class: 'evidence', basis: null },
   binding_mismatch: { class: 'evidence', basis: null },
   response_mismatch: { class: 'evidence', basis: null },

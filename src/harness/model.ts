@@ -2,6 +2,7 @@
  * The model interface and the wire shapes the loop exchanges with it. Shaped
  * like a real provider's messages API so payloads are concrete, not abstract.
  */
+import type { EventInput } from '../ledger/index.ts';
 import type { ResultBlock } from '../pipeline/index.ts';
 
 export interface TextBlock {
@@ -79,7 +80,7 @@ export interface Model {
   readonly name: string;
   readonly origin: ModelOrigin;
   /** What run_start records: the scenario it plays (null when none) and its `model` entry. */
-  readonly record: { readonly scenario: string | null; readonly model: Readonly<Record<string, unknown>> };
+  readonly record: { readonly scenario: string | null; readonly model: EventInput<'run_start'>['model'] };
   respond(request: { readonly id: string; readonly index: number; readonly payload: Uint8Array }): Promise<ModelResponse | Exhausted>;
   /**
    * Fields run_end adds about the model, given how many responses the run
@@ -93,7 +94,10 @@ export interface Model {
  * their origin. A scripted record keeps the `scripted: true` it always had; a
  * replayed one says `scripted: false` and names its origin.
  */
-export function originLabel(origin: ModelOrigin): { readonly scripted: boolean; readonly origin?: 'replayed' } {
+export function originLabel(origin: 'scripted'): { readonly scripted: true };
+export function originLabel(origin: 'replayed'): { readonly scripted: false; readonly origin: 'replayed' };
+export function originLabel(origin: ModelOrigin): { readonly scripted: true } | { readonly scripted: false; readonly origin: 'replayed' };
+export function originLabel(origin: ModelOrigin): { readonly scripted: true } | { readonly scripted: false; readonly origin: 'replayed' } {
   return origin === 'scripted' ? { scripted: true } : { scripted: false, origin };
 }
 

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { exitCodeOf } from '../base/index.ts';
+import { EXIT, exitCodeOf } from '../base/index.ts';
 import type { Binding } from '../binding/index.ts';
 import { fail, ok, type Failure, type Outcome } from '../contract/index.ts';
-import { LEDGER_FORMAT_3, openRunDir, type Clock, type RecordLimits, type RunDir, type RunDirFs } from '../ledger/index.ts';
+import { openRunDir, type Clock, type EventInput, type RecordLimits, type RunDir, type RunDirFs } from '../ledger/index.ts';
 import type { Hook } from '../pipeline/index.ts';
 import { mergeReports, reapOrphans, type SweepGraces } from '../platform/index.ts';
 import { CAPLAB_VERSION } from '../version.ts';
@@ -29,7 +29,7 @@ export interface RunRecordOptions {
   readonly opened?: RunDir;
   readonly clock: Clock;
   readonly hooks: readonly Hook[];
-  readonly method?: MethodSupport & { readonly record: unknown };
+  readonly method?: MethodSupport & { readonly record: Readonly<Record<string, unknown>> };
   /** The run dir's filesystem (a test makes a write fail through it). */
   readonly fs?: RunDirFs;
   /** fsync every event and file as it is written (`--durable`; see the ledger's `OpenRunDirOptions`). */
@@ -100,7 +100,6 @@ export class OpenRun {
     this.#dir = dir;
     this.#options = options;
     this.recorder = recorderOf(dir);
-    if (isPlainMethod(options.method?.record)) this.recorder.useFormat(LEDGER_FORMAT_3);
   }
 
   get dir(): string {
@@ -190,7 +189,7 @@ export class OpenRun {
     const signal = this.#options.signal?.aborted ? String(this.#options.signal.reason) : undefined;
     const ending = loopEnding(loop, signal);
     const counts = { stop: loop.stop, requests: loop.requests.length, tool_calls: loop.calls.length, transport_close: closeReport ?? null, orphans, ...this.#options.model.ended?.(answered) };
-    const ended = this.recorder.append('run_end', runEnd(this.#dir, loop, signal, exitCodeOf(ending), summaryOf(ending), counts));
+    const ended = this.recorder.append('run_end', runEnd(this.#dir, loop, signal, recordedExit(ending), summaryOf(ending), counts));
     if (!ended.ok) return this.#endBroken(ended, answered);
     const head = this.#dir.head();
     const events = this.#dir.count();
@@ -203,7 +202,7 @@ export class OpenRun {
     const started = this.#started ? ok(undefined) : this.start(NO_TOOLS);
     if (!started.ok) return this.#endBroken(started, 0);
     const cause = `${failure.class}/${failure.kind}: ${failure.message}`;
-    const ended = this.recorder.append('run_end', { accepted: false, exit_code: exitCodeOf(endingOfFailure(failure)), ending: 'failed', cause, ...this.#options.model.ended?.(0) });
+    const ended = this.recorder.append('run_end', { accepted: false, exit_code: recordedExit(endingOfFailure(failure)), ending: 'failed', cause, ...this.#options.model.ended?.(0) });
     if (!ended.ok) return this.#endBroken(ended, 0);
     const sealed = this.#dir.close();
     return sealed.ok ? failure : sealed;
@@ -237,7 +236,7 @@ export class OpenRun {
     try {
       const started = this.#started ? ok(undefined) : this.start(NO_TOOLS);
       const left = this.#dir.unreferencedFiles('left_by_failure');
-      const end = { accepted: false, exit_code: exitCodeOf({ type: 'failed', at: 'run' }), ending: 'failed', cause, ...(left.length > 0 ? { files: left } : {}), ...this.#options.model.ended?.(answered) };
+      const end: EventInput<'run_end'> = { accepted: false, exit_code: recordedExit({ type: 'failed', at: 'run' }), ending: 'failed', cause, ...(left.length > 0 ? { files: left } : {}), ...this.#options.model.ended?.(answered) };
       if (started.ok && this.#dir.append('run_end', end).ok && this.#dir.close().ok) return true;
     } catch {
       // The ledger refused even this (a program error): leave it unsealed.
@@ -260,17 +259,30 @@ export function openRun(options: RunRecordOptions): Outcome<OpenRun> {
   return opened.ok ? ok(new OpenRun(opened.value, options)) : opened;
 }
 
-/** Whether a method record is a plain Agent Skills body (record format 3). */
-function isPlainMethod(record: unknown): boolean {
-  return typeof record === 'object' && record !== null && (record as { plain?: unknown }).plain === true;
+/** An exit code as run_end records it. */
+type RecordedExit = EventInput<'run_end'>['exit_code'];
+
+/**
+ * A run's exit code as its run_end records it. A run with a run dir was
+ * never refused (exit 2 is a refusal's, before any run dir exists), and no
+ * ending gives 70 (main.ts's last resort).
+ * @throws TypeError for either: the program's mistake.
+ */
+function recordedExit(ending: RunEnding): RecordedExit {
+  const code = exitCodeOf(ending);
+  if (code === EXIT.usage || code === EXIT.internal) throw new TypeError(`a run with a run dir cannot end with exit ${code}: ${JSON.stringify(ending)}`);
+  return code;
 }
+
+/** What run_end counts of a run that reached the loop's end. */
+type RunCounts = Pick<EventInput<'run_end'>, 'stop' | 'requests' | 'tool_calls' | 'transport_close' | 'orphans'>;
 
 /**
  * The run's last event: interrupted by a signal, failed at one of the loop's
  * bounds (naming it, and vouching for any file a tool left unrecorded), or
  * completed with its verdict.
  */
-function runEnd(run: RunDir, loop: LoopResult, signal: string | undefined, exitCode: number, ending: string, counts: Record<string, unknown>): Record<string, unknown> {
+function runEnd(run: RunDir, loop: LoopResult, signal: string | undefined, exitCode: RecordedExit, ending: string, counts: RunCounts): EventInput<'run_end'> {
   if (signal) {
     return { accepted: false, exit_code: exitCode, ending: 'interrupted', cause: `${signal}: new work stopped; hooks and servers terminated with their process groups`, ...counts };
   }

@@ -1,21 +1,20 @@
 import * as v from 'valibot';
 import { canonicalJson, jsonTooDeep, LIMITS, sha256Hex } from '../contract/index.ts';
-import type { LedgerEvent, ReadRecorded, VerifyFailure } from '../ledger/index.ts';
-import { failAt, LEDGER_FORMAT } from '../ledger/index.ts';
-import type { CallArguments } from '../pipeline/index.ts';
+import type { Event, ReadRecorded, VerifyFailure } from '../ledger/index.ts';
+import { failAt } from '../ledger/index.ts';
 import { exitCodeOf } from '../base/index.ts';
 import { callsEnding } from './ending.ts';
 
 /** Where an event is, for a failure that names it. */
-export const eventAt = (event: LedgerEvent) => ({ file: 'ledger.jsonl', line: event.seq + 1, seq: event.seq, type: event.type });
+export const eventAt = (event: { readonly seq: number; readonly type: string }) => ({ file: 'ledger.jsonl', line: event.seq + 1, seq: event.seq, type: event.type });
 
-/** A call event as the record checks read it (shape-checked by the caller). */
+/** A call event as the record checks read it. */
 export interface CheckedCall {
-  readonly event: LedgerEvent;
+  readonly event: Event<'call'>;
   readonly requestId: string;
   readonly toolCallId: string;
   readonly name: string;
-  readonly arguments: CallArguments;
+  readonly arguments: Event<'call'>['arguments'];
   readonly ok: boolean;
   /** A failed call's class and kind. */
   readonly failure?: { readonly class: string; readonly kind: string };
@@ -37,9 +36,7 @@ export interface RecordedUse {
   readonly input: string | undefined;
 }
 
-const RequestShape = v.looseObject({ request_id: v.string() });
-const ResponseShape = v.looseObject({ request_id: v.string() });
-const CountsShape = v.looseObject({ requests: v.optional(v.number()), tool_calls: v.optional(v.number()), ending: v.string(), exit_code: v.number(), accepted: v.boolean(), cause: v.optional(v.string()) });
+// A tool_result block of a recorded request payload (a file, not an event).
 const ResultShape = v.looseObject({
   type: v.literal('tool_result'),
   tool_use_id: v.string(),
@@ -47,14 +44,13 @@ const ResultShape = v.looseObject({
   content: v.union([v.string(), v.array(v.looseObject({ type: v.string() }))]),
 });
 
-/** What the record checks are given: events, the shape-checked calls, the response files' tool_uses, verified files. */
+/** What the record checks are given: the parsed events and calls, the response files' tool_uses, verified files. */
 export interface RecordFacts {
-  readonly events: readonly LedgerEvent[];
+  readonly events: readonly Event[];
   readonly calls: readonly CheckedCall[];
   /** Each response event's tool_use blocks, in order (from its verified response file). */
-  readonly uses: ReadonlyMap<LedgerEvent, readonly RecordedUse[]>;
+  readonly uses: ReadonlyMap<Event, readonly RecordedUse[]>;
   readonly readFile: ReadRecorded;
-  readonly format: string;
 }
 
 /**
@@ -64,41 +60,21 @@ export interface RecordFacts {
  * that did not complete may stop part way through its last response's calls);
  * every tool_result a request payload carries answers, in order, a call
  * recorded before that request, with the error flag and content hash (and
- * hook block hashes) it recorded; `run_end`'s counts are the events'; no
- * shape newer than the seal's format appears. A task's own fields of the
- * record are its recheck's (`Task.acceptance.recorded`).
+ * hook block hashes) it recorded; `run_end`'s counts are the events'. A
+ * task's own fields of the record are its recheck's
+ * (`Task.acceptance.recorded`). (That no shape newer than the seal's format
+ * appears, `verify` has checked with the event schemas.)
  */
 export function checkRecord(facts: RecordFacts): VerifyFailure | undefined {
-  return checkFormat(facts) ?? checkCallOrder(facts) ?? checkPayloads(facts) ?? checkCounts(facts);
-}
-
-/** A record names the newest format only if it uses a shape that format added, and then it must. */
-function checkFormat({ events, calls, format }: RecordFacts): VerifyFailure | undefined {
-  const hooked = calls.find((call) => call.hookHashes.length > 0);
-  const start = events.find((e) => e.type === 'run_start')!;
-  const plain = isPlainRecord(start['method']);
-  if (format === LEDGER_FORMAT) {
-    if (hooked) return failAt('format_mismatch', `call ${hooked.toolCallId} records hook blocks, which format ${format} has no shape for`, eventAt(hooked.event));
-    if ((start['method'] as { plain?: unknown } | null | undefined)?.plain !== undefined) return failAt('format_mismatch', `run_start records a plain method, which format ${format} has no shape for`, eventAt(start));
-  } else if (!hooked && !plain) {
-    return failAt('format_mismatch', `the record names format ${format} but uses none of its shapes (hook blocks, a plain method)`, eventAt(start));
-  }
-  return undefined;
-}
-
-/** A plain method record as format 3 defines it: `plain: true`, a name, and the body's sha256 and size. */
-function isPlainRecord(method: unknown): boolean {
-  const m = method as { plain?: unknown; name?: unknown; body?: { sha256?: unknown; bytes?: unknown } } | null | undefined;
-  return m?.plain === true && typeof m.name === 'string' && typeof m.body?.sha256 === 'string' && Number.isSafeInteger(m.body.bytes);
+  return checkCallOrder(facts) ?? checkPayloads(facts) ?? checkCounts(facts);
 }
 
 /** Walks the ledger in order, matching each response's tool_uses to the call events after it. */
 function checkCallOrder({ events, calls, uses }: RecordFacts): VerifyFailure | undefined {
-  const byEvent = new Map(calls.map((call) => [call.event, call]));
-  const ended = events.find((e) => e.type === 'run_end');
-  const completed = ended?.['ending'] === 'completed';
+  const byEvent = new Map<Event, CheckedCall>(calls.map((call) => [call.event, call]));
+  const completed = events.find((e) => e.type === 'run_end')?.ending === 'completed';
   let request: string | undefined;
-  let pending: { response: LedgerEvent; uses: readonly RecordedUse[]; next: number } | undefined;
+  let pending: { response: Event; uses: readonly RecordedUse[]; next: number } | undefined;
   const missing = (): VerifyFailure | undefined => {
     const use = pending?.uses[pending.next];
     return use ? failAt('call_missing', `tool_use ${use.id} (${use.name}) of the response to ${request} has no call event recorded after it and before the next request`, eventAt(pending!.response)) : undefined;
@@ -107,11 +83,10 @@ function checkCallOrder({ events, calls, uses }: RecordFacts): VerifyFailure | u
     if (event.type === 'request') {
       const left = missing();
       if (left) return left;
-      request = typeof event['request_id'] === 'string' ? event['request_id'] : undefined;
+      request = event.request_id;
       pending = undefined;
     } else if (event.type === 'response') {
-      const response = v.safeParse(ResponseShape, event);
-      if (!response.success || response.output.request_id !== request || pending) {
+      if (event.request_id !== request || pending) {
         return failAt('misplaced_event', `line ${event.seq + 1} is not the one response to the request before it (${request ?? 'none'})`, eventAt(event));
       }
       pending = { response: event, uses: uses.get(event) ?? [], next: 0 };
@@ -130,19 +105,18 @@ function checkCallOrder({ events, calls, uses }: RecordFacts): VerifyFailure | u
 
 /** Each request payload's tool_results against the calls before it. */
 function checkPayloads(facts: RecordFacts): VerifyFailure | undefined {
-  const byEvent = new Map(facts.calls.map((call) => [call.event, call]));
+  const byEvent = new Map<Event, CheckedCall>(facts.calls.map((call) => [call.event, call]));
   const before: CheckedCall[] = [];
   for (const event of facts.events) {
     if (event.type === 'call') before.push(byEvent.get(event)!);
     if (event.type !== 'request') continue;
-    const request = v.safeParse(RequestShape, event);
-    if (!request.success) return failAt('bad_event', `line ${event.seq + 1} is not a well-formed request event`, eventAt(event));
-    const ref = event.files?.find((f) => f.role === 'request_payload');
+    const request = event;
+    const ref = request.files.find((f) => f.role === 'request_payload');
     const bytes = ref ? facts.readFile(ref.path) : undefined;
-    if (!bytes?.ok) return failAt('result_mismatch', `request ${request.output.request_id} has no readable payload file`, eventAt(event));
+    if (!bytes?.ok) return failAt('result_mismatch', `request ${request.request_id} has no readable payload file`, eventAt(request));
     const results = payloadResults(bytes.value);
     const wrong = results === undefined ? 'its payload is not a JSON request payload' : resultMismatch(results, before);
-    if (wrong) return failAt('result_mismatch', `request ${request.output.request_id}: ${wrong}`, eventAt(event));
+    if (wrong) return failAt('result_mismatch', `request ${request.request_id}: ${wrong}`, eventAt(request));
   }
   return undefined;
 }
@@ -200,24 +174,23 @@ function payloadResults(bytes: Uint8Array): PayloadResult[] | undefined {
 
 function checkCounts({ events, calls }: RecordFacts): VerifyFailure | undefined {
   const end = events.find((e) => e.type === 'run_end');
-  const counts = end ? v.safeParse(CountsShape, end) : undefined;
-  if (!end || !counts?.success) return undefined;
+  if (!end) return undefined;
   const actual = { requests: events.filter((e) => e.type === 'request').length, tool_calls: events.filter((e) => e.type === 'call').length };
   for (const key of ['requests', 'tool_calls'] as const) {
-    const recorded = counts.output[key];
+    const recorded = end[key];
     if (recorded !== undefined && recorded !== actual[key]) return failAt('count_mismatch', `run_end counts ${recorded} ${key}, the ledger has ${actual[key]}`, eventAt(end));
   }
-  return checkExit(counts.output, calls, end);
+  return checkExit(end, calls);
 }
 
 /** A completed run's exit code re-derived from its calls and verdict; an interrupted one's from the signal it names. */
-function checkExit(end: v.InferOutput<typeof CountsShape>, calls: readonly CheckedCall[], event: LedgerEvent): VerifyFailure | undefined {
+function checkExit(end: Event<'run_end'>, calls: readonly CheckedCall[]): VerifyFailure | undefined {
   const expected =
     end.ending === 'completed' ? exitCodeOf(callsEnding(calls.flatMap((c) => (c.failure ? [c.failure] : [])), end.accepted))
     : end.ending === 'interrupted' ? interruptedExit(end.cause)
     : undefined;
   if (expected === undefined || expected === end.exit_code) return undefined;
-  return failAt('count_mismatch', `run_end records exit ${end.exit_code}; its calls and ending give ${expected}`, eventAt(event));
+  return failAt('count_mismatch', `run_end records exit ${end.exit_code}; its calls and ending give ${expected}`, eventAt(end));
 }
 
 /** An interrupted run's exit code, from the signal its cause names first; undefined when it names neither. */

@@ -1,5 +1,5 @@
 import { fail, type Outcome } from '../contract/index.ts';
-import type { RunDir, WrittenFile } from '../ledger/index.ts';
+import type { EventInput, EventType, RunDir, WrittenFile } from '../ledger/index.ts';
 
 /** A file in the run dir: path, sha256, size — the ledger's own shape. */
 export type FileRef = WrittenFile;
@@ -20,12 +20,11 @@ export interface RunRecorder {
   /** References a file something else wrote into the run dir (a task's artifact), hashed from disk now; undefined if absent. */
   fileRef(relPath: string, role: string): (FileRef & { readonly role: string }) | undefined;
   /**
-   * Appends one event; returns its hash. Files it vouches for go in `files:
-   * [{ role, path, sha256, bytes }]`. Refused as `writeFile` is.
+   * Appends one event of its type's schema (the ledger's events.ts); returns
+   * its hash. Files it vouches for go in `files: [{ role, path, sha256, bytes }]`.
+   * Refused as `writeFile` is.
    */
-  append(type: string, data: Readonly<Record<string, unknown>>): Outcome<string>;
-  /** Names a newer record format in the seal, for a shape only it has (see the ledger's `LEDGER_FORMAT_3`). */
-  useFormat(format: string): void;
+  append<K extends EventType>(type: K, data: EventInput<K>): Outcome<string>;
 }
 
 /**
@@ -48,6 +47,5 @@ export function recorderOf(run: RunDir): RunRecorder {
       return ref.ok ? ref.value : undefined;
     },
     append: (type, data) => refusedWrite(run.append(type, data)),
-    useFormat: (format) => run.useFormat(format),
   };
 }

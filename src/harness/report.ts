@@ -1,7 +1,8 @@
 import { CAPLAB_VERSION } from '../version.ts';
 import { exitCodeOf } from '../base/index.ts';
+import { callEvent } from './call-event.ts';
 import { summaryOf } from './ending.ts';
-import { viaOf } from './recorded-call.ts';
+import type { RecordedCall } from './recorded-call.ts';
 import { originLabel, type ModelOrigin } from './model.ts';
 import type { RequestRecord } from './loop-state.ts';
 import type { RunOutcome } from './run.ts';
@@ -30,25 +31,7 @@ function usageTotal(perRequest: readonly Readonly<Record<string, unknown>>[]): R
 export function runReport(outcome: RunOutcome, artifactName: string): Record<string, unknown> {
   const { loop, model } = outcome;
   const replayed = model.origin === 'replayed';
-  const calls = loop.calls.map((c) => {
-    return {
-      tool_call_id: c.toolCallId,
-      action_id: c.actionId,
-      jsonrpc_id: c.protocol?.jsonrpcId ?? null,
-      name: c.name,
-      via: viaOf(c),
-      protocol: c.protocol ?? null,
-      binding_id: c.bindingId ?? null,
-      handler_entered: c.handlerEntered,
-      arguments: c.arguments,
-      hooks: c.hooks,
-      permission: c.permission ?? null,
-      result: c.outcome.ok
-        ? { ok: true, evidence: c.outcome.value.evidence, object_version: c.outcome.value.objectVersion ?? null }
-        : { ok: false, class: c.outcome.class, kind: c.outcome.kind, message: c.outcome.message, ...(c.outcome.basis ? { basis: c.outcome.basis } : {}) },
-      full_output: c.fullOutput ?? null,
-    };
-  });
+  const calls = loop.calls.map(reportCall);
   return {
     caplab: CAPLAB_VERSION,
     run_id: outcome.runId,
@@ -114,4 +97,34 @@ function usageReport(requests: readonly RequestRecord[], origin: ModelOrigin): R
     ...(replayed ? { cache_creation_input_tokens: r.response?.usage.cache_creation_input_tokens ?? 0, cache_read_input_tokens: r.response?.usage.cache_read_input_tokens ?? 0 } : {}),
   }));
   return { synthetic: !replayed, note: USAGE_NOTES[origin], per_request: perRequest, total: usageTotal(perRequest) };
+}
+
+/**
+ * A call as `--json` reports it: the fields of its call event (the ledger's
+ * one description of a call), its outcome as `result` without the record's
+ * hashes, and its kept full output. Arguments and hook results are the
+ * call's own values, as `JSON.stringify` prints them, where the record keeps
+ * a stand-in for what JSON cannot carry.
+ */
+function reportCall(call: RecordedCall) {
+  const event = callEvent(call);
+  const { outcome } = event;
+  const kept = event.files?.[0];
+  return {
+    tool_call_id: event.tool_call_id,
+    action_id: event.action_id,
+    jsonrpc_id: event.jsonrpc_id,
+    name: event.name,
+    via: event.via,
+    protocol: event.protocol,
+    binding_id: event.binding_id,
+    handler_entered: event.handler_entered,
+    arguments: call.arguments,
+    hooks: call.hooks,
+    permission: event.permission,
+    result: outcome.ok
+      ? { ok: true, evidence: outcome.evidence, object_version: outcome.object_version }
+      : { ok: false, class: outcome.class, kind: outcome.kind, message: outcome.message, ...(outcome.basis ? { basis: outcome.basis } : {}) },
+    full_output: kept ? { path: kept.path, sha256: kept.sha256, bytes: kept.bytes } : null,
+  };
 }

@@ -27,7 +27,7 @@ export function recordResponse(context: Pick<LoopContext, 'recorder' | 'onStep'>
   const message = { ...answer.message, content: recordableContent(answer.message.content) };
   const responseFile = context.recorder.writeFile(request.names.response, new TextEncoder().encode(`${JSON.stringify(message, null, 2)}\n`));
   if (!responseFile.ok) return responseFile;
-  const files = [{ role: 'model_response', ...responseFile.value }];
+  const files = [{ role: 'model_response' as const, ...responseFile.value }];
   const appended = context.recorder.append('response', { request_id: id, files, ...originLabel(answer.origin), usage: answer.usage, stop_reason: answer.stop_reason });
   if (!appended.ok) return appended;
   context.onStep?.({ type: 'response', requestId: id, response: answer });

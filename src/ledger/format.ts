@@ -24,27 +24,52 @@ import { canonicalJson, fail, ok, type Outcome } from '../contract/index.ts';
 import { checkRelPath } from './rel-path.ts';
 
 /**
- * The record format id a seal names when the run used no shape newer than
- * version 2. Policy: the version is bumped whenever the shape of a line, the
- * seal, or any event that `verify` reads changes (a field added, removed,
- * renamed or retyped); a verifier reads only the versions it lists in
+ * The base record format: the first whose `run_end` says how the run ended
+ * (`ending`, `cause`); event fields added in the same release share it.
+ * Policy: the version is bumped whenever the shape of a line, the seal, or
+ * any event changes (a field added, removed, renamed or retyped): each
+ * event's schema per format is in `events.ts`, and `events.test.ts` fails
+ * while a known format's schemas differ from the committed
+ * `events.schema.json`. A verifier reads only the versions it lists in
  * `KNOWN_FORMATS` and refuses any other as `evidence/unknown_format` before
- * interpreting a single line. Version 2 is the first whose `run_end` says how
- * the run ended (`ending`, `cause`); event fields added in the same release share it.
+ * interpreting a single line.
  */
-export const LEDGER_FORMAT = 'caplab.ledger/2';
+export const LEDGER_FORMAT_2 = 'caplab.ledger/2';
 
 /**
  * Version 3 adds two shapes: a call whose tool_result carries hook blocks
  * after the tool's own (`hook_text_sha256`, one hash per block), and a plain
- * Agent Skills method (`method.plain`, its body hashed). Only a record that
- * uses one of them names it (`RunDir.useFormat`), so every other run keeps the
- * bytes, and the `/2`, it had before.
+ * Agent Skills method (`method.plain`, its body hashed). A version 3 record
+ * used one of them (no run names it any more: every new run is version 4).
  */
 export const LEDGER_FORMAT_3 = 'caplab.ledger/3';
 
+/**
+ * Version 4, which every new run names: it has version 3's shapes, and adds
+ * the task (`run_start.task`, by which verify finds the task's recheck; a
+ * task's own fields of run_start and request, such as the excerpt's
+ * `snapshot` and `disclosed_sources`, are the task's and no longer named by
+ * the ledger), the model's origin (`run_start.model` scripted or replayed
+ * with its replay file, `run_start.scenario` null for a replay, a response's
+ * `origin` and recorded usage with cache counts, `run_end.replay`), calls'
+ * result blocks (`model_content_sha256` replaces `model_text_sha256`), the
+ * host's built-ins (`via: "host"`, a binding's `implementation.kind` `host`)
+ * and a binding's server by key and endpoint.
+ */
+export const LEDGER_FORMAT_4 = 'caplab.ledger/4';
+
+/** The format a new run names. */
+export const LEDGER_FORMAT = LEDGER_FORMAT_4;
+
 /** Every format this verifier can read, oldest first (version 1 records predate `ending` and are not read). */
-export const KNOWN_FORMATS: readonly string[] = [LEDGER_FORMAT, LEDGER_FORMAT_3];
+export const KNOWN_FORMATS = [LEDGER_FORMAT_2, LEDGER_FORMAT_3, LEDGER_FORMAT_4] as const;
+/** A record format this verifier reads. */
+export type RecordFormat = (typeof KNOWN_FORMATS)[number];
+
+/** Whether this verifier reads records of `format`. */
+export function isKnownFormat(format: unknown): format is RecordFormat {
+  return (KNOWN_FORMATS as readonly unknown[]).includes(format);
+}
 
 /** `prev` of the first event. */
 export const GENESIS: string = '0'.repeat(64);
@@ -67,14 +92,14 @@ export interface LedgerEvent {
   readonly type: string;
   readonly at: string;
   readonly prev: string;
-  readonly files?: readonly FileRef[];
+  readonly files?: readonly FileRef[] | undefined;
   readonly [key: string]: unknown;
 }
 
 /** The seal's content. */
 export interface Seal {
   readonly count: number;
-  readonly format: string;
+  readonly format: RecordFormat;
   readonly head: string;
 }
 
@@ -119,8 +144,8 @@ export function fileRefsOf(event: Readonly<Record<string, unknown>>): Outcome<re
   return ok(files as FileRef[]);
 }
 
-/** Encodes the seal file's bytes. */
-export function encodeSeal(seal: Seal): string {
+/** Encodes the seal file's bytes (of any format: a test forges unknown ones). */
+export function encodeSeal(seal: Omit<Seal, 'format'> & { readonly format: string }): string {
   return `${canonicalJson(seal)}\n`;
 }
 
@@ -144,7 +169,7 @@ export function parseSeal(text: string): Outcome<Seal> {
   ) {
     return fail('evidence', 'bad_seal', 'ledger.head is not a canonical { count, format, head } line');
   }
-  if (!KNOWN_FORMATS.includes(seal.format)) {
+  if (!isKnownFormat(seal.format)) {
     return fail('evidence', 'unknown_format', `ledger.head declares format ${JSON.stringify(seal.format)}; this verifier reads ${KNOWN_FORMATS.join(', ')}`);
   }
   return ok(seal as Seal);

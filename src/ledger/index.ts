@@ -2,17 +2,21 @@
  * The run record (SPEC F-LEDGER): a run dir of write-once files and a
  * hash-chained `ledger.jsonl` that vouches for them, sealed on close, and the
  * offline verifier that re-checks all of it. A side rail: it depends only on
- * `contract` (and `base`, beneath everything). The format and the file-reference rule are documented in `format.ts`.
+ * `contract` (and `base`, beneath everything). The format and the file-reference rule are documented in `format.ts`;
+ * each event's schema, shared by the writer and every reader, in `events.ts`.
  */
 export { clockFromEnv, fixedClock, systemClock } from './clock.ts';
 export type { Clock } from './clock.ts';
-export { EVENT_TYPE, GENESIS, KNOWN_FORMATS, LEDGER_FORMAT, LEDGER_FORMAT_3 } from './format.ts';
-export type { FileRef, LedgerEvent, Seal } from './format.ts';
+export { EVENT_TYPE, GENESIS, isKnownFormat, KNOWN_FORMATS, LEDGER_FORMAT, LEDGER_FORMAT_2, LEDGER_FORMAT_3, LEDGER_FORMAT_4 } from './format.ts';
+export type { FileRef, LedgerEvent, RecordFormat, Seal } from './format.ts';
+export { ENDINGS, EVENT_SCHEMAS, EVENT_TYPES } from './events.ts';
+export type { CallEvent, Ending, Event, EventInput, EventType, FormatSchemas } from './events.ts';
+export type { Frozen } from './frozen.ts';
+export { readRecordEvents } from './read-events.ts';
 export { defaultFs } from './fs.ts';
 export type { RunDirFs } from './fs.ts';
 export { LEDGER_FILE, SEAL_FILE } from './rel-path.ts';
-export { ENDINGS } from './lifecycle.ts';
-export type { Ending, RunEnd } from './lifecycle.ts';
+export type { RunEnd } from './lifecycle.ts';
 export { openRunDir, RECORD_LIMITS, RunDir } from './run-dir.ts';
 export type { OpenRunDirOptions, RecordLimits } from './run-dir.ts';
 export { writeFresh } from './write-fresh.ts';

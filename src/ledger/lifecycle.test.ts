@@ -20,7 +20,7 @@ afterAll(() => rmSync(parent, { recursive: true, force: true }));
 let n = 0;
 const sample = () => writeSampleRun(join(parent, `run-${++n}`)).dir;
 
-function forge(dir: string, edit: (events: Event[]) => Event[], format = LEDGER_FORMAT): void {
+function forge(dir: string, edit: (events: Event[]) => Event[], format: string = LEDGER_FORMAT): void {
   let prev = GENESIS;
   const events = edit(readFileSync(join(dir, 'ledger.jsonl'), 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l)));
   const lines = events.map((event, seq) => {
@@ -35,7 +35,13 @@ const kind = (dir: string, fs?: RunDirFs) => {
   const report = verify(dir, fs ? { fs } : {});
   return report.ok ? 'verifies' : `${report.kind}@${report.at.file}${report.at.type ? `:${report.at.type}` : ''}`;
 };
-const end = (fields: Record<string, unknown>) => (es: Event[]) => es.map((e) => (e.type === 'run_end' ? { type: 'run_end', at: e['at'], ...fields } : e));
+/** Drops the acceptance event; run_start vouches for the card instead, so the record still covers every file. */
+const withoutAcceptance = (es: Event[]) => {
+  const card = es.find((e) => e.type === 'acceptance')!['files'] as object[];
+  return es.filter((e) => e.type !== 'acceptance').map((e) => (e.type === 'run_start' ? { ...e, files: [...(e['files'] as object[]), ...card] } : e));
+};
+// The run_end keeps the format it names (every run's but the base format's names one).
+const end = (fields: Record<string, unknown>) => (es: Event[]) => es.map((e) => (e.type === 'run_end' ? { type: 'run_end', at: e['at'], ...(e['format'] ? { format: e['format'] } : {}), ...fields } : e));
 
 describe('lifecycle: one run_start, at most one acceptance, a final run_end consistent with both', () => {
   const cases: [string, (es: Event[]) => Event[], string][] = [
@@ -45,7 +51,7 @@ describe('lifecycle: one run_start, at most one acceptance, a final run_end cons
     ['run_start not first', (es) => [es[1]!, es[0]!, ...es.slice(2)], 'misplaced_event@ledger.jsonl:run_start'],
     ['no run_start', (es) => [{ ...es[0]!, type: 'run_begin' }, ...es.slice(1)], 'missing_event@ledger.jsonl'],
     ['two acceptance', (es) => [...es.slice(0, -1), es.at(-2)!, es.at(-1)!], 'duplicate_event@ledger.jsonl:acceptance'],
-    ['completed, but no acceptance', (es) => es.filter((e) => e.type !== 'acceptance'), 'inconsistent_end@ledger.jsonl:run_end'],
+    ['completed, but no acceptance', withoutAcceptance, 'inconsistent_end@ledger.jsonl:run_end'],
     ['completed, accepted differs from acceptance', end({ accepted: false, exit_code: 1, ending: 'completed' }), 'inconsistent_end@ledger.jsonl:run_end'],
     ['exit 1 for an accepted run', end({ accepted: true, exit_code: 1, ending: 'completed' }), 'inconsistent_end@ledger.jsonl:run_end'],
     ['failed yet accepted', end({ accepted: true, exit_code: 4, ending: 'failed', cause: 'x' }), 'inconsistent_end@ledger.jsonl:run_end'],
@@ -109,7 +115,7 @@ describe('files that cannot be read (through the fs seam) are named, never throw
   for (const [file, expected] of [
     ['ledger.jsonl', 'unreadable@ledger.jsonl'],
     ['ledger.head', 'unreadable@ledger.head'],
-    ['card/excerpt-card.md', 'unreadable@card/excerpt-card.md:receipt'],
+    ['card/excerpt-card.md', 'unreadable@card/excerpt-card.md:acceptance'],
   ] as const) {
     test(file, () => expect(kind(sample(), failingOn(file))).toBe(expected));
   }

@@ -1,13 +1,8 @@
-import { issuePath } from '../base/index.ts';
-import * as v from 'valibot';
-import { ok, type Outcome } from '../contract/index.ts';
+import { ok, type Success } from '../contract/index.ts';
+import type { Ending, Event } from './events.ts';
 import type { RecordedEvent } from './read-ledger.ts';
 import { LEDGER_FILE } from './rel-path.ts';
 import { failAt, type VerifyFailure, type VerifyLocation } from './report.ts';
-
-/** How a run ended: it reached its verdict, it was stopped, or something failed after the run dir existed. */
-export const ENDINGS = ['completed', 'interrupted', 'failed'] as const;
-export type Ending = (typeof ENDINGS)[number];
 
 /** What the final `run_end` says, once it is consistent with the rest of the ledger. */
 export interface RunEnd {
@@ -17,26 +12,15 @@ export interface RunEnd {
   readonly cause?: string;
 }
 
-// Loose: other fields may be added (and the format version bumped); these are the ones verify relies on.
-const RunEndShape = v.looseObject({
-  accepted: v.boolean(),
-  // 130/143: interrupted by SIGINT/SIGTERM (128 + the signal number), as the process exits.
-  exit_code: v.picklist([0, 1, 3, 4, 130, 143]),
-  ending: v.picklist(ENDINGS),
-  cause: v.optional(v.pipe(v.string(), v.minLength(1))),
-});
-const AcceptanceShape = v.looseObject({ accepted: v.boolean(), checks: v.array(v.looseObject({ verdict: v.string() })) });
-
 const where = ({ line, event }: RecordedEvent): VerifyLocation => ({ file: LEDGER_FILE, line, seq: event.seq, type: event.type });
+const at = (event: Event): VerifyLocation => ({ file: LEDGER_FILE, line: event.seq + 1, seq: event.seq, type: event.type });
 
 /**
- * The run's lifecycle, from the events alone: exactly one `run_start`, first;
- * at most one `acceptance`; exactly one `run_end`, last, whose `accepted` and
- * `exit_code` agree with the acceptance event and with how the run ended.
- * A completed run has an acceptance event and repeats its verdict; a failed or
- * interrupted run is not accepted, exits non-zero and names its cause.
+ * The run's lifecycle, from the order of the events alone: exactly one
+ * `run_start`, first; at most one `acceptance`; exactly one `run_end`, last.
+ * Checked before any event's shape, so a missing or misplaced event is named as such.
  */
-export function checkLifecycle(recorded: readonly RecordedEvent[]): Outcome<RunEnd> | VerifyFailure {
+export function checkOrder(recorded: readonly RecordedEvent[]): VerifyFailure | undefined {
   const ofType = (type: string) => recorded.filter((entry) => entry.event.type === type);
   const starts = ofType('run_start');
   const acceptances = ofType('acceptance');
@@ -51,17 +35,25 @@ export function checkLifecycle(recorded: readonly RecordedEvent[]): Outcome<RunE
   }
   if (ends.length > 1) return failAt('duplicate_event', `the ledger has ${ends.length} run_end events; a run ends once`, where(ends[1]!));
   if (ends[0] !== last) return failAt('misplaced_event', `run_end is not the last event (line ${last.line} follows it)`, where(ends[0]!));
+  return undefined;
+}
 
-  const end = v.safeParse(RunEndShape, last.event);
-  if (!end.success) return shapeFailure('run_end', last, end.issues);
-  const acceptance = acceptances[0];
-  const decided = acceptance ? v.safeParse(AcceptanceShape, acceptance.event) : undefined;
-  if (acceptance && decided && !decided.success) return shapeFailure('acceptance', acceptance, decided.issues);
-  const { ending, accepted, exit_code: exitCode, cause } = end.output;
-  const contradiction = (message: string) => failAt('inconsistent_end', `run_end says ending=${ending} accepted=${accepted} exit_code=${exitCode}, but ${message}`, where(last));
+/**
+ * How the run ended, from its parsed events (in `checkOrder`'s order): the
+ * final `run_end`'s `accepted` and `exit_code` agree with the acceptance
+ * event and with how the run ended. A completed run has an acceptance event
+ * and repeats its verdict; a failed or interrupted run is not accepted, exits
+ * non-zero and names its cause.
+ */
+export function checkEnd(events: readonly Event[]): Success<RunEnd> | VerifyFailure {
+  const last = events[events.length - 1]!;
+  if (last.type !== 'run_end') return failAt('misplaced_event', 'run_end is not the last event', at(last));
+  const acceptance = events.find((e) => e.type === 'acceptance');
+  const { ending, accepted, exit_code: exitCode, cause } = last;
+  const contradiction = (message: string) => failAt('inconsistent_end', `run_end says ending=${ending} accepted=${accepted} exit_code=${exitCode}, but ${message}`, at(last));
   if (ending === 'completed') {
-    if (!decided?.success) return contradiction('there is no acceptance event');
-    if (decided.output.accepted !== accepted) return contradiction(`the acceptance event (line ${acceptance!.line}) recorded accepted=${decided.output.accepted}`);
+    if (!acceptance) return contradiction('there is no acceptance event');
+    if (acceptance.accepted !== accepted) return contradiction(`the acceptance event (line ${acceptance.seq + 1}) recorded accepted=${acceptance.accepted}`);
     if (cause !== undefined) return contradiction('a completed run has no failure cause');
   } else {
     if (accepted) return contradiction(`a run that ended ${ending} is never accepted`);
@@ -72,9 +64,4 @@ export function checkLifecycle(recorded: readonly RecordedEvent[]): Outcome<RunE
     return contradiction(exitCode === 0 ? 'exit 0 means accepted' : 'an accepted run does not exit 1');
   }
   return ok({ ending, accepted, exitCode, ...(cause === undefined ? {} : { cause }) });
-}
-
-function shapeFailure(type: string, entry: RecordedEvent, issues: readonly v.BaseIssue<unknown>[]): VerifyFailure {
-  const detail = issues.map((issue) => `${issuePath(issue) ?? '(event)'}: ${issue.message}`);
-  return { ...failAt('bad_event', `line ${entry.line} is not a well-formed ${type} event: ${detail.join('; ')}`, where(entry)), issues: detail };
 }

@@ -42,7 +42,10 @@ export type VerifyOutcome<R = unknown> = Success<VerifyReport<R>> | VerifyFailur
  * Kinds of verification failure, all class `evidence`:
  * `missing_ledger`, `not_canonical` (bytes, encoding or JSON form of a line, a
  * non-finite number), `too_deep` (nesting past the limit), `bad_event` (envelope
- * fields, or the shape of run_end / acceptance), `seq_broken`, `chain_broken` (a
+ * fields, or an event that is not its type's schema in the record's format,
+ * or of no type the format has), `format_mismatch` (an event of another known
+ * format's shape, a seal and run_end naming different formats, or a format
+ * whose shapes the record does not use), `seq_broken`, `chain_broken` (a
  * `prev` that is not the hash of the line before), `bad_reference`, `missing_file`,
  * `hash_mismatch` (size or sha256 of a file), `not_a_file` (a folder, FIFO or link in
  * a file's place), `too_large`, `unreadable`, `unsealed`, `bad_seal`, `unknown_format`,

@@ -11,7 +11,7 @@ import { fixedClock } from './clock.ts';
 import type { RunDirFs } from './fs.ts';
 import { readLedger } from './read-ledger.ts';
 import { openRunDir, type RunDir } from './run-dir.ts';
-import { must, tempDir } from './testing/sample-run.ts';
+import { failedEnd, must, sampleRequest, sampleStart, tempDir } from './testing/sample-run.ts';
 import { verify } from './verify.ts';
 
 /** An fs that records every fsync by path (relative to the run dir, `.` for the dir itself); `ahead` the concurrent ones. */
@@ -51,10 +51,10 @@ function open(durable: boolean | undefined, counting: ReturnType<typeof counting
 /** A small run: two files in two folders, three events. */
 function record(run: RunDir): void {
   const source = must(run.writeFile('snapshot/a.md', 'a'));
-  must(run.append('run_start', { files: [{ role: 'snapshot_source', ...source }] }));
+  must(run.append('run_start', sampleStart([{ role: 'snapshot_source', ...source }])));
   const payload = must(run.writeFile('requests/1.json', '{}'));
-  must(run.append('request', { files: [{ role: 'request_payload', ...payload }] }));
-  must(run.append('run_end', { accepted: false, exit_code: 1, ending: 'failed', cause: 'test' }));
+  must(run.append('request', sampleRequest(payload)));
+  must(run.append('run_end', failedEnd()));
 }
 
 describe('default: no fsync while the run goes on, one sync of the whole dir before the seal', () => {
@@ -99,7 +99,7 @@ describe('sync(): the same syncs ahead of close, all in flight at once', () => {
     record(run);
     await run.sync();
     must(run.writeFile('outputs/x.txt', 'x'));
-    must(run.append('note', { files: [must(run.fileRef('outputs/x.txt', 'output'))] }));
+    must(run.append('acceptance', { accepted: false, checks: [], files: [must(run.fileRef('outputs/x.txt', 'output'))] }));
     must(run.close());
     expect(counting.synced).toEqual(['snapshot/a.md', 'requests/1.json', 'outputs/x.txt', 'outputs', 'requests', 'snapshot', '.', 'ledger.jsonl', '.ledger.head.tmp', '.']);
   });
@@ -122,8 +122,8 @@ describe('durable: every event and file synced as it is written', () => {
     must(run.writeFile('snapshot/a.md', 'a'));
     expect(counting.synced.slice(1)).toEqual(['snapshot/.a.md.tmp', 'snapshot']);
     counting.synced.length = 0;
-    must(run.append('run_start', {}));
-    must(run.append('run_end', { accepted: false, exit_code: 1, ending: 'failed', cause: 'test' }));
+    must(run.append('run_start', sampleStart()));
+    must(run.append('run_end', failedEnd()));
     expect(counting.synced).toEqual(['ledger.jsonl', 'ledger.jsonl']);
     counting.synced.length = 0;
     must(run.close());
@@ -148,9 +148,9 @@ describe('a crash mid-line, in either mode', () => {
       const dir = join(tempDir(), 'run');
       counting.setRoot(dir);
       const run = must(openRunDir(dir, { clock: fixedClock(0), fs, durable }));
-      must(run.append('run_start', {}));
+      must(run.append('run_start', sampleStart()));
       cut = true;
-      expect(run.append('request', { request_id: 'req-1' }).ok).toBe(false);
+      expect(run.append('run_end', failedEnd()).ok).toBe(false);
       // No close: a dead process writes no seal.
       expect(verify(dir)).toMatchObject({ ok: false, kind: 'unsealed' });
       const read = readLedger(new Uint8Array(readFileSync(join(dir, 'ledger.jsonl'))));

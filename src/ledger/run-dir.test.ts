@@ -4,10 +4,11 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { canonicalJson, sha256Hex } from '../contract/index.ts';
 import { fixedClock } from './clock.ts';
-import { GENESIS, LEDGER_FORMAT } from './format.ts';
+import { GENESIS, LEDGER_FORMAT, LEDGER_FORMAT_2, LEDGER_FORMAT_3, LEDGER_FORMAT_4, type FileRef } from './format.ts';
 import type { RunDirFs } from './fs.ts';
+import type { EventInput } from './events.ts';
 import { openRunDir, type RunDir } from './run-dir.ts';
-import { must, tempDir, writeSampleRun } from './testing/sample-run.ts';
+import { failedEnd, must, sampleStart, tempDir, writeSampleRun } from './testing/sample-run.ts';
 
 const clock = fixedClock(1_700_000_000_000);
 
@@ -65,8 +66,9 @@ describe('openRunDir', () => {
 describe('append', () => {
   test('writes canonical lines chained by the sha256 of the previous line', () => {
     const run = fresh();
-    const first = must(run.append('run_start', { z: 1, a: { y: 'ü', b: [2, 1] } }));
-    const second = must(run.append('run_end', {}));
+    // A task's own acceptance fields are kept as given, in canonical form.
+    const first = must(run.append('acceptance', { accepted: true, checks: [], z: 1, a: { y: 'ü', b: [2, 1] } }));
+    const second = must(run.append('run_end', failedEnd()));
     expect(run.head()).toBe(second);
     expect(run.count()).toBe(2);
     must(run.close());
@@ -74,42 +76,85 @@ describe('append', () => {
     const lines = text.split('\n');
     expect(lines).toHaveLength(3);
     expect(lines[2]).toBe('');
-    expect(lines[0]).toBe('{"a":{"b":[2,1],"y":"ü"},"at":"2023-11-14T22:13:20.000Z","prev":"' + GENESIS + '","seq":0,"type":"run_start","z":1}');
+    expect(lines[0]).toBe('{"a":{"b":[2,1],"y":"ü"},"accepted":true,"at":"2023-11-14T22:13:20.000Z","checks":[],"prev":"' + GENESIS + '","seq":0,"type":"acceptance","z":1}');
     expect(sha256Hex(lines[0]!)).toBe(first);
-    expect(JSON.parse(lines[1]!)).toEqual({ seq: 1, type: 'run_end', at: '2023-11-14T22:13:20.000Z', prev: first });
+    expect(JSON.parse(lines[1]!)).toEqual({ seq: 1, type: 'run_end', at: '2023-11-14T22:13:20.000Z', prev: first, ...failedEnd(), format: LEDGER_FORMAT });
     expect(readFileSync(join(run.dir, 'ledger.head'), 'utf8')).toBe(`${canonicalJson({ count: 2, format: LEDGER_FORMAT, head: second })}\n`);
   });
 
   test('each line is in the file as soon as append returns', () => {
     const run = fresh();
-    must(run.append('run_start', {}));
+    must(run.append('run_start', sampleStart()));
     expect(readFileSync(join(run.dir, 'ledger.jsonl'), 'utf8').split('\n')).toHaveLength(2);
     run.close();
   });
 
   test('refuses programmer errors loudly: envelope keys, bad types, malformed refs, after close', () => {
     const run = fresh();
-    expect(() => run.append('request', { seq: 9 })).toThrow(/envelope key seq/);
+    expect(() => run.append('acceptance', { accepted: true, checks: [], seq: 9 })).toThrow(/may not set seq/);
+    // @ts-expect-error a type that is no event type does not compile either
     expect(() => run.append('Bad Type', {})).toThrow(/event type/);
-    expect(() => run.append('request', { files: [{ path: 'a.txt', sha256: 'x' }] })).toThrow(/exactly the keys/);
-    expect(() => run.append('request', { n: Number.NaN })).toThrow(/non-finite/);
+    // @ts-expect-error nor does a malformed file reference
+    expect(() => run.append('acceptance', { accepted: true, checks: [], files: [{ path: 'a.txt', sha256: 'x' }] })).toThrow(/exactly the keys/);
+    expect(() => run.append('acceptance', { accepted: true, checks: [], n: Number.NaN })).toThrow(/non-finite/);
     expect(run.count()).toBe(0);
     run.close();
-    expect(() => run.append('run_end', {})).toThrow(/after close/);
+    expect(() => run.append('run_end', failedEnd())).toThrow(/after close/);
     expect(() => run.writeFile('a.txt', 'x')).toThrow(/after close/);
+  });
+
+  test('writes only events of their schema in the run\'s format: a wrong field is a tsc error and, past it, a throw', () => {
+    const run = fresh();
+    // @ts-expect-error an event type the ledger does not have
+    expect(() => run.append('note', { files: [] })).toThrow(/"note" is no event type/);
+    // @ts-expect-error a field of the wrong type
+    expect(() => run.append('run_end', { ...failedEnd(), exit_code: 137 })).toThrow(/not a run_end event of caplab.ledger\/4: exit_code: /);
+    // @ts-expect-error a field the event does not have
+    expect(() => run.append('run_end', { ...failedEnd(), replay_lines: 1 })).toThrow(/replay_lines: Invalid key/);
+    // @ts-expect-error the run dir names the format, not the writer
+    expect(() => run.append('run_end', { ...failedEnd(), format: LEDGER_FORMAT_3 })).toThrow(/may not set format/);
+    // Every run names format 4, which has format 3's shapes: a plain method record is one.
+    const plain = { ...sampleStart(), method: { plain: true, name: 'p', body: { sha256: GENESIS, bytes: 0 } } };
+    expect(run.count()).toBe(0);
+    must(run.append('run_start', plain));
+    must(run.append('run_end', failedEnd()));
+    expect(JSON.parse(readFileSync(join(run.dir, 'ledger.jsonl'), 'utf8').split('\n')[1]!).format).toBe(LEDGER_FORMAT_4);
+    expect(must(run.close()).format).toBe(LEDGER_FORMAT_4);
+  });
+
+  test('a record of an older format is written only in that format\'s shapes, and names it', () => {
+    // The writer's types are the newest format's; the run dir checks each line against its own format.
+    const asStart = (start: object) => start as unknown as EventInput<'run_start'>;
+    const { task: _task, ...older } = sampleStart();
+    const plain = { ...older, method: { plain: true, name: 'p', body: { sha256: GENESIS, bytes: 0 } } };
+    const base = must(openRunDir(join(tempDir(), 'run'), { clock, format: LEDGER_FORMAT_2 }));
+    // Format 2 has no plain method, and no task.
+    expect(() => base.append('run_start', asStart(plain))).toThrow(/not a run_start event of caplab.ledger\/2: method.plain: /);
+    expect(() => base.append('run_start', sampleStart())).toThrow(/not a run_start event of caplab.ledger\/2: task: /);
+    must(base.append('run_start', asStart(older)));
+    must(base.append('run_end', failedEnd()));
+    // The base format is named by the seal alone; run_end names any other.
+    expect(JSON.parse(readFileSync(join(base.dir, 'ledger.jsonl'), 'utf8').split('\n')[1]!).format).toBeUndefined();
+    expect(must(base.close()).format).toBe(LEDGER_FORMAT_2);
+    const third = must(openRunDir(join(tempDir(), 'run'), { clock, format: LEDGER_FORMAT_3 }));
+    must(third.append('run_start', asStart(plain)));
+    must(third.append('run_end', failedEnd()));
+    expect(JSON.parse(readFileSync(join(third.dir, 'ledger.jsonl'), 'utf8').split('\n')[1]!).format).toBe(LEDGER_FORMAT_3);
+    expect(must(third.close()).format).toBe(LEDGER_FORMAT_3);
   });
 
   test('refuses to vouch for a file that is missing or differs from the reference', () => {
     const run = fresh();
     const written = must(run.writeFile('a.txt', 'abc'));
-    const wrong = run.append('x', { files: [{ role: 'doc', ...written, sha256: sha256Hex('abd') }] });
+    const vouching = (ref: FileRef) => ({ accepted: true, checks: [], files: [ref] });
+    const wrong = run.append('acceptance', vouching({ role: 'doc', ...written, sha256: sha256Hex('abd') }));
     expect(!wrong.ok && wrong.kind).toBe('hash_mismatch');
-    const missing = run.append('x', { files: [{ role: 'doc', ...written, path: 'b.txt' }] });
+    const missing = run.append('acceptance', vouching({ role: 'doc', ...written, path: 'b.txt' }));
     expect(!missing.ok && missing.kind).toBe('missing_file');
     writeFileSync(join(run.dir, 'c.txt'), 'outside the writer');
     const ref = must(run.fileRef('c.txt', 'card'));
     expect(ref).toEqual({ role: 'card', path: 'c.txt', sha256: sha256Hex('outside the writer'), bytes: 18 });
-    expect(run.append('x', { files: [ref] }).ok).toBe(true);
+    expect(run.append('acceptance', vouching(ref)).ok).toBe(true);
     expect(run.count()).toBe(1);
     run.close();
   });
@@ -189,12 +234,12 @@ describe('a failed ledger write', () => {
       }) as RunDirFs['writeSync'],
     };
     const run = fresh(faulty);
-    must(run.append('run_start', {}));
+    must(run.append('run_start', sampleStart()));
     armed = true;
-    const failed = run.append('request', {});
+    const failed = run.append('acceptance', { accepted: false, checks: [] });
     expect(!failed.ok && failed.kind).toBe('write_failed');
     armed = false;
-    expect(run.append('run_end', {})).toEqual(failed);
+    expect(run.append('run_end', failedEnd())).toEqual(failed);
     expect(run.close() as unknown).toEqual(failed);
     expect(existsSync(join(run.dir, 'ledger.head'))).toBe(false);
     expect(run.count()).toBe(1);
@@ -226,7 +271,7 @@ describe('ending a run that failed', () => {
     const parent = tempDir();
     try {
       const run = must(openRunDir(join(parent, 'run'), { clock: fixedClock(0) }));
-      must(run.append('run_start', {}));
+      must(run.append('run_start', sampleStart()));
       const failed = run.closeUnsealed('disk full');
       expect([failed.kind, failed.message]).toEqual(['unsealed', 'the run dir was closed without a seal: disk full']);
       expect(run.close() as unknown).toEqual(failed);
@@ -241,7 +286,7 @@ describe('ending a run that failed', () => {
     try {
       const run = must(openRunDir(join(parent, 'run'), { clock: fixedClock(0) }));
       const known = must(run.writeFile('snapshot/a.md', 'a'));
-      must(run.append('run_start', { files: [{ role: 'snapshot_source', ...known }] }));
+      must(run.append('run_start', sampleStart([{ role: 'snapshot_source', ...known }])));
       nodeFs.mkdirSync(join(run.dir, 'card'));
       writeFileSync(join(run.dir, 'card', 'left.md'), 'left behind');
       expect(run.unreferencedFiles('left_by_failure')).toEqual([

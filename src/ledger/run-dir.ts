@@ -1,7 +1,9 @@
 import { dirname, join, resolve } from 'node:path';
 import { canonicalJson, fail, jsonTooDeep, LIMITS, ok, sha256Hex, type Failure, type Outcome } from '../contract/index.ts';
 import { isoAt, type Clock } from './clock.ts';
-import { ENVELOPE_KEYS, EVENT_TYPE, encodeSeal, fileRefsOf, GENESIS, KNOWN_FORMATS, LEDGER_FORMAT, type FileRef, type Seal } from './format.ts';
+import type { EventInput, EventType } from './events.ts';
+import { ENVELOPE_KEYS, EVENT_TYPE, encodeSeal, fileRefsOf, GENESIS, isKnownFormat, LEDGER_FORMAT, LEDGER_FORMAT_2, type FileRef, type RecordFormat, type Seal } from './format.ts';
+import { assertWritable } from './parse-events.ts';
 import { Durability } from './durability.ts';
 import { defaultFs, errorCode, writeAll, type RunDirFs } from './fs.ts';
 import { LEDGER_FILE, RESERVED_FILES, resolveInside, SEAL_FILE } from './rel-path.ts';
@@ -16,6 +18,12 @@ export interface OpenRunDirOptions {
   readonly durable?: boolean;
   /** The bounds `verify` reads a record within (default: `LIMITS.record*`); a test injects small ones. */
   readonly limits?: Partial<RecordLimits>;
+  /**
+   * The format the record names (default: `LEDGER_FORMAT`, which every run
+   * names); an older known one only to write a record of that format, which
+   * every line is then checked against (a test of what stays readable).
+   */
+  readonly format?: RecordFormat;
 }
 
 /**
@@ -43,7 +51,7 @@ export const RECORD_LIMITS: RecordLimits = {
 };
 
 /** The event that ends a run: the one append allowed into the reserve. */
-const END_EVENT = 'run_end';
+const END_EVENT: EventType = 'run_end';
 
 const encoder = new TextEncoder();
 
@@ -58,8 +66,8 @@ const PATH_ERRORS: readonly string[] = ['EROFS', 'EACCES', 'EPERM', 'ENAMETOOLON
  * (`durable`: each line and file as written; else all of it before the seal).
  * Lifecycle: `openRunDir` → `writeFile` / `append` … → `close` (writes the seal).
  *
- * Misuse by the program (appending after close, malformed events, values JSON
- * cannot hold) throws; conditions of the world (a taken dir, a failed write, a
+ * Misuse by the program (appending after close, an event that is not its
+ * type's schema in the run's format, values JSON cannot hold) throws; conditions of the world (a taken dir, a failed write, a
  * file that no longer matches) come back as failure values.
  */
 export class RunDir {
@@ -76,16 +84,16 @@ export class RunDir {
   #temps = 0;
   #broken: Failure | undefined;
   #closed: Outcome<Seal> | undefined;
-  #format = LEDGER_FORMAT;
-  #ended = false;
+  readonly #format: RecordFormat;
   readonly #limits: RecordLimits;
   #ledgerBytes = 0;
   /** Folders made under the run dir, and the count of its entries: the ledger and its seal to start with. */
   readonly #folders = new Set<string>();
   #entries = 2;
 
-  private constructor(dir: string, fd: number, fs: RunDirFs, clock: Clock, durability: Durability, limits: RecordLimits) {
+  private constructor(dir: string, fd: number, fs: RunDirFs, clock: Clock, durability: Durability, limits: RecordLimits, format: RecordFormat) {
     this.dir = dir;
+    this.#format = format;
     this.#fd = fd;
     this.#fs = fs;
     this.#clock = clock;
@@ -96,6 +104,8 @@ export class RunDir {
   /** See `openRunDir`. */
   static open(dir: string, options: OpenRunDirOptions): Outcome<RunDir> {
     const fs = options.fs ?? defaultFs;
+    const format = options.format ?? LEDGER_FORMAT;
+    if (!isKnownFormat(format)) throw new TypeError(`ledger: unknown record format ${JSON.stringify(format)}`);
     const root = resolve(dir);
     const taken = fail('precondition', 'target_exists', `${root} exists and is not an empty folder; a run never overwrites a previous run`);
     try {
@@ -107,7 +117,7 @@ export class RunDir {
       const fd = fs.openSync(ledger, 'wx', 0o644);
       const durability = new Durability(fs, root, options.durable ?? false);
       durability.ledgerCreated(ledger);
-      return ok(new RunDir(root, fd, fs, options.clock, durability, { ...RECORD_LIMITS, ...options.limits }));
+      return ok(new RunDir(root, fd, fs, options.clock, durability, { ...RECORD_LIMITS, ...options.limits }, format));
     } catch (error) {
       const code = errorCode(error);
       if (code === 'EEXIST') return taken;
@@ -127,21 +137,8 @@ export class RunDir {
     return this.#seq;
   }
 
-  /**
-   * Names a newer record format in the seal, for a run that wrote a shape only
-   * that format has (see `LEDGER_FORMAT_3`); a run that never calls it keeps
-   * `LEDGER_FORMAT`. Never lowers the format already named. The `run_end`
-   * event repeats a newer format (`format`), so verify can hold the seal to it.
-   */
-  useFormat(format: string): void {
-    const wanted = KNOWN_FORMATS.indexOf(format);
-    if (wanted === -1) throw new TypeError(`ledger: unknown record format ${JSON.stringify(format)}`);
-    if (this.#ended) throw new Error('ledger: useFormat after run_end (the end names the format)');
-    if (wanted > KNOWN_FORMATS.indexOf(this.#format)) this.#format = format;
-  }
-
-  /** The format the seal will name. */
-  format(): string {
+  /** The format the seal will name (the `run_end` event repeats one newer than the base, `format`, so verify can hold the seal to it). */
+  format(): RecordFormat {
     return this.#format;
   }
 
@@ -184,25 +181,29 @@ export class RunDir {
 
   /**
    * Appends one event line `{ seq, type, at, prev, ...data }` in one write (fsynced when `durable`).
-   * Every `data.files` reference is checked against the run dir first, so the
-   * ledger never vouches for bytes it has not seen.
+   * The line must be its type's schema in the run's format (events.ts), so no
+   * run writes an event its own `verify` refuses. Every `data.files` reference is checked against
+   * the run dir, so the ledger never vouches for bytes it has not seen.
    * @returns The new event's hash (the new head).
    */
-  append(type: string, data: Readonly<Record<string, unknown>> = {}): Outcome<string> {
+  append<K extends EventType>(type: K, data: EventInput<K>): Outcome<string> {
     this.#assertOpen('append');
     if (this.#broken) return this.#broken;
     if (!EVENT_TYPE.test(type)) throw new TypeError(`ledger: event type ${JSON.stringify(type)} must match ${EVENT_TYPE.source}`);
-    const clash = Object.keys(data).find((key) => ENVELOPE_KEYS.includes(key));
-    if (clash !== undefined) throw new TypeError(`ledger: data may not set the envelope key ${clash}`);
-    const refs = fileRefsOf(data);
+    const fields: Readonly<Record<string, unknown>> = data;
+    const clash = Object.keys(fields).find((key) => ENVELOPE_KEYS.includes(key) || (type === END_EVENT && key === 'format'));
+    if (clash !== undefined) throw new TypeError(`ledger: data may not set ${clash}, which the ledger sets`);
+    const refs = fileRefsOf(fields);
     if (!refs.ok) throw new TypeError(`ledger: ${type} event: ${refs.message}`);
+    // The run's end names a format newer than the base one, so the seal cannot be moved to another alone.
+    const named = type === END_EVENT && this.#format !== LEDGER_FORMAT_2 ? { ...fields, format: this.#format } : fields;
+    const event = { ...named, seq: this.#seq, type, at: isoAt(this.#clock), prev: this.#head };
+    assertWritable(this.#format, type, event);
     for (const ref of refs.value) {
       const mismatch = this.#checkRef(ref);
       if (mismatch) return mismatch;
     }
-    // The run's end names a format newer than the base one, so the seal cannot be moved to another alone.
-    const named = type === END_EVENT && this.#format !== LEDGER_FORMAT ? { ...data, format: this.#format } : data;
-    const line = canonicalJson({ ...named, seq: this.#seq, type, at: isoAt(this.#clock), prev: this.#head });
+    const line = canonicalJson(event);
     const encoded = encoder.encode(`${line}\n`);
     const limit = this.#lineLimit(type, line, encoded.byteLength);
     if (limit) return limit;
@@ -215,7 +216,6 @@ export class RunDir {
       return this.#broken;
     }
     this.#seq += 1;
-    this.#ended ||= type === END_EVENT;
     this.#ledgerBytes += encoded.byteLength;
     this.#head = sha256Hex(line);
     for (const ref of refs.value) this.#referenced.add(ref.path);
@@ -360,9 +360,9 @@ export class RunDir {
  * @example
  * const run = openRunDir(out, { clock });
  * if (!run.ok) return run;
- * const req = run.value.writeFile('requests/1.json', payload);
- * if (!req.ok) return req;
- * run.value.append('request', { request_id: 'req-1', files: [{ role: 'request_payload', ...req.value }] });
+ * const card = run.value.writeFile('card/card.md', text);
+ * if (!card.ok) return card;
+ * run.value.append('acceptance', { accepted: true, checks: [], files: [{ role: 'card', ...card.value }] });
  * run.value.close();
  */
 export function openRunDir(dir: string, options: OpenRunDirOptions): Outcome<RunDir> {

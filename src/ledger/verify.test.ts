@@ -50,9 +50,9 @@ describe('verify an untouched run dir', () => {
       dir: run.dir,
       format: LEDGER_FORMAT,
       head: run.head,
-      events: 6,
+      events: 5,
       files: 5,
-      types: { acceptance: 1, receipt: 1, request: 1, response: 1, run_end: 1, run_start: 1 },
+      types: { acceptance: 1, request: 1, response: 1, run_end: 1, run_start: 1 },
       end: { ending: 'completed', accepted: true, exitCode: 0 },
       rechecked: false,
     });
@@ -88,7 +88,7 @@ describe('the recheck hook', () => {
     if (!report.ok) throw new Error(renderVerifyText(report));
     expect(report.value.rechecked).toBe(true);
     expect(report.value.recheck).toEqual({
-      types: ['run_start', 'request', 'response', 'receipt', 'acceptance', 'run_end'],
+      types: ['run_start', 'request', 'response', 'acceptance', 'run_end'],
       card: '# Excerpt card\n\n> 漢字と仮名\n',
       unreferenced: 'missing_file',
     });
@@ -97,8 +97,8 @@ describe('the recheck hook', () => {
 
   test('its failure fails verification, at the place it names or else at the ledger', () => {
     const dir = sample();
-    const named = verify(dir, { recheck: () => ({ ...fail('evidence', 'receipt_mismatch', 'quote 1 is not in alpha'), at: { file: 'card/excerpt-card.md', seq: 3, type: 'receipt' } }) });
-    expect(!named.ok && [named.kind, named.at]).toEqual(['receipt_mismatch', { file: 'card/excerpt-card.md', seq: 3, type: 'receipt' }]);
+    const named = verify(dir, { recheck: () => ({ ...fail('evidence', 'receipt_mismatch', 'quote 1 is not in alpha'), at: { file: 'card/excerpt-card.md', seq: 3, type: 'acceptance' } }) });
+    expect(!named.ok && [named.kind, named.at]).toEqual(['receipt_mismatch', { file: 'card/excerpt-card.md', seq: 3, type: 'acceptance' }]);
     const plain = verify(dir, { recheck: () => fail('evidence', 'card_mismatch', 'card layout differs') });
     expect(!plain.ok && [plain.kind, plain.at]).toEqual(['card_mismatch', { file: 'ledger.jsonl' }]);
   });
@@ -119,13 +119,13 @@ describe('verify names the first thing that fails', () => {
     const lines = ledgerLines(dir);
     lines.splice(2, 1);
     writeFileSync(join(dir, 'ledger.jsonl'), lines.map((l) => `${l}\n`).join(''));
-    expectFailure(dir, 'seq_broken', { file: 'ledger.jsonl', line: 3, seq: 3, type: 'receipt' });
+    expectFailure(dir, 'seq_broken', { file: 'ledger.jsonl', line: 3, seq: 3, type: 'acceptance' });
   });
 
   test('a deleted last line (or a truncation at a line end) no longer matches the seal', () => {
     const dir = sample();
     writeFileSync(join(dir, 'ledger.jsonl'), ledgerLines(dir).slice(0, -1).map((l) => `${l}\n`).join(''));
-    expectFailure(dir, 'seal_mismatch', { file: 'ledger.head', line: 5, seq: 4, type: 'acceptance' });
+    expectFailure(dir, 'seal_mismatch', { file: 'ledger.head', line: 4, seq: 3, type: 'acceptance' });
   });
 
   test('reordered lines break the sequence at the first moved line', () => {
@@ -140,7 +140,7 @@ describe('verify names the first thing that fails', () => {
     const dir = sample();
     const bytes = readFileSync(join(dir, 'ledger.jsonl'));
     writeFileSync(join(dir, 'ledger.jsonl'), bytes.subarray(0, bytes.length - 10));
-    expectFailure(dir, 'not_canonical', { file: 'ledger.jsonl', line: 6 });
+    expectFailure(dir, 'not_canonical', { file: 'ledger.jsonl', line: 5 });
   });
 
   test('a truncated payload file is named with the event that vouches for it', () => {
@@ -208,12 +208,12 @@ describe('verify names the first thing that fails', () => {
   test('a fully re-chained forgery is caught only by an external head (the printed one)', () => {
     const run = writeSampleRun(join(tempDir(), 'run'));
     const forged = forge(run.dir, (events) => {
-      events[3]!['action_id'] = 'act-2';
+      events[0]!['at'] = '1999-12-31T23:59:59.000Z';
       return events;
     });
     expect(verify(run.dir).ok).toBe(true);
     const report = verify(run.dir, { expectedHead: run.head });
-    expect(!report.ok && [report.kind, report.at]).toEqual(['head_mismatch', { file: 'ledger.jsonl', line: 6, seq: 5, type: 'run_end' }]);
+    expect(!report.ok && [report.kind, report.at]).toEqual(['head_mismatch', { file: 'ledger.jsonl', line: 5, seq: 4, type: 'run_end' }]);
     expect(!report.ok && report.message).toContain(forged);
   });
 

@@ -1,8 +1,10 @@
 import { join, resolve } from 'node:path';
 import { fail, LIMITS, ok, sha256Hex, type Outcome } from '../contract/index.ts';
-import { GENESIS, LEDGER_FORMAT, parseSeal, type LedgerEvent } from './format.ts';
+import type { Event } from './events.ts';
+import { GENESIS, LEDGER_FORMAT_2, parseSeal, type RecordFormat } from './format.ts';
 import { defaultFs, errorCode, type RunDirFs } from './fs.ts';
-import { checkLifecycle } from './lifecycle.ts';
+import { checkEnd, checkOrder } from './lifecycle.ts';
+import { checkFormatUsed, parseEvents } from './parse-events.ts';
 import { readRecorded } from './read-recorded.ts';
 import { readLedger, type RecordedEvent } from './read-ledger.ts';
 import { LEDGER_FILE, RESERVED_FILES, SEAL_FILE } from './rel-path.ts';
@@ -14,16 +16,17 @@ export type ReadRecorded = (relPath: string) => Outcome<Uint8Array>;
 
 /**
  * Re-runs checks that need the meaning of events (the acceptance checks), from
- * the recorded bytes alone. It runs only after the chain, the seal and every
- * file hash are verified; `readFile` serves exactly the bytes that were hashed.
- * A failure may carry `at` to name the event or file it concerns.
+ * the recorded bytes alone. It runs only after the chain, the seal, every
+ * file hash and every event's shape are verified: `events` are parsed with
+ * their format's schemas (events.ts), and `readFile` serves exactly the bytes
+ * that were hashed. A failure may carry `at` to name the event or file it concerns.
  */
-export type Recheck<R> = (events: readonly LedgerEvent[], readFile: ReadRecorded, record: RecordInfo) => Outcome<R> | VerifyFailure;
+export type Recheck<R> = (events: readonly Event[], readFile: ReadRecorded, record: RecordInfo) => Outcome<R> | VerifyFailure;
 
 /** What the verified envelope says of the record as a whole, for a recheck. */
 export interface RecordInfo {
-  /** The format the seal names (one of `KNOWN_FORMATS`): a shape newer than it is a forgery. */
-  readonly format: string;
+  /** The format the seal names (one of `KNOWN_FORMATS`), the one every event was parsed in. */
+  readonly format: RecordFormat;
 }
 
 export interface VerifyOptions<R> {
@@ -47,10 +50,14 @@ export interface VerifyOptions<R> {
  *    chain before any file, since a reference is only as good as its line;
  * 4. every referenced file, in line order: present, recorded size and sha256;
  * 5. the seal against the last line, then `expectedHead` if given;
- * 6. no file that no event references; 7. the lifecycle (`checkLifecycle`:
- *    one run_start, at most one acceptance, a final consistent run_end), and
- *    the seal's format the one run_end names (absent: `LEDGER_FORMAT`);
- * 8. the recheck hook.
+ * 6. no file that no event references; 7. the lifecycle's order (`checkOrder`:
+ *    one run_start, first; at most one acceptance; one run_end, last), and
+ *    the seal's format the one run_end names (absent: `LEDGER_FORMAT_2`, the base format);
+ * 8. every event against its type's schema in that format (`parseEvents`;
+ *    another known format's shape is `format_mismatch`), a format above the
+ *    base one only with a shape it added (`checkFormatUsed`), and a run_end
+ *    consistent with the acceptance (`checkEnd`);
+ * 9. the recheck hook, given the parsed events.
  * Every file is read bounded (`LIMITS.record*`), regular files only.
  *
  * @example
@@ -106,12 +113,18 @@ export function verify<R = never>(dir: string, options: VerifyOptions<R> = {}): 
   if (stray !== undefined) {
     return failAt('unreferenced_file', `${stray} is in the run dir but no event references it`, { file: stray });
   }
-  const end = checkLifecycle(recorded);
-  if (!end.ok) return end as VerifyFailure;
-  const named = last?.event['format'] ?? LEDGER_FORMAT;
+  const order = checkOrder(recorded);
+  if (order) return order;
+  const named = last?.event['format'] ?? LEDGER_FORMAT_2;
   if (named !== seal.value.format) {
     return failAt('format_mismatch', `${SEAL_FILE} names format ${seal.value.format}, the run's end names ${JSON.stringify(named)}`, { ...lastAt, file: SEAL_FILE });
   }
+  const events = parseEvents(recorded, seal.value.format);
+  if (!events.ok) return events;
+  const unused = checkFormatUsed(events.value, seal.value.format);
+  if (unused) return unused;
+  const end = checkEnd(events.value);
+  if (!end.ok) return end;
 
   const types: Record<string, number> = {};
   for (const { event } of [...recorded].sort((a, b) => (a.event.type < b.event.type ? -1 : 1))) {
@@ -123,7 +136,7 @@ export function verify<R = never>(dir: string, options: VerifyOptions<R> = {}): 
     const bytes = verified.get(path);
     return bytes ? ok(bytes) : fail('evidence', 'missing_file', `${path} is not a file any event references`);
   };
-  const rechecked = options.recheck(recorded.map((entry) => entry.event), readFile, { format: seal.value.format });
+  const rechecked = options.recheck(events.value, readFile, { format: seal.value.format });
   if (!rechecked.ok) return 'at' in rechecked ? rechecked : locate(rechecked, { file: LEDGER_FILE });
   return ok({ ...base, rechecked: true, recheck: rechecked.value });
 }

@@ -9,7 +9,6 @@ export type RecordedWrite = { readonly file: string } | { readonly event: string
 export interface MemoryRecorder extends RunRecorder {
   readonly events: { readonly type: string; readonly data: Readonly<Record<string, unknown>> }[];
   readonly files: Map<string, Uint8Array>;
-  readonly formats: string[];
 }
 
 /**
@@ -19,12 +18,10 @@ export interface MemoryRecorder extends RunRecorder {
 export function memoryRecorder(refuse: (write: RecordedWrite) => Failure | undefined = () => undefined): MemoryRecorder {
   const events: MemoryRecorder['events'] = [];
   const files = new Map<string, Uint8Array>();
-  const formats: string[] = [];
   const refOf = (path: string, bytes: Uint8Array): FileRef => ({ path, sha256: sha256Hex(bytes), bytes: bytes.byteLength });
   return {
     events,
     files,
-    formats,
     writeFile: (path, bytes) => {
       const refused = refuse({ file: path });
       if (refused) return refused;
@@ -41,6 +38,5 @@ export function memoryRecorder(refuse: (write: RecordedWrite) => Failure | undef
       events.push({ type, data });
       return ok(sha256Hex(`${events.length}`));
     },
-    useFormat: (format) => void formats.push(format),
   };
 }

@@ -1,0 +1,201 @@
+/**
+ * The records ledger events are made of, as valibot schemas (`events.ts`
+ * assembles the events from them). Each mirrors the type of the layer that
+ * produces it — a binding, a hook's result, a permission decision, a protocol
+ * exchange — and the writers' types must be assignable to it, so `tsc` ties
+ * the two together; the ledger imports no layer above `contract`.
+ * Records whose shape belongs to another layer and that the ledger only
+ * carries (a method package's record, a provider's close report) are open.
+ */
+import * as v from 'valibot';
+import { ERROR_CLASSES, type Basis } from '../contract/index.ts';
+
+/** A lowercase hex sha256. */
+export const Sha256 = v.pipe(v.string(), v.regex(/^[0-9a-f]{64}$/));
+
+/** A size or a count: a non-negative integer. */
+export const Count = v.pipe(v.number(), v.safeInteger(), v.minValue(0));
+
+/** A field a format does not have: absent, whatever the value (see `since` in events.ts). */
+export const ABSENT = v.optional(v.never());
+
+/** A JSON object carried whole (a JSON Schema, a contract's fills): its members are the producer's. */
+export const JsonObject = v.record(v.string(), v.unknown());
+
+const fileRef = <R extends v.GenericSchema<string>>(role: R) => v.strictObject({ role, path: v.string(), sha256: Sha256, bytes: Count });
+
+/**
+ * Files an event vouches for, as `fileRefsOf` (format.ts) reads them: any
+ * role of the reference rule's form, or the one role the host gives a kind of file.
+ */
+export const FileRefs = {
+  any: v.array(fileRef(v.pipe(v.string(), v.regex(/^[a-z][a-z0-9_]{0,63}$/)))),
+  requestPayload: v.array(fileRef(v.literal('request_payload'))),
+  modelResponse: v.array(fileRef(v.literal('model_response'))),
+  fullOutput: v.array(fileRef(v.literal('full_output'))),
+};
+
+/** A file written by the run dir itself (`WrittenFile`): path, sha256, size. */
+export const WrittenFileRecord = v.strictObject({ path: v.string(), sha256: Sha256, bytes: Count });
+
+const BASES = ['spec MUST', 'spec SHOULD', 'caplab host rule'] as const satisfies readonly Basis[];
+
+/** What a server says it is and how it was launched (binding's `ServerIdentity` before format 4). */
+export const ServerIdentityRecord = v.strictObject({
+  name: v.string(),
+  version: v.string(),
+  protocolVersion: v.string(),
+  launch: v.array(v.string()),
+  cwd: v.string(),
+  envNames: v.array(v.string()),
+  instanceId: v.string(),
+});
+
+/**
+ * A binding's server from format 4 (binding's `ServerIdentity`): the host's
+ * key for it, what it says it is, and the endpoint it was reached at.
+ */
+export const KeyedServerRecord = v.strictObject({
+  key: v.string(),
+  name: v.string(),
+  version: v.string(),
+  protocolVersion: v.string(),
+  endpoint: v.strictObject({ kind: v.literal('stdio'), argv: v.array(v.string()), cwd: v.string(), envNames: v.array(v.string()) }),
+  instanceId: v.string(),
+});
+
+/** The server a run's tools came from, as run_start records it (harness's `ServerReport`). */
+export const ServerRecord = v.strictObject({
+  serverInfo: v.strictObject({ name: v.string(), version: v.string() }),
+  protocolVersion: v.string(),
+  launch: v.array(v.string()),
+  cwd: v.string(),
+  envNames: v.array(v.string()),
+  instanceId: v.string(),
+  gaps: v.array(v.string()),
+});
+
+/** A binding of a record (binding's `Binding`): everything but `id` is what the id hashes; its implementation kinds and server shape are the format's. */
+const bindingRecord = <K extends v.GenericSchema, S extends v.GenericSchema>(kind: K, server: S) => v.strictObject({
+  id: Sha256,
+  tool: v.string(),
+  contract: v.strictObject({
+    name: v.string(),
+    version: v.string(),
+    description: v.string(),
+    discovery: v.string(),
+    effect: v.picklist(['read', 'create', 'update', 'external']),
+    identity: v.string(),
+    attributes: v.strictObject({ readOnly: v.boolean(), destructive: v.boolean(), idempotent: v.boolean(), concurrencySafe: v.boolean(), openWorld: v.boolean() }),
+    limits: v.strictObject({ timeoutMs: Count, maxResultBytes: Count }),
+    preconditions: v.array(v.string()),
+    completionEvidence: v.string(),
+    errorClasses: v.array(v.picklist(ERROR_CLASSES)),
+    schema: JsonObject,
+    schemaHash: Sha256,
+    resultSchema: JsonObject,
+    resultSchemaHash: Sha256,
+    fills: JsonObject,
+  }),
+  model: v.strictObject({ target: v.picklist(['plain', 'strict', 'anthropic']), schema: JsonObject, schemaHash: Sha256 }),
+  conversion: v.strictObject({ arguments: v.string(), result: v.string() }),
+  implementation: v.strictObject({ kind, version: v.string() }),
+  server: v.optional(server),
+  gaps: v.array(v.string()),
+});
+/** A binding before format 4: local or MCP, its server by launch. */
+export const BindingRecord = bindingRecord(v.picklist(['local', 'mcp']), ServerIdentityRecord);
+/** A binding from format 4: a host built-in too, its server by key and endpoint. */
+export const BindingRecord4 = bindingRecord(v.picklist(['local', 'mcp', 'host']), KeyedServerRecord);
+
+/** A hook the run was configured with. */
+export const HookRecord = v.strictObject({ name: v.string(), event: v.picklist(['PreToolUse', 'PostToolUse']), matcher: v.string() });
+
+/** The startup snapshot: its id and each source by id, sha256 and size. */
+export const SnapshotRecord = v.strictObject({ id: v.string(), sources: v.array(v.strictObject({ id: v.string(), sha256: Sha256, bytes: Count })) });
+
+/** A method package's record (run_start): the skill layer's own shape, named by `name`. */
+export const MethodRecord = v.looseObject({});
+/** A plain Agent Skills package's record (format 3): `plain: true`, its name, its body by sha256 and size. */
+export const PlainMethodRecord = v.looseObject({ plain: v.literal(true), name: v.string(), body: v.looseObject({ sha256: v.string(), bytes: Count }) });
+
+/** One exposed tool of a request (harness's `IntentTool`). */
+export const IntentToolRecord = v.strictObject({
+  name: v.string(),
+  binding_id: Sha256,
+  schema_hash: Sha256,
+  model_schema_hash: Sha256,
+  target: v.picklist(['plain', 'strict', 'anthropic']),
+});
+
+/** Usage numbers of a response; `synthetic` whenever they were not measured. */
+export const UsageRecord = v.strictObject({ input_tokens: Count, output_tokens: Count, synthetic: v.boolean() });
+/**
+ * Usage from format 4: a scripted response's is synthetic; a replayed one's
+ * is the file's `usage` object as read (cache counts and any other field the
+ * provider added), never marked synthetic.
+ */
+export const UsageRecord4 = v.union([
+  v.strictObject({ input_tokens: Count, output_tokens: Count, synthetic: v.literal(true) }),
+  v.looseObject({ input_tokens: Count, output_tokens: Count, cache_creation_input_tokens: v.optional(v.nullable(Count)), cache_read_input_tokens: v.optional(v.nullable(Count)), synthetic: ABSENT }),
+]);
+
+/** The model of a run from format 4: scripted, or replayed from a file named by its path, sha256, size and lines. */
+export const ModelRecord4 = v.variant('scripted', [
+  v.strictObject({ name: v.string(), scripted: v.literal(true) }),
+  v.strictObject({ name: v.string(), scripted: v.literal(false), origin: v.literal('replayed'), replay: v.strictObject({ file: v.string(), sha256: Sha256, bytes: Count, lines: Count }) }),
+]);
+
+/** The MCP exchange behind a call (pipeline's `ProtocolExchange`). */
+export const ProtocolRecord = v.strictObject({
+  transport: v.literal('mcp-stdio'),
+  server: v.string(),
+  method: v.string(),
+  jsonrpcId: v.union([v.string(), v.number()]),
+  requestBytes: Count,
+  responseBytes: Count,
+  isError: v.boolean(),
+});
+
+/** A call's arguments on the way to its handler (pipeline's `CallArguments`; values JSON cannot carry as stand-ins). */
+export const ArgumentsRecord = v.strictObject({ original: v.unknown(), converted: v.optional(v.unknown()), filled: v.optional(v.array(v.string())), rewritten: v.optional(v.unknown()) });
+
+const STAGES = ['resolve', 'convert', 'validate', 'pre_hooks', 'permission', 'handler', 'result_validate', 'output_limit', 'post_hooks'] as const;
+/** One pipeline stage a call passed (pipeline's `StageRecord`). */
+export const StageRecord = v.strictObject({ stage: v.picklist(STAGES), status: v.picklist(['ok', 'failed']), detail: v.optional(v.string()) });
+
+/** What one hook said (pipeline's `HookResult`). */
+export const HookResultRecord = v.strictObject({
+  hook: v.string(),
+  block: v.optional(v.string()),
+  permissionDecision: v.optional(v.picklist(['allow', 'deny', 'ask'])),
+  reason: v.optional(v.string()),
+  updatedInput: v.optional(v.unknown()),
+  exitCode: v.optional(v.number()),
+  note: v.optional(v.string()),
+  stdout: v.optional(v.string()),
+  stderr: v.optional(v.string()),
+  timedOut: v.optional(v.boolean()),
+});
+
+/** A permission decision and who made it (pipeline's `PermissionDecision`). */
+export const PermissionRecord = v.strictObject({
+  decision: v.picklist(['allow', 'deny']),
+  by: v.picklist(['rule', 'flag', 'hook', 'default', 'policy']),
+  rule: v.optional(v.string()),
+  reason: v.string(),
+  asked: v.optional(v.strictObject({ by: v.picklist(['rule', 'hook', 'default']), rule: v.optional(v.string()) })),
+});
+
+/** How a call ended: its evidence and data hash, or its failure (and the hash of data result_validate refused). */
+export const OutcomeRecord = v.variant('ok', [
+  v.strictObject({ ok: v.literal(true), evidence: v.string(), object_version: v.nullable(v.string()), data_sha256: Sha256 }),
+  v.strictObject({ ok: v.literal(false), class: v.picklist(ERROR_CLASSES), kind: v.string(), message: v.string(), basis: v.optional(v.picklist(BASES)), raw_result_sha256: v.optional(Sha256) }),
+]);
+
+/** One acceptance check (harness's `AcceptanceCheck`). */
+export const CheckRecord = v.strictObject({ id: v.string(), object: v.string(), condition: v.string(), evidence: v.string(), verdict: v.picklist(['pass', 'fail', 'not_verifiable']) });
+
+const NAMED_COUNT = v.strictObject({ name: v.string(), count: Count });
+/** What the end-of-run sweep for escaped processes did (platform's `OrphanReport`). */
+export const OrphanRecord = v.strictObject({ subreaper: v.boolean(), killed: v.array(NAMED_COUNT), survivors: v.array(NAMED_COUNT), gap: v.optional(v.string()) });

@@ -1,0 +1,257 @@
+/**
+ * The ledger's events, one schema each, shared by the writer (`RunDir.append`
+ * takes `EventInput<K>` and checks the event against its schema before it is
+ * written) and every reader (`verify` parses every line with the schema of
+ * its record's format; the recheck, `check-effects` and the report read the
+ * parsed types).
+ *
+ * Each event is described once, below, field by field. A field a later
+ * format added is marked `since(FORMAT, schema)`: records of earlier formats
+ * must not have it (or have `before`), so every known format's schemas are
+ * derived from the one description (`EVENT_SCHEMAS`). Adding a field is one
+ * line here — and, since it changes what a record may hold, a new format
+ * (format.ts); `events.test.ts` fails while a known format's schemas differ
+ * from the committed `events.schema.json`.
+ */
+import * as v from 'valibot';
+import {
+  ABSENT,
+  ArgumentsRecord,
+  BindingRecord,
+  BindingRecord4,
+  CheckRecord,
+  Count,
+  FileRefs,
+  HookRecord,
+  HookResultRecord,
+  IntentToolRecord,
+  MethodRecord,
+  ModelRecord4,
+  OrphanRecord,
+  OutcomeRecord,
+  PermissionRecord,
+  PlainMethodRecord,
+  ProtocolRecord,
+  ServerRecord,
+  Sha256,
+  SnapshotRecord,
+  StageRecord,
+  UsageRecord,
+  UsageRecord4,
+  WrittenFileRecord,
+} from './event-parts.ts';
+import { KNOWN_FORMATS, LEDGER_FORMAT_2, LEDGER_FORMAT_3, LEDGER_FORMAT_4, type RecordFormat } from './format.ts';
+import type { Frozen } from './frozen.ts';
+import { NAMED_FORMAT, resolveField, since, NO_ENTRY, type Field, type From, type Newest, type NoEntry } from './since.ts';
+
+/** How a run ended: it reached its verdict, it was stopped, or something failed after the run dir existed. */
+export const ENDINGS = ['completed', 'interrupted', 'failed'] as const;
+export type Ending = (typeof ENDINGS)[number];
+
+/** The events as written today: each field once (`since` marks what a format added). */
+const EVENTS = {
+  /** The run's first event: versions, task, model, tools, hooks and method, and the files the task started from (format 4: and the task's own fields). */
+  run_start: {
+    caplab: v.string(),
+    // Format 4 names the task, by which verify finds its recheck (before it, every record is the excerpt's).
+    task: since(LEDGER_FORMAT_4, v.string(), NO_ENTRY),
+    run_id: v.string(),
+    // Format 4: a replayed run plays no scenario.
+    scenario: since(LEDGER_FORMAT_4, v.nullable(v.string()), v.string()),
+    model: since(LEDGER_FORMAT_4, ModelRecord4, v.strictObject({ name: v.string(), scripted: v.boolean() })),
+    transport: v.nullable(v.picklist(['local', 'mcp'])),
+    server: v.nullable(ServerRecord),
+    // The excerpt's snapshot; from format 4 a task's own field (the excerpt's recheck reads it).
+    snapshot: since(LEDGER_FORMAT_4, NO_ENTRY, SnapshotRecord),
+    bindings: since(LEDGER_FORMAT_4, v.array(BindingRecord4), v.array(BindingRecord)),
+    hooks: v.array(HookRecord),
+    // Format 3 adds the plain Agent Skills record (`PlainMethodRecord`); before it, no record says `plain`.
+    method: since(LEDGER_FORMAT_3, v.nullable(MethodRecord), v.nullable(v.looseObject({ plain: ABSENT }))),
+    files: FileRefs.any,
+  },
+  /** One model request: its payload, the tools and mapping it showed, the method adopted, what it disclosed (format 4: the task's own fields instead). */
+  request: {
+    request_id: v.string(),
+    index: Count,
+    payload: WrittenFileRecord,
+    tools: v.array(IntentToolRecord),
+    mapping_tag: v.string(),
+    method: v.unknown(),
+    // From format 4 a task's own field (`Task.requestFields`; the excerpt's recheck reads it).
+    disclosed_sources: since(LEDGER_FORMAT_4, NO_ENTRY, v.array(v.string())),
+    files: FileRefs.requestPayload,
+  },
+  /** The model's answer to a request (its file, label, usage, stop reason)… */
+  response: {
+    request_id: v.string(),
+    files: FileRefs.modelResponse,
+    scripted: v.boolean(),
+    // Format 4: a replayed response says so (`scripted: false` with it); its usage is the file's.
+    origin: since(LEDGER_FORMAT_4, v.optional(v.literal('replayed')), NO_ENTRY),
+    usage: since(LEDGER_FORMAT_4, UsageRecord4, UsageRecord),
+    // Format 4: every stop reason a replayed provider response may carry (as the Messages API names them).
+    stop_reason: since(LEDGER_FORMAT_4, v.picklist(['end_turn', 'tool_use', 'max_tokens', 'stop_sequence', 'refusal', 'model_context_window_exceeded']), v.picklist(['tool_use', 'end_turn'])),
+  },
+  /** …or that there was none. */
+  response_missing: {
+    request_id: v.string(),
+    missing: v.literal(true),
+    reason: v.string(),
+  },
+  /** One tool call: ids, transport and exchange, arguments at each step, stages, hooks, permission, outcome. */
+  call: {
+    request_id: v.string(),
+    tool_call_id: v.string(),
+    action_id: v.string(),
+    jsonrpc_id: v.nullable(v.union([v.string(), v.number()])),
+    via: since(LEDGER_FORMAT_4, v.picklist(['mcp', 'local', 'host', 'not_executed']), v.picklist(['mcp', 'local', 'not_executed'])),
+    protocol: v.nullable(ProtocolRecord),
+    name: v.string(),
+    binding_id: v.nullable(Sha256),
+    arguments: ArgumentsRecord,
+    stages: v.array(StageRecord),
+    hooks: v.array(HookResultRecord),
+    permission: v.nullable(PermissionRecord),
+    handler_entered: v.boolean(),
+    outcome: OutcomeRecord,
+    /** The tool's own text block of the tool_result (before format 4). */
+    model_text_sha256: since(LEDGER_FORMAT_4, NO_ENTRY, Sha256),
+    /** The tool's own result blocks of the tool_result (`contentSha256`), from format 4. */
+    model_content_sha256: since(LEDGER_FORMAT_4, Sha256, NO_ENTRY),
+    /** Hook blocks after it, one hash each. */
+    hook_text_sha256: since(LEDGER_FORMAT_3, v.optional(v.pipe(v.array(Sha256), v.minLength(1)))),
+    files: v.optional(FileRefs.fullOutput),
+  },
+  /** The verdict: the checks and whether the run is accepted; a task adds its own fields (read by its own schema). */
+  acceptance: {
+    accepted: v.boolean(),
+    checks: v.array(CheckRecord),
+    files: v.optional(FileRefs.any),
+  },
+  /** The run's last event: how it ended, and for a run that reached the loop's end, its counts. */
+  run_end: {
+    accepted: v.boolean(),
+    // 130/143: interrupted by SIGINT/SIGTERM (128 + the signal number), as the process exits.
+    exit_code: v.picklist([0, 1, 3, 4, 130, 143]),
+    ending: v.picklist(ENDINGS),
+    cause: v.optional(v.pipe(v.string(), v.minLength(1))),
+    summary: v.optional(v.string()),
+    stop: v.optional(v.picklist(['final_answer', 'script_exhausted', 'max_requests', 'interrupted', 'failed'])),
+    requests: v.optional(Count),
+    tool_calls: v.optional(Count),
+    /** The tool provider's own report of its close (its shape), or null. */
+    transport_close: v.optional(v.unknown()),
+    orphans: v.optional(OrphanRecord),
+    /** Files a failed run left behind that no event vouched for (`left_by_failure`). */
+    files: v.optional(FileRefs.any),
+    /** A replayed run's use of its file (format 4). */
+    replay: since(LEDGER_FORMAT_4, v.optional(v.strictObject({ lines_used: Count, lines_unused: Count })), NO_ENTRY),
+    format: NAMED_FORMAT,
+  },
+};
+
+type Described = typeof EVENTS;
+type Variant = keyof Described;
+
+/**
+ * Variants whose records keep fields the ledger does not name — a task's own
+ * fields — and the format from which they do: acceptance always, run_start and
+ * request from format 4 (`Task.start`, `Task.requestFields`).
+ */
+const OPEN: { readonly [V in Variant]?: RecordFormat } = { acceptance: LEDGER_FORMAT_2, run_start: LEDGER_FORMAT_4, request: LEDGER_FORMAT_4 };
+type Open<V extends Variant, F extends RecordFormat> = V extends 'acceptance' ? true : V extends 'run_start' | 'request' ? (F extends From<typeof LEDGER_FORMAT_4> ? true : false) : false;
+const isOpen = (variant: Variant, format: RecordFormat): boolean => {
+  const from = OPEN[variant];
+  return from !== undefined && KNOWN_FORMATS.indexOf(format) >= KNOWN_FORMATS.indexOf(from);
+};
+/** A ledger event type, and the variants (field sets) an event of it may have. */
+const VARIANTS = { run_start: ['run_start'], request: ['request'], response: ['response', 'response_missing'], call: ['call'], acceptance: ['acceptance'], run_end: ['run_end'] } as const;
+export type EventType = keyof typeof VARIANTS;
+/** Every event type, in the order a run writes them. */
+export const EVENT_TYPES: readonly EventType[] = Object.keys(VARIANTS) as EventType[];
+
+// A field the format has no entry for (`NO_ENTRY`) is no key of its schema.
+type DataEntries<V extends Variant, F extends RecordFormat> = Extract<{ -readonly [K in keyof Described[V] as Field<Described[V][K], F> extends NoEntry ? never : K]: Field<Described[V][K], F> }, v.ObjectEntries>;
+type DataSchema<V extends Variant, F extends RecordFormat> = Open<V, F> extends true
+  ? v.ObjectWithRestSchema<DataEntries<V, F>, v.UnknownSchema, undefined>
+  : v.StrictObjectSchema<DataEntries<V, F>, undefined>;
+type Envelope<T extends EventType> = { seq: typeof Count; type: v.LiteralSchema<T, undefined>; at: v.StringSchema<undefined>; prev: typeof Sha256 };
+type LineEntries<T extends EventType, V extends Variant, F extends RecordFormat> = Extract<Envelope<T> & DataEntries<V, F>, v.ObjectEntries>;
+type LineSchema<T extends EventType, V extends Variant, F extends RecordFormat> = Open<V, F> extends true
+  ? v.ObjectWithRestSchema<LineEntries<T, V, F>, v.UnknownSchema, undefined>
+  : v.StrictObjectSchema<LineEntries<T, V, F>, undefined>;
+type Variants<T extends EventType> = (typeof VARIANTS)[T][number];
+
+type LineOf<T extends EventType, F extends RecordFormat> = { [V in Variants<T>]: v.InferOutput<LineSchema<T, V, F>> }[Variants<T>];
+
+/** One format's schemas: per event type, what a writer passes (`data`) and what a line is (`line`), per variant. */
+export type FormatSchemas<F extends RecordFormat> = {
+  readonly [T in EventType]: {
+    readonly data: { readonly [V in Variants<T>]: DataSchema<V, F> };
+    /** What a line of it is: the envelope and the data, of one of its variants. */
+    readonly line: v.GenericSchema<unknown, LineOf<T, F>>;
+  };
+};
+
+function objectOf(variant: Variant, format: RecordFormat, entries: v.ObjectEntries): v.GenericSchema {
+  return isOpen(variant, format) ? v.objectWithRest(entries, v.unknown()) : v.strictObject(entries);
+}
+
+/** A variant's entries in `format`: each described field resolved, those it has no entry for left out. */
+function entriesOf(variant: Variant, format: RecordFormat): v.ObjectEntries {
+  const resolved = Object.entries(EVENTS[variant]).map(([key, field]) => [key, resolveField(field, format)] as const);
+  return Object.fromEntries(resolved.filter((entry): entry is readonly [string, v.GenericSchema] => entry[1] !== NO_ENTRY));
+}
+
+/** Builds one format's schemas from the description. */
+function schemasOf<F extends RecordFormat>(format: F): FormatSchemas<F> {
+  const out: Record<string, { data: Record<string, v.GenericSchema>; line: v.GenericSchema }> = {};
+  for (const type of EVENT_TYPES) {
+    const data: Record<string, v.GenericSchema> = {};
+    const lines: v.GenericSchema[] = [];
+    for (const variant of VARIANTS[type]) {
+      const entries = entriesOf(variant, format);
+      data[variant] = objectOf(variant, format, entries);
+      lines.push(objectOf(variant, format, { seq: Count, type: v.literal(type), at: v.string(), prev: Sha256, ...entries }));
+    }
+    out[type] = { data, line: lines.length === 1 ? lines[0]! : v.union(lines) };
+  }
+  return out as unknown as FormatSchemas<F>;
+}
+
+/** Every known format's schemas, derived from the one description above. */
+export const EVENT_SCHEMAS: { readonly [F in RecordFormat]: FormatSchemas<F> } = {
+  [LEDGER_FORMAT_2]: schemasOf(LEDGER_FORMAT_2),
+  [LEDGER_FORMAT_3]: schemasOf(LEDGER_FORMAT_3),
+  [LEDGER_FORMAT_4]: schemasOf(LEDGER_FORMAT_4),
+};
+
+type DataOf<T extends EventType, F extends RecordFormat> = { [V in Variants<T>]: v.InferInput<DataSchema<V, F>> }[Variants<T>];
+
+/**
+ * What a writer passes for an event of type `K` (without the envelope the
+ * ledger sets: seq, type, at, prev; nor `run_end.format`, which the run dir names).
+ */
+export type EventInput<K extends EventType> = Frozen<K extends 'run_end' ? Omit<DataOf<K, Newest>, 'format'> : DataOf<K, Newest>>;
+
+/** An event of type `K` as `verify` parsed it, from a record of any known format. */
+export type Event<K extends EventType = EventType> = { [T in K]: { [F in RecordFormat]: Frozen<LineOf<T, F>> }[RecordFormat] }[K];
+
+/**
+ * What a record must use to name each format above the base one: the shapes
+ * that format added, as a test on the parsed events.
+ */
+export const FORMAT_USES: { readonly [F in Exclude<RecordFormat, typeof LEDGER_FORMAT_2>]: { readonly shapes: string; used(events: readonly Event[]): boolean } } = {
+  [LEDGER_FORMAT_3]: {
+    shapes: 'hook blocks, a plain method',
+    used: (events) => events.some((e) => (e.type === 'call' && e.hook_text_sha256 !== undefined) || (e.type === 'run_start' && v.is(PlainMethodRecord, e.method))),
+  },
+  // Every run names format 4, and its run_start names the task (its schema requires it).
+  [LEDGER_FORMAT_4]: {
+    shapes: 'the task in run_start',
+    used: (events) => events.some((e) => e.type === 'run_start' && 'task' in e),
+  },
+};
+
+/** The call event, as parsed (the one description of a call in the record). */
+export type CallEvent = Event<'call'>;
