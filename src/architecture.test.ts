@@ -301,3 +301,57 @@ test('no generic folder imports a task: only the registry does, and any folder n
   expect([...new Set(tasks)]).toEqual(['src/cli/other.ts → src/excerpt/index.ts', 'src/harness/x.ts → src/excerpt/index.ts', 'src/main.ts → src/quiz/index.ts', 'src/mcp/wire/y.ts → src/excerpt/server/index.ts']);
   expect(found.some((why) => why.startsWith('src/cli/tasks.ts'))).toBe(false);
 });
+
+// Short functions (issue 21): no function of the harness's own code runs past 50 lines.
+
+/** Lines a function may span, from its first token (doc comment excluded) to its closing brace. */
+const MAX_FUNCTION_LINES = 50;
+
+/** The name a function goes by: its own, else the variable, property or class member it is assigned to. */
+function functionName(node: ts.SignatureDeclaration, source: ts.SourceFile): string {
+  const named = node.name ?? (ts.isVariableDeclaration(node.parent) || ts.isPropertyAssignment(node.parent) || ts.isPropertyDeclaration(node.parent) ? node.parent.name : undefined);
+  if (ts.isConstructorDeclaration(node)) return 'constructor';
+  return named ? named.getText(source) : '<anonymous>';
+}
+
+/**
+ * Every function, method, accessor, constructor and arrow of a source text
+ * longer than `max` lines (nested ones on their own, and inside their outer
+ * function's count), as `file:line name (N lines)`.
+ */
+function longFunctions(text: string, fileName: string, max = MAX_FUNCTION_LINES): string[] {
+  const source = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+  const found: string[] = [];
+  const visit = (node: ts.Node): void => {
+    if (ts.isFunctionLike(node) && 'body' in node && node.body !== undefined) {
+      const first = source.getLineAndCharacterOfPosition(node.getStart(source)).line;
+      const lines = source.getLineAndCharacterOfPosition(node.getEnd()).line - first + 1;
+      if (lines > max) found.push(`${fileName}:${first + 1} ${functionName(node, source)} (${lines} lines)`);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+test(`no function in src/harness (tests aside) is over ${MAX_FUNCTION_LINES} lines`, () => {
+  const files = [...new Bun.Glob('harness/**/*.ts').scanSync({ cwd: import.meta.dir })].filter((path) => !path.endsWith('.test.ts')).sort();
+  expect(files.length).toBeGreaterThan(30);
+  expect(files.flatMap((path) => longFunctions(readFileSync(join(import.meta.dir, path), 'utf8'), `src/${path}`))).toEqual([]);
+});
+
+test('the function-length check counts every kind of function, and catches 51 lines but not 50', () => {
+  const body = (lines: number) => Array.from({ length: lines - 2 }, (_, i) => `  step(${i});`).join('\n');
+  const text = [
+    `/** A doc comment is not counted. */\nexport function fifty(): void {\n${body(50)}\n}`,
+    `export function fiftyOne(): void {\n${body(51)}\n}`,
+    `export const arrow = (): void => {\n${body(51)}\n};`,
+    `export const table = { entry: function (): void {\n${body(51)}\n} };`,
+    `class Run {\n  constructor() {\n${body(51)}\n  }\n  method(): void {\n${body(51)}\n  }\n  get value(): number {\n${body(51)}\n    return 1;\n  }\n}`,
+    `export const outer = (): (() => void) => {\n  return () => {\n${body(51)}\n  };\n};`,
+  ].join('\n');
+  const found = longFunctions(text, 'x.ts').map((why) => why.replace(/^x\.ts:\d+ /, ''));
+  expect(found).toEqual(['fiftyOne (51 lines)', 'arrow (51 lines)', 'entry (51 lines)', 'constructor (51 lines)', 'method (51 lines)', 'value (52 lines)', 'outer (53 lines)', '<anonymous> (51 lines)']);
+  // A function signature without a body (an overload, an interface method) spans nothing to check.
+  expect(longFunctions(`interface I {\n${body(60)}\n  m(): void;\n}\nexport function f(a: string): void;\n`, 'y.ts')).toEqual([]);
+});

@@ -1,6 +1,6 @@
 import type { Ending, FailureName } from '../base/index.ts';
 import { isUnknownOutcome, type Failure } from '../contract/index.ts';
-import type { LoopResult } from './loop.ts';
+import type { LoopResult } from './decide-acceptance.ts';
 
 /** How a run ended (SPEC F-CLI); `exitCodeOf` (base) gives its exit code, `summaryOf` its one-line account. */
 export type RunEnding = Ending<Failure>;

@@ -11,6 +11,8 @@ export const HARNESS_KINDS = {
   record_write_failed: { class: 'business', basis: null },
   // the host: a method package not found
   unknown_skill: { class: 'invalid_arguments', basis: null },
+  // a host option out of its range (maxTokens)
+  bad_option: { class: 'invalid_arguments', basis: null },
   // two tools of a run under one name (the offers, then the table)
   duplicate_tool: { class: 'invalid_arguments', basis: null },
   // the recheck: the record's story against itself (all evidence)

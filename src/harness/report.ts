@@ -4,7 +4,9 @@ import { callEvent } from './call-event.ts';
 import { summaryOf } from './ending.ts';
 import type { RecordedCall } from './recorded-call.ts';
 import { originLabel, type ModelOrigin } from './model.ts';
+import type { RequestRecord } from './loop-state.ts';
 import type { RunOutcome } from './run.ts';
+import type { ServerReport } from './tools.ts';
 
 /** What the usage numbers of a run are, by where its responses came from. */
 const USAGE_NOTES: Readonly<Record<ModelOrigin, string>> = {
@@ -29,13 +31,6 @@ function usageTotal(perRequest: readonly Readonly<Record<string, unknown>>[]): R
 export function runReport(outcome: RunOutcome, artifactName: string): Record<string, unknown> {
   const { loop, model } = outcome;
   const replayed = model.origin === 'replayed';
-  const perRequest = loop.requests.map((r) => ({
-    request_id: r.intent.request_id,
-    input_tokens: r.response?.usage.input_tokens ?? 0,
-    output_tokens: r.response?.usage.output_tokens ?? 0,
-    // Cache counts exist only in recorded usage; a scripted report keeps the two numbers it always had.
-    ...(replayed ? { cache_creation_input_tokens: r.response?.usage.cache_creation_input_tokens ?? 0, cache_read_input_tokens: r.response?.usage.cache_read_input_tokens ?? 0 } : {}),
-  }));
   const calls = loop.calls.map(reportCall);
   return {
     caplab: CAPLAB_VERSION,
@@ -45,17 +40,7 @@ export function runReport(outcome: RunOutcome, artifactName: string): Record<str
     scripted: model.origin === 'scripted',
     ...(replayed ? { origin: model.origin } : {}),
     model: model.name,
-    server: outcome.server
-      ? {
-          serverInfo: outcome.server.serverInfo,
-          protocolVersion: outcome.server.protocolVersion,
-          launch: outcome.server.launch,
-          cwd: outcome.server.cwd,
-          env_names: outcome.server.envNames,
-          instance_id: outcome.server.instanceId,
-          gaps: outcome.server.gaps,
-        }
-      : null,
+    server: outcome.server ? serverReport(outcome.server) : null,
     accepted: loop.accepted,
     exit_code: exitCodeOf(outcome.ending),
     ending: summaryOf(outcome.ending),
@@ -63,29 +48,55 @@ export function runReport(outcome: RunOutcome, artifactName: string): Record<str
     requests: loop.requests.length,
     tool_calls: loop.calls.length,
     mcp_calls: calls.filter((c) => c.via === 'mcp').length,
-    request_log: loop.requests.map((r) => ({
-      request_id: r.intent.request_id,
-      payload: r.intent.payload,
-      tools: r.intent.tools,
-      mapping_tag: r.intent.mapping_tag,
-      method: r.intent.method,
-      ...r.intent.fields,
-      response: r.response ? { id: r.response.id, ...originLabel(r.response.origin), stop_reason: r.response.stop_reason } : null,
-    })),
+    request_log: loop.requests.map(requestLogEntry),
     calls,
     acceptance: { accepted: loop.accepted, checks: loop.checks },
     [artifactName]: loop.artifact
       ? { path: `${outcome.runDir}/${loop.artifact.path}`, relative_path: loop.artifact.path, sha256: loop.artifact.sha256, bytes: loop.artifact.bytes }
       : null,
-    usage: {
-      synthetic: !replayed,
-      note: USAGE_NOTES[model.origin],
-      per_request: perRequest,
-      total: usageTotal(perRequest),
-    },
+    usage: usageReport(loop.requests, model.origin),
     run_dir: outcome.runDir,
     ledger: { path: `${outcome.runDir}/ledger.jsonl`, head: outcome.head, events: outcome.events },
   };
+}
+
+/** The server behind MCP tools as the report names it. */
+function serverReport(server: ServerReport): Record<string, unknown> {
+  return {
+    serverInfo: server.serverInfo,
+    protocolVersion: server.protocolVersion,
+    launch: server.launch,
+    cwd: server.cwd,
+    env_names: server.envNames,
+    instance_id: server.instanceId,
+    gaps: server.gaps,
+  };
+}
+
+/** One request of the request log: its intent, the task's fields, and what answered it. */
+function requestLogEntry(r: RequestRecord): Record<string, unknown> {
+  return {
+    request_id: r.intent.request_id,
+    payload: r.intent.payload,
+    tools: r.intent.tools,
+    mapping_tag: r.intent.mapping_tag,
+    method: r.intent.method,
+    ...r.intent.fields,
+    response: r.response ? { id: r.response.id, ...originLabel(r.response.origin), stop_reason: r.response.stop_reason } : null,
+  };
+}
+
+/** The run's usage per request and in total, labelled by where its responses came from. */
+function usageReport(requests: readonly RequestRecord[], origin: ModelOrigin): Record<string, unknown> {
+  const replayed = origin === 'replayed';
+  const perRequest = requests.map((r) => ({
+    request_id: r.intent.request_id,
+    input_tokens: r.response?.usage.input_tokens ?? 0,
+    output_tokens: r.response?.usage.output_tokens ?? 0,
+    // Cache counts exist only in recorded usage; a scripted report keeps the two numbers it always had.
+    ...(replayed ? { cache_creation_input_tokens: r.response?.usage.cache_creation_input_tokens ?? 0, cache_read_input_tokens: r.response?.usage.cache_read_input_tokens ?? 0 } : {}),
+  }));
+  return { synthetic: !replayed, note: USAGE_NOTES[origin], per_request: perRequest, total: usageTotal(perRequest) };
 }
 
 /**

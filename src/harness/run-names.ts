@@ -1,13 +1,32 @@
 /**
  * Allocates names within one run, so that no two things of the run share
  * one. A child scope (a nested loop, a built-in's own work) numbers its names
- * apart: `host-1/act-01` can never be a name of its parent or of a sibling.
+ * apart: `host-1/act-01` can never be a name of its parent or of a sibling,
+ * nor can its files (`requests/host-1/01-request.json`). A child never moves
+ * its parent's numbering: the parent's next `act` is the same with or without it.
  */
 export interface RunNames {
   /** The next name of this kind in this scope: `act-01`, `act-02`, …; in a child scope `<scope>-<n>/act-01`. */
   next(kind: string): string;
+  /** The next request of this scope: its id (`req-01`) and the run-dir files of its payload and response. */
+  request(): RequestNames;
+  /** The next action of this scope: its id (`act-01`) and the run-dir file its full output is kept in. */
+  action(): ActionNames;
   /** A new scope under this one; two children of one scope never share a name, even under the same scope word. */
   child(scope: string): RunNames;
+}
+
+/** A request's names: `req-01`, `requests/01-request.json`, `requests/01-response.json` (in a child scope, under its prefix). */
+export interface RequestNames {
+  readonly id: string;
+  readonly payload: string;
+  readonly response: string;
+}
+
+/** An action's names: `act-01` and `outputs/act-01.txt` (in a child scope, under its prefix). */
+export interface ActionNames {
+  readonly id: string;
+  readonly output: string;
 }
 
 const pad = (n: number): string => String(n).padStart(2, '0');
@@ -20,8 +39,18 @@ export function runNames(prefix = ''): RunNames {
     counts.set(key, n);
     return n;
   };
+  // `request()` and `next('req')` share one count, as `action()` and `next('act')` do: one name, once.
+  const numbered = (kind: string): string => pad(count(`name:${kind}`));
   return {
-    next: (kind) => `${prefix}${kind}-${pad(count(`name:${kind}`))}`,
+    next: (kind) => `${prefix}${kind}-${numbered(kind)}`,
+    request: () => {
+      const n = numbered('req');
+      return { id: `${prefix}req-${n}`, payload: `requests/${prefix}${n}-request.json`, response: `requests/${prefix}${n}-response.json` };
+    },
+    action: () => {
+      const id = `${prefix}act-${numbered('act')}`;
+      return { id, output: `outputs/${id}.txt` };
+    },
     child: (scope) => runNames(`${prefix}${scope}-${count(`scope:${scope}`)}/`),
   };
 }

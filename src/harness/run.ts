@@ -1,62 +1,34 @@
-import { CAPLAB_VERSION } from '../version.ts';
-import type { Outcome } from '../contract/index.ts';
-import { fail, ok, type Failure } from '../contract/index.ts';
-import { EXIT, exitCodeOf } from '../base/index.ts';
-import { openRunDir, type Clock, type EventInput, type RecordLimits, type RunDir, type RunDirFs } from '../ledger/index.ts';
-import { mergeReports, reapOrphans, type SweepGraces } from '../platform/index.ts';
-import type { Hook, Pipeline, RuntimeTool } from '../pipeline/index.ts';
 import { join } from 'node:path';
-import { readFileSync } from 'node:fs';
-import { endingOfFailure, loopEnding, summaryOf, type RunEnding } from './ending.ts';
-import { runLoop, type LoopResult, type LoopStep, type MethodSupport } from './loop.ts';
-import { RecordRefused, type FileRef, type RunRecorder } from './recorder.ts';
+import { fail, ok, type Outcome } from '../contract/index.ts';
+import type { Hook, Pipeline, RuntimeTool } from '../pipeline/index.ts';
+import { decideAcceptance, withVerdict, type LoopResult } from './decide-acceptance.ts';
+import type { RunEnding } from './ending.ts';
 import { hostProvider, type Builtin, type HostServices } from './host-tools.ts';
-import type { Model, ModelOrigin } from './model.ts';
+import { runLoop, type LoopStep } from './loop.ts';
+import type { ModelOrigin } from './model.ts';
 import { openProviders } from './open-tools.ts';
-import { runNames } from './run-names.ts';
+import { openRun, type OpenRun, type RunRecordOptions } from './open-run.ts';
+import { runNames, type RunNames } from './run-names.ts';
 import type { Task, TaskRun } from './task.ts';
-import { duplicateName, runtimeTable, type ServerReport, type ToolProvider } from './tools.ts';
+import { duplicateName, runtimeTable, type ServerReport, type ToolProvider, type ToolSet } from './tools.ts';
 
-export interface RunOptions {
+/** Every request payload's `max_tokens` unless the host is given another. */
+export const DEFAULT_MAX_TOKENS = 1024;
+
+export interface RunOptions extends RunRecordOptions {
   readonly task: Task;
-  /** What answers the run's requests (`scriptedModel`, `replayModel`); every label of the run comes from it. */
-  readonly model: Model;
   /** Tools beyond the task's own (`task.tools`), after them: users' servers. */
   readonly providers?: readonly ToolProvider[];
   /** The host's own tools, after every provider's (none ships); each gets the run's `HostServices`. */
   readonly builtins?: readonly Builtin[];
-  readonly runId: string;
-  readonly runDir: string;
-  /**
-   * The run dir already opened at `runDir` (the CLI takes it before any output,
-   * so a path it cannot take is a usage error); runTask then owns and closes it.
-   */
-  readonly opened?: RunDir;
-  readonly clock: Clock;
   readonly cwd: string;
   readonly hooks: readonly Hook[];
   readonly permission: Pipeline['permission'];
-  readonly convert: Parameters<typeof runLoop>[0]['pipeline']['convert'];
-  readonly method?: MethodSupport & { readonly record: Readonly<Record<string, unknown>> };
-  /** Lets a test swap the tool table between requests (binding_changed). */
-  readonly registry?: (table: Readonly<Record<string, RuntimeTool>>, requestIndex: number) => Readonly<Record<string, RuntimeTool>>;
+  readonly convert: Pipeline['convert'];
+  /** Every request payload's `max_tokens`, a positive integer (default `DEFAULT_MAX_TOKENS`, 1024). */
+  readonly maxTokens?: number;
   readonly onStep?: (step: LoopStep) => void;
-  /** The run dir's filesystem (a test makes a write fail through it). */
-  readonly fs?: RunDirFs;
-  /** fsync every event and file as it is written (`--durable`; see the ledger's `OpenRunDirOptions`). */
-  readonly durable?: boolean;
-  /** The bounds the record is written within (default: what `verify` reads; a test injects small ones). */
-  readonly recordLimits?: Partial<RecordLimits>;
-  /**
-   * Aborted on SIGINT/SIGTERM (main.ts) or by a test, with the signal's name
-   * as its reason: no new work starts, hooks and servers are terminated with
-   * their process groups, and the run ends `interrupted`.
-   */
-  readonly signal?: AbortSignal;
 }
-
-/** How long escaped processes (setsid) get after SIGTERM, then after SIGKILL, at the end of a run. */
-const ORPHAN_GRACES: SweepGraces = { termMs: 500, killMs: 500 };
 
 /** A finished run, ready to report. */
 export interface RunOutcome {
@@ -66,6 +38,7 @@ export interface RunOutcome {
   readonly server?: ServerReport;
   /** The model that answered: how the run's responses and usage are labelled. */
   readonly model: { readonly name: string; readonly origin: ModelOrigin; readonly scenario: string | null };
+  /** The loop, and the verdict decided after it. */
   readonly loop: LoopResult;
   readonly head: string;
   readonly events: number;
@@ -74,171 +47,59 @@ export interface RunOutcome {
   readonly closeReport: unknown;
 }
 
-class RecordWriteError extends Error {}
-
-/** Adapts the ledger's run dir to the loop's recorder; a failed write stops the run. */
-function recorderOf(run: RunDir): RunRecorder {
-  const must = <T>(outcome: Outcome<T>): T => {
-    if (outcome.ok) return outcome.value;
-    if (outcome.kind === 'record_limit') throw new RecordRefused(outcome);
-    throw new RecordWriteError(`${outcome.class}/${outcome.kind}: ${outcome.message}`);
-  };
-  return {
-    writeFile: (relPath, bytes) => must(run.writeFile(relPath, bytes)),
-    fileRef: (relPath, role) => {
-      const ref = run.fileRef(relPath, role);
-      return ref.ok ? ref.value : undefined;
-    },
-    append: (type, data) => must(run.append(type, data)),
-  };
-}
-
 /**
- * Runs one scenario end to end: run dir and ledger, what the task starts from,
- * tools (the task's providers, those given, the built-ins), the loop,
- * acceptance, and a clean close. Every step is recorded before it is
- * reported. Two tools under one name are refused before any work
- * (`invalid_arguments/duplicate_tool`: nothing opened, no run dir made). Once the run dir exists the ledger always ends in a `run_end`
- * (`completed`, `interrupted` naming the signal, or `failed` with its cause)
- * before the seal is written; when even that cannot be appended, the dir is
- * left unsealed. Before the servers close and again after, processes that
- * escaped their group (setsid) are killed (Linux, as a child subreaper) and
- * listed in `run_end.orphans`; those found by a server's own close are in its
- * close report.
+ * Runs one scenario end to end: open the run (dir and ledger, what the task
+ * starts from), open its tools (the task's providers, those given, the
+ * built-ins), the loop, acceptance after it, and the end (`OpenRun.end`:
+ * reaping, close, run_end, seal). Every step is recorded before it is
+ * reported. Two tools under one name, or a `maxTokens` that is not a positive
+ * integer, are refused before any work (`invalid_arguments/duplicate_tool`,
+ * `invalid_arguments/bad_option`: nothing opened, no run dir made). Before the
+ * servers close and again after, processes that escaped their group (setsid)
+ * are killed (Linux, as a child subreaper) and listed in `run_end.orphans`;
+ * those found by a server's own close are in its close report.
  */
 export async function runTask(options: RunOptions): Promise<Outcome<RunOutcome>> {
   const taskRun: TaskRun = Object.freeze({ runId: options.runId });
-  let table: Readonly<Record<string, RuntimeTool>> = {};
-  const { providers, clash } = providersOf(options, taskRun, () => table);
-  if (!clash.ok && !options.opened) return clash;
-  const opened = options.opened
-    ? ok(options.opened)
-    : openRunDir(options.runDir, {
-        clock: options.clock,
-        durable: options.durable ?? false,
-        ...(options.fs ? { fs: options.fs } : {}),
-        ...(options.recordLimits ? { limits: options.recordLimits } : {}),
-      });
+  const names = runNames();
+  const host = hostTools(options, taskRun, names.child('host'));
+  const maxTokens = maxTokensOf(options);
+  const refusal = maxTokens.ok ? host.clash : maxTokens;
+  if (!refusal.ok && !options.opened) return refusal;
+  const opened = openRun(options);
   if (!opened.ok) return opened;
   const run = opened.value;
-  const recorder = recorderOf(run);
-  const startFiles: (FileRef & { role: string })[] = [];
-  let taskFields: Readonly<Record<string, unknown>> = {};
-  let started = false;
-  // Responses recorded so far: the registry hook's request index, and what the model's run_end fields count.
-  let requestIndex = 0;
-  let toolsClose: (() => Promise<unknown>) | undefined;
-  const start = (fields: Record<string, unknown>) => {
-    recorder.append('run_start', {
-      ...taskFields,
-      caplab: CAPLAB_VERSION,
-      task: options.task.id,
-      run_id: options.runId,
-      scenario: options.model.record.scenario,
-      model: options.model.record.model,
-      transport: null,
-      server: null,
-      bindings: [],
-      hooks: options.hooks.map((h) => ({ name: h.name, event: h.event, matcher: h.matcher })),
-      method: options.method?.record ?? null,
-      files: startFiles,
-      ...fields,
-    });
-    started = true;
+  let answered = 0;
+  const onStep = (step: LoopStep): void => {
+    if (step.type === 'response') answered++;
+    options.onStep?.(step);
   };
   try {
-    const begun = options.task.start?.(taskRun);
-    for (const file of begun?.files ?? []) startFiles.push({ role: file.role, ...recorder.writeFile(file.path, file.bytes) });
-    taskFields = begun?.fields ?? {};
-    const toolSet = clash.ok ? await openProviders(providers, taskRun) : clash;
-    // What the offers promised is checked again on what opened: one name, one tool.
-    const frozen = toolSet.ok ? runtimeTable(toolSet.value.tools) : toolSet;
-    if (!toolSet.ok || !frozen.ok) {
-      if (toolSet.ok) await toolSet.value.close();
-      const failure = toolSet.ok ? (frozen as Failure) : toolSet;
-      start({});
-      const exitCode = recordedExit(endingOfFailure(failure));
-      recorder.append('run_end', { accepted: false, exit_code: exitCode, ending: 'failed', cause: `${failure.class}/${failure.kind}: ${failure.message}`, ...options.model.ended?.(0) });
-      const sealed = run.close();
-      return sealed.ok ? failure : sealed;
-    }
-    table = frozen.value;
-    // Idempotent: an interruption starts the close at once (ending calls in flight), the end awaits the same.
-    let closing: Promise<unknown> | undefined;
-    toolsClose = () => (closing ??= toolSet.value.close());
-    const closeOnAbort = () => void toolsClose?.();
-    options.signal?.addEventListener('abort', closeOnAbort, { once: true });
-    start({ transport: toolSet.value.transport, server: toolSet.value.server ?? null, bindings: Object.values(table).map((t) => t.binding) });
-    const loop = await runLoop({
-      task: options.task,
-      run: taskRun,
-      runId: options.runId,
-      model: options.model,
-      registry: () => (options.registry ? options.registry(table, requestIndex) : table),
-      pipeline: {
-        hooks: options.hooks,
-        permission: options.permission,
-        convert: options.convert,
-        keepOutput: (actionId, text) => recorder.writeFile(`outputs/${actionId}.txt`, new TextEncoder().encode(text)),
-        session: { id: options.runId, transcriptPath: join(run.dir, 'ledger.jsonl'), cwd: options.cwd },
-        runDir: run.dir,
-        ...(options.signal ? { signal: options.signal } : {}),
-      },
-      recorder,
-      readRunFile: (relPath) => {
-        try {
-          return new Uint8Array(readFileSync(join(run.dir, relPath)));
-        } catch {
-          return undefined;
-        }
-      },
-      ...(options.method ? { method: options.method } : {}),
-      ...(toolSet.value.protocolOf ? { protocolOf: toolSet.value.protocolOf } : {}),
-      onStep: (step) => {
-        if (step.type === 'response') requestIndex++;
-        options.onStep?.(step);
-      },
-    });
-    // The record so far goes to disk (all at once) while the servers close; close() syncs the rest.
-    const syncing = run.sync();
-    // Before the servers close, what hooks left (their report stays theirs); after, whatever is left.
-    const early = await reapOrphans(ORPHAN_GRACES);
-    const closeReport = await toolsClose();
-    options.signal?.removeEventListener('abort', closeOnAbort);
-    toolsClose = undefined;
-    const orphans = mergeReports(early, await reapOrphans(ORPHAN_GRACES));
-    await syncing;
-    const signal = options.signal?.aborted ? String(options.signal.reason) : undefined;
-    const ending = loopEnding(loop, signal);
-    const counts = { stop: loop.stop, requests: loop.requests.length, tool_calls: loop.calls.length, transport_close: closeReport ?? null, orphans, ...options.model.ended?.(requestIndex) };
-    recorder.append('run_end', runEnd(run, loop, signal, recordedExit(ending), summaryOf(ending), counts));
-    const head = run.head();
-    const events = run.count();
-    const sealed = run.close();
-    if (!sealed.ok) return sealed;
-    return ok({
-      runId: options.runId,
-      runDir: run.dir,
-      transport: toolSet.value.transport,
-      ...(toolSet.value.server ? { server: toolSet.value.server } : {}),
-      model: { name: options.model.name, origin: options.model.origin, scenario: options.model.record.scenario },
-      loop,
-      head,
-      events,
-      ending,
-      closeReport,
-    });
+    const begun = run.begin(options.task.start?.(taskRun));
+    if (!begun.ok) return await run.end({ type: 'broken', failure: begun, answered });
+    const toolSet = refusal.ok ? await openTable(host.providers, taskRun) : refusal;
+    if (!toolSet.ok) return await run.end({ type: 'unopened', failure: toolSet });
+    host.table.current = toolSet.value.table;
+    run.holdTools(toolSet.value.close);
+    const started = run.start({ transport: toolSet.value.transport, server: toolSet.value.server ?? null, bindings: Object.values(toolSet.value.table).map((t) => t.binding) });
+    if (!started.ok) return await run.end({ type: 'broken', failure: started, answered });
+    const loop = await runLoop(loopOptions(options, { run, taskRun, toolSet: toolSet.value, names, onStep, maxTokens: maxTokens.ok ? maxTokens.value : DEFAULT_MAX_TOKENS }));
+    const decided = decideAcceptance({ task: options.task, run: taskRun, recorder: run.recorder, readFile: (path) => run.readFile(path), onStep }, loop);
+    const result = withVerdict(loop, decided);
+    const ended = await run.end({ type: 'loop', loop: result, answered });
+    if (!ended.ok) return ended;
+    const { transport, server } = toolSet.value;
+    const model = { name: options.model.name, origin: options.model.origin, scenario: options.model.record.scenario };
+    return ok({ runId: options.runId, runDir: run.dir, transport, ...(server ? { server } : {}), model, loop: result, ...ended.value });
   } catch (error) {
-    if (toolsClose) await toolsClose().catch(() => undefined);
-    const refused = error instanceof RecordRefused ? error.failure : undefined;
-    const cause = refused ? `${refused.class}/${refused.kind}: ${refused.message}` : error instanceof RecordWriteError ? error.message : `crash: ${String(error)}`;
-    const recorded = endFailed(run, started ? undefined : start, cause, options.model.ended?.(requestIndex));
-    if (refused) return recorded ? refused : fail('business', 'record_write_failed', `${cause}; the run dir is left unsealed`);
-    if (error instanceof RecordWriteError) {
-      return fail('business', 'record_write_failed', recorded ? error.message : `${error.message}; the run dir is left unsealed`);
-    }
+    await run.end({ type: 'crashed', error, answered });
     throw error;
   }
+}
+
+/** The run's tool table once open: what the built-ins' services read. */
+interface TableCell {
+  current: Readonly<Record<string, RuntimeTool>>;
 }
 
 /**
@@ -246,63 +107,64 @@ export async function runTask(options: RunOptions): Promise<Outcome<RunOutcome>>
  * those given, then the built-ins over the run's services — and whether two
  * of them offer one name.
  */
-function providersOf(options: RunOptions, run: TaskRun, table: HostServices['tools']): { providers: readonly ToolProvider[]; clash: Outcome<void> } {
-  const services: HostServices = { tools: table, names: runNames().child('host'), signal: options.signal ?? new AbortController().signal };
+function hostTools(options: RunOptions, run: TaskRun, names: RunNames): { providers: readonly ToolProvider[]; clash: Outcome<void>; table: TableCell } {
+  const table: TableCell = { current: {} };
+  const services: HostServices = { tools: () => table.current, names, signal: options.signal ?? new AbortController().signal };
   const builtins = options.builtins ?? [];
   const providers = [...options.task.tools(run), ...(options.providers ?? []), ...(builtins.length > 0 ? [hostProvider(builtins, services)] : [])];
-  return { providers, clash: duplicateName(providers.flatMap((provider) => provider.offers)) };
+  return { providers, clash: duplicateName(providers.flatMap((provider) => provider.offers)), table };
 }
 
-/** An exit code as run_end records it. */
-type RecordedExit = EventInput<'run_end'>['exit_code'];
-
-/**
- * A run's exit code as its run_end records it. A run with a run dir was
- * never refused (exit 2 is a refusal's, before any run dir exists), and no
- * ending gives 70 (main.ts's last resort).
- * @throws TypeError for either: the program's mistake.
- */
-function recordedExit(ending: RunEnding): RecordedExit {
-  const code = exitCodeOf(ending);
-  if (code === EXIT.usage || code === EXIT.internal) throw new TypeError(`a run with a run dir cannot end with exit ${code}: ${JSON.stringify(ending)}`);
-  return code;
+/** Opens the providers into one tool set, and checks what opened as the offers were: one name, one tool. */
+async function openTable(providers: readonly ToolProvider[], run: TaskRun): Promise<Outcome<ToolSet & { readonly table: Readonly<Record<string, RuntimeTool>> }>> {
+  const toolSet = await openProviders(providers, run);
+  if (!toolSet.ok) return toolSet;
+  const table = runtimeTable(toolSet.value.tools);
+  if (!table.ok) {
+    await toolSet.value.close();
+    return table;
+  }
+  return ok({ ...toolSet.value, table: table.value });
 }
 
-/** What run_end counts of a run that reached the loop's end. */
-type RunCounts = Pick<EventInput<'run_end'>, 'stop' | 'requests' | 'tool_calls' | 'transport_close' | 'orphans'>;
-
-/**
- * The run's last event: interrupted by a signal, failed at one of the loop's
- * bounds (naming it, and vouching for any file a tool left unrecorded), or
- * completed with its verdict.
- */
-function runEnd(run: RunDir, loop: LoopResult, signal: string | undefined, exitCode: RecordedExit, ending: string, counts: RunCounts): EventInput<'run_end'> {
-  if (signal) {
-    return { accepted: false, exit_code: exitCode, ending: 'interrupted', cause: `${signal}: new work stopped; hooks and servers terminated with their process groups`, ...counts };
-  }
-  if (loop.failure) {
-    const left = run.unreferencedFiles('left_by_failure');
-    const cause = `${loop.failure.class}/${loop.failure.kind}: ${loop.failure.message}`;
-    return { accepted: false, exit_code: exitCode, ending: 'failed', cause, ...counts, ...(left.length > 0 ? { files: left } : {}) };
-  }
-  return { accepted: loop.accepted, exit_code: exitCode, ending: 'completed', summary: ending, ...counts };
+/** The host's `maxTokens`, checked: a positive integer (`invalid_arguments/bad_option`). */
+function maxTokensOf(options: Pick<RunOptions, 'maxTokens'>): Outcome<number> {
+  const value = options.maxTokens ?? DEFAULT_MAX_TOKENS;
+  if (Number.isSafeInteger(value) && value > 0) return ok(value);
+  return fail('invalid_arguments', 'bad_option', `maxTokens must be a positive integer, not ${String(value)}`);
 }
 
-/**
- * Records a failed end (and a run_start first, if the failure came before it)
- * and seals; when the ledger takes no more events, closes it unsealed.
- * `model` is what the model adds to run_end (`Model.ended`).
- * @returns Whether the failure is on record and sealed.
- */
-function endFailed(run: RunDir, start: ((fields: Record<string, unknown>) => void) | undefined, cause: string, model: Readonly<Record<string, unknown>> = {}): boolean {
-  try {
-    start?.({});
-    const left = run.unreferencedFiles('left_by_failure');
-    const ended = run.append('run_end', { accepted: false, exit_code: recordedExit({ type: 'failed', at: 'run' }), ending: 'failed', cause, ...(left.length > 0 ? { files: left } : {}), ...model });
-    if (ended.ok && run.close().ok) return true;
-  } catch {
-    // The ledger refused even this (a program error or a broken write): leave it unsealed.
-  }
-  run.closeUnsealed(cause);
-  return false;
+/** What a run hands its loop beyond the host's options. */
+interface LoopSetup {
+  readonly run: OpenRun;
+  readonly taskRun: TaskRun;
+  readonly toolSet: ToolSet & { readonly table: Readonly<Record<string, RuntimeTool>> };
+  readonly names: RunNames;
+  readonly onStep: (step: LoopStep) => void;
+  readonly maxTokens: number;
+}
+
+/** What the loop runs with: the open run's recorder, the table that opened, the run's root names, the host's pipeline. */
+function loopOptions(options: RunOptions, setup: LoopSetup): Parameters<typeof runLoop>[0] {
+  const { run, toolSet } = setup;
+  return {
+    task: options.task,
+    run: setup.taskRun,
+    model: options.model,
+    maxTokens: setup.maxTokens,
+    tools: () => toolSet.table,
+    pipeline: {
+      hooks: options.hooks,
+      permission: options.permission,
+      convert: options.convert,
+      session: { id: options.runId, transcriptPath: join(run.dir, 'ledger.jsonl'), cwd: options.cwd },
+      runDir: run.dir,
+      ...(options.signal ? { signal: options.signal } : {}),
+    },
+    recorder: run.recorder,
+    names: setup.names,
+    ...(options.method ? { method: options.method } : {}),
+    ...(toolSet.protocolOf ? { protocolOf: toolSet.protocolOf } : {}),
+    onStep: setup.onStep,
+  };
 }

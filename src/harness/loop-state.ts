@@ -1,0 +1,83 @@
+import type { Failure } from '../contract/index.ts';
+import type { Pipeline, ProducingRequest, ProtocolExchange, RuntimeTool } from '../pipeline/index.ts';
+import type { AcceptanceCheck } from './acceptance.ts';
+import type { Intent } from './intent.ts';
+import type { Message, Model, ModelResponse, TextBlock } from './model.ts';
+import type { FileRef, RunRecorder } from './recorder.ts';
+import type { RecordedCall } from './recorded-call.ts';
+import type { RequestNames, RunNames } from './run-names.ts';
+import type { Task, TaskRun } from './task.ts';
+
+/** The method stage a request belongs to: one of the task's stages, decided by the host from what has happened. */
+export type MethodStage = string;
+
+/** Method material support (skills): blocks for a stage, and adoption from payload bytes. */
+export interface MethodSupport {
+  blocks(stage: MethodStage): readonly TextBlock[];
+  adoption(stage: MethodStage, payload: Uint8Array): unknown;
+}
+
+/** A step, streamed as it happens (for human output), always after it is recorded. */
+export type LoopStep =
+  | { readonly type: 'request'; readonly intent: Intent }
+  | { readonly type: 'response'; readonly requestId: string; readonly response: ModelResponse }
+  | { readonly type: 'call'; readonly record: RecordedCall }
+  | { readonly type: 'acceptance'; readonly checks: readonly AcceptanceCheck[]; readonly accepted: boolean };
+
+/** What every step of one loop runs with: the same for the whole loop. */
+export interface LoopContext {
+  readonly task: Task;
+  /** The run the task is handed (its request fields and acceptance get the same object). */
+  readonly run: TaskRun;
+  readonly model: Model;
+  /** Every request payload's `max_tokens` (the host's option). */
+  readonly maxTokens: number;
+  /** The tool table in effect now. Calls are still resolved under their request's pinned bindings. */
+  readonly tools: () => Readonly<Record<string, RuntimeTool>>;
+  /** What every call runs with, but its tool table and where its full output is kept (the loop gives those). */
+  readonly pipeline: Omit<Pipeline, 'tools' | 'keepOutput'>;
+  readonly recorder: RunRecorder;
+  /** The scope every request and action name of this loop comes from. */
+  readonly names: RunNames;
+  readonly method?: MethodSupport;
+  /** The protocol exchange behind an action (MCP), failed calls included; absent for local tools. */
+  readonly protocolOf?: (actionId: string) => ProtocolExchange | undefined;
+  readonly onStep?: (step: LoopStep) => void;
+}
+
+/** One request of the run, as recorded: its intent, what was sent, and its response once that is recorded. */
+export interface RequestRecord {
+  readonly intent: Intent;
+  /** Its names (id, payload and response files), from the loop's scope. */
+  readonly names: RequestNames;
+  /** The request as sent: id, exact payload bytes and hash, the bindings it pinned. */
+  readonly sent: ProducingRequest;
+  readonly response?: ModelResponse;
+  readonly responseFile?: FileRef;
+}
+
+/** What the loop has done so far. A step returns a new state; none changes one. */
+export interface LoopState {
+  /** The conversation the next request carries. */
+  readonly messages: readonly Message[];
+  /** Every request recorded (counted once recorded, so run_end's count is the ledger's even when its response is not). */
+  readonly requests: readonly RequestRecord[];
+  /** Every call recorded, in order. */
+  readonly calls: readonly RecordedCall[];
+}
+
+/**
+ * Why the loop stopped: the model finished, the script ran out, the request
+ * bound was hit, the run was interrupted, or a step was refused (`failure`
+ * says which: a loop bound, a record limit, a write the record could not take).
+ */
+export type LoopStop = 'final_answer' | 'script_exhausted' | 'max_requests' | 'interrupted' | 'failed';
+
+/** What the loop did: its requests and calls, and why it stopped. No verdict: that is decided after it. */
+export interface LoopRun {
+  readonly requests: readonly RequestRecord[];
+  readonly calls: readonly RecordedCall[];
+  readonly stop: LoopStop;
+  /** Why a `failed` loop stopped. */
+  readonly failure?: Failure;
+}

@@ -1,0 +1,295 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { EXIT, exitCodeOf } from '../base/index.ts';
+import type { Binding } from '../binding/index.ts';
+import { fail, ok, type Failure, type Outcome } from '../contract/index.ts';
+import { openRunDir, type Clock, type EventInput, type RecordLimits, type RunDir, type RunDirFs } from '../ledger/index.ts';
+import type { Hook } from '../pipeline/index.ts';
+import { mergeReports, reapOrphans, type SweepGraces } from '../platform/index.ts';
+import { CAPLAB_VERSION } from '../version.ts';
+import type { LoopResult } from './decide-acceptance.ts';
+import { endingOfFailure, loopEnding, summaryOf, type RunEnding } from './ending.ts';
+import type { MethodSupport } from './loop-state.ts';
+import type { Model } from './model.ts';
+import { recorderOf, type FileRef, type RunRecorder } from './recorder.ts';
+import type { Task, TaskStart } from './task.ts';
+import type { ServerReport } from './tools.ts';
+
+/** What a run's record is made with: where it goes, how it is written, and what run_start says of the run. */
+export interface RunRecordOptions {
+  readonly task: Pick<Task, 'id'>;
+  /** What answers the run's requests (`scriptedModel`, `replayModel`); every label of the run comes from it. */
+  readonly model: Model;
+  readonly runId: string;
+  readonly runDir: string;
+  /**
+   * The run dir already opened at `runDir` (the CLI takes it before any output,
+   * so a path it cannot take is a usage error); the run then owns and closes it.
+   */
+  readonly opened?: RunDir;
+  readonly clock: Clock;
+  readonly hooks: readonly Hook[];
+  readonly method?: MethodSupport & { readonly record: Readonly<Record<string, unknown>> };
+  /** The run dir's filesystem (a test makes a write fail through it). */
+  readonly fs?: RunDirFs;
+  /** fsync every event and file as it is written (`--durable`; see the ledger's `OpenRunDirOptions`). */
+  readonly durable?: boolean;
+  /** The bounds the record is written within (default: what `verify` reads; a test injects small ones). */
+  readonly recordLimits?: Partial<RecordLimits>;
+  /**
+   * Aborted on SIGINT/SIGTERM (main.ts) or by a test, with the signal's name
+   * as its reason: no new work starts, hooks and servers are terminated with
+   * their process groups, and the run ends `interrupted`.
+   */
+  readonly signal?: AbortSignal;
+}
+
+/** What run_start records of the tools that opened. */
+export interface OpenedTools {
+  readonly transport: 'local' | 'mcp' | null;
+  readonly server: ServerReport | null;
+  readonly bindings: readonly Binding[];
+}
+
+const NO_TOOLS: OpenedTools = { transport: null, server: null, bindings: [] };
+
+/**
+ * How a run ends: through its loop (with its verdict, or without one), or
+ * before it because its tools did not open, or because the record refused a
+ * write outside what the loop's bounds catch, or because the host crashed.
+ * `answered` is how many responses the run recorded (what the model's run_end fields count).
+ */
+export type RunClose =
+  | { readonly type: 'loop'; readonly loop: LoopResult; readonly answered: number }
+  | { readonly type: 'unopened'; readonly failure: Failure }
+  | { readonly type: 'broken'; readonly failure: Failure; readonly answered: number }
+  | { readonly type: 'crashed'; readonly error: unknown; readonly answered: number };
+
+/** A run ended through its loop and sealed. */
+export interface Ended {
+  /** How it ended: `exitCodeOf` gives the exit code, `summaryOf` the line. */
+  readonly ending: RunEnding;
+  readonly head: string;
+  readonly events: number;
+  readonly closeReport: unknown;
+}
+
+/** How long escaped processes (setsid) get after SIGTERM, then after SIGKILL, at the end of a run. */
+const ORPHAN_GRACES: SweepGraces = { termMs: 500, killMs: 500 };
+
+/**
+ * An open run: its run dir and ledger, what run_start says, and its tools'
+ * close. `end` owns everything after: reaping, closing the tools, the last
+ * event and the seal. Once it is open, the ledger always ends in a
+ * `run_end` (`completed`, `interrupted` naming the signal, or `failed` with
+ * its cause) before the seal is written; when even that cannot be appended,
+ * the dir is left unsealed.
+ */
+export class OpenRun {
+  readonly recorder: RunRecorder;
+  readonly #dir: RunDir;
+  readonly #options: RunRecordOptions;
+  readonly #startFiles: (FileRef & { role: string })[] = [];
+  #taskFields: Readonly<Record<string, unknown>> = {};
+  #started = false;
+  #closeTools: (() => Promise<unknown>) | undefined;
+  #closing: Promise<unknown> | undefined;
+  readonly #onAbort = (): void => void this.#toolsClosed();
+
+  constructor(dir: RunDir, options: RunRecordOptions) {
+    this.#dir = dir;
+    this.#options = options;
+    this.recorder = recorderOf(dir);
+  }
+
+  get dir(): string {
+    return this.#dir.dir;
+  }
+
+  /** A file of the run dir now (for acceptance), undefined if absent. */
+  readFile(relPath: string): Uint8Array | undefined {
+    try {
+      return new Uint8Array(readFileSync(join(this.#dir.dir, relPath)));
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Writes the files the task starts from (run_start vouches for them) and keeps its own run_start fields. */
+  begin(start: TaskStart | undefined): Outcome<void> {
+    for (const file of start?.files ?? []) {
+      const written = this.recorder.writeFile(file.path, file.bytes);
+      if (!written.ok) return written;
+      this.#startFiles.push({ role: file.role, ...written.value });
+    }
+    this.#taskFields = start?.fields ?? {};
+    return ok(undefined);
+  }
+
+  /** Records run_start: the run, its model, hooks and method, the task's files and fields, and the tools that opened. */
+  start(tools: OpenedTools): Outcome<void> {
+    const { model, hooks, method } = this.#options;
+    const appended = this.recorder.append('run_start', {
+      ...this.#taskFields,
+      caplab: CAPLAB_VERSION,
+      task: this.#options.task.id,
+      run_id: this.#options.runId,
+      scenario: model.record.scenario,
+      model: model.record.model,
+      hooks: hooks.map((h) => ({ name: h.name, event: h.event, matcher: h.matcher })),
+      method: method?.record ?? null,
+      files: this.#startFiles,
+      ...tools,
+    });
+    if (!appended.ok) return appended;
+    this.#started = true;
+    return ok(undefined);
+  }
+
+  /** Takes the tools' close. Idempotent: an interruption starts it at once (ending calls in flight), `end` awaits the same. */
+  holdTools(close: () => Promise<unknown>): void {
+    this.#closeTools = close;
+    this.#options.signal?.addEventListener('abort', this.#onAbort, { once: true });
+  }
+
+  /**
+   * Ends the run. Through its loop: reaps what escaped, closes the tools,
+   * records run_end (its ending from the loop, its verdict and the signal)
+   * and seals. Otherwise records a `failed` run_end (and a run_start first,
+   * if none was) and seals, or leaves the dir unsealed; a crash is recorded
+   * as one, and the caller rethrows it.
+   */
+  end(how: Extract<RunClose, { type: 'loop' }>): Promise<Outcome<Ended>>;
+  end(how: Extract<RunClose, { type: 'unopened' | 'broken' }>): Promise<Failure>;
+  end(how: Extract<RunClose, { type: 'crashed' }>): Promise<void>;
+  async end(how: RunClose): Promise<Outcome<Ended> | Failure | void> {
+    switch (how.type) {
+      case 'loop':
+        return this.#endLoop(how.loop, how.answered);
+      case 'unopened':
+        return this.#endUnopened(how.failure);
+      case 'broken':
+        return this.#endBroken(how.failure, how.answered);
+      case 'crashed':
+        await this.#toolsClosed().catch(() => undefined);
+        this.#recordFailedEnd(`crash: ${String(how.error)}`, how.answered);
+    }
+  }
+
+  async #endLoop(loop: LoopResult, answered: number): Promise<Outcome<Ended>> {
+    // The record broke mid-loop: no counts, no verdict, only the failure (if even that can be written).
+    if (loop.failure?.kind === 'record_write_failed') return this.#endBroken(loop.failure, answered);
+    // The record so far goes to disk (all at once) while the servers close; close() syncs the rest.
+    const syncing = this.#dir.sync();
+    // Before the servers close, what hooks left (their report stays theirs); after, whatever is left.
+    const early = await reapOrphans(ORPHAN_GRACES);
+    const closeReport = await this.#toolsClosed();
+    const orphans = mergeReports(early, await reapOrphans(ORPHAN_GRACES));
+    await syncing;
+    const signal = this.#options.signal?.aborted ? String(this.#options.signal.reason) : undefined;
+    const ending = loopEnding(loop, signal);
+    const counts = { stop: loop.stop, requests: loop.requests.length, tool_calls: loop.calls.length, transport_close: closeReport ?? null, orphans, ...this.#options.model.ended?.(answered) };
+    const ended = this.recorder.append('run_end', runEnd(this.#dir, loop, signal, recordedExit(ending), summaryOf(ending), counts));
+    if (!ended.ok) return this.#endBroken(ended, answered);
+    const head = this.#dir.head();
+    const events = this.#dir.count();
+    const sealed = this.#dir.close();
+    return sealed.ok ? ok({ ending, head, events, closeReport }) : sealed;
+  }
+
+  /** Tools that did not open: run_start names none, run_end the failure, its exit code as its ending gives it. */
+  async #endUnopened(failure: Failure): Promise<Failure> {
+    const started = this.#started ? ok(undefined) : this.start(NO_TOOLS);
+    if (!started.ok) return this.#endBroken(started, 0);
+    const cause = `${failure.class}/${failure.kind}: ${failure.message}`;
+    const ended = this.recorder.append('run_end', { accepted: false, exit_code: recordedExit(endingOfFailure(failure)), ending: 'failed', cause, ...this.#options.model.ended?.(0) });
+    if (!ended.ok) return this.#endBroken(ended, 0);
+    const sealed = this.#dir.close();
+    return sealed.ok ? failure : sealed;
+  }
+
+  /** The record refused a write: the run ends `failed` with it; what it returns says whether even that is on record. */
+  async #endBroken(failure: Failure, answered: number): Promise<Failure> {
+    await this.#toolsClosed().catch(() => undefined);
+    // A failed write's message already names what failed (`recorderOf`); a record limit is named here.
+    const cause = failure.kind === 'record_write_failed' ? failure.message : `${failure.class}/${failure.kind}: ${failure.message}`;
+    if (this.#recordFailedEnd(cause, answered)) return failure;
+    return fail('business', 'record_write_failed', `${cause}; the run dir is left unsealed`);
+  }
+
+  /** The tools' one close: started by the first caller (an interruption or the end), shared by every later one. */
+  #toolsClosed(): Promise<unknown> {
+    if (!this.#closeTools) return Promise.resolve(undefined);
+    if (!this.#closing) {
+      this.#options.signal?.removeEventListener('abort', this.#onAbort);
+      this.#closing = this.#closeTools();
+    }
+    return this.#closing;
+  }
+
+  /**
+   * Records a failed end (and a run_start first, if the failure came before
+   * it) and seals; when the ledger takes no more events, closes it unsealed.
+   * @returns Whether the failure is on record and sealed.
+   */
+  #recordFailedEnd(cause: string, answered: number): boolean {
+    try {
+      const started = this.#started ? ok(undefined) : this.start(NO_TOOLS);
+      const left = this.#dir.unreferencedFiles('left_by_failure');
+      const end: EventInput<'run_end'> = { accepted: false, exit_code: recordedExit({ type: 'failed', at: 'run' }), ending: 'failed', cause, ...(left.length > 0 ? { files: left } : {}), ...this.#options.model.ended?.(answered) };
+      if (started.ok && this.#dir.append('run_end', end).ok && this.#dir.close().ok) return true;
+    } catch {
+      // The ledger refused even this (a program error): leave it unsealed.
+    }
+    this.#dir.closeUnsealed(cause);
+    return false;
+  }
+}
+
+/** Opens a run's record: the run dir given (`opened`) or a fresh one at `runDir`. */
+export function openRun(options: RunRecordOptions): Outcome<OpenRun> {
+  const opened = options.opened
+    ? ok(options.opened)
+    : openRunDir(options.runDir, {
+        clock: options.clock,
+        durable: options.durable ?? false,
+        ...(options.fs ? { fs: options.fs } : {}),
+        ...(options.recordLimits ? { limits: options.recordLimits } : {}),
+      });
+  return opened.ok ? ok(new OpenRun(opened.value, options)) : opened;
+}
+
+/** An exit code as run_end records it. */
+type RecordedExit = EventInput<'run_end'>['exit_code'];
+
+/**
+ * A run's exit code as its run_end records it. A run with a run dir was
+ * never refused (exit 2 is a refusal's, before any run dir exists), and no
+ * ending gives 70 (main.ts's last resort).
+ * @throws TypeError for either: the program's mistake.
+ */
+function recordedExit(ending: RunEnding): RecordedExit {
+  const code = exitCodeOf(ending);
+  if (code === EXIT.usage || code === EXIT.internal) throw new TypeError(`a run with a run dir cannot end with exit ${code}: ${JSON.stringify(ending)}`);
+  return code;
+}
+
+/** What run_end counts of a run that reached the loop's end. */
+type RunCounts = Pick<EventInput<'run_end'>, 'stop' | 'requests' | 'tool_calls' | 'transport_close' | 'orphans'>;
+
+/**
+ * The run's last event: interrupted by a signal, failed at one of the loop's
+ * bounds (naming it, and vouching for any file a tool left unrecorded), or
+ * completed with its verdict.
+ */
+function runEnd(run: RunDir, loop: LoopResult, signal: string | undefined, exitCode: RecordedExit, ending: string, counts: RunCounts): EventInput<'run_end'> {
+  if (signal) {
+    return { accepted: false, exit_code: exitCode, ending: 'interrupted', cause: `${signal}: new work stopped; hooks and servers terminated with their process groups`, ...counts };
+  }
+  if (loop.failure) {
+    const left = run.unreferencedFiles('left_by_failure');
+    const cause = `${loop.failure.class}/${loop.failure.kind}: ${loop.failure.message}`;
+    return { accepted: false, exit_code: exitCode, ending: 'failed', cause, ...counts, ...(left.length > 0 ? { files: left } : {}) };
+  }
+  return { accepted: loop.accepted, exit_code: exitCode, ending: 'completed', summary: ending, ...counts };
+}
