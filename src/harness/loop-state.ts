@@ -3,7 +3,8 @@ import type { Pipeline, ProducingRequest, ProtocolExchange, RuntimeTool } from '
 import type { AcceptanceCheck } from './acceptance.ts';
 import type { Intent } from './intent.ts';
 import type { Message, Model, ModelResponse, TextBlock } from './model.ts';
-import type { FileRef, RunRecorder } from './recorder.ts';
+import type { WrittenFile } from '../ledger/index.ts';
+import type { RunRecorder } from './recorder.ts';
 import type { RecordedCall } from './recorded-call.ts';
 import type { RequestNames, RunNames } from './run-names.ts';
 import type { Task, TaskRun } from './task.ts';
@@ -53,7 +54,7 @@ export interface RequestRecord {
   /** The request as sent: id, exact payload bytes and hash, the bindings it pinned. */
   readonly sent: ProducingRequest;
   readonly response?: ModelResponse;
-  readonly responseFile?: FileRef;
+  readonly responseFile?: WrittenFile;
 }
 
 /** What the loop has done so far. A step returns a new state; none changes one. */

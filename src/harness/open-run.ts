@@ -11,7 +11,8 @@ import type { LoopResult } from './decide-acceptance.ts';
 import { endingOfFailure, loopEnding, summaryOf, type RunEnding } from './ending.ts';
 import type { MethodSupport } from './loop-state.ts';
 import type { Model } from './model.ts';
-import { recorderOf, type FileRef, type RunRecorder } from './recorder.ts';
+import type { FileRef } from '../ledger/index.ts';
+import { recorderOf, type RunRecorder } from './recorder.ts';
 import type { Task, TaskStart } from './task.ts';
 import type { ServerReport } from './tools.ts';
 
@@ -89,7 +90,7 @@ export class OpenRun {
   readonly recorder: RunRecorder;
   readonly #dir: RunDir;
   readonly #options: RunRecordOptions;
-  readonly #startFiles: (FileRef & { role: string })[] = [];
+  readonly #startFiles: FileRef[] = [];
   #taskFields: Readonly<Record<string, unknown>> = {};
   #started = false;
   #closeTools: (() => Promise<unknown>) | undefined;

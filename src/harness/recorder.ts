@@ -1,8 +1,5 @@
 import { fail, type Outcome } from '../contract/index.ts';
-import type { EventInput, EventType, RunDir, WrittenFile } from '../ledger/index.ts';
-
-/** A file in the run dir: path, sha256, size — the ledger's own shape. */
-export type FileRef = WrittenFile;
+import type { EventInput, EventType, FileRef, RunDir, WrittenFile } from '../ledger/index.ts';
 
 /**
  * What the loop needs from the run record: write a file, reference a file,
@@ -16,9 +13,9 @@ export interface RunRecorder {
    * `precondition/record_limit` where the file would pass a record limit,
    * `business/record_write_failed` where the write itself failed.
    */
-  writeFile(relPath: string, bytes: Uint8Array): Outcome<FileRef>;
+  writeFile(relPath: string, bytes: Uint8Array): Outcome<WrittenFile>;
   /** References a file something else wrote into the run dir (a task's artifact), hashed from disk now; undefined if absent. */
-  fileRef(relPath: string, role: string): (FileRef & { readonly role: string }) | undefined;
+  fileRef(relPath: string, role: string): FileRef | undefined;
   /**
    * Appends one event of its type's schema (the ledger's events.ts); returns
    * its hash. Files it vouches for go in `files: [{ role, path, sha256, bytes }]`.

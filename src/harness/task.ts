@@ -1,10 +1,9 @@
 import type { Success } from '../contract/index.ts';
-import type { LedgerEvent, ReadRecorded, VerifyFailure } from '../ledger/index.ts';
+import type { FileRef, LedgerEvent, ReadRecorded, VerifyFailure } from '../ledger/index.ts';
 import type { CallRecord } from '../pipeline/index.ts';
 import type { AcceptanceCheck } from './acceptance.ts';
 import type { RecordedCallEvent } from './recheck.ts';
 import type { RecordedCall } from './recorded-call.ts';
-import type { FileRef } from './recorder.ts';
 import type { ToolProvider } from './tools.ts';
 
 /**
@@ -38,9 +37,6 @@ export interface TaskRequest {
   readonly calls: readonly RecordedCall[];
 }
 
-/** A file in the run dir with the role it plays for the event that vouches for it. */
-export type RoleFileRef = FileRef & { readonly role: string };
-
 /** What the task produced, as reports show it: a file of the run dir and its hash. */
 export interface Artifact {
   readonly path: string;
@@ -59,14 +55,14 @@ export interface LiveRun {
   /** A file of the run dir now, undefined if absent. */
   readFile(relPath: string): Uint8Array | undefined;
   /** References a file something else wrote into the run dir, hashed from disk now; undefined if absent. */
-  fileRef(relPath: string, role: string): RoleFileRef | undefined;
+  fileRef(relPath: string, role: string): FileRef | undefined;
 }
 
 /** A task's verdict on a live run: its checks and what the acceptance event records beyond `accepted` and `checks`. */
 export interface AcceptanceRecord {
   readonly checks: readonly AcceptanceCheck[];
   /** Files the acceptance event vouches for (the artifact on disk, even without a receipt). */
-  readonly files: readonly RoleFileRef[];
+  readonly files: readonly FileRef[];
   /** The task's own fields of the acceptance event. */
   readonly fields: Readonly<Record<string, unknown>>;
   readonly artifact?: Artifact;

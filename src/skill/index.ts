@@ -21,5 +21,5 @@ export type { CallableTools } from './grant.ts';
 export { describeSkills, GRANTS_NOTHING, renderSkillsText } from './describe.ts';
 export type { SkillDescription, SkillsReport } from './describe.ts';
 export { methodSupport } from './support.ts';
-export type { MethodBlock, MethodSupport } from './support.ts';
+export type { MethodBlock, PackageSupport } from './support.ts';
 export { SKILL_KINDS } from './kinds.ts';

@@ -10,8 +10,8 @@ export interface MethodBlock {
   readonly text: string;
 }
 
-/** What the harness needs from an adopted package, per request. */
-export interface MethodSupport {
+/** What an adopted package gives per request: its blocks for a stage, and adoption computed from the payload bytes (the host maps it to the loop's `MethodSupport`). */
+export interface PackageSupport {
   /** Blocks to append to the payload's `system` array for this stage, unaltered. */
   blocks(stage: MethodStage): readonly MethodBlock[];
   /** The adoption record, computed from the exact payload bytes that were sent. */
@@ -25,7 +25,7 @@ export interface MethodSupport {
  * deliberately independent — `adoption` never asks `blocks` what was meant
  * to be sent.
  */
-export function methodSupport(bound: BoundPackage<Package>): MethodSupport {
+export function methodSupport(bound: BoundPackage<Package>): PackageSupport {
   const pkg = bound.package;
   if (pkg.kind === 'plain') {
     return Object.freeze({

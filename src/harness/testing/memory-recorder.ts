@@ -1,6 +1,7 @@
 /** Test code only: a run recorder in memory, to test one loop step alone. */
 import { ok, sha256Hex, type Failure } from '../../contract/index.ts';
-import type { FileRef, RunRecorder } from '../recorder.ts';
+import type { WrittenFile } from '../../ledger/index.ts';
+import type { RunRecorder } from '../recorder.ts';
 
 /** A write a test may refuse: a file by its path, an event by its type. */
 export type RecordedWrite = { readonly file: string } | { readonly event: string; readonly data: Readonly<Record<string, unknown>> };
@@ -18,7 +19,7 @@ export interface MemoryRecorder extends RunRecorder {
 export function memoryRecorder(refuse: (write: RecordedWrite) => Failure | undefined = () => undefined): MemoryRecorder {
   const events: MemoryRecorder['events'] = [];
   const files = new Map<string, Uint8Array>();
-  const refOf = (path: string, bytes: Uint8Array): FileRef => ({ path, sha256: sha256Hex(bytes), bytes: bytes.byteLength });
+  const refOf = (path: string, bytes: Uint8Array): WrittenFile => ({ path, sha256: sha256Hex(bytes), bytes: bytes.byteLength });
   return {
     events,
     files,
