@@ -1,5 +1,5 @@
 import { ok, type Failure, type Outcome } from '../../contract/index.ts';
-import { Correlator, type Implementation, type JsonRpcId, type ListedTool, refuse, type Transport } from '../wire/index.ts';
+import { Correlator, type ServerInfo, type JsonRpcId, type ListedTool, refuse, type Transport } from '../wire/index.ts';
 import { interpretCall, type CallResult, type ExpectedTool } from './call.ts';
 import { handshake } from './handshake.ts';
 
@@ -43,7 +43,7 @@ export interface CallOptions {
 
 /** A handshaken session with one server under the fixed profile, over any transport. */
 export interface StrictSession<Closed = void> {
-  readonly serverInfo: Implementation;
+  readonly serverInfo: ServerInfo;
   readonly protocolVersion: string;
   readonly tools: readonly ListedTool[];
   /** The server's free-form `instructions` from initialize (never shown to the model by this client). */

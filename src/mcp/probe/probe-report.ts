@@ -8,7 +8,7 @@ import { LIMITS, redactCut, type Redactor } from '../../contract/index.ts';
 import type { ProbedCall } from './probe-calls.ts';
 import type { ProbeFinding } from './probe-finding.ts';
 import type { ProbedTool } from './probe-tools.ts';
-import type { Implementation } from '../wire/index.ts';
+import type { ServerInfo } from '../wire/index.ts';
 import { boundText, boundValue, type Bounded } from './report-value.ts';
 
 /** The server's `serverInfo`: the fields every revision defines, and the rest as one value. */
@@ -46,7 +46,7 @@ export interface ReportedCall extends Omit<ProbedCall, 'tool' | 'content' | 'tex
 
 const KNOWN_SERVER = new Set(['name', 'version', 'title', 'websiteUrl', 'icons']);
 
-export function reportServer(info: Implementation, redactor: Redactor): ReportedServer {
+export function reportServer(info: ServerInfo, redactor: Redactor): ReportedServer {
   const extras = Object.entries(info).filter(([key]) => !KNOWN_SERVER.has(key));
   return {
     name: boundText(info.name, redactor),

@@ -1,5 +1,5 @@
 import { LIMITS, type Failure } from '../../contract/index.ts';
-import { Correlator, type Implementation, InitializeResult, type Transport } from '../wire/index.ts';
+import { Correlator, type ServerInfo, InitializeResult, type Transport } from '../wire/index.ts';
 import { CLIENT_INFO, expectResult, nameList } from '../client/index.ts';
 import { notSent, probeCall, unlistedCall, type CallRequest, type ProbedCall } from './probe-calls.ts';
 import { excerpt, finding, fromFailure, type ProbeFinding } from './probe-finding.ts';
@@ -25,7 +25,7 @@ export interface ProbeRunOptions<Closed = unknown> {
 
 /** What the general profile found over one transport; `close` is what closing it reported. */
 export interface ProbeRun<Closed> {
-  readonly serverInfo?: Implementation;
+  readonly serverInfo?: ServerInfo;
   readonly protocolVersion?: string;
   readonly instructions?: string;
   /** For a revision other than the offered one: checks that do not apply, and its features probe does not check. */
@@ -75,7 +75,7 @@ export async function runProbe<Closed>(transport: Transport<Closed>, options: Pr
   const stop = () => void session.close();
   if (options.signal?.aborted) stop();
   else options.signal?.addEventListener('abort', stop, { once: true });
-  let known: { serverInfo?: Implementation; protocolVersion?: string; instructions?: string; versionNotes?: NonNullable<ProbeRun<Closed>['versionNotes']> } = {};
+  let known: { serverInfo?: ServerInfo; protocolVersion?: string; instructions?: string; versionNotes?: NonNullable<ProbeRun<Closed>['versionNotes']> } = {};
   let started = false;
 
   const judge = options.judge ?? new OutputJudge();

@@ -17,7 +17,7 @@ export type { ErrorObject, InboundMessage, JsonRpcId, OutboundMessage } from './
 export { memberKeys, rawFacts } from './raw-json.ts';
 export type { RawFacts } from './raw-json.ts';
 export { CallToolResult, CONTENT_BLOCKS, InitializeResult, ListToolsResult, PROTOCOL_VERSION, textBlocks } from './results.ts';
-export type { Implementation, ListedTool } from './results.ts';
+export type { ServerInfo, ListedTool } from './results.ts';
 export type { MessageInfo, Transport, Written } from './transport.ts';
 export { DEFAULT_CONNECTION_LIMITS, openStdioTransport, StdioTransport } from './stdio-transport.ts';
 export type { ConnectionLimits, StdioOptions } from './stdio-transport.ts';

@@ -11,17 +11,18 @@ export const PROTOCOL_VERSION = '2025-06-18';
 
 const JsonObject = v.record(v.string(), v.unknown());
 
-export const Implementation = v.looseObject({
+/** `serverInfo` of an initialize result (the spec's `Implementation`, named here for the one place caplab reads it; the binding's `Implementation` is how a tool is run). */
+export const ServerInfo = v.looseObject({
   name: v.string(),
   version: v.string(),
   title: v.optional(v.string()),
 });
-export type Implementation = v.InferOutput<typeof Implementation>;
+export type ServerInfo = v.InferOutput<typeof ServerInfo>;
 
 export const InitializeResult = v.looseObject({
   protocolVersion: v.string(),
   capabilities: v.looseObject({ tools: v.optional(v.looseObject({ listChanged: v.optional(v.boolean()) })) }),
-  serverInfo: Implementation,
+  serverInfo: ServerInfo,
   instructions: v.optional(v.string()),
 });
 export type InitializeResult = v.InferOutput<typeof InitializeResult>;
