@@ -56,6 +56,7 @@ export const excerptTask: Task = {
     return { disclosed_sources: disclosed };
   },
   artifact: { name: 'card', folder: 'card' },
+  fields: { run_start: ['snapshot'], request: ['disclosed_sources'], acceptance: ['receipt', 'producing_request', 'card'] },
 };
 
 /**

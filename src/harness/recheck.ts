@@ -7,6 +7,7 @@ import { isAccepted, type AcceptanceCheck } from './acceptance.ts';
 import { checkCalls } from './call-checks.ts';
 import { canonicalOf, checkRecord, eventAt, parseJson, type CheckedCall, type RecordedUse } from './record-checks.ts';
 import { originLabel, type ModelOrigin } from './model.ts';
+import { checkTaskFields } from './task-fields.ts';
 import type { Task } from './task.ts';
 
 export interface RecheckReport {
@@ -57,11 +58,13 @@ export const isVerifyFailure = (value: unknown): value is VerifyFailure => typeo
  * crash. A record naming another task is `unknown_task` here.
  */
 export function recheckAcceptance(task: Task): Recheck<RecheckReport> {
-  return function recheck(events, readFile) {
+  return function recheck(events, readFile, record) {
     const start = events.find((e) => e.type === 'run_start');
     if (!start) return failAt('missing_event', 'the ledger has no run_start event', { file: LEDGER_FILE });
     const named = namedTask(start);
     if (named !== undefined && named !== task.id) return failAt('unknown_task', `run_start names task ${JSON.stringify(named)}; this is the recheck of task ${JSON.stringify(task.id)}`, eventAt(start));
+    const unnamed = checkTaskFields(task, events, record.format);
+    if (unnamed) return unnamed;
 
     const calls = events.filter((e) => e.type === 'call');
     const uses = responseUses(events, readFile, recordedOrigin(start));

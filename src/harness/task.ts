@@ -1,5 +1,5 @@
 import type { Success } from '../contract/index.ts';
-import type { FileRef, LedgerEvent, ReadRecorded, VerifyFailure } from '../ledger/index.ts';
+import type { FileRef, LedgerEvent, ReadRecorded, TaskFieldsEvent, VerifyFailure } from '../ledger/index.ts';
 import type { CallRecord } from '../pipeline/index.ts';
 import type { AcceptanceCheck } from './acceptance.ts';
 import type { RecordedCallEvent } from './recheck.ts';
@@ -123,6 +123,13 @@ export interface Task {
   requestFields?(request: TaskRequest, run: TaskRun): Readonly<Record<string, unknown>>;
   /** What the task produces: its name in reports and the run-dir folder `check` counts it in (at most one). */
   readonly artifact?: { readonly name: string; readonly folder: string };
+  /**
+   * The keys of the task's own fields: in run_start (`start`), in request
+   * events (`requestFields`), in the acceptance event (`acceptance.live`'s
+   * `fields`). `verify` refuses any other key the ledger does not name there
+   * (`bad_event`), so a forged or misspelt field is never carried unread.
+   */
+  readonly fields?: { readonly [E in TaskFieldsEvent]?: readonly string[] };
 }
 
 /** The stage of a task without method stages. */

@@ -219,6 +219,19 @@ function schemasOf<F extends RecordFormat>(format: F): FormatSchemas<F> {
   return out as unknown as FormatSchemas<F>;
 }
 
+/** Event types whose records may carry a task's own fields (see `OPEN`). */
+export type TaskFieldsEvent = 'run_start' | 'request' | 'acceptance';
+
+/**
+ * The keys the ledger itself names for an event of `type` in `format`
+ * (envelope included), when that event is open to a task's own fields there;
+ * undefined when it is not, since its strict schema already refused any other key.
+ */
+export function ledgerKeys(type: TaskFieldsEvent, format: RecordFormat): readonly string[] | undefined {
+  if (!isOpen(type, format)) return undefined;
+  return ['seq', 'type', 'at', 'prev', ...Object.keys(entriesOf(type, format))];
+}
+
 /** Every known format's schemas, derived from the one description above. */
 export const EVENT_SCHEMAS: { readonly [F in RecordFormat]: FormatSchemas<F> } = {
   [LEDGER_FORMAT_2]: schemasOf(LEDGER_FORMAT_2),
