@@ -461,8 +461,8 @@ export const MUTATIONS: readonly Mutation[] = [
     id: 'seal-head-not-checked',
     claim: 'ledger',
     file: 'src/ledger/verify.ts',
-    find: 'if (seal.value.count !== recorded.length || seal.value.head !== head) {',
-    replace: 'if (seal.value.count !== recorded.length) {',
+    find: 'if (seal.count !== recorded.length || seal.head !== head) {',
+    replace: 'if (seal.count !== recorded.length) {',
     tests: ['src/ledger/verify.test.ts', 'src/ledger/tamper.test.ts'],
   },
   {
@@ -552,7 +552,7 @@ export const MUTATIONS: readonly Mutation[] = [
   { id: 'producing-request-untied', claim: 'record-story', file: 'src/excerpt/evidence.ts', find: 'if (acceptance.producing_request !== producingId) {', replace: 'if (producingId === undefined) {', tests: ['src/cli/verify-fuzz.test.ts'] },
   { id: 'card-not-rerendered', claim: 'record-story', file: 'src/excerpt/evidence.ts', find: 'if (!sameBytes(rendered, card.value)) {', replace: 'if (!sameBytes(rendered, rendered)) {', tests: ['src/cli/verify-fuzz.test.ts'] },
   { id: 'object-version-untied', claim: 'record-story', file: 'src/excerpt/evidence.ts', find: ' || created.outcome.object_version !== receipt.sha256', replace: '', tests: ['src/cli/verify-fuzz.test.ts'] },
-  { id: 'seal-format-untied', claim: 'record-format', file: 'src/ledger/verify.ts', find: 'if (named !== seal.value.format) {', replace: 'if (named === undefined) {', tests: ['src/ledger/tamper.test.ts'] },
+  { id: 'seal-format-untied', claim: 'record-format', file: 'src/ledger/verify.ts', find: 'if (named !== seal.format) {', replace: 'if (named === undefined) {', tests: ['src/ledger/tamper.test.ts'] },
   { id: 'format-3-without-its-shapes', claim: 'record-format', file: 'src/ledger/parse-events.ts', find: '  if (used(events)) return undefined;', replace: '  if (used(events) || shapes !== \'\') return undefined;', tests: ['src/harness/record-checks.test.ts'] },
   { id: 'event-schema-changed-format-kept', claim: 'record-format', file: 'src/ledger/events.ts', find: 'summary: v.optional(v.string()),', replace: 'summary: v.optional(v.pipe(v.string(), v.minLength(1))),', tests: ['src/ledger/events.test.ts'] },
   { id: 'event-written-unchecked', claim: 'record-limits', file: 'src/ledger/run-dir.ts', find: '    assertWritable(this.#format, type, event);', replace: '    void assertWritable;', tests: ['src/ledger/run-dir.test.ts'] },
@@ -697,7 +697,7 @@ export const MUTATIONS: readonly Mutation[] = [
     replace: 'if (!stat?.isSymbolicLink() || true) return undefined;',
     tests: ['src/ledger/verify.test.ts', 'src/cli/verify-command.test.ts'],
   },
-  // usage (issue 21, --replay): a replay file is checked whole before any work; each refusal exits 2 naming its line.
+  // usage (issue 21, --replay): a replay file is checked whole before any work; each refusal (`invalid_arguments/bad_replay`) exits 2 naming its line.
   {
     id: 'replay-pause-turn-not-named',
     claim: 'usage',
@@ -1076,7 +1076,7 @@ export const MUTATIONS: readonly Mutation[] = [
   { id: 'last-resort-skips-cleanups', claim: 'guard', file: 'src/main.ts', find: '  cleanUp();', replace: '  void cleanUp;', tests: ['src/cli/last-resort.test.ts'] },
   { id: 'last-resort-not-installed', claim: 'guard', file: 'src/main.ts', find: "process.on('uncaughtException', fatal);", replace: 'void fatal;', tests: ['src/cli/last-resort.test.ts'] },
 
-  // A small Task and host tools (issue 21): verify finds a record's task by its id; one name, one tool; built-ins recorded as the host's.
+  // A small Task and host tools (issue 21): verify finds a record's task by its id (else `evidence/unknown_task`); one name, one tool (else `invalid_arguments/duplicate_tool`); built-ins recorded as the host's.
   { id: 'task-dispatch-ignores-id', claim: 'ledger', file: 'src/harness/recheck.ts', find: '    const id = namedTask(start) ?? unnamed;', replace: '    const id = unnamed;', tests: ['src/harness/task.test.ts', 'src/cli/verify-command.test.ts'] },
   { id: 'recheck-ignores-task-id', claim: 'ledger', file: 'src/harness/recheck.ts', find: 'if (named !== undefined && named !== task.id) return', replace: 'if (named === task.id && named !== task.id) return', tests: ['src/harness/task.test.ts'] },
   { id: 'duplicate-name-kept', claim: 'bindings', file: 'src/harness/tools.ts', find: '      if (other !== undefined && other !== index) {', replace: "      if (other !== undefined && other !== index && name === '') {", tests: ['src/harness/tools.test.ts', 'src/harness/task.test.ts', 'src/cli/setup.test.ts'] },
@@ -1095,7 +1095,7 @@ export const MUTATIONS: readonly Mutation[] = [
   { id: 'verify-run-throws', claim: 'ledger', file: 'src/harness/verify-run.ts', find: "    return failAt('verifier_error', `the verifier failed on this input", replace: "    if (error) throw error;\n    return failAt('verifier_error', `the verifier failed on this input", tests: ['src/harness/verify-run.test.ts'] },
   // A task's own fields (issue 21): a key in run_start, a request or the acceptance that neither the ledger nor the task names does not verify.
   { id: 'task-fields-unchecked', claim: 'ledger', file: 'src/harness/task-fields.ts', find: '    if (extra !== undefined) {', replace: "    if (extra === '\\u0000') {", tests: ['src/cli/verify-task-fields.test.ts', 'src/harness/verify-run.test.ts'] },
-  // The run in small units (issue 21): steps return Outcome and the fold stops at the first refusal; one names allocator; acceptance after the loop.
+  // The run in small units (issue 21): steps return Outcome and the fold stops at the first refusal; one names allocator; acceptance after the loop; a maxTokens out of range is `invalid_arguments/bad_option`.
   { id: 'fold-ignores-calls-refusal', claim: 'record-limits', file: 'src/harness/loop.ts', find: '  return executed.failure ? refused(state, executed.failure) : { state };', replace: '  return { state };', tests: ['src/harness/loop.test.ts', 'src/harness/run-limits.test.ts'] },
   { id: 'fold-ignores-request-refusal', claim: 'record-limits', file: 'src/harness/loop.ts', find: '  if (!built.ok) return refused(before, built);', replace: "  if (!built.ok) return { state: before, stop: 'max_requests' };", tests: ['src/harness/run-limits.test.ts'] },
   { id: 'refused-output-batch-recorded', claim: 'record-limits', file: 'src/harness/calls-step.ts', find: '    if (keeper.refused) return { calls, failure: keeper.refused };', replace: '    if (keeper.refused && calls.length < 0) return { calls, failure: keeper.refused };', tests: ['src/harness/calls-step.test.ts'] },

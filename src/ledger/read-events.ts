@@ -1,10 +1,10 @@
 import { join, resolve } from 'node:path';
 import { LIMITS, type Success } from '../contract/index.ts';
 import type { Event } from './events.ts';
-import { parseSeal } from './format.ts';
+import { parseSeal, type Seal } from './format.ts';
 import { defaultFs, type RunDirFs } from './fs.ts';
 import { parseEvents } from './parse-events.ts';
-import { readLedger } from './read-ledger.ts';
+import { readLedger, type RecordedEvent } from './read-ledger.ts';
 import { readRecorded } from './read-recorded.ts';
 import { LEDGER_FILE, SEAL_FILE } from './rel-path.ts';
 import { locate, type VerifyFailure } from './report.ts';
@@ -17,7 +17,12 @@ import { locate, type VerifyFailure } from './report.ts';
  * the lifecycle (`verify` does all of that).
  */
 export function readRecordEvents(dir: string, fs: RunDirFs = defaultFs): Success<readonly Event[]> | VerifyFailure {
-  const root = resolve(dir);
+  const sealed = readSealed(fs, resolve(dir));
+  return sealed.ok ? parseEvents(sealed.value.lines, sealed.value.seal.format) : sealed;
+}
+
+/** A run dir's seal and ledger lines, each read bounded (`LIMITS.record*`) and parsed, or where either is not what it must be. */
+export function readSealed(fs: RunDirFs, root: string): Success<{ readonly seal: Seal; readonly lines: readonly RecordedEvent[] }> | VerifyFailure {
   const sealBytes = readRecorded(fs, join(root, SEAL_FILE), SEAL_FILE, LIMITS.recordSealBytes);
   if (!sealBytes.ok) return locate(sealBytes, { file: SEAL_FILE });
   const seal = parseSeal(new TextDecoder().decode(sealBytes.value));
@@ -26,5 +31,5 @@ export function readRecordEvents(dir: string, fs: RunDirFs = defaultFs): Success
   if (!ledgerBytes.ok) return locate(ledgerBytes, { file: LEDGER_FILE });
   const read = readLedger(ledgerBytes.value);
   if (!read.ok) return read as VerifyFailure;
-  return parseEvents(read.value, seal.value.format);
+  return { ok: true, value: { seal: seal.value, lines: read.value } };
 }

@@ -1,12 +1,13 @@
 import { join, resolve } from 'node:path';
 import { fail, LIMITS, ok, sha256Hex, type Outcome } from '../contract/index.ts';
 import type { Event } from './events.ts';
-import { GENESIS, LEDGER_FORMAT_2, parseSeal, type RecordFormat } from './format.ts';
+import { GENESIS, LEDGER_FORMAT_2, type RecordFormat } from './format.ts';
 import { defaultFs, errorCode, type RunDirFs } from './fs.ts';
 import { checkEnd, checkOrder } from './lifecycle.ts';
 import { checkFormatUsed, parseEvents } from './parse-events.ts';
 import { readRecorded } from './read-recorded.ts';
-import { readLedger, type RecordedEvent } from './read-ledger.ts';
+import type { RecordedEvent } from './read-ledger.ts';
+import { readSealed } from './read-events.ts';
 import { LEDGER_FILE, RESERVED_FILES, SEAL_FILE } from './rel-path.ts';
 import { walkRunDir } from './walk.ts';
 import { failAt, locate, type VerifyFailure, type VerifyLocation, type VerifyOutcome } from './report.ts';
@@ -78,16 +79,10 @@ export function verify<R = never>(dir: string, options: VerifyOptions<R> = {}): 
       { file: SEAL_FILE },
     );
   }
-  const sealBytes = readRecorded(fs, join(root, SEAL_FILE), SEAL_FILE, LIMITS.recordSealBytes);
-  if (!sealBytes.ok) return locate(sealBytes, { file: SEAL_FILE });
-  const seal = parseSeal(new TextDecoder().decode(sealBytes.value));
-  if (!seal.ok) return locate(seal, { file: SEAL_FILE });
-
-  const ledgerBytes = readRecorded(fs, join(root, LEDGER_FILE), LEDGER_FILE, LIMITS.recordFileBytes);
-  if (!ledgerBytes.ok) return locate(ledgerBytes, { file: LEDGER_FILE });
-  const read = readLedger(ledgerBytes.value);
-  if (!read.ok) return read as VerifyFailure;
-  const recorded = read.value;
+  const sealed = readSealed(fs, root);
+  if (!sealed.ok) return sealed;
+  const seal = sealed.value.seal;
+  const recorded = sealed.value.lines;
   const verified = new Map<string, Uint8Array>();
   for (const entry of recorded) {
     const broken = checkFiles(fs, root, entry, present, verified);
@@ -97,11 +92,11 @@ export function verify<R = never>(dir: string, options: VerifyOptions<R> = {}): 
   const last = recorded[recorded.length - 1];
   const head = last?.hash ?? GENESIS;
   const lastAt: VerifyLocation = last ? { file: LEDGER_FILE, line: last.line, seq: last.event.seq, type: last.event.type } : { file: LEDGER_FILE };
-  if (seal.value.count !== recorded.length || seal.value.head !== head) {
+  if (seal.count !== recorded.length || seal.head !== head) {
     const lastName = last ? `line ${last.line} (seq ${last.event.seq}, ${last.event.type})` : 'no line';
     return failAt(
       'seal_mismatch',
-      `${SEAL_FILE} records ${seal.value.count} events ending in ${seal.value.head}; ${LEDGER_FILE} has ${recorded.length} ending in ${head} — its last line, ${lastName}, or the seal was altered, or lines were removed`,
+      `${SEAL_FILE} records ${seal.count} events ending in ${seal.head}; ${LEDGER_FILE} has ${recorded.length} ending in ${head} — its last line, ${lastName}, or the seal was altered, or lines were removed`,
       { ...lastAt, file: SEAL_FILE },
     );
   }
@@ -116,12 +111,12 @@ export function verify<R = never>(dir: string, options: VerifyOptions<R> = {}): 
   const order = checkOrder(recorded);
   if (order) return order;
   const named = last?.event['format'] ?? LEDGER_FORMAT_2;
-  if (named !== seal.value.format) {
-    return failAt('format_mismatch', `${SEAL_FILE} names format ${seal.value.format}, the run's end names ${JSON.stringify(named)}`, { ...lastAt, file: SEAL_FILE });
+  if (named !== seal.format) {
+    return failAt('format_mismatch', `${SEAL_FILE} names format ${seal.format}, the run's end names ${JSON.stringify(named)}`, { ...lastAt, file: SEAL_FILE });
   }
-  const events = parseEvents(recorded, seal.value.format);
+  const events = parseEvents(recorded, seal.format);
   if (!events.ok) return events;
-  const unused = checkFormatUsed(events.value, seal.value.format);
+  const unused = checkFormatUsed(events.value, seal.format);
   if (unused) return unused;
   const end = checkEnd(events.value);
   if (!end.ok) return end;
@@ -130,13 +125,13 @@ export function verify<R = never>(dir: string, options: VerifyOptions<R> = {}): 
   for (const { event } of [...recorded].sort((a, b) => (a.event.type < b.event.type ? -1 : 1))) {
     types[event.type] = (types[event.type] ?? 0) + 1;
   }
-  const base = { dir: root, format: seal.value.format, head, events: recorded.length, files: verified.size, types, end: end.value };
+  const base = { dir: root, format: seal.format, head, events: recorded.length, files: verified.size, types, end: end.value };
   if (!options.recheck) return ok({ ...base, rechecked: false });
   const readFile: ReadRecorded = (path) => {
     const bytes = verified.get(path);
     return bytes ? ok(bytes) : fail('evidence', 'missing_file', `${path} is not a file any event references`);
   };
-  const rechecked = options.recheck(events.value, readFile, { format: seal.value.format });
+  const rechecked = options.recheck(events.value, readFile, { format: seal.format });
   if (!rechecked.ok) return 'at' in rechecked ? rechecked : locate(rechecked, { file: LEDGER_FILE });
   return ok({ ...base, rechecked: true, recheck: rechecked.value });
 }
