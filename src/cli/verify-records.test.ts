@@ -1,8 +1,9 @@
 import { expect, test } from 'bun:test';
-import { readFileSync } from 'node:fs';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cli } from './cli.ts';
 import { testIo } from './test-io.ts';
+import { scratchDir } from '../../test/scratch.ts';
 
 /**
  * Run dirs written by earlier releases (fixtures/records, made by caplab at
@@ -32,3 +33,15 @@ for (const record of RECORDS) {
     expect({ code, verified: doc.verified, rechecked: doc.rechecked, accepted: doc.recheck?.accepted }).toEqual({ code: 0, verified: true, rechecked: true, accepted: true });
   });
 }
+
+test('a seal naming another format than the run\'s end is format_mismatch at ledger.head, before any event is read in it', async () => {
+  const run = testIo(scratchDir('caplab-records-'));
+  expect(await cli(['demo', '--transport', 'local', '--json', '--run-id', 's'], run)).toBe(0);
+  const copy = join(scratchDir('caplab-records-'), 'run');
+  cpSync(JSON.parse(run.out()).run_dir, copy, { recursive: true });
+  const seal = join(copy, 'ledger.head');
+  writeFileSync(seal, readFileSync(seal, 'utf8').replace('caplab.ledger/4', 'caplab.ledger/3'));
+  const { code, doc } = await verifyJson(copy);
+  expect(code).not.toBe(0);
+  expect([doc.error.kind, doc.error.at.file, doc.error.message]).toEqual(['format_mismatch', 'ledger.head', 'ledger.head names format caplab.ledger/3, the run\'s end names "caplab.ledger/4"']);
+});
