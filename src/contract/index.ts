@@ -12,6 +12,8 @@ export { exportContract, exportSchema, JSON_SCHEMA_DIALECT, schemaHash } from '.
 export type { ExportedContract, JsonSchema } from './schema.ts';
 export { codePointLength, codePoints } from './code-points.ts';
 export { kindMessage, validateArguments } from './validate.ts';
+export { isSchemaValidator } from './validator.ts';
+export type { ContractSchema, SchemaValidator, ValidationIssue } from './validator.ts';
 export { ARGUMENT_BOUNDS, checkJson, FILE_JSON_BOUNDS, jsonTooDeep, LIMITS, parseJsonBounded, recordable } from './limits.ts';
 export type { JsonBounds } from './limits.ts';
 export { readBounded, readBoundedText } from './read-bounded.ts';

@@ -1,4 +1,4 @@
-import type { Implementation, ToolEntry } from '../binding/index.ts';
+import type { Implementation, ServerIdentity, ToolEntry } from '../binding/index.ts';
 import { fail, ok, type Contract, type Outcome } from '../contract/index.ts';
 import { toolNames, type ProtocolExchange, type RuntimeTool } from '../pipeline/index.ts';
 import type { TaskRun } from './task.ts';
@@ -15,6 +15,58 @@ export interface ServerReport {
   readonly gaps: readonly string[];
 }
 
+/** A failure as a record names it: class, kind and message. */
+export interface FailureRecord {
+  readonly class: string;
+  readonly kind: string;
+  readonly message: string;
+}
+
+/** One tool a configured server listed, as run_start records it: bound (its names and binding id) or left unbound (why). */
+export type ListedToolRecord =
+  | { readonly name: string; readonly status: 'bound'; readonly model_name: string; readonly binding_id: string }
+  | { readonly name: string; readonly status: 'unbound'; readonly failure: FailureRecord };
+
+/**
+ * What `run_start.servers[]` records of one server a user configured
+ * (`--mcp-config`), started or not: the key the host gives it (and the key
+ * as the config spelled it, when the name rule mapped it), the identity it
+ * started with, every tool it listed, and what the user was told.
+ */
+export interface ServerStart {
+  readonly key: string;
+  /** The entry's name in the config file, when it is not the key (mapped by the tool-name rule). */
+  readonly config_key?: string;
+  readonly status: 'started' | 'failed';
+  /** The server as started (absent when it failed to start). */
+  readonly identity?: ServerIdentity;
+  /** Why it did not start (status `failed`). */
+  readonly failure?: FailureRecord;
+  readonly tools: readonly ListedToolRecord[];
+  readonly notices: readonly string[];
+}
+
+/** One re-list after a `notifications/tools/list_changed`, before that server's next call. */
+export interface RelistRecord {
+  readonly outcome: 'unchanged' | 'changed' | 'failed';
+  /** Tools listed again with another definition, or no longer listed: their calls are `protocol/tool_drift`. */
+  readonly changed: readonly string[];
+  readonly removed: readonly string[];
+  /** Tools listed for the first time: a notice, never bound. */
+  readonly added: readonly string[];
+  readonly failure?: FailureRecord;
+}
+
+/** What `run_end.servers[]` records of one configured server after it closed. */
+export interface ServerEnd {
+  readonly key: string;
+  /** How it closed (the transport's report); null when it never started. */
+  readonly close: unknown;
+  readonly list_changed: { readonly seen: number; readonly relists: readonly RelistRecord[] };
+  /** The end of its stderr (`LIMITS.serverStderrBytes`), redacted. */
+  readonly stderr: string;
+}
+
 /** An open set of tools for one run, and how to release them. */
 export interface ToolSet {
   readonly transport: 'local' | 'mcp';
@@ -22,6 +74,12 @@ export interface ToolSet {
   readonly server?: ServerReport;
   /** The exchange behind an action, failed calls included (MCP tools); undefined for a local action. */
   readonly protocolOf?: (actionId: string) => ProtocolExchange | undefined;
+  /**
+   * The servers a user configured behind these tools: what run_start records
+   * of each, and (read after `close`) what run_end records. A run whose
+   * tools carry these names the ledger format that records them.
+   */
+  readonly servers?: { readonly start: readonly ServerStart[]; end(): readonly ServerEnd[] };
   /** Releases what the tools hold (the MCP child); reports what happened on close. */
   close(): Promise<unknown>;
 }
