@@ -71,6 +71,10 @@ export const LIMITS = {
   probeCompileMs: 30_000,
   /** Nesting of arrays and objects in one tools/call result that `probe` judges. */
   probeResultDepth: 256,
+  /** Bytes (UTF-8) of a configured server's tool description the model is shown; a longer one is cut, with a marker saying so. */
+  toolDescriptionBytes: 2 * KiB,
+  /** Bytes of a configured server's tool result the model is shown; the whole result is kept in `outputs/`. */
+  mcpResultBytes: 64 * KiB,
 } as const;
 
 /** The bounds `checkJson` applies. */

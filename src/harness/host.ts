@@ -134,7 +134,8 @@ async function prepareTask(host: HostOptions, cwd: string, task: Task, use: Prep
   const rules = await hostRules(host, cwd, task);
   if (!rules.ok) return rules;
   const { settings, allow, deny, grant } = rules.value;
-  const known = checkNames(offers, nameUses(settings, allow, deny));
+  const servers = [...task.tools({ runId: 'offers' }), ...(host.providers ?? [])].flatMap((provider) => provider.servers ?? []);
+  const known = checkNames(offers, nameUses(settings, allow, deny), servers);
   if (!known.ok) return use.label !== undefined ? { ...known, message: `${known.message} [${use.label}]` } : known;
   const policy = permissionPolicy({
     rules: { ...settings.permissions, allow: [...settings.permissions.allow, ...grant] },

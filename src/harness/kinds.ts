@@ -15,6 +15,8 @@ export const HARNESS_KINDS = {
   bad_option: { class: 'invalid_arguments', basis: null },
   // two tools of a run under one name (the offers, then the table)
   duplicate_tool: { class: 'invalid_arguments', basis: null },
+  // a configured server's tools/list entry that cannot be bound (no name, no object inputSchema): that tool stays unbound
+  malformed_tool: { class: 'protocol', basis: null },
   // the recheck: the record's story against itself (all evidence)
   bad_event: { class: 'evidence', basis: null },
   misplaced_event: { class: 'evidence', basis: null },

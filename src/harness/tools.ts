@@ -99,6 +99,8 @@ export interface OfferedTool {
 /** Opens some of a run's tools: what it offers is known before, the tools themselves only once it opens (it may spawn a process). */
 export interface ToolProvider {
   readonly offers: readonly OfferedTool[];
+  /** The keys of the configured servers behind it, started or not: `mcp__<key>` rules may name them. */
+  readonly servers?: readonly string[];
   open(run: TaskRun): Promise<Outcome<ToolSet>>;
 }
 

@@ -1,0 +1,120 @@
+import { clip } from '../base/index.ts';
+import { canonicalHash, fail, LIMITS, ok, type Contract, type Outcome, type SchemaValidator, type ValidationIssue } from '../contract/index.ts';
+import type { FailureRecord } from './tools.ts';
+
+/** Ends a description cut at `LIMITS.toolDescriptionBytes`: the model is told it saw part of it, and how much there was. */
+export function descriptionCut(description: string): string {
+  const bytes = new TextEncoder().encode(description).byteLength;
+  if (bytes <= LIMITS.toolDescriptionBytes) return description;
+  const marker = `\n[description cut: ${bytes} bytes]`;
+  return `${clip(description, LIMITS.toolDescriptionBytes - marker.length, 'head')}${marker}`;
+}
+
+/** A listed tool entry, read as far as the host binds it: its name, description, schemas and annotations as given. */
+export interface ListedEntry {
+  readonly name: string;
+  readonly description: string;
+  readonly inputSchema: Readonly<Record<string, unknown>>;
+  readonly outputSchema?: Readonly<Record<string, unknown>>;
+  /** The tool's annotations as the server listed them: hints, never trusted. */
+  readonly annotations?: Readonly<Record<string, unknown>>;
+}
+
+const isObject = (value: unknown): value is Readonly<Record<string, unknown>> => value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/**
+ * Reads one tools/list entry, or says why it cannot be bound: a tool is
+ * named by a non-empty string and takes an object schema (`type: "object"`,
+ * the spec's MUST for inputSchema); description, outputSchema and annotations
+ * are optional but, when there, of their type.
+ */
+export function readListedEntry(entry: unknown): Outcome<ListedEntry> {
+  if (!isObject(entry)) return fail('protocol', 'malformed_tool', 'a tools/list entry is not an object');
+  const { name, description, inputSchema, outputSchema, annotations } = entry;
+  if (typeof name !== 'string' || name === '') return fail('protocol', 'malformed_tool', 'a tools/list entry has no name');
+  if (description !== undefined && typeof description !== 'string') return fail('protocol', 'malformed_tool', `${name}: description is not a string`);
+  if (!isObject(inputSchema) || inputSchema['type'] !== 'object') return fail('protocol', 'malformed_tool', `${name}: inputSchema is not an object schema (type "object")`);
+  if (outputSchema !== undefined && (!isObject(outputSchema) || outputSchema['type'] !== 'object')) return fail('protocol', 'malformed_tool', `${name}: outputSchema is not an object schema (type "object")`);
+  if (annotations !== undefined && !isObject(annotations)) return fail('protocol', 'malformed_tool', `${name}: annotations is not an object`);
+  return ok({
+    name,
+    description: description ?? '',
+    inputSchema,
+    ...(outputSchema !== undefined ? { outputSchema } : {}),
+    ...(annotations !== undefined ? { annotations } : {}),
+  });
+}
+
+/** The result schema of a tool that lists no outputSchema: its data is `{ content }`, the blocks as received. */
+const CONTENT_RESULT_SCHEMA = Object.freeze({
+  type: 'object',
+  properties: Object.freeze({ content: Object.freeze({ type: 'array' }) }),
+  required: Object.freeze(['content']),
+  additionalProperties: false,
+});
+
+/** Validates `{ content: [...] }` and nothing else: the data of a result that has no structuredContent. */
+export const CONTENT_RESULT: SchemaValidator = Object.freeze({
+  kind: 'json-schema' as const,
+  jsonSchema: CONTENT_RESULT_SCHEMA,
+  validate(value: unknown): readonly ValidationIssue[] {
+    if (!isObject(value)) return [{ keyword: 'type', path: '', message: 'must be an object' }];
+    const extra = Object.keys(value).filter((key) => key !== 'content');
+    const issues: ValidationIssue[] = extra.map((key) => ({ keyword: 'additionalProperties', path: `/${key}`, message: 'must not be there' }));
+    if (!Array.isArray(value['content'])) issues.push({ keyword: value['content'] === undefined ? 'required' : 'type', path: '/content', message: 'must be an array' });
+    return issues;
+  },
+});
+
+/** Compiles a listed schema into its validator, or says why it cannot be (the schema unit's findings, the first as the failure). */
+export type CompileListed = (schema: object, which: 'inputSchema' | 'outputSchema', tool: string) => Outcome<SchemaValidator>;
+
+/** What a configured server's tool is bound from: its contract and the schema validators the session checks results with. */
+export interface ConfiguredContract {
+  readonly contract: Contract;
+  /** The outputSchema's validator, when the tool listed one (the session then requires structuredContent). */
+  readonly output?: SchemaValidator;
+}
+
+/**
+ * A configured server's tool as a contract. Nothing the server says about
+ * the tool is trusted: its effect is `external`, and it is never read-only,
+ * idempotent nor safe to run beside another call, whatever its annotations
+ * say (they are kept as `hints`); so its default permission is `ask`. The
+ * description is cut at `LIMITS.toolDescriptionBytes`, and the model sees
+ * at most `LIMITS.mcpResultBytes` of a result. The version names the listed
+ * entry by its hash: another definition under the same name is another contract.
+ */
+export function configuredContract(key: string, entry: ListedEntry, compile: CompileListed, timeoutMs: number): Outcome<ConfiguredContract> {
+  const input = compile(entry.inputSchema, 'inputSchema', entry.name);
+  if (!input.ok) return input;
+  const output = entry.outputSchema === undefined ? undefined : compile(entry.outputSchema, 'outputSchema', entry.name);
+  if (output && !output.ok) return output;
+  const description = descriptionCut(entry.description);
+  const contract: Contract = {
+    name: entry.name,
+    version: `listed:${canonicalHash(entry).slice(0, 16)}`,
+    discovery: description.split('\n', 1)[0] ?? '',
+    description,
+    input: input.value,
+    result: output?.value ?? CONTENT_RESULT,
+    effect: 'external',
+    readOnly: false,
+    destructive: true,
+    idempotent: false,
+    concurrencySafe: false,
+    openWorld: true,
+    identity: `MCP server ${key}, with the credentials its configuration gives it`,
+    preconditions: [],
+    limits: { timeoutMs, maxResultBytes: LIMITS.mcpResultBytes },
+    completionEvidence: 'the tools/call result as the server sent it; nothing in it is checked against host state',
+    errorClasses: ['invalid_arguments', 'business', 'protocol', 'closed', 'timeout', 'evidence'],
+    ...(entry.annotations !== undefined ? { hints: entry.annotations } : {}),
+  } as unknown as Contract; // W4: ContractSchema lands with the validator seam
+  return ok({ contract, ...(output?.value ? { output: output.value } : {}) });
+}
+
+/** A failure as run_start records it. */
+export function failureRecord(failure: { readonly class: string; readonly kind: string; readonly message: string }): FailureRecord {
+  return { class: failure.class, kind: failure.kind, message: failure.message };
+}
