@@ -73,6 +73,14 @@ const COMMANDS: Record<string, readonly string[]> = {
   verify: ['src/cli/verify-command.ts', TASK.host],
 };
 
+/** A listed tool's schema compiled with Ajv (src/mcp/probe/index.ts `listedValidator`): a lazy unit of its own. */
+const LISTED_SCHEMA = 'src/mcp/probe/listed-schema.ts';
+/**
+ * The lazy units only configured servers (`--mcp-config`) need, on top of a command's own: a command row for
+ * the flag lists them; without the flag no command loads them (and so no Ajv).
+ */
+const MCP_CONFIG_UNITS: readonly string[] = [LISTED_SCHEMA];
+
 const isPackage = (name: string) => (m: string) => m.includes(`node_modules/${name}/`);
 const sdkOrZod = (m: string) => isPackage('@modelcontextprotocol/sdk')(m) || isPackage('zod')(m);
 const isHost = (m: string) => m.startsWith('src/harness/') || HOST_SESSION.includes(m) || /^src\/cli\/(run|check|verify|probe)-command\.ts$/.test(m);
@@ -85,7 +93,7 @@ const guardLoads = new Set([...base, ...closure(graph, [GUARD])]);
 test('every lazy import is accounted for: main.ts\'s two entries, cli.ts per command, the task registry and the lazy units of the MCP client and prober', () => {
   const everything = closure(graph, ['src/main.ts'], true);
   const known = new Set([CLI, GUARD, ...Object.values(COMMANDS).flat()]);
-  expect([...dynamicTargets(graph, everything)].filter((m) => !known.has(m)).sort()).toEqual([]);
+  expect([...dynamicTargets(graph, everything)].filter((m) => !known.has(m) && !MCP_CONFIG_UNITS.includes(m)).sort()).toEqual([]);
   expect([...known].filter((m) => !graph.edges.has(m))).toEqual([]);
 });
 
@@ -97,6 +105,19 @@ test('only probe loads ajv; --version/--help, verify and serve load nothing of t
   const withAjv = Object.entries(loads).filter(([, mods]) => [...mods].some(isPackage('ajv'))).map(([name]) => name);
   expect(withAjv).toEqual(['probe']);
   for (const name of ['--version/--help', 'verify', 'serve']) expect({ name, client: [...loads[name]!].filter((m) => HOST_SESSION.includes(m)) }).toEqual({ name, client: [] });
+});
+
+test("without --mcp-config, demo, run, check and verify load no Ajv and no listed-schema unit; that unit's closure has Ajv", async () => {
+  for (const name of ['demo', 'run', 'check', 'verify']) {
+    const mods = [...loads[name]!];
+    expect({ name, ajv: mods.filter(isPackage('ajv')), units: mods.filter((m) => MCP_CONFIG_UNITS.includes(m)) }).toEqual({ name, ajv: [], units: [] });
+  }
+  // Until a command calls it the bundler drops it from main.ts's graph; the MCP surface, as an entry, keeps every export.
+  const surface = await graphOf('src/mcp/index.ts');
+  expect([...closure(surface, [LISTED_SCHEMA])].some(isPackage('ajv'))).toBe(true);
+  // Reached only lazily: importing the surface loads none of it, and no Ajv.
+  expect([...closure(surface, ['src/mcp/index.ts'])].filter((m) => m === LISTED_SCHEMA || isPackage('ajv')(m))).toEqual([]);
+  expect(closure(surface, ['src/mcp/index.ts'], true).has(LISTED_SCHEMA)).toBe(true);
 });
 
 test('main.ts loads nothing before it picks CLI or guard but the guard\'s argument (a module that imports nothing)', () => {

@@ -190,6 +190,30 @@ describe('bind', () => {
     }
   });
 
+  test("binds a SchemaValidator's default as an annotation (silent_default is valibot's), on each target that carries it", () => {
+    const jsonSchema = Object.freeze({ type: 'object', properties: Object.freeze({ n: Object.freeze({ type: 'integer', default: 3 }) }) });
+    const input = { kind: 'json-schema', jsonSchema, validate: () => [] } as const;
+    const contract: Contract = { ...updateNoteContract, input };
+    for (const target of ['plain', 'anthropic'] as const) {
+      const binding = bound(contract, { target, implementation: local });
+      expect(binding.contract.schema).toEqual(jsonSchema);
+      expect(binding.contract.fills).toEqual({});
+      expect((binding.model.schema['properties'] as Record<string, { default?: unknown }>)['n']!.default).toBe(3);
+    }
+    // A target that cannot carry a default refuses it as it would any schema's: the caller leaves the tool unbound.
+    expect(tryBind(contract, { target: 'strict', implementation: local })).toMatchObject({ ok: false, class: 'precondition', kind: 'unrepresentable' });
+    // The same default written in valibot is still refused.
+    expect(tryBind({ ...updateNoteContract, input: v.strictObject({ n: v.optional(v.number(), 3) }) }, { implementation: local })).toMatchObject({ kind: 'silent_default' });
+  });
+
+  test('refuses fills on a SchemaValidator input: a listed tool gets its arguments as the model sent them', () => {
+    const jsonSchema = { type: 'object', properties: { n: { type: 'integer' } } };
+    const contract: Contract = { ...updateNoteContract, input: { kind: 'json-schema', jsonSchema, validate: () => [] }, fills: { n: 3 } };
+    const refused = tryBind(contract, { implementation: local });
+    expect(refused).toMatchObject({ ok: false, class: 'precondition', kind: 'invalid_fills', issues: ['n', expect.stringContaining('fills nothing')] });
+    expect(bound({ ...contract, fills: {} }, { implementation: local }).contract.fills).toEqual({});
+  });
+
   test('refuses fills that name a required or unknown field, or an invalid value', () => {
     const cases: [Readonly<Record<string, unknown>>, string][] = [
       [{ title: 'x' }, 'is required'],

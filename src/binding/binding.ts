@@ -1,7 +1,7 @@
 import { canonicalHash, exportContract, schemaHash, type Contract, type Effect, type ErrorClass, type JsonSchema, type Outcome } from '../contract/index.ts';
 import { deepFreeze } from '../base/index.ts';
 import { fail, ok } from '../contract/index.ts';
-import { checkFills, findSchemaDefault } from './fills.ts';
+import { checkFills, fillsSilently, findSchemaDefault } from './fills.ts';
 import { prepareTarget, RESULT_CONVERSION, type ModelTarget } from './targets.ts';
 
 /** Who runs the implementation: a local function, an MCP server, or the host itself (a built-in). */
@@ -123,7 +123,7 @@ export function bindingId(body: BindingBody): string {
  */
 export function tryBind(contract: Contract, options: BindOptions): Outcome<Binding> {
   const exported = exportContract(contract);
-  const defaultAt = findSchemaDefault(exported.inputSchema);
+  const defaultAt = fillsSilently(contract) ? findSchemaDefault(exported.inputSchema) : undefined;
   if (defaultAt !== undefined) {
     const reason = 'a schema default is filled silently by validation; declare it in contract.fills instead';
     return fail('precondition', 'silent_default', `${contract.name}: ${defaultAt}: ${reason}`, [defaultAt, reason]);

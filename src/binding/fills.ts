@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { fail, type Contract, type Failure, type JsonSchema } from '../contract/index.ts';
+import { fail, isSchemaValidator, type Contract, type Failure, type JsonSchema } from '../contract/index.ts';
 import { isJsonObject, readField, setOwn, MISSING } from './missing.ts';
 
 /** Keywords whose value is one subschema, a list of them, or a name → subschema map. */
@@ -36,14 +36,30 @@ export function findSchemaDefault(schema: unknown, path = ''): string | undefine
 }
 
 /**
+ * Whether validating a contract's input can fill a schema `default` silently:
+ * valibot's can (`optional(x, d)`), so such a contract is refused
+ * (`silent_default`); a `SchemaValidator`'s never fills, so its defaults are
+ * annotations and the contract binds with them.
+ */
+export function fillsSilently(contract: Contract): boolean {
+  return !isSchemaValidator(contract.input);
+}
+
+/**
  * Checks a contract's `fills`: each must name an optional top-level field and
  * be a valid value for it, or the program would fill something the contract
- * itself rejects.
+ * itself rejects. A `SchemaValidator` input takes none: a listed tool's
+ * arguments reach it as the model sent them.
  *
  * @returns A `precondition`/`invalid_fills` failure, or undefined.
  */
 export function checkFills(contract: Contract, schema: JsonSchema): Failure | undefined {
   const fills = contract.fills ?? {};
+  const names = Object.keys(fills);
+  if (isSchemaValidator(contract.input) && names.length > 0) {
+    const reason = 'a contract whose input is JSON Schema with its own validator fills nothing';
+    return fail('precondition', 'invalid_fills', `${contract.name}: fills.${names[0]}: ${reason}`, [names[0]!, reason]);
+  }
   const properties = isJsonObject(schema['properties']) ? schema['properties'] : {};
   const required = Array.isArray(schema['required']) ? schema['required'] : [];
   const entries = 'entries' in contract.input && isJsonObject(contract.input.entries) ? contract.input.entries : {};

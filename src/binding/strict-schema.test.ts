@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test';
 import * as v from 'valibot';
-import { exportSchema, isUnknownOutcome, type Contract, type JsonSchema } from '../contract/index.ts';
+import { exportContract, exportSchema, isUnknownOutcome, type Contract, type JsonSchema } from '../contract/index.ts';
 import { createCardContract, readSourceContract } from '../excerpt/contracts.ts';
 import { createTaskContract, setPropertiesContract, updateNoteContract } from '../../fixtures/contracts/index.ts';
 import { prepareTarget, strictViolations, tryBind } from './index.ts';
@@ -42,7 +42,7 @@ describe.each(representable)('strict schema of %s', (_name, contract) => {
   });
 
   test('keeps field names and order of the contract', () => {
-    const contractSchema = exportSchema(contract.input);
+    const contractSchema = exportContract(contract).inputSchema;
     expect(Object.keys(schema['properties'] as object)).toEqual(Object.keys(contractSchema['properties'] as object));
   });
 });

@@ -47,3 +47,18 @@ test("exporting a contract freezes its own copy, never the caller's arrays (a pi
   options.push('gamma');
   expect(options).toEqual(['alpha', 'beta', 'gamma']);
 });
+
+test("a SchemaValidator's schema is exported and hashed exactly as given: no export step, no dialect added", () => {
+  // Written as a server lists it: draft-07, a default, keys in no particular order.
+  const listed = { type: 'object', $schema: 'http://json-schema.org/draft-07/schema#', properties: { n: { type: 'integer', default: 3 } } };
+  const validator = { kind: 'json-schema', jsonSchema: listed, validate: () => [] } as const;
+  const contractLike = { input: validator, result: v.strictObject({ ok: v.boolean() }) } as unknown as Parameters<typeof exportContract>[0];
+  const exported = exportContract(contractLike);
+  expect(exported.inputSchema).toEqual(listed);
+  expect(exported.inputSchemaHash).toBe(canonicalHash(listed));
+  expect(exported.inputSchemaHash).toBe(sha256Hex('{"$schema":"http://json-schema.org/draft-07/schema#","properties":{"n":{"default":3,"type":"integer"}},"type":"object"}'));
+  // The other schema, valibot's, is exported as before.
+  expect(exported.resultSchema['$schema']).toBe(JSON_SCHEMA_DIALECT);
+  expect(Object.isFrozen(exported.inputSchema)).toBe(true);
+  expect(Object.isFrozen(listed)).toBe(false);
+});

@@ -1,5 +1,6 @@
 import type * as v from 'valibot';
 import type { ErrorClass } from './failure.ts';
+import type { ContractSchema } from './validator.ts';
 
 /** What a tool may do to the world. */
 export type Effect = 'read' | 'create' | 'update' | 'external';
@@ -9,9 +10,11 @@ export type AnySchema = v.GenericSchema<unknown, unknown>;
 
 /**
  * A tool contract (SPEC F-CONTRACT): everything the host must know about a
- * capability before it lets a model ask for it. Plain readonly data.
+ * capability before it lets a model ask for it. Plain readonly data. Its
+ * input and result are valibot schemas (caplab's own tools) or JSON Schema
+ * with its validator (a listed MCP tool's, `SchemaValidator`).
  */
-export interface Contract<TInput extends AnySchema = AnySchema, TResult extends AnySchema = AnySchema> {
+export interface Contract<TInput extends ContractSchema = ContractSchema, TResult extends ContractSchema = ContractSchema> {
   readonly name: string;
   readonly version: string;
   /** Short discovery text: purpose, input gist, effect, limits. */
@@ -38,6 +41,11 @@ export interface Contract<TInput extends AnySchema = AnySchema, TResult extends 
    * Top-level fields the program fills when the model leaves them out.
    * `default` in a JSON Schema is only an annotation; this is the contract's
    * own decision, and filling records both the original and actual arguments.
+   * Only a valibot input has fills: a `SchemaValidator` input is bound with
+   * none (its defaults stay annotations, and nothing is filled).
    */
   readonly fills?: Readonly<Record<string, unknown>>;
 }
+
+/** A contract of caplab's own: valibot input and result, so a handler's input is typed from them (`defineTool`). */
+export type ValibotContract = Contract<AnySchema, AnySchema>;

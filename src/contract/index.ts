@@ -7,7 +7,7 @@ export { canonicalHash, sha256Hex } from './hash.ts';
 export { ERROR_CLASSES, fail, isUnknownOutcome, ok, refusal } from './failure.ts';
 export type { Basis, ErrorClass, FailClass, Failure, FailureClass, FailureKind, FailureTables, KindRow, KindTable, Outcome, RefusalClass, RefusalKind, Success } from './failure.ts';
 export { CONTRACT_KINDS } from './kinds.ts';
-export type { AnySchema, Contract, Effect } from './contract.ts';
+export type { AnySchema, Contract, Effect, ValibotContract } from './contract.ts';
 export { exportContract, exportSchema, JSON_SCHEMA_DIALECT, schemaHash } from './schema.ts';
 export type { ExportedContract, JsonSchema } from './schema.ts';
 export { codePointLength, codePoints } from './code-points.ts';

@@ -3,6 +3,7 @@ import { deepFreeze } from '../base/index.ts';
 import { codePointBounds } from './code-points.ts';
 import type { AnySchema, Contract } from './contract.ts';
 import { canonicalHash } from './hash.ts';
+import { isSchemaValidator, type ContractSchema } from './validator.ts';
 
 /** The JSON Schema dialect every exported schema declares. */
 export const JSON_SCHEMA_DIALECT = 'https://json-schema.org/draft/2020-12/schema';
@@ -42,6 +43,15 @@ export interface ExportedContract {
 const exported = new WeakMap<Contract, ExportedContract>();
 
 /**
+ * A contract schema as JSON Schema: a valibot schema exported, a
+ * `SchemaValidator`'s schema exactly as given (a listed tool's schema is
+ * hashed as the server wrote it, never re-exported). A copy either way.
+ */
+function jsonSchemaOf(schema: ContractSchema): JsonSchema {
+  return structuredClone(isSchemaValidator(schema) ? schema.jsonSchema : exportSchema(schema));
+}
+
+/**
  * Exports a contract's schemas, once per contract object: a run binds and
  * pins the same contract several times (binding, handshake, server), and the
  * export is the costliest step of each. The result is deep-frozen, since
@@ -52,8 +62,8 @@ const exported = new WeakMap<Contract, ExportedContract>();
 export function exportContract(contract: Contract): ExportedContract {
   const known = exported.get(contract);
   if (known) return known;
-  const inputSchema = structuredClone(exportSchema(contract.input));
-  const resultSchema = structuredClone(exportSchema(contract.result));
+  const inputSchema = jsonSchemaOf(contract.input);
+  const resultSchema = jsonSchemaOf(contract.result);
   const result = deepFreeze({
     inputSchema,
     inputSchemaHash: schemaHash(inputSchema),

@@ -2,6 +2,7 @@ import { issuePath } from '../base/index.ts';
 import * as v from 'valibot';
 import type { AnySchema } from './contract.ts';
 import { fail, ok, type FailureKind, type Outcome } from './failure.ts';
+import { isSchemaValidator, type ContractSchema, type SchemaValidator, type ValidationIssue } from './validator.ts';
 
 /** A custom message of the form `snake_kind: text` names its own failure kind. */
 const KIND_PREFIX = /^([a-z][a-z0-9_]*): /;
@@ -41,11 +42,48 @@ function describe(issue: v.BaseIssue<unknown>): string {
 }
 
 /**
- * Validates arguments against a valibot schema. The first issue decides the
- * kind; every issue is kept in `issues`. Class is always invalid_arguments.
+ * The JSON Schema keywords that name a failure kind of their own (contract's
+ * table) when a `SchemaValidator`'s first issue is theirs: a bad listed
+ * argument is `invalid_arguments/<keyword>`. Any other keyword (one a future
+ * draft adds, `$ref`'s target's own, Ajv's `false schema`) is invalid_value.
  */
-export function validateArguments<T>(schema: v.GenericSchema<unknown, T> | AnySchema, args: unknown): Outcome<T> {
-  const result = v.safeParse(schema, args);
+const KEYWORD_KINDS: ReadonlySet<string> = new Set([
+  'required', 'type', 'additionalProperties', 'enum', 'const',
+  'minLength', 'maxLength', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf', 'pattern', 'format',
+  'minItems', 'maxItems', 'uniqueItems', 'items', 'additionalItems', 'prefixItems', 'contains',
+  'minProperties', 'maxProperties', 'dependentRequired', 'dependencies', 'propertyNames',
+  'anyOf', 'oneOf', 'allOf', 'not', 'if', 'unevaluatedProperties', 'unevaluatedItems',
+] satisfies FailureKind[]);
+
+/** The kind of a JSON Schema keyword's issue: the keyword itself, if the table has it. */
+export function keywordKind(keyword: string): FailureKind {
+  return KEYWORD_KINDS.has(keyword) ? (keyword as FailureKind) : 'invalid_value';
+}
+
+function describeIssue(issue: ValidationIssue): string {
+  return issue.path ? `${issue.path}: ${issue.message}` : issue.message;
+}
+
+/** Validates against JSON Schema with its own validator: nothing is filled or coerced, so the value passes as given. */
+function validateJsonSchema(schema: SchemaValidator, args: unknown): Outcome<unknown> {
+  const issues = schema.validate(args);
+  const [first] = issues;
+  if (first === undefined) return ok(args);
+  const kind = keywordKind(first.keyword);
+  const hint =
+    kind === 'type' && first.path === '' && typeof args === 'string' ? ' (arguments must be a JSON object, not a JSON-encoded string)' : '';
+  return fail('invalid_arguments', kind, `${describeIssue(first)}${hint}`, issues.map(describeIssue));
+}
+
+/**
+ * Validates arguments against a contract schema: valibot's (its output, so a
+ * transform applies) or a `SchemaValidator`'s (the value as given). The first
+ * issue decides the kind; every issue is kept in `issues`, each with its
+ * path. Class is always invalid_arguments.
+ */
+export function validateArguments<T>(schema: v.GenericSchema<unknown, T> | ContractSchema, args: unknown): Outcome<T> {
+  if (isSchemaValidator(schema)) return validateJsonSchema(schema, args) as Outcome<T>;
+  const result = v.safeParse(schema as AnySchema, args);
   if (result.success) return ok(result.output as T);
   const [first] = result.issues;
   const kind = issueKind(first);

@@ -1,7 +1,11 @@
 import type { AnySchema } from './contract.ts';
 import type { JsonSchema } from './schema.ts';
 
-/** One thing a value breaks, as a validator reports it: the JSON Schema keyword, where (a JSON path, `` for the root), and why. */
+/**
+ * One thing a value breaks, as a validator reports it: the JSON Schema
+ * keyword, where (a JSON Pointer into the value, `` for the root; a missing
+ * or extra property is named by its own pointer), and why.
+ */
 export interface ValidationIssue {
   readonly keyword: string;
   readonly path: string;

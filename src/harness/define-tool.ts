@@ -1,17 +1,17 @@
 import type * as v from 'valibot';
 import { bind } from '../binding/index.ts';
-import type { Contract, Failure, Outcome } from '../contract/index.ts';
+import type { Failure, Outcome, ValibotContract } from '../contract/index.ts';
 import { attributesOf, type CallContext, type RuntimeTool, type ToolAttributes, type ToolOutput } from '../pipeline/index.ts';
 import type { LocalTool } from './tools.ts';
 
 /** A handler's input: what the contract's input schema gives once it has validated the call's arguments. */
-export type ToolInput<C extends Contract> = v.InferOutput<C['input']>;
+export type ToolInput<C extends ValibotContract> = v.InferOutput<C['input']>;
 
 /** What a handler returns on success, its `data` typed as the contract's result schema takes it. */
-export type TypedOutput<C extends Contract> = Omit<ToolOutput, 'data'> & { readonly data: v.InferInput<C['result']> };
+export type TypedOutput<C extends ValibotContract> = Omit<ToolOutput, 'data'> & { readonly data: v.InferInput<C['result']> };
 
 /** A local tool: its contract, its implementation's version, and a handler typed by the contract. */
-export interface ToolDefinition<C extends Contract> {
+export interface ToolDefinition<C extends ValibotContract> {
   readonly contract: C;
   /** The implementation's version, part of the binding (a new handler should say so with a new version). */
   readonly version: string;
@@ -34,7 +34,7 @@ export interface ToolDefinition<C extends Contract> {
  * const echo = defineTool({ contract: echoContract, version: 'echo/1', handler: async ({ word }) => ok({ data: { echoed: word }, content: [textBlock(word)], evidence: 'bytes observed now' }) });
  * const tools = () => [localProvider([echo])];
  */
-export function defineTool<const C extends Contract>(definition: ToolDefinition<C>): LocalTool {
+export function defineTool<const C extends ValibotContract>(definition: ToolDefinition<C>): LocalTool {
   const { contract, check, handler } = definition;
   const implementation = { kind: 'local', version: definition.version } as const;
   // The validate stage hands on only what the input schema accepted (a hook's rewrite is validated again), so the input is its output.

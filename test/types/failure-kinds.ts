@@ -22,10 +22,18 @@ export function failures(passedOn: Failure): readonly Failure[] {
     refusal('protocol', 'framing', 'spec MUST', 'm'),
     refuse('protocol', 'tool_drift', 'm'),
     refuse('evidence', 'result_conflict', 'm'),
+    // A listed JSON Schema's keyword is a kind of contract's table, a bad argument.
+    fail('invalid_arguments', 'required', 'm'),
+    fail('invalid_arguments', 'additionalProperties', 'm'),
+    fail('invalid_arguments', 'unevaluatedProperties', 'm'),
     // @ts-expect-error a kind outside every table
     fail('invalid_arguments', 'no_such_kind', 'm'),
     // @ts-expect-error a class the kind's row does not give
     fail('business', 'not_json', 'm'),
+    // @ts-expect-error a keyword's kind is a bad argument only, never a precondition
+    fail('precondition', 'minLength', 'm'),
+    // @ts-expect-error a keyword the table does not name is no kind (validation gives it invalid_value)
+    fail('invalid_arguments', 'x-vendor', 'm'),
     // @ts-expect-error a class no row of a kind named under two gives
     fail('business', 'too_large', 'm'),
     // @ts-expect-error a refusal of a peer names its basis: `fail` cannot make one

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { canonicalJson, codePointLength, fail, ok, type Contract, type Outcome } from '../../contract/index.ts';
+import { canonicalJson, codePointLength, fail, ok, validateArguments, type Contract, type Outcome } from '../../contract/index.ts';
 import { CallToolResult, describeIssues, type JsonRpcId, refuse, type Reply, textBlocks } from '../wire/index.ts';
 
 /**
@@ -64,7 +64,7 @@ export interface CallResult {
   readonly jsonrpcId: JsonRpcId;
   readonly requestBytes: number;
   readonly responseBytes: number;
-  /** structuredContent, validated by the contract's own (valibot) result schema. */
+  /** structuredContent, validated by the contract's own result schema (valibot's output, or as received for a listed one). */
   readonly structured: unknown;
   readonly texts: readonly string[];
 }
@@ -107,9 +107,9 @@ export function interpretCall(tool: ExpectedTool, reply: Reply): Outcome<CallRes
   if (result.structuredContent === undefined) {
     return refuse('protocol', 'output_invalid', `${name}: outputSchema declared but structuredContent missing`);
   }
-  const structured = v.safeParse(tool.contract.result, result.structuredContent);
-  if (!structured.success) {
-    return refuse('protocol', 'output_invalid', `${name}: structuredContent violates the pinned result schema`, describeIssues(structured.issues));
+  const structured = validateArguments(tool.contract.result, result.structuredContent);
+  if (!structured.ok) {
+    return refuse('protocol', 'output_invalid', `${name}: structuredContent violates the pinned result schema`, structured.issues ?? [structured.message]);
   }
   if (!(tool.textAgrees ?? jsonTextAgrees)(texts, result.structuredContent)) {
     return refuse('evidence', 'result_conflict', `${name}: text content disagrees with structuredContent`);
@@ -118,7 +118,7 @@ export function interpretCall(tool: ExpectedTool, reply: Reply): Outcome<CallRes
     jsonrpcId: reply.id,
     requestBytes: reply.requestBytes,
     responseBytes: reply.responseBytes,
-    structured: structured.output,
+    structured: structured.value,
     texts,
   });
 }

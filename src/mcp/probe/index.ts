@@ -2,12 +2,18 @@
  * The prober: any stdio MCP server checked under the general profile, each
  * finding with class, kind, tool, evidence and basis, everything it reports
  * bounded and clipped. It uses the client's handshake checks and the wire;
- * `probe` loads on first use, and ajv with it (only `caplab probe` loads ajv).
+ * `probe` loads on first use, and ajv with it. `listedValidator` (a listed
+ * tool's schema as a contract schema, compiled as probe compiles it) is a
+ * lazy unit of its own that loads ajv too; nothing else here does.
  */
+import type { ListedValidator } from './listed-schema.ts';
+import type { Which } from './probe-schema.ts';
+import type { VersionProfile } from './probe-versions.ts';
 import type { ProbeOptions, ProbeReport } from './probe.ts';
 
 export type { CallRequest, ProbedCall } from './probe-calls.ts';
 export { PROBE_ENV_ALLOW, probeEnv } from './probe-env.ts';
+export type { ListedValidator } from './listed-schema.ts';
 export type { ProbeFinding } from './probe-finding.ts';
 export type { ReportedCall, ReportedServer, ReportedTool } from './probe-report.ts';
 export type { ProbedTool } from './probe-tools.ts';
@@ -20,4 +26,13 @@ export type { Bounded, Clipped } from './report-value.ts';
 /** Probes any stdio MCP server (see probe.ts); loads it, and ajv with it, on first use. */
 export async function probe(command: readonly string[], options: ProbeOptions = {}): Promise<ProbeReport> {
   return (await import('./probe.ts')).probe(command, options);
+}
+
+/**
+ * A listed tool's inputSchema or outputSchema as a contract schema: its Ajv
+ * validator, or findings saying why there is none (see listed-schema.ts).
+ * Loads that unit, and ajv with it, on first use.
+ */
+export async function listedValidator(schema: object, which: Which, tool: string, profile: VersionProfile): Promise<ListedValidator> {
+  return (await import('./listed-schema.ts')).listedValidator(schema, which, tool, profile);
 }

@@ -15,14 +15,18 @@ export interface CompileMode {
  * What a compile is for. The listing only asks whether a schema compiles, so
  * it skips error messages and code optimisation (a third of the cost); judging
  * validates, with messages, a schema the listing already checked against its
- * meta-schema.
+ * meta-schema; validating (a listed tool's contract, listed-schema.ts) checks
+ * the meta-schema and keeps the validator, with messages.
  */
-export type CompilePurpose = 'listing' | 'judging';
+export type CompilePurpose = 'listing' | 'judging' | 'validating';
 
 /**
  * Creates the Ajv probe compiles tool schemas with. strictSchema alone:
  * unknown keywords and formats are errors in the strict pass; types, tuples
  * and `required` style are left to the schema author (JSON Schema allows them).
+ * Validation never changes the value (stated, though they are Ajv's defaults):
+ * no default filled, no type coerced, no property removed — a `default` is an
+ * annotation, and what is checked is what was sent.
  */
 export function newAjv(mode: CompileMode, purpose: CompilePurpose): Ajv {
   const listing = purpose === 'listing';
@@ -32,8 +36,11 @@ export function newAjv(mode: CompileMode, purpose: CompilePurpose): Ajv {
     strictTuples: false,
     strictRequired: false,
     allErrors: true,
+    useDefaults: false,
+    coerceTypes: false,
+    removeAdditional: false,
     logger: false as const,
-    validateSchema: listing,
+    validateSchema: purpose !== 'judging',
     messages: !listing,
     ...(listing ? { code: { optimize: false } } : {}),
   };
@@ -60,7 +67,11 @@ export class SchemaCompilers {
     this.#purpose = purpose;
   }
 
-  /** Compiles a schema; Ajv's refusal (it throws) is returned as its message. */
+  /**
+   * Compiles a schema; Ajv's refusal (it throws) is returned as its message.
+   * A validator compiled earlier keeps working after the registry is emptied
+   * for the next compile: its code and the references it resolved are its own.
+   */
   compile(schema: object, mode: CompileMode): { readonly validate: ValidateFunction } | { readonly error: string } {
     const key = `${mode.dialect}/${mode.strict}`;
     let ajv = this.#instances.get(key);

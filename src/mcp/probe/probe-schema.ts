@@ -1,16 +1,20 @@
 import { checkJson, LIMITS } from '../../contract/index.ts';
+import type { ValidateFunction } from 'ajv';
 import type { CompileMode, Dialect, SchemaCompilers } from './probe-ajv.ts';
 import { excerpt, finding, type ProbeFinding } from './probe-finding.ts';
 import type { VersionProfile } from './probe-versions.ts';
 import { refLoop } from './schema-ref-loop.ts';
 
-/** What compiling one tool schema gave: how it compiled (what judging needs), and findings either way. */
+/** What compiling one tool schema gave: how it compiled (what judging needs) and the validator, and findings either way. */
 export interface CompiledSchema {
   readonly mode?: CompileMode;
+  /** The compiled validator (with `mode`), of the compilers' purpose: with messages unless they are listing's. */
+  readonly validate?: ValidateFunction;
   readonly findings: readonly ProbeFinding[];
 }
 
-type Which = 'inputSchema' | 'outputSchema';
+/** Which of a listed tool's schemas. */
+export type Which = 'inputSchema' | 'outputSchema';
 
 const DRAFT_07 = /^https?:\/\/json-schema\.org\/draft-07\/schema#?$/;
 const DRAFT_2020 = /^https?:\/\/json-schema\.org\/draft\/2020-12\/schema#?$/;
@@ -40,7 +44,7 @@ export function remoteRefs(schema: unknown): string[] {
  * over its references: nesting within `probeSchemaDepth`, numbers JSON can
  * carry, nothing fetched, no `$ref` cycle that stays on the same instance.
  */
-function refusedBeforeCompile(schema: object, which: Which, tool: string): ProbeFinding | undefined {
+export function refusedBeforeCompile(schema: object, which: Which, tool: string): ProbeFinding | undefined {
   const bounded = checkJson(schema, { maxDepth: LIMITS.probeSchemaDepth, maxBytes: LIMITS.probeSchemaBytes });
   if (!bounded.ok && bounded.kind === 'too_large') {
     // Ajv compiles on probe's own thread and cannot be stopped part way: its cost is bounded by the schema's size.
@@ -86,12 +90,17 @@ function leniencyFinding(error: string, which: Which, tool: string, dialect: Dia
  * 2020-12 are read as declared; a schema without `$schema` as the revision
  * says (2020-12 for 2025-11-25), otherwise leniently (2020-12, then
  * draft-07). Unknown keywords and formats are findings of their own; the
- * schema is then compiled without them. No validator is kept: judging a
- * call compiles the outputSchema again, in the same mode, where it can be stopped.
+ * schema is then compiled without them. The validator is returned; probe
+ * drops it (judging a call compiles the outputSchema again, in the same mode,
+ * in a worker where it can be stopped), a listed tool's contract keeps it.
  */
 export function compileToolSchema(schema: object, which: Which, tool: string, profile: VersionProfile, compilers: SchemaCompilers): CompiledSchema {
   const refused = refusedBeforeCompile(schema, which, tool);
-  if (refused) return { findings: [refused] };
+  return refused ? { findings: [refused] } : compileChecked(schema, which, tool, profile, compilers);
+}
+
+/** `compileToolSchema` after its checks: a schema `refusedBeforeCompile` passed, compiled in the dialects it may be read in. */
+export function compileChecked(schema: object, which: Which, tool: string, profile: VersionProfile, compilers: SchemaCompilers): CompiledSchema {
   const dialects = dialectsOf(schema, profile);
   if (!dialects) {
     const declared = (schema as { $schema?: unknown }).$schema;
@@ -100,13 +109,13 @@ export function compileToolSchema(schema: object, which: Which, tool: string, pr
   let lastError = '';
   for (const dialect of dialects) {
     const strict = compilers.compile(schema, { dialect, strict: true });
-    if ('validate' in strict) return { mode: { dialect, strict: true }, findings: [] };
+    if ('validate' in strict) return { mode: { dialect, strict: true }, validate: strict.validate, findings: [] };
     const loose = compilers.compile(schema, { dialect, strict: false });
     if ('error' in loose) {
       lastError = loose.error;
       continue;
     }
-    return { mode: { dialect, strict: false }, findings: [leniencyFinding(strict.error, which, tool, dialect)] };
+    return { mode: { dialect, strict: false }, validate: loose.validate, findings: [leniencyFinding(strict.error, which, tool, dialect)] };
   }
   return { findings: [finding('protocol', 'schema_invalid', 'spec MUST', `${which} does not compile as JSON Schema (${dialects.join(' or ')})`, { tool, evidence: lastError.slice(0, 200) })] };
 }
