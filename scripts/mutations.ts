@@ -576,7 +576,7 @@ export const MUTATIONS: readonly Mutation[] = [
   { id: 'scenario-file-from-process-cwd', claim: 'usage', file: 'src/cli/run-command.ts', find: '(path) => readBoundedText(resolve(io.cwd, path), LIMITS.scenarioBytes)', replace: '(path) => readBoundedText(resolve(path), LIMITS.scenarioBytes)', tests: ['src/cli/run-command.test.ts'] },
   { id: 'skills-dir-from-process-cwd', claim: 'usage', file: 'src/cli/info-commands.ts', find: 'dirs: dirs.map((dir) => resolve(io.cwd, dir))', replace: 'dirs: dirs.map((dir) => resolve(dir))', tests: ['src/cli/method.test.ts'] },
   { id: 'run-skills-dir-from-process-cwd', claim: 'usage', file: 'src/harness/host.ts', find: 'dirs: found.dirs.map((dir) => resolve(cwd, dir))', replace: 'dirs: found.dirs.map((dir) => resolve(cwd === "" ? cwd : dir))', tests: ['src/cli/method.test.ts'] },
-  { id: 'probe-folder-made-before-registered', claim: 'guard', file: 'src/mcp/probe/probe.ts', find: "    const release = processGuard().folder(path);\n    try {\n      mkdirSync(path, { mode: 0o700 });", replace: "    mkdirSync(path, { mode: 0o700 });\n    const release = processGuard().folder(path);\n    try {", tests: ['src/cli/sigkill.test.ts'] },
+  { id: 'probe-folder-made-before-registered', claim: 'guard', file: 'src/platform/fresh-dir.ts', find: "    const release = processGuard().folder(path);\n    try {\n      mkdirSync(path, { mode: 0o700 });", replace: "    mkdirSync(path, { mode: 0o700 });\n    const release = processGuard().folder(path);\n    try {", tests: ['src/cli/sigkill.test.ts'] },
   { id: 'run-text-not-inert', claim: 'probe', file: 'src/cli/render.ts', find: "${paint.bad('✗')} ${inert(failureText(record.outcome))}", replace: "${paint.bad('✗')} ${failureText(record.outcome)}", tests: ['src/cli/render.test.ts'] },
   { id: 'skills-text-not-inert', claim: 'probe', file: 'src/skill/describe.ts', find: "return `${lines.map(inert).join('\\n')}\\n`;", replace: "return `${lines.map((line) => line || inert(line)).join('\\n')}\\n`;", tests: ['src/skill/describe.test.ts'] },
   { id: 'response-of-another-request', claim: 'record-story', file: 'src/harness/record-checks.ts', find: 'if (event.request_id !== request || pending) {', replace: 'if (pending) {', tests: ['src/cli/verify-fuzz.test.ts'] },
@@ -651,7 +651,7 @@ export const MUTATIONS: readonly Mutation[] = [
   {
     id: 'probe-folder-unregistered',
     claim: 'guard',
-    file: 'src/mcp/probe/probe.ts',
+    file: 'src/platform/fresh-dir.ts',
     find: '    const release = processGuard().folder(path);',
     replace: "    const release = processGuard().folder(`${path}-elsewhere`);",
     tests: ['src/cli/sigkill.test.ts'],
