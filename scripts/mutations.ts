@@ -269,8 +269,8 @@ export const MUTATIONS: readonly Mutation[] = [
     id: 'hook-tool-name-bare',
     claim: 'pipeline',
     file: 'src/pipeline/names.ts',
-    find: 'return server === undefined ? tool.binding.tool : qualified(server, tool.contract.name);',
-    replace: 'return server === undefined ? tool.binding.tool : tool.binding.tool;',
+    find: '  return fullName(tool) ?? tool.binding.tool;',
+    replace: '  return tool.binding.tool;',
     tests: ['src/pipeline/stages/pre-hooks.test.ts', 'src/pipeline/stages/post-hooks.test.ts'],
   },
   {
@@ -278,8 +278,8 @@ export const MUTATIONS: readonly Mutation[] = [
     id: 'tool-names-by-server-info-name',
     claim: 'pipeline',
     file: 'src/pipeline/names.ts',
-    find: '  const names = [tool.binding.tool];\n  const server = tool.binding.server?.key;',
-    replace: "  const names = [tool.binding.tool];\n  const server = tool.binding.server && 'name' in tool.binding.server ? String(tool.binding.server.name) : tool.binding.server?.key;",
+    find: '  const server = tool.binding.server?.key;',
+    replace: "  const server = tool.binding.server && 'name' in tool.binding.server ? String(tool.binding.server.name) : tool.binding.server?.key;",
     tests: ['src/pipeline/names.test.ts', 'src/harness/mcp-tools.test.ts'],
   },
   {
@@ -576,7 +576,7 @@ export const MUTATIONS: readonly Mutation[] = [
   { id: 'scenario-file-from-process-cwd', claim: 'usage', file: 'src/cli/run-command.ts', find: '(path) => readBoundedText(resolve(io.cwd, path), LIMITS.scenarioBytes)', replace: '(path) => readBoundedText(resolve(path), LIMITS.scenarioBytes)', tests: ['src/cli/run-command.test.ts'] },
   { id: 'skills-dir-from-process-cwd', claim: 'usage', file: 'src/cli/info-commands.ts', find: 'dirs: dirs.map((dir) => resolve(io.cwd, dir))', replace: 'dirs: dirs.map((dir) => resolve(dir))', tests: ['src/cli/method.test.ts'] },
   { id: 'run-skills-dir-from-process-cwd', claim: 'usage', file: 'src/harness/host.ts', find: 'dirs: found.dirs.map((dir) => resolve(cwd, dir))', replace: 'dirs: found.dirs.map((dir) => resolve(cwd === "" ? cwd : dir))', tests: ['src/cli/method.test.ts'] },
-  { id: 'probe-folder-made-before-registered', claim: 'guard', file: 'src/mcp/probe/probe.ts', find: "    const release = processGuard().folder(path);\n    try {\n      mkdirSync(path, { mode: 0o700 });", replace: "    mkdirSync(path, { mode: 0o700 });\n    const release = processGuard().folder(path);\n    try {", tests: ['src/cli/sigkill.test.ts'] },
+  { id: 'probe-folder-made-before-registered', claim: 'guard', file: 'src/platform/fresh-dir.ts', find: "    const release = guard.folder(path);\n    try {\n      mkdirSync(path, { mode: 0o700 });", replace: "    mkdirSync(path, { mode: 0o700 });\n    const release = guard.folder(path);\n    try {", tests: ['src/platform/fresh-dir.test.ts', 'src/cli/sigkill.test.ts'] },
   { id: 'run-text-not-inert', claim: 'probe', file: 'src/cli/render.ts', find: "${paint.bad('✗')} ${inert(failureText(record.outcome))}", replace: "${paint.bad('✗')} ${failureText(record.outcome)}", tests: ['src/cli/render.test.ts'] },
   { id: 'skills-text-not-inert', claim: 'probe', file: 'src/skill/describe.ts', find: "return `${lines.map(inert).join('\\n')}\\n`;", replace: "return `${lines.map((line) => line || inert(line)).join('\\n')}\\n`;", tests: ['src/skill/describe.test.ts'] },
   { id: 'response-of-another-request', claim: 'record-story', file: 'src/harness/record-checks.ts', find: 'if (event.request_id !== request || pending) {', replace: 'if (pending) {', tests: ['src/cli/verify-fuzz.test.ts'] },
@@ -651,9 +651,9 @@ export const MUTATIONS: readonly Mutation[] = [
   {
     id: 'probe-folder-unregistered',
     claim: 'guard',
-    file: 'src/mcp/probe/probe.ts',
-    find: '    const release = processGuard().folder(path);',
-    replace: "    const release = processGuard().folder(`${path}-elsewhere`);",
+    file: 'src/platform/fresh-dir.ts',
+    find: '    const release = guard.folder(path);',
+    replace: "    const release = guard.folder(`${path}-elsewhere`);",
     tests: ['src/cli/sigkill.test.ts'],
   },
   {
@@ -1108,6 +1108,16 @@ export const MUTATIONS: readonly Mutation[] = [
   { id: 'verdict-on-failed-loop', claim: 'acceptance', file: 'src/harness/decide-acceptance.ts', find: "  if (loop.stop === 'interrupted' || loop.stop === 'failed') return ok(UNDECIDED);", replace: "  if (loop.stop === 'interrupted') return ok(UNDECIDED);", tests: ['src/harness/decide-acceptance.test.ts', 'src/harness/run-limits.test.ts'] },
   { id: 'verdict-after-late-interruption', claim: 'acceptance', file: 'src/harness/loop.ts', find: "  if (options.pipeline.signal?.aborted) stop = 'interrupted';", replace: "  if (options.pipeline.signal?.aborted && state.requests.length < 0) stop = 'interrupted';", tests: ['src/harness/loop.test.ts'] },
   { id: 'refused-verdict-ends-completed', claim: 'record-limits', file: 'src/harness/decide-acceptance.ts', find: "{ ...loop, ...UNDECIDED, stop: 'failed', failure: decided }", replace: '{ ...loop, ...UNDECIDED }', tests: ['src/harness/decide-acceptance.test.ts'] },
+  // Names and launches of users' MCP servers (issue 22): the tool-name rule, server keys, one relative-path rule.
+  { id: 'tool-name-length-only', claim: 'bindings', file: 'src/binding/tool-name.ts', find: '  if (MODEL_TOOL_NAME.test(full)) return full;', replace: '  if (full.length <= 64) return full;', tests: ['src/binding/tool-name.test.ts'] },
+  { id: 'tool-name-cut-56', claim: 'bindings', file: 'src/binding/tool-name.ts', find: 'export const TOOL_NAME_STEM = 55;', replace: 'export const TOOL_NAME_STEM = 56;', tests: ['src/binding/tool-name.test.ts'] },
+  { id: 'tool-name-hash-of-stem', claim: 'bindings', file: 'src/binding/tool-name.ts', find: 'return `${replaceOther(full).slice(0, TOOL_NAME_STEM)}${hashSuffix(full)}`;', replace: 'return `${replaceOther(full).slice(0, TOOL_NAME_STEM)}${hashSuffix(replaceOther(full))}`;', tests: ['src/binding/tool-name.test.ts'] },
+  { id: 'hook-name-not-recorded-full', claim: 'pipeline', file: 'src/pipeline/names.ts', find: '  if (tool.binding.naming !== undefined) return tool.binding.naming.full;', replace: '  if (tool.binding.naming === null) return tool.binding.naming;', tests: ['src/pipeline/names.test.ts'] },
+  { id: 'server-key-clash-across-mapping', claim: 'usage', file: 'src/mcp/config/server-keys.ts', find: '    if (other !== undefined) {', replace: '    if (other !== undefined && other.mapped === key.mapped) {', tests: ['src/mcp/config/server-keys.test.ts'] },
+  { id: 'server-key-double-underscore-kept', claim: 'usage', file: 'src/mcp/config/server-keys.ts', find: "  return KEPT_KEY.test(name) && !name.includes('__') && !name.endsWith('_');", replace: "  return KEPT_KEY.test(name) && !name.endsWith('_');", tests: ['src/mcp/config/server-keys.test.ts'] },
+  { id: 'entry-paths-from-caller-cwd', claim: 'mcp-launch', file: 'src/mcp/config/entry-launch.ts', find: '  return resolveCommand(resolvePaths(entry.command, entry.folder, exists), env);', replace: '  return resolveCommand(resolvePaths(entry.command, process.cwd(), exists), env);', tests: ['src/mcp/config/entry-launch.test.ts'] },
+  { id: 'probe-entry-from-caller-cwd', claim: 'probe', file: 'src/cli/probe-command.ts', find: 'const started = entry !== undefined ? entryArgv(entry, env) :', replace: 'const started = entry !== undefined ? entryArgv({ ...entry, folder: base ?? entry.folder }, env) :', tests: ['src/cli/probe-command.test.ts'] },
+  { id: 'entry-command-on-callers-path', claim: 'mcp-launch', file: 'src/mcp/config/entry-launch.ts', find: "Bun.which(program, { PATH: env['PATH'] ?? '' });", replace: "Bun.which(program, { PATH: process.env['PATH'] ?? env['PATH'] ?? '' });", tests: ['src/mcp/config/entry-launch.test.ts'] },
   // The harness's code shape (no README bullet of its own): the architecture test's function-length check, and its own test.
   { id: 'long-function-allowed', claim: 'pipeline', file: 'src/architecture.test.ts', find: '      if (lines > max) found.push(', replace: '      if (lines > max + 1) found.push(', tests: ['src/architecture.test.ts'] },
   // Contracts from JSON Schema (issue 22): a listed schema's default is an annotation (never filled, so silent_default is valibot's alone), a bad value is

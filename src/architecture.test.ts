@@ -40,8 +40,9 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   'mcp/wire': ['base', 'contract', 'binding', 'platform'],
   'mcp/client': ['base', 'contract', 'binding', 'pipeline', 'platform', 'mcp/wire'],
   'mcp/server': ['base', 'contract', 'mcp/wire'],
-  'mcp/probe': ['base', 'contract', 'platform', 'mcp/wire', 'mcp/client'],
-  'mcp/config': ['base', 'contract', 'mcp/wire'],
+  'mcp/probe': ['base', 'contract', 'platform', 'mcp/wire', 'mcp/client', 'mcp/config'],
+  // The tool-name rule (binding/tool-name.ts) also maps server keys.
+  'mcp/config': ['base', 'contract', 'binding', 'mcp/wire'],
   mcp: ['base', 'contract', 'binding', 'pipeline', 'platform', 'mcp/wire', 'mcp/client', 'mcp/server', 'mcp/probe', 'mcp/config'],
   skill: ['base', 'contract', 'assets'],
   ledger: ['base', 'contract'],

@@ -121,7 +121,7 @@ every run dir is then verified offline. Prints a table scenario / expected / obs
 Exit codes: 0 every scenario ended as expected, 1 some did not, 2 usage error (paths are checked
 before the first scenario), 3 the JUnit file or stdout could not be written.`,
   probe: `Usage: caplab probe [options] -- CMD ARGS…
-       caplab probe [options] [--config FILE] --server NAME [--trust]
+       caplab probe [options] [--mcp-config FILE] --server NAME [--trust]
 
 Starts one stdio MCP server and checks it with the general profile: initialize (offers
 2025-06-18; reads 2025-11-25, 2025-03-26 and 2024-11-05 answers and says which checks do not
@@ -141,11 +141,15 @@ shows control and bidi characters a server sent as escapes (\\x1b, \\u202e).
                            for judging each result (judging_timeout past it)
   --startup-timeout-ms N   spawn to initialize answer (default 120000, for cold npx installs)
   --cwd DIR                the server's cwd (default: a fresh empty directory, removed at
-                           close; relative path arguments that exist here are made absolute)
+                           close; then relative paths after -- that exist in your cwd are
+                           made absolute)
   --env NAME=VALUE         set a variable for the server (repeatable)
   --env-allow NAME         pass a variable from this environment (repeatable)
-  --config FILE --server NAME   a Claude Code .mcp.json entry (stdio only; \${VAR} and
-                           \${VAR:-default} expanded); without --config, ./.mcp.json
+  --mcp-config FILE --server NAME   a Claude Code .mcp.json entry (stdio only; \${VAR} and
+                           \${VAR:-default} expanded; alias --config); without it, ./.mcp.json.
+                           Its relative command with a / and each argument naming an existing
+                           path resolve against the config file's folder (whatever --cwd says);
+                           a bare command is found on the server's PATH
   --trust (--trust-project)     use the project's own ./.mcp.json (refused without it)
 The server's environment: PATH, HOME, LANG, LC_ALL, LC_CTYPE, TZ, TMPDIR, plus what you name
 (a name you write passes even if it looks like a credential). The command line is printed

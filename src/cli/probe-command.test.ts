@@ -3,7 +3,7 @@ import { linkSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs
 import { join } from 'node:path';
 import { misbehaveLaunch } from '../excerpt/testing/misbehave-launch.ts';
 import { cli } from './cli.ts';
-import { absolutize, parseProbeFlags } from './probe-command.ts';
+import { parseProbeFlags } from './probe-command.ts';
 import { testIo } from './test-io.ts';
 import { scratchDir } from '../../test/scratch.ts';
 
@@ -58,9 +58,38 @@ test('flags: --call/--args pair in order; --env and --env-allow collected', () =
   expect(flags).toMatchObject({ calls: [{ name: 'a', arguments: { x: 1 } }, { name: 'b', arguments: {} }], env: { K: 'v=w' }, envAllow: ['N'], requestMs: 50, command: ['cmd'] });
 });
 
-test('absolutize: existing relative paths only; options, program names and ${VAR} left alone', () => {
-  const exists = (p: string) => p === '/c/server.js' || p === '/c/stdio';
-  expect(absolutize(['node', 'server.js', '--flag', 'missing.js', '${X}/a'], '/c', exists)).toEqual(['node', '/c/server.js', '--flag', 'missing.js', '${X}/a']);
+test('--mcp-config and --config are one flag: either spelling, not both; each needs --server', () => {
+  expect(parseProbeFlags(['--mcp-config', 'a.json', '--server', 's'])).toMatchObject({ config: 'a.json', server: 's' });
+  expect(parseProbeFlags(['--config=a.json', '--server', 's'])).toMatchObject({ config: 'a.json', server: 's' });
+  expect(parseProbeFlags(['--config', 'a.json', '--mcp-config', 'b.json', '--server', 's'])).toBe('--mcp-config given twice; it takes one value');
+  expect(parseProbeFlags(['--mcp-config', 'a.json', '--config', 'b.json', '--server', 's'])).toBe('--config (--mcp-config) given twice; it takes one value');
+  expect(parseProbeFlags(['--config'])).toBe('--config needs a value');
+  expect(parseProbeFlags(['--mcp-config', 'a.json'])).toBe('--mcp-config (--config) needs --server NAME');
+});
+
+test('a config entry\'s relative command and arguments resolve against the config file\'s folder, not the caller\'s cwd (with --cwd too); -- CMD against the caller\'s', async () => {
+  const dir = scratchDir('caplab-probe-folder-');
+  const [bun, script] = mode('ok');
+  mkdirSync(join(dir, 'project/bin'), { recursive: true });
+  mkdirSync(join(dir, 'project/servers'));
+  mkdirSync(join(dir, 'caller'));
+  symlinkSync(bun!, join(dir, 'project/bin/bun'));
+  symlinkSync(script!, join(dir, 'project/servers/srv.ts'));
+  writeFileSync(join(dir, 'project/servers.json'), JSON.stringify({ mcpServers: { s: { command: './bin/bun', args: ['servers/srv.ts', 'ok'] } } }));
+  const launched = [join(dir, 'project/bin/bun'), join(dir, 'project/servers/srv.ts'), 'ok'];
+  for (const extra of [[], ['--cwd', '.']]) {
+    const io = testIo(join(dir, 'caller'), { PATH });
+    const code = await cli(['probe', '--json', ...FAST, ...extra, '--mcp-config', '../project/servers.json', '--server', 's'], io);
+    expect([extra, code, JSON.parse(io.out()).command]).toEqual([extra, 0, launched]);
+    expect(io.err()).toContain(`caplab probe: starting ${launched.join(' ')}`);
+  }
+  // The same command given after --: relative to the caller's cwd, where it names nothing, so it cannot start.
+  const io = testIo(join(dir, 'caller'), { PATH });
+  expect(await cli(['probe', '--json', ...FAST, '--', './bin/bun', 'servers/srv.ts', 'ok'], io)).toBe(3);
+  expect(JSON.parse(io.out()).command).toEqual([join(dir, 'caller/bin/bun'), 'servers/srv.ts', 'ok']);
+  // From the project folder, -- CMD finds them.
+  const there = testIo(join(dir, 'project'), { PATH });
+  expect(await cli(['probe', '--json', ...FAST, '--', './bin/bun', 'servers/srv.ts', 'ok'], there)).toBe(0);
 });
 
 test('exit codes: protocol failures after initialize are 3; findings 1; unknown outcome 4; text mode shows exit code and stderr', async () => {
@@ -206,7 +235,7 @@ test('README, caplab --help and caplab probe --help state one precedence of exit
   expect(readme).toContain(rule);
   expect(EXIT_CODES_HELP).toContain(rule);
   expect(HELP['probe']).toContain(rule);
-  for (const flag of ['--call', '--args', '--timeout-ms', '--startup-timeout-ms', '--cwd', '--env', '--env-allow', '--config', '--server', '--trust']) {
+  for (const flag of ['--call', '--args', '--timeout-ms', '--startup-timeout-ms', '--cwd', '--env', '--env-allow', '--mcp-config', '--config', '--server', '--trust']) {
     expect(HELP['probe']).toContain(flag);
     expect(readme).toContain(flag);
   }

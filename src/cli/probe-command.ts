@@ -1,7 +1,7 @@
-import { existsSync, statSync } from 'node:fs';
-import { isAbsolute, resolve } from 'node:path';
+import { statSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { ARGUMENT_BOUNDS, fail, ok, parseJsonBounded, redactorFor, type Failure, type Outcome } from '../contract/index.ts';
-import { ENV_NAME, ENV_NAME_RULE, loadMcpConfig, probe, probeEnv, type CallRequest, type ProbeReport, type StdioConfigEntry } from '../mcp/index.ts';
+import { entryArgv, ENV_NAME, ENV_NAME_RULE, loadMcpConfig, probe, probeEnv, resolvePaths, type CallRequest, type ProbeReport, type StdioConfigEntry } from '../mcp/index.ts';
 import { HELP } from './help.ts';
 import { EXIT, exitCodeOf, interrupted } from './exit.ts';
 import type { Io } from './io.ts';
@@ -23,9 +23,11 @@ export interface ProbeFlags {
   readonly command: readonly string[];
 }
 
-const VALUE_FLAGS = new Set(['--timeout-ms', '--startup-timeout-ms', '--cwd', '--env', '--env-allow', '--call', '--args', '--config', '--server']);
+const VALUE_FLAGS = new Set(['--timeout-ms', '--startup-timeout-ms', '--cwd', '--env', '--env-allow', '--call', '--args', '--mcp-config', '--server']);
 /** Flags that take one value: given twice, which one was meant is unknown (a usage error, as in every command). */
-const SINGLE_FLAGS = new Set(['--timeout-ms', '--startup-timeout-ms', '--cwd', '--config', '--server']);
+const SINGLE_FLAGS = new Set(['--timeout-ms', '--startup-timeout-ms', '--cwd', '--mcp-config', '--server']);
+/** Other spellings of a flag: one flag, so giving both is giving it twice. */
+const ALIASES: Readonly<Record<string, string>> = { '--config': '--mcp-config' };
 
 /** Parses probe's flags; a string is a usage error. `--args` belongs to the `--call` before it. */
 export function parseProbeFlags(args: readonly string[]): ProbeFlags | string {
@@ -42,13 +44,14 @@ export function parseProbeFlags(args: readonly string[]): ProbeFlags | string {
   for (let i = 0; i < flags.length; i++) {
     const token = flags[i]!;
     const eq = token.indexOf('=');
-    const name = token.startsWith('--') && eq > 0 ? token.slice(0, eq) : token;
-    if (SINGLE_FLAGS.has(name) && given.has(name)) return `${name} given twice; it takes one value`;
+    const spelled = token.startsWith('--') && eq > 0 ? token.slice(0, eq) : token;
+    const name = ALIASES[spelled] ?? spelled;
+    if (SINGLE_FLAGS.has(name) && given.has(name)) return `${name === spelled ? name : `${spelled} (${name})`} given twice; it takes one value`;
     given.add(name);
     let value: string | undefined;
     if (VALUE_FLAGS.has(name)) {
-      value = eq > 0 && name !== token ? token.slice(eq + 1) : flags[++i];
-      if (value === undefined) return `${name} needs a value`;
+      value = eq > 0 && spelled !== token ? token.slice(eq + 1) : flags[++i];
+      if (value === undefined) return `${spelled} needs a value`;
     }
     switch (name) {
       case '--json': json = true; break;
@@ -63,7 +66,7 @@ export function parseProbeFlags(args: readonly string[]): ProbeFlags | string {
         break;
       }
       case '--cwd': out.cwd = value!; break;
-      case '--config': out.config = value!; break;
+      case '--mcp-config': out.config = value!; break;
       case '--server': out.server = value!; break;
       case '--env': {
         const at = value!.indexOf('=');
@@ -90,20 +93,10 @@ export function parseProbeFlags(args: readonly string[]): ProbeFlags | string {
         return `unknown option ${token}`;
     }
   }
-  if (out.config !== undefined && out.server === undefined) return '--config needs --server NAME';
+  if (out.config !== undefined && out.server === undefined) return '--mcp-config (--config) needs --server NAME';
   if (out.server !== undefined && command.length > 0) return 'give either --server NAME or -- CMD ARGS…, not both';
   if (out.server === undefined && command.length === 0) return 'needs a server command after -- (or --server NAME)';
   return { json, trust, env, envAllow, calls: calls.map(({ name, arguments: a }) => ({ name, arguments: a })), command, ...out };
-}
-
-/** Relative paths the server would not find from its fresh cwd: those that exist under the caller's cwd become absolute. */
-export function absolutize(command: readonly string[], callerCwd: string, exists: (path: string) => boolean = existsSync): string[] {
-  return command.map((arg, index) => {
-    if (arg === '' || isAbsolute(arg) || arg.startsWith('-') || arg.includes('${')) return arg;
-    if (index === 0 && !arg.includes('/')) return arg; // a program name: found through PATH
-    const path = resolve(callerCwd, arg);
-    return exists(path) ? path : arg;
-  });
 }
 
 /** `--cwd` must name an existing folder: the server is started in it (a file there is a usage error, not a spawn failure). */
@@ -125,8 +118,8 @@ export function probeExit(report: ProbeReport): number {
 }
 
 /**
- * The `.mcp.json` entry `--server` names (`--config FILE`, or the project
- * file in `cwd`): a stdio entry, or why it cannot be probed.
+ * The `.mcp.json` entry `--server` names (`--mcp-config FILE`, or the
+ * project file in `cwd`): a stdio entry, or why it cannot be probed.
  */
 function configServer(flags: ProbeFlags & { readonly server: string }, io: Io): Outcome<StdioConfigEntry> {
   const config = loadMcpConfig({ ...(flags.config !== undefined ? { file: flags.config } : {}), trust: flags.trust, cwd: io.cwd, source: io.env });
@@ -137,6 +130,20 @@ function configServer(flags: ProbeFlags & { readonly server: string }, io: Io): 
   if (entry.kind === 'invalid') return entry.failure;
   if (entry.kind === 'unsupported') return fail('invalid_arguments', 'unsupported_transport', `${path}: server "${flags.server}" has type ${JSON.stringify(entry.type)}; probe speaks stdio only`);
   return ok(entry);
+}
+
+/**
+ * What probe starts, and the command line as shown. A config entry follows
+ * the one relative-path rule (`entryArgv`: the config file's folder; a bare
+ * command on the server's PATH), whatever `--cwd` says. `-- CMD` resolves
+ * against the caller's cwd, when the server gets a fresh one (`base`); with
+ * `--cwd` it is started as written. Shown: each argument as started, one
+ * holding `${VAR}` as written.
+ */
+function launchOf(command: readonly string[], entry: StdioConfigEntry | undefined, base: string | undefined, env: Readonly<Record<string, string>>): { command: readonly string[]; raw: readonly string[] } {
+  const started = entry !== undefined ? entryArgv(entry, env) : base !== undefined ? resolvePaths(command, base) : command;
+  const raw = entry?.raw ?? command;
+  return { command: started, raw: entry === undefined && base === undefined ? raw : raw.map((arg, index) => (arg.includes('${') ? arg : (started[index] ?? arg))) };
 }
 
 const shown = (argv: readonly string[]): string => argv.map((a) => (/^[\w@%+=:,./${}-]+$/.test(a) ? a : JSON.stringify(a))).join(' ');
@@ -150,25 +157,18 @@ export async function probeCommand(args: readonly string[], io: Io): Promise<num
   if (own.includes('--help') || own.includes('-h')) return io.stdout(`${HELP['probe']}\n`), EXIT.ok;
   const flags = parseProbeFlags(args);
   if (typeof flags === 'string') return io.stderr(`caplab probe: ${flags}\nSee \`caplab probe --help\`.\n`), EXIT.usage;
-  let raw = flags.command;
-  let command = flags.command;
-  let entryEnv: Readonly<Record<string, string>> = {};
-  let expanded: Readonly<Record<string, string>> = {};
+  let entry: StdioConfigEntry | undefined;
   if (flags.server !== undefined) {
     const loaded = configServer({ ...flags, server: flags.server }, io);
     if (!loaded.ok) return io.stderr(`caplab probe: ${loaded.class}/${loaded.kind}: ${loaded.message}\n`), EXIT.usage;
-    ({ raw, command } = loaded.value);
-    entryEnv = loaded.value.env;
-    expanded = loaded.value.expanded;
+    entry = loaded.value;
   }
   const cwd = flags.cwd === undefined ? undefined : resolve(io.cwd, flags.cwd);
   const badCwd = cwd === undefined ? undefined : checkCwd(cwd);
   if (badCwd) return io.stderr(`caplab probe: ${badCwd.class}/${badCwd.kind}: ${badCwd.message}\n`), EXIT.usage;
-  if (cwd === undefined) {
-    command = absolutize(command, io.cwd);
-    raw = raw.map((arg, index) => (arg.includes('${') ? arg : (command[index] ?? arg)));
-  }
-  const env = probeEnv(io.env, flags.envAllow, { ...entryEnv, ...flags.env });
+  const env = probeEnv(io.env, flags.envAllow, { ...entry?.env, ...flags.env });
+  const expanded = entry?.expanded ?? {};
+  const { command, raw } = launchOf(flags.command, entry, cwd === undefined ? io.cwd : undefined, env);
   const redactor = redactorFor({ ...expanded, ...env });
   io.stderr(`caplab probe: starting ${redactor.redact(shown(raw))}\n  cwd ${cwd ?? '(a fresh empty directory, removed at close)'}; env ${Object.keys(env).sort().join(', ') || '(none)'}\n`);
   const report = redactDeep(

@@ -45,6 +45,12 @@ export interface Contract<TInput extends ContractSchema = ContractSchema, TResul
    * none (its defaults stay annotations, and nothing is filled).
    */
   readonly fills?: Readonly<Record<string, unknown>>;
+  /**
+   * A listed tool's annotations, kept as the server gave them: untrusted
+   * hints a reader may show, never what the host decides by (the fields
+   * above are). Copied into the bound contract when present.
+   */
+  readonly hints?: Readonly<Record<string, unknown>>;
 }
 
 /** A contract of caplab's own: valibot input and result, so a handler's input is typed from them (`defineTool`). */

@@ -77,3 +77,5 @@ export { isClipped, listedValidator, probe, PROBE_ENV_ALLOW, PROBE_OFFERED, PROB
 export type { Basis, Bounded, CallRequest, Clipped, ListedValidator, ProbedCall, ProbedTool, ProbeFinding, ProbeOptions, ProbeReport, ProbeTimeouts, ReportedCall, ReportedServer, ReportedTool } from './probe/index.ts';
 export { ENV_NAME, ENV_NAME_RULE, loadMcpConfig } from './config/index.ts';
 export type { InvalidConfigEntry, McpConfig, McpConfigEntry, McpConfigOptions, StdioConfigEntry, UnsupportedConfigEntry } from './config/index.ts';
+export { entryArgv, resolveCommand, resolvePaths, serverKey, serverKeys } from './config/index.ts';
+export type { ServerKey } from './config/index.ts';

@@ -27,3 +27,17 @@ test("a server is named by its key, the host's name for it, never by the serverI
   expect(toolNames(tool)).toEqual(['update_note', 'mcp__notes__update_note']);
   expect(hookToolName(tool)).toBe('mcp__notes__update_note');
 });
+
+test('a configured server\'s tool answers to its model name and its full name; a hook sees the full name', () => {
+  const server = { key: 'notes' };
+  const dotted = { binding: { tool: 'mcp__notes__read_file_0123abcd', server, naming: { full: 'mcp__notes__read.file' } }, contract: { name: 'read.file' } };
+  expect(toolNames(dotted)).toEqual(['mcp__notes__read_file_0123abcd', 'mcp__notes__read.file']);
+  expect(hookToolName(dotted)).toBe('mcp__notes__read.file');
+  // A kept name is both: listed once.
+  const kept = { binding: { tool: 'mcp__notes__echo', server, naming: { full: 'mcp__notes__echo' } }, contract: { name: 'echo' } };
+  expect(toolNames(kept)).toEqual(['mcp__notes__echo']);
+  expect(hookToolName(kept)).toBe('mcp__notes__echo');
+  // The recorded full name wins over one composed from key and contract name.
+  const recorded = { binding: { tool: 'x', server, naming: { full: 'mcp__other__y' } }, contract: { name: 'z' } };
+  expect([toolNames(recorded), hookToolName(recorded)]).toEqual([['x', 'mcp__other__y'], 'mcp__other__y']);
+});

@@ -4,8 +4,10 @@
  * servers and command hooks share), the child subreaper that finds
  * processes escaped by `setsid` (Linux; the gap elsewhere is stated in every
  * close report), the guard process that kills children and removes
- * probe's temp folder when caplab dies, even by SIGKILL (guard.ts), and the
- * cleanups main.ts's last-resort handler runs first (last-resort.ts).
+ * probe's temp folder when caplab dies, even by SIGKILL (guard.ts), the
+ * fresh empty folder a server starts in, registered before it is made
+ * (fresh-dir.ts), and the cleanups main.ts's last-resort handler runs first
+ * (last-resort.ts).
  */
 export { allProcesses, isAlive, procStat } from './proc.ts';
 export type { ProcStat } from './proc.ts';
@@ -15,4 +17,6 @@ export { livingMembers, signalGroup, waitGroupGone } from './process-group.ts';
 export { enableGuard, processGuard } from './guard.ts';
 export { atLastResort, runLastResort } from './last-resort.ts';
 export { isGuardableGroup } from './guard-protocol.ts';
+export { freshDir } from './fresh-dir.ts';
+export type { FreshDir, FreshDirOptions } from './fresh-dir.ts';
 export type { ProcessGuard, Release } from './guard.ts';

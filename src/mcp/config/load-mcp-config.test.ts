@@ -33,11 +33,11 @@ test('every entry comes back in file order: stdio parsed, http and sse kept as u
   expect(loaded.value).toEqual({
     path,
     entries: [
-      { kind: 'stdio', name: 'notes', raw: ['/usr/bin/notes', '--ro'], command: ['/usr/bin/notes', '--ro'], env: { LEVEL: 'debug' }, expanded: {} },
+      { kind: 'stdio', name: 'notes', raw: ['/usr/bin/notes', '--ro'], command: ['/usr/bin/notes', '--ro'], folder: options.cwd, env: { LEVEL: 'debug' }, expanded: {} },
       { kind: 'unsupported', name: 'remote', type: 'http' },
       { kind: 'invalid', name: 'broken', failure: { ok: false, class: 'invalid_arguments', kind: 'malformed_config', message: `${path}: server "broken" has no "command" string` } },
       { kind: 'unsupported', name: 'events', type: 'sse' },
-      { kind: 'stdio', name: 'typed', raw: ['srv'], command: ['srv'], env: {}, expanded: {} },
+      { kind: 'stdio', name: 'typed', raw: ['srv'], command: ['srv'], folder: options.cwd, env: {}, expanded: {} },
     ],
   });
 });
@@ -62,7 +62,7 @@ test('${VAR} and ${VAR:-default} expand in command, args and env; what was read 
   const loaded = loadMcpConfig(options);
   if (!loaded.ok) throw new Error(loaded.message);
   const [s, missing] = loaded.value.entries;
-  expect(s).toEqual({ kind: 'stdio', name: 's', raw: ['${BIN:-/usr/bin/srv}', '--token=${TOKEN}'], command: ['/usr/bin/srv', '--token=tok_123456789'], env: { KEY: 'tok_123456789', LEVEL: 'info' }, expanded: { TOKEN: 'tok_123456789' } });
+  expect(s).toEqual({ kind: 'stdio', name: 's', raw: ['${BIN:-/usr/bin/srv}', '--token=${TOKEN}'], command: ['/usr/bin/srv', '--token=tok_123456789'], folder: options.cwd, env: { KEY: 'tok_123456789', LEVEL: 'info' }, expanded: { TOKEN: 'tok_123456789' } });
   expect(missing).toMatchObject({ kind: 'invalid', name: 'missing', failure: { kind: 'unset_variable', message: `${loaded.value.path}: server "missing": env KEY: \${NOPE} is not set and has no default` } });
 });
 
@@ -79,6 +79,7 @@ test('each malformed entry names what is wrong, the first fault first', () => {
     [{ command: 'x', env: { '': 'v' } }, 'server "s": env name "" is not [A-Za-z_][A-Za-z0-9_]*'],
     [{ type: 7, command: 'x' }, 'server "s": "type" must be a string'],
     [{ args: 'y', env: 3 }, 'server "s" has no "command" string'],
+    [{ command: '${EMPTY:-}' }, 'server "s": "command" expands to an empty string'],
   ];
   for (const [entry, message] of cases) {
     const options = folder({ [PROJECT_MCP_CONFIG]: config({ s: entry }) });
@@ -120,4 +121,10 @@ test('the project file is used only with trust: found, named, or through a symli
     expect(loadMcpConfig({ ...options, ...(file ? { file } : {}), trust: true })).toMatchObject({ ok: true });
   }
   expect(loadMcpConfig({ ...options, file: 'other.json' })).toMatchObject({ ok: true, value: { path: join(options.cwd, 'other.json') } });
+});
+
+test('an entry\'s folder is the config file\'s, wherever the caller is', () => {
+  const options = folder({ 'deep/er/servers.json': config({ s: { command: './srv' } }) }, { file: 'deep/er/servers.json' });
+  const loaded = loadMcpConfig(options);
+  expect(loaded.ok && loaded.value.entries[0]).toMatchObject({ kind: 'stdio', command: ['./srv'], folder: join(options.cwd, 'deep/er') });
 });

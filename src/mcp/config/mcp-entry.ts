@@ -1,3 +1,4 @@
+import { dirname } from 'node:path';
 import * as v from 'valibot';
 import { fail, type Failure } from '../../contract/index.ts';
 import { expandVars } from './expand-vars.ts';
@@ -13,8 +14,10 @@ export interface StdioConfigEntry {
   readonly name: string;
   /** `command` and `args` as written, `${VAR}` unexpanded. */
   readonly raw: readonly string[];
-  /** `command` and `args` expanded. */
+  /** `command` and `args` expanded; relative paths still relative (see `entryArgv`). */
   readonly command: readonly string[];
+  /** The config file's folder: what the entry's relative paths resolve against (`entryArgv`), never the caller's cwd. */
+  readonly folder: string;
   /** The entry's `env`, expanded: names the user chose, passed as given. */
   readonly env: Readonly<Record<string, string>>;
   /** The variables expansion read from the caller's environment, for redaction. */
@@ -88,11 +91,13 @@ export function readEntry(path: string, name: string, entry: unknown, source: Re
     if (!value.ok) return invalid({ ...value, message: `${path}: server "${name}": ${value.message}` });
     expanded.push(value.value);
   }
+  // `${BIN:-}` can expand to nothing: there is no program to start.
+  if (expanded[0] === '') return malformed(`server "${name}": "command" expands to an empty string`);
   const serverEnv: Record<string, string> = {};
   for (const [key, value] of Object.entries(env)) {
     const expandedValue = expandVars(value, source, used);
     if (!expandedValue.ok) return invalid({ ...expandedValue, message: `${path}: server "${name}": env ${key}: ${expandedValue.message}` });
     serverEnv[key] = expandedValue.value;
   }
-  return { kind: 'stdio', name, raw, command: expanded, env: serverEnv, expanded: used };
+  return { kind: 'stdio', name, raw, command: expanded, folder: dirname(path), env: serverEnv, expanded: used };
 }

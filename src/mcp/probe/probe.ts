@@ -1,9 +1,6 @@
-import { randomBytes } from 'node:crypto';
-import { mkdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { NO_REDACTION, redactorFor, type Redactor } from '../../contract/index.ts';
-import { atLastResort, isGuardableGroup, processGuard, signalGroup } from '../../platform/index.ts';
+import { atLastResort, freshDir, isGuardableGroup, signalGroup } from '../../platform/index.ts';
+import { resolveCommand } from '../config/index.ts';
 import { buildEnv, type CloseReport, type ConnectionLimits, type Graces, type Launch, openStdioTransport, type SpawnFn, type StdioTransport } from '../wire/index.ts';
 import { PROBE_ENV_ALLOW } from './probe-env.ts';
 import { notSent, type CallRequest } from './probe-calls.ts';
@@ -68,55 +65,25 @@ export interface ProbeReport {
   readonly close?: CloseReport;
 }
 
-/** Resolves argv[0] through the server's PATH, so the launch is absolute. */
-function resolveCommand(command: readonly string[], env: Readonly<Record<string, string>>): string[] {
-  const [program, ...args] = command;
-  if (!program) throw new Error('probe: empty command');
-  const resolved = program.includes('/') ? program : Bun.which(program, { PATH: env['PATH'] ?? '' });
-  return [resolved ?? program, ...args];
-}
-
 /**
  * `caplab probe`: the general profile (see `runProbe`) over a server
- * spawned on stdio, in a fresh empty cwd unless told otherwise, with an
- * allowlisted environment. However it ends — a report, or an error thrown
+ * spawned on stdio, in a fresh empty cwd unless told otherwise (`freshDir`:
+ * registered with caplab's guard before it is made), with an allowlisted
+ * environment; a bare command is found on the server's PATH
+ * (`resolveCommand`). However it ends — a report, or an error thrown
  * through it — the server's whole process group is stopped and the temp cwd
  * removed before it returns; and if the process meets an error nothing
  * catches meanwhile, main.ts's last resort kills the group and removes the
  * folder at once (registered with `atLastResort`).
  */
-/**
- * A fresh folder for the server, registered with caplab's guard *before* it
- * is made, so that no SIGKILL can leave it: the guard removes it if caplab
- * dies, however early. The name carries 64 random bits and the folder is made
- * exclusively, so a registered name is never someone else's folder.
- */
-function guardedTempDir(): { path: string; release: () => void } {
-  for (;;) {
-    const path = join(tmpdir(), `caplab-probe-${randomBytes(8).toString('hex')}`);
-    const release = processGuard().folder(path);
-    try {
-      mkdirSync(path, { mode: 0o700 });
-      return { path, release };
-    } catch (error) {
-      release();
-      if ((error as { code?: unknown }).code !== 'EEXIST') throw error;
-    }
-  }
-}
-
 export async function probe(command: readonly string[], options: ProbeOptions = {}): Promise<ProbeReport> {
   const timeouts = { ...PROBE_TIMEOUTS, ...options.timeouts };
   const env = options.env ?? buildEnv(PROBE_ENV_ALLOW, options.envSource ?? process.env);
   const redactor = options.redactor ?? redactorFor(env);
   const cwdIsTemp = options.cwd === undefined;
-  const temp = cwdIsTemp ? guardedTempDir() : undefined;
+  const temp = cwdIsTemp ? freshDir('caplab-probe-') : undefined;
   const cwd = temp?.path ?? options.cwd!;
-  const unguard = temp?.release ?? (() => undefined);
-  const removeTemp = () => {
-    if (cwdIsTemp) rmSync(cwd, { recursive: true, force: true });
-    unguard();
-  };
+  const removeTemp = temp?.remove ?? (() => undefined);
   const base = { command: [...(options.display ?? command)], cwd, cwdIsTemp, envNames: Object.keys(env).sort() };
   try {
     const launch: Launch = { command: resolveCommand(command, env), cwd, env };

@@ -51,6 +51,8 @@ export const MCP_KINDS = {
   malformed_config: { class: 'invalid_arguments', basis: null },
   unset_variable: { class: 'invalid_arguments', basis: null },
   untrusted_project: { class: 'permission_denied', basis: null },
+  // two config names that would name their tools alike (server-keys.ts)
+  bad_server_key: { class: 'invalid_arguments', basis: null },
 } as const satisfies KindTable;
 
 declare module '../../contract/index.ts' {
