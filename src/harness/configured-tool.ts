@@ -110,7 +110,7 @@ export function configuredContract(key: string, entry: ListedEntry, compile: Com
     completionEvidence: 'the tools/call result as the server sent it; nothing in it is checked against host state',
     errorClasses: ['invalid_arguments', 'business', 'protocol', 'closed', 'timeout', 'evidence'],
     ...(entry.annotations !== undefined ? { hints: entry.annotations } : {}),
-  } as Contract; // hints: the field lands with the tool-name rule
+  };
   return ok({ contract, ...(output?.value ? { output: output.value } : {}) });
 }
 

@@ -1,0 +1,132 @@
+import { describe, expect, test } from 'bun:test';
+import type { ServerIdentity } from '../binding/index.ts';
+import { fail, ok, type SchemaValidator } from '../contract/index.ts';
+import { textBlock } from '../pipeline/index.ts';
+import { startConfiguredServers, type ConfiguredClient, type ServerSpec, type StartDeps } from './configured-servers.ts';
+import type { CompileListed } from './configured-tool.ts';
+
+const identity = (key: string): ServerIdentity => ({
+  key,
+  name: 'same-name',
+  version: '1.0.0',
+  protocolVersion: '2025-06-18',
+  endpoint: { kind: 'stdio', argv: ['/bin/server'], cwd: '(fresh)', envNames: ['PATH'] },
+  instanceId: `run-1/${key}`,
+});
+
+const echoEntry = { name: 'echo', inputSchema: { type: 'object', properties: { text: { type: 'string' } } } };
+
+/** A server as the host session would hand it over: its listing, its calls answered by echoing the arguments. */
+function fakeClient(key: string, tools: readonly unknown[], stderr = ''): ConfiguredClient & { calls: unknown[]; closed: number } {
+  const exchanges: { method: string; jsonrpcId: number; actionId: string; requestBytes: number; responseBytes: number; isError: boolean }[] = [];
+  const client = {
+    calls: [] as unknown[],
+    closed: 0,
+    identity: identity(key),
+    profile: { version: '2025-06-18', defaultDialect: 'lenient' as const },
+    listing: { tools, notices: [] },
+    async callTool(tool: { name: string }, args: unknown, options: { actionId: string }) {
+      client.calls.push({ tool: tool.name, args });
+      exchanges.push({ method: 'tools/call', jsonrpcId: exchanges.length + 2, actionId: options.actionId, requestBytes: 10, responseBytes: 20, isError: false });
+      return ok({ data: { content: [{ type: 'text', text: JSON.stringify(args) }] }, content: [textBlock(JSON.stringify(args))] });
+    },
+    listChanged: () => ({ seen: 1, relists: [{ outcome: 'unchanged' as const, changed: [], removed: [], added: [] }] }),
+    exchanges: () => exchanges,
+    stderr: () => stderr,
+    async close() {
+      client.closed += 1;
+      return { exitCode: 0, steps: ['stdin_end'], survivors: [], orphans: { found: 0 } };
+    },
+  };
+  return client;
+}
+
+const acceptAll: CompileListed = (schema) => ok({ kind: 'json-schema', jsonSchema: schema as SchemaValidator['jsonSchema'], validate: () => [] });
+
+function deps(clients: Record<string, ConfiguredClient | undefined>, redact = (text: string) => text): StartDeps<ServerSpec> {
+  return {
+    open: async (spec) => clients[spec.key] ? ok(clients[spec.key]!) : fail('spawn', 'exited_early', `${spec.key} ended before the handshake`),
+    compiler: async () => acceptAll,
+    requestMs: 1_000,
+    redact,
+  };
+}
+
+describe('startConfiguredServers', () => {
+  test('two servers reporting one serverInfo.name and one tool name: two names, two bindings, by key', async () => {
+    const a = fakeClient('a', [echoEntry]);
+    const b = fakeClient('b', [echoEntry]);
+    const servers = await startConfiguredServers([{ key: 'a' }, { key: 'b' }], deps({ a, b }));
+    expect(servers.offers.map((offer) => offer.binding.tool)).toEqual(['mcp__a__echo', 'mcp__b__echo']);
+    const opened = await servers.provider.open({ runId: 'run-1' });
+    if (!opened.ok) throw new Error(opened.message);
+    const [toolA, toolB] = opened.value.tools;
+    expect(toolA!.binding.id).not.toBe(toolB!.binding.id);
+    expect(toolA!.binding.server?.key).toBe('a');
+    await opened.value.close();
+  });
+
+  test('a call goes to its own server, its exchange recorded under the key', async () => {
+    const a = fakeClient('a', [echoEntry]);
+    const b = fakeClient('b', [echoEntry]);
+    const servers = await startConfiguredServers([{ key: 'a' }, { key: 'b' }], deps({ a, b }));
+    const opened = await servers.provider.open({ runId: 'run-1' });
+    if (!opened.ok) throw new Error(opened.message);
+    const toolB = opened.value.tools[1]!;
+    const context = { runDir: '/', actionId: 'act-1', toolCallId: 'toolu_1', request: { id: 'req-1', payload: new Uint8Array(), payloadSha256: '', bindings: {} }, signal: new AbortController().signal };
+    const called = await toolB.handler({ text: 'hi' }, context);
+    expect(called.ok && called.value.protocol?.server).toBe('b');
+    expect([a.calls, b.calls]).toEqual([[], [{ tool: 'echo', args: { text: 'hi' } }]]);
+    expect(opened.value.protocolOf?.('act-1')?.jsonrpcId).toBe(2);
+    await opened.value.close();
+  });
+
+  test('a server that does not start is recorded failed; the others go on', async () => {
+    const b = fakeClient('b', [echoEntry]);
+    const servers = await startConfiguredServers([{ key: 'a', configKey: 'a.dotted' }, { key: 'b' }], deps({ b }));
+    expect(servers.starts[0]).toEqual({ key: 'a', config_key: 'a.dotted', status: 'failed', failure: { class: 'spawn', kind: 'exited_early', message: 'a ended before the handshake' }, tools: [], notices: [] });
+    expect(servers.failureOf('a')?.kind).toBe('exited_early');
+    expect(servers.failureOf('b')).toBeUndefined();
+    expect(servers.provider.servers).toEqual(['a', 'b']);
+    expect(servers.offers.map((offer) => offer.binding.tool)).toEqual(['mcp__b__echo']);
+    expect(await servers.close()).toEqual([
+      { key: 'a', close: null, list_changed: { seen: 0, relists: [] }, stderr: '' },
+      expect.objectContaining({ key: 'b', list_changed: { seen: 1, relists: [expect.objectContaining({ outcome: 'unchanged' })] } }),
+    ]);
+  });
+
+  test('a tool that cannot be bound is recorded unbound with why; its neighbours bind', async () => {
+    const a = fakeClient('a', [{ name: 'broken' }, echoEntry, 'not a tool']);
+    const servers = await startConfiguredServers([{ key: 'a' }], deps({ a }));
+    expect(servers.starts[0]!.tools.map((tool) => `${tool.name}:${tool.status}`)).toEqual(['broken:unbound', 'echo:bound', '(unnamed):unbound']);
+    const bound = servers.starts[0]!.tools[1]!;
+    expect(bound.status === 'bound' && bound.model_name).toBe('mcp__a__echo');
+    await servers.close();
+  });
+
+  test('a name the Messages API refuses is rewritten; the binding keeps both names and the rule', async () => {
+    const long = `${'x'.repeat(70)}`;
+    const a = fakeClient('a', [{ ...echoEntry, name: 'dotted.name' }, { ...echoEntry, name: long }]);
+    const servers = await startConfiguredServers([{ key: 'a' }], deps({ a }));
+    const opened = await servers.provider.open({ runId: 'run-1' });
+    if (!opened.ok) throw new Error(opened.message);
+    const [dotted, longTool] = opened.value.tools;
+    expect(dotted!.binding.tool).toMatch(/^mcp__a__dotted_name_[0-9a-f]{8}$/);
+    expect(dotted!.binding.naming).toEqual({ full: 'mcp__a__dotted.name', rule: 'caplab.tool-name/1' });
+    expect(longTool!.binding.tool).toHaveLength(64);
+    await opened.value.close();
+  });
+
+  test('close happens once, after which run_end reads what each server said, its stderr redacted and cut', async () => {
+    const a = fakeClient('a', [echoEntry], `${'x'.repeat(10_000)} token=SECRETVALUE`);
+    const servers = await startConfiguredServers([{ key: 'a' }], deps({ a }, (text) => text.replaceAll('SECRETVALUE', '[redacted:TOKEN]')));
+    const opened = await servers.provider.open({ runId: 'run-1' });
+    if (!opened.ok) throw new Error(opened.message);
+    await opened.value.close();
+    await servers.close();
+    expect(a.closed).toBe(1);
+    const [end] = opened.value.servers!.end();
+    expect(end!.stderr.endsWith('token=[redacted:TOKEN]')).toBe(true);
+    expect(end!.stderr.length).toBeLessThanOrEqual(4096);
+  });
+});
