@@ -47,6 +47,7 @@ const ACCEPTANCE_TESTS = ['src/excerpt/acceptance.test.ts', 'src/harness/recheck
 const PROBE_HOSTILE_TESTS = ['src/cli/probe-hostile.test.ts'];
 const PROBE_EVIDENCE_TESTS = ['src/mcp/probe/probe-evidence.test.ts'];
 const GUARD_TESTS = ['src/platform/guard.test.ts', 'src/cli/sigkill.test.ts'];
+const HOST_SESSION_TESTS = ['src/mcp/client/host-session.test.ts'];
 
 export const MUTATIONS: readonly Mutation[] = [
   // The seven of issue 10: each acceptance check made always-pass, and disclosure loosened.
@@ -1110,4 +1111,12 @@ export const MUTATIONS: readonly Mutation[] = [
   { id: 'refused-verdict-ends-completed', claim: 'record-limits', file: 'src/harness/decide-acceptance.ts', find: "{ ...loop, ...UNDECIDED, stop: 'failed', failure: decided }", replace: '{ ...loop, ...UNDECIDED }', tests: ['src/harness/decide-acceptance.test.ts'] },
   // The harness's code shape (no README bullet of its own): the architecture test's function-length check, and its own test.
   { id: 'long-function-allowed', claim: 'pipeline', file: 'src/architecture.test.ts', find: '      if (lines > max) found.push(', replace: '      if (lines > max + 1) found.push(', tests: ['src/architecture.test.ts'] },
+  // W4: the host session profile for servers users configure (src/mcp/client/host-*.ts).
+  { id: 'host-drift-changed-callable', claim: 'mcp-client', file: 'src/mcp/client/host-relist.ts', find: "for (const name of changed) this.#drifted.set(name, 'changed');", replace: 'for (const name of changed) void name;', tests: HOST_SESSION_TESTS },
+  { id: 'host-no-relist-before-call', claim: 'mcp-client', file: 'src/mcp/client/host-relist.ts', find: 'if (this.#source.seen() > this.#answered) {', replace: 'if (this.#source.seen() > this.#answered + Number.MAX_SAFE_INTEGER) {', tests: HOST_SESSION_TESTS },
+  { id: 'host-server-closed-sent', claim: 'mcp-client', file: 'src/mcp/client/host-session.ts', find: "listed first`);\n      if (correlator.failure) return serverClosed(tool.name, correlator.failure);", replace: 'listed first`);', tests: HOST_SESSION_TESTS },
+  { id: 'host-is-error-as-result', claim: 'mcp-client', file: 'src/mcp/client/host-call.ts', find: 'if (result.isError === true) return', replace: 'if (result.isError === true && texts.length < 0) return', tests: HOST_SESSION_TESTS },
+  { id: 'host-non-text-block-as-json', claim: 'mcp-client', file: 'src/mcp/client/host-content.ts', find: "text: block.type === 'text' ? block.text : blockLine(block)", replace: "text: block.type === 'text' ? block.text : JSON.stringify(block)", tests: HOST_SESSION_TESTS },
+  { id: 'host-text-disagreement-unchecked', claim: 'mcp-client', file: 'src/mcp/client/host-call.ts', find: 'if (texts.length > 0 && !jsonTextAgrees(texts, structured))', replace: 'if (texts.length > 1 && !jsonTextAgrees(texts, structured))', tests: HOST_SESSION_TESTS },
+  { id: 'host-output-unvalidated', claim: 'mcp-client', file: 'src/mcp/client/host-call.ts', find: 'const issues = tool.output.validate(structured);', replace: 'const issues = tool.output.validate(structured).slice(0, 0);', tests: HOST_SESSION_TESTS },
 ];
