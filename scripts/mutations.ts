@@ -47,6 +47,7 @@ const ACCEPTANCE_TESTS = ['src/excerpt/acceptance.test.ts', 'src/harness/recheck
 const PROBE_HOSTILE_TESTS = ['src/cli/probe-hostile.test.ts'];
 const PROBE_EVIDENCE_TESTS = ['src/mcp/probe/probe-evidence.test.ts'];
 const GUARD_TESTS = ['src/platform/guard.test.ts', 'src/cli/sigkill.test.ts'];
+const HOST_SESSION_TESTS = ['src/mcp/client/host-session.test.ts'];
 
 export const MUTATIONS: readonly Mutation[] = [
   // The seven of issue 10: each acceptance check made always-pass, and disclosure loosened.
@@ -1033,7 +1034,7 @@ export const MUTATIONS: readonly Mutation[] = [
   { id: 'probe-schema-non-finite-compiled', claim: 'probe', file: 'src/mcp/probe/probe-schema.ts', find: "  if (!bounded.ok) {\n    return finding('protocol', 'non_finite_number'", replace: "  if (!bounded.ok && bounded.kind !== 'non_finite_number') {\n    return finding('protocol', 'non_finite_number'", tests: ['src/mcp/probe/probe-bounds.test.ts'] },
   { id: 'probe-ref-loop-unchecked', claim: 'probe', file: 'src/mcp/probe/probe-schema.ts', find: 'const loop = refLoop(schema as Readonly<Record<string, unknown>>);', replace: 'const loop = refLoop({});', tests: ['src/mcp/probe/probe-bounds.test.ts'] },
   { id: 'probe-result-depth-unchecked', claim: 'probe', file: 'src/mcp/probe/probe-calls.ts', find: 'if (nestsDeeperThan(result, LIMITS.probeResultDepth)) {', replace: 'if (nestsDeeperThan(result, Number.POSITIVE_INFINITY)) {', tests: ['src/mcp/probe/output-judge.test.ts'] },
-  { id: 'probe-tools-unbounded', claim: 'probe', file: 'src/mcp/probe/probe-list.ts', find: '      if (entries.length < LIMITS.probeTools) entries.push(entry);\n      else beyond += 1;', replace: '      entries.push(entry);', tests: ['src/mcp/probe/probe-bounds.test.ts'] },
+  { id: 'probe-tools-unbounded', claim: 'probe', file: 'src/mcp/client/list-pages.ts', find: '      if (entries.length < options.maxEntries) entries.push(entry);\n      else beyond += 1;', replace: '      entries.push(entry);', tests: ['src/mcp/probe/probe-bounds.test.ts'] },
   { id: 'probe-listing-never-yields', claim: 'probe', file: 'src/mcp/probe/probe-tools.ts', find: '    await yieldToEventLoop();', replace: '    void yieldToEventLoop;', tests: ['src/mcp/probe/probe-bounds.test.ts'] },
   { id: 'probe-judging-without-deadline', claim: 'probe', file: 'src/mcp/probe/output-judge.ts', find: "const timer = setTimeout(() => settle({ kind: 'timeout' }, true), Math.max(0, timeoutMs));", replace: "const timer = setTimeout(() => settle({ kind: 'timeout' }, true), Math.max(2 ** 31 - 1, timeoutMs));", tests: ['src/mcp/probe/output-judge.test.ts'] },
   { id: 'probe-args-non-finite-sent-as-null', claim: 'probe', file: 'src/cli/probe-command.ts', find: 'const read = parseJsonBounded(value!, ARGUMENT_BOUNDS);', replace: 'const read = parseJsonBounded(JSON.stringify(JSON.parse(value!)), ARGUMENT_BOUNDS);', tests: ['src/cli/probe-hostile.test.ts'] },
@@ -1130,4 +1131,12 @@ export const MUTATIONS: readonly Mutation[] = [
   { id: 'listed-ajv-first-error', claim: 'contracts', file: 'src/mcp/probe/listed-schema.ts', find: '    return errors.length > 0 ? errors.map(issueOf)', replace: '    return errors.length > 0 ? errors.slice(0, 1).map(issueOf)', tests: ['src/mcp/probe/listed-schema.test.ts'] },
   { id: 'listed-async-compiled', claim: 'contracts', file: 'src/mcp/probe/listed-schema.ts', find: '.$async === true) {', replace: '.$async === false) {', tests: ['src/mcp/probe/listed-schema.test.ts'] },
   { id: 'listed-schema-re-exported', claim: 'contracts', file: 'src/contract/schema.ts', find: '  return structuredClone(isSchemaValidator(schema) ? schema.jsonSchema : exportSchema(schema));', replace: '  return structuredClone(isSchemaValidator(schema) ? { ...schema.jsonSchema, $schema: JSON_SCHEMA_DIALECT } : exportSchema(schema));', tests: ['src/contract/contract.test.ts', 'src/mcp/probe/listed-schema.test.ts'] },
+  // W4: the host session profile for servers users configure (src/mcp/client/host-*.ts).
+  { id: 'host-drift-changed-callable', claim: 'mcp-client', file: 'src/mcp/client/host-relist.ts', find: "for (const name of changed) this.#drifted.set(name, 'changed');", replace: 'for (const name of changed) void name;', tests: HOST_SESSION_TESTS },
+  { id: 'host-no-relist-before-call', claim: 'mcp-client', file: 'src/mcp/client/host-relist.ts', find: 'if (this.#source.seen() > this.#answered) {', replace: 'if (this.#source.seen() > this.#answered + Number.MAX_SAFE_INTEGER) {', tests: HOST_SESSION_TESTS },
+  { id: 'host-server-closed-sent', claim: 'mcp-client', file: 'src/mcp/client/host-session.ts', find: "listed first`);\n      if (correlator.failure) return serverClosed(tool.name, correlator.failure);", replace: 'listed first`);', tests: HOST_SESSION_TESTS },
+  { id: 'host-is-error-as-result', claim: 'mcp-client', file: 'src/mcp/client/host-call.ts', find: 'if (result.isError === true) return', replace: 'if (result.isError === true && texts.length < 0) return', tests: HOST_SESSION_TESTS },
+  { id: 'host-non-text-block-as-json', claim: 'mcp-client', file: 'src/mcp/client/host-content.ts', find: "text: block.type === 'text' ? block.text : blockLine(block)", replace: "text: block.type === 'text' ? block.text : JSON.stringify(block)", tests: HOST_SESSION_TESTS },
+  { id: 'host-text-disagreement-unchecked', claim: 'mcp-client', file: 'src/mcp/client/host-call.ts', find: 'if (texts.length > 0 && !jsonTextAgrees(texts, structured))', replace: 'if (texts.length > 1 && !jsonTextAgrees(texts, structured))', tests: HOST_SESSION_TESTS },
+  { id: 'host-output-unvalidated', claim: 'mcp-client', file: 'src/mcp/client/host-call.ts', find: 'const issues = tool.output.validate(structured);', replace: 'const issues = tool.output.validate(structured).slice(0, 0);', tests: HOST_SESSION_TESTS },
 ];

@@ -55,7 +55,7 @@ const dynamicTargets = (graph: Graph, within: Set<string>) =>
 /** main.ts's two lazy entries: the CLI (every command) and the guard process (platform/guard.ts starts it). */
 const CLI = 'src/cli/index.ts';
 const GUARD = 'src/platform/guard-process.ts';
-const HOST_SESSION = ['src/mcp/client/session.ts', 'src/mcp/client/client.ts', 'src/mcp/client/strict-session.ts'];
+const HOST_SESSION = ['src/mcp/client/session.ts', 'src/mcp/client/client.ts', 'src/mcp/client/strict-session.ts', 'src/mcp/client/host-client.ts', 'src/mcp/client/host-session.ts'];
 /** main.ts makes the commands that start processes a child subreaper, importing platform for them only. */
 const GUARDED = ['src/platform/index.ts'];
 /** The task's two entries, each loaded by the registry (src/cli/tasks.ts) on first use: the host side and the fixture server. */
@@ -93,8 +93,10 @@ const guardLoads = new Set([...base, ...closure(graph, [GUARD])]);
 test('every lazy import is accounted for: main.ts\'s two entries, cli.ts per command, the task registry and the lazy units of the MCP client and prober', () => {
   const everything = closure(graph, ['src/main.ts'], true);
   const known = new Set([CLI, GUARD, ...Object.values(COMMANDS).flat()]);
-  expect([...dynamicTargets(graph, everything)].filter((m) => !known.has(m) && !MCP_CONFIG_UNITS.includes(m)).sort()).toEqual([]);
-  expect([...known].filter((m) => !graph.edges.has(m))).toEqual([]);
+  const targets = dynamicTargets(graph, everything);
+  expect([...targets].filter((m) => !known.has(m) && !MCP_CONFIG_UNITS.includes(m)).sort()).toEqual([]);
+  // A unit no command calls yet is a lazy target the bundler leaves out of its inputs; a name that is neither is stale.
+  expect([...known].filter((m) => !graph.edges.has(m) && !targets.has(m))).toEqual([]);
 });
 
 test('no command reaches an @modelcontextprotocol/sdk or zod module at run time, even lazily', () => {

@@ -7,7 +7,9 @@
  *   deadlines, cancellation, notifications) over any transport;
  * - `client/`: the strict fixed-profile session (handshake, list, call) over a
  *   correlator, `openStrictClient` over a spawned server's stdio, and the tool
- *   session that wraps a server's tools as ordinary runtime tools;
+ *   session that wraps a server's tools as ordinary runtime tools; beside it
+ *   the host profile for servers users configure (`startHostSession`,
+ *   `openHostClient`);
  * - `server/`: a tools-only server engine (a task's fixture server runs on it
  *   as `caplab serve`), apart from the client: the two meet only on the wire;
  * - `probe/`: the prober, on the client's checks and the wire;
@@ -55,13 +57,34 @@ export type {
   Transport,
   Written,
 } from './wire/index.ts';
-export { CLIENT_INFO, MCP_ADAPTER_VERSION, MCP_GAPS, openStrictClient, openToolSession, protocolExchange, startStrictSession } from './client/index.ts';
+export {
+  CLIENT_INFO,
+  HOST_ADAPTER_VERSION,
+  HOST_CLIENT_INFO,
+  MCP_ADAPTER_VERSION,
+  MCP_GAPS,
+  openHostClient,
+  openStrictClient,
+  openToolSession,
+  protocolExchange,
+  startHostSession,
+  startStrictSession,
+  versionProfile,
+} from './client/index.ts';
 export type {
   CallOptions,
   CallResult,
   ClientOptions,
   Exchange,
   ExpectedTool,
+  HostCallResult,
+  HostClient,
+  HostClientOptions,
+  HostSession,
+  HostSessionOptions,
+  HostTool,
+  ListChanged,
+  RelistRecord,
   SessionOptions,
   SessionTimeouts,
   StrictClient,
@@ -70,6 +93,7 @@ export type {
   Timeouts,
   ToolSession,
   ToolSessionOptions,
+  VersionProfile,
 } from './client/index.ts';
 export { serializeResult, serveTools, toolServerMethods } from './server/index.ts';
 export type { Methods, SerializedResult, ServedTool, ServeStreams, ToolServer } from './server/index.ts';

@@ -39,7 +39,8 @@ function serialized(value: unknown): string | undefined {
   }
 }
 
-const jsonTextAgrees: TextAgreement = function jsonTextAgrees(texts, structured) {
+/** The spec's SHOULD as a `TextAgreement` (see there); the strict and the host session both judge text by it. */
+export const jsonTextAgrees: TextAgreement = function jsonTextAgrees(texts, structured) {
   if (texts.length !== 1) return false;
   const text = texts[0]!;
   // The usual case, without parsing the text again: it is the serialization of

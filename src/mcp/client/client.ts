@@ -34,10 +34,16 @@ export interface StrictClient extends StrictSession<CloseReport> {
 }
 
 /** The failure with the end of the server's stderr (at most `LIMITS.serverStderrBytes`) as one more issue. */
-function withStderr(failure: Failure, stderr: string): Failure {
+export function withStderr(failure: Failure, stderr: string): Failure {
   const tail = stderr.trim();
   if (!tail) return failure;
   return { ...failure, issues: [...(failure.issues ?? []), `server stderr (tail): ${clip(tail, LIMITS.serverStderrBytes, 'tail')}`] };
+}
+
+/** A failed handshake over stdio, with the server's stderr tail: a server that died before its first answer could not be started (spawn/exited_early). */
+export function startFailure(failure: Failure, stderr: string): Failure {
+  const early = failure.class === 'closed' && failure.kind === 'connection_lost';
+  return withStderr(early ? fail('spawn', 'exited_early', `server ended before completing the handshake: ${failure.message}`) : failure, stderr);
 }
 
 /**
@@ -59,12 +65,7 @@ export async function openStrictClient(options: ClientOptions): Promise<Outcome<
     timeouts,
     explainClosed: (failure) => withStderr(failure, transport.stderr()),
   });
-  if (!session.ok) {
-    // A server that dies before its first answer could not be started.
-    const early = session.class === 'closed' && session.kind === 'connection_lost';
-    const failure = early ? fail('spawn', 'exited_early', `server ended before completing the handshake: ${session.message}`) : session;
-    return withStderr(failure, transport.stderr());
-  }
+  if (!session.ok) return startFailure(session, transport.stderr());
   const { serverInfo, protocolVersion } = session.value;
   const identity: ServerIdentity = {
     key: options.key,

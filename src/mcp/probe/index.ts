@@ -17,8 +17,10 @@ export type { ListedValidator } from './listed-schema.ts';
 export type { ProbeFinding } from './probe-finding.ts';
 export type { ReportedCall, ReportedServer, ReportedTool } from './probe-report.ts';
 export type { ProbedTool } from './probe-tools.ts';
-export { PROBE_OFFERED, PROBE_VERSIONS } from './probe-versions.ts';
-export type { Basis } from './probe-versions.ts';
+// The version table is the client's (probe and the host session read one table); probe's names for it stay.
+export { OFFERED_VERSION as PROBE_OFFERED, READ_VERSIONS as PROBE_VERSIONS } from '../client/index.ts';
+// One definition, in contract (a strict-client failure carries it too); probe's findings reuse it.
+export type { Basis } from '../../contract/index.ts';
 export type { ProbeOptions, ProbeReport, ProbeTimeouts } from './probe.ts';
 export { isClipped } from './report-value.ts';
 export type { Bounded, Clipped } from './report-value.ts';

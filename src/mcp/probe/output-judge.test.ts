@@ -3,7 +3,7 @@ import { LIMITS } from '../../contract/index.ts';
 import { JUDGE_WORKER_IN_BINARY, judgeWorkerSource, OutputJudge } from './output-judge.ts';
 import { CALL_CHECKS, judgeResult, type Judging } from './probe-calls.ts';
 import type { ToolRuntime } from './probe-tools.ts';
-import { versionProfile } from './probe-versions.ts';
+import { versionProfile } from '../client/index.ts';
 import { BACKTRACK_PATTERN, hostileServer, type HostileMode } from './testing/hostile-server.ts';
 
 /**

@@ -4,7 +4,7 @@ import { OutputJudge } from './output-judge.ts';
 import { SchemaCompilers, type CompileMode } from './probe-ajv.ts';
 import { runProbe } from './probe-run.ts';
 import { checkTools } from './probe-tools.ts';
-import { versionProfile } from './probe-versions.ts';
+import { versionProfile } from '../client/index.ts';
 import { hostileMemory } from './testing/hostile-memory.ts';
 import { hostileServer, type HostileMode } from './testing/hostile-server.ts';
 

@@ -4,7 +4,7 @@ import { CONTENT_BLOCKS, type Correlator } from '../wire/index.ts';
 import type { OutputJudge, Verdict } from './output-judge.ts';
 import { excerpt, finding, fromFailure, type ProbeFinding } from './probe-finding.ts';
 import type { ToolRuntime } from './probe-tools.ts';
-import type { VersionProfile } from './probe-versions.ts';
+import type { VersionProfile } from '../client/index.ts';
 
 /** One `--call`: a tool name and its arguments (a JSON object). */
 export interface CallRequest {

@@ -1,7 +1,6 @@
 import { clipChars } from '../../base/index.ts';
-import { LIMITS, type ErrorClass, type Failure } from '../../contract/index.ts';
+import { LIMITS, type Basis, type ErrorClass, type Failure } from '../../contract/index.ts';
 import { jsonPrefix } from './json-prefix.ts';
-import type { Basis } from './probe-versions.ts';
 import type { Clipped } from './report-value.ts';
 
 /**

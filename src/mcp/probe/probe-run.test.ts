@@ -102,7 +102,7 @@ describe('runProbe (general profile): reports instead of refusing', () => {
 
   test('a tool name rule breach is the spec SHOULD for a 2025-11-25 server', async () => {
     // bad_tools speaks 2025-06-18: caplab's own rule. The basis follows the revision (profile table).
-    const { versionProfile } = await import('./probe-versions.ts');
+    const { versionProfile } = await import('../client/index.ts');
     expect(versionProfile('2025-11-25')?.nameRule).toBe('spec SHOULD');
     expect(versionProfile('2025-06-18')?.nameRule).toBe('caplab host rule');
   });
@@ -157,7 +157,7 @@ describe('runProbe --call: sent once, judged', () => {
     );
     expect(found[0]?.evidence).toBe('{"type":"text"}');
     const { judgeResult } = await import('./probe-calls.ts');
-    const { versionProfile } = await import('./probe-versions.ts');
+    const { versionProfile } = await import('../client/index.ts');
     // No outputSchema: the judging worker is never asked.
     const unused = { judge: { validate: () => Promise.reject(new Error('not asked')) }, timeoutMs: 1_000 };
     const many = await judgeResult('t', { content: Array.from({ length: 7 }, () => ({ type: 'text', text: 1 })) }, undefined, versionProfile('2025-06-18')!, 0, unused);

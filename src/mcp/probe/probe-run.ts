@@ -1,13 +1,12 @@
 import { LIMITS, type Failure } from '../../contract/index.ts';
 import { Correlator, type ServerInfo, InitializeResult, type Transport } from '../wire/index.ts';
-import { CLIENT_INFO, expectResult, nameList } from '../client/index.ts';
+import { CLIENT_INFO, expectResult, nameList, OFFERED_VERSION, READ_VERSIONS, versionProfile } from '../client/index.ts';
 import { notSent, probeCall, unlistedCall, type CallRequest, type ProbedCall } from './probe-calls.ts';
 import { excerpt, finding, fromFailure, type ProbeFinding } from './probe-finding.ts';
 import { OutputJudge } from './output-judge.ts';
 import { SchemaCompilers } from './probe-ajv.ts';
 import { listAll } from './probe-list.ts';
 import { checkTools, type ProbedTool } from './probe-tools.ts';
-import { PROBE_OFFERED, PROBE_VERSIONS, versionProfile } from './probe-versions.ts';
 
 export interface ProbeRunOptions<Closed = unknown> {
   readonly calls?: readonly CallRequest[];
@@ -48,7 +47,7 @@ const listKey = (tools: readonly ProbedTool[]): string => JSON.stringify(tools.m
 
 /**
  * The general profile over any transport: offers 2025-06-18 and reads any
- * answer in PROBE_VERSIONS; lists tools within bounds and checks each; sends
+ * answer in READ_VERSIONS; lists tools within bounds and checks each; sends
  * each requested tools/call once and judges it; re-lists once if the server
  * said its list changed; then closes the transport. Reports instead of
  * refusing, except that a protocol violation ends the session: after it,
@@ -100,7 +99,7 @@ export async function runProbe<Closed>(transport: Transport<Closed>, options: Pr
     return { ...known, tools, pages, complete, listChanged, calls, findings, started, close, ...(failure ? { failure } : {}) };
   };
 
-  const params = { protocolVersion: PROBE_OFFERED, capabilities: {}, clientInfo: CLIENT_INFO };
+  const params = { protocolVersion: OFFERED_VERSION, capabilities: {}, clientInfo: CLIENT_INFO };
   const initialize = await expectResult(session, 'initialize', params, InitializeResult, timeouts.startupMs);
   if (!initialize.ok) return finish(initialize);
   started = true;
@@ -110,9 +109,9 @@ export async function runProbe<Closed>(transport: Transport<Closed>, options: Pr
   known = { serverInfo, protocolVersion, ...(instructions !== undefined ? { instructions } : {}) };
   if (!profile) {
     // "If the client does not support the version in the server's response, it SHOULD disconnect."
-    return finish(undefined, finding('protocol', 'version_mismatch', 'spec SHOULD', `server answered a revision probe does not read (it reads ${PROBE_VERSIONS.join(', ')})`, { evidence: excerpt(protocolVersion) }));
+    return finish(undefined, finding('protocol', 'version_mismatch', 'spec SHOULD', `server answered a revision probe does not read (it reads ${READ_VERSIONS.join(', ')})`, { evidence: excerpt(protocolVersion) }));
   }
-  if (protocolVersion !== PROBE_OFFERED) known.versionNotes = { notApplicable: profile.notApplicable, notChecked: profile.notChecked };
+  if (protocolVersion !== OFFERED_VERSION) known.versionNotes = { notApplicable: profile.notApplicable, notChecked: profile.notChecked };
   listChanged.declared = capabilities.tools?.listChanged === true;
   const initialized = session.notify('notifications/initialized', {});
   if (!initialized.ok) return finish(initialized);

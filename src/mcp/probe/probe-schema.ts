@@ -2,7 +2,7 @@ import { checkJson, LIMITS } from '../../contract/index.ts';
 import type { ValidateFunction } from 'ajv';
 import type { CompileMode, Dialect, SchemaCompilers } from './probe-ajv.ts';
 import { excerpt, finding, type ProbeFinding } from './probe-finding.ts';
-import type { VersionProfile } from './probe-versions.ts';
+import type { VersionProfile } from '../client/index.ts';
 import { refLoop } from './schema-ref-loop.ts';
 
 /** What compiling one tool schema gave: how it compiled (what judging needs) and the validator, and findings either way. */

@@ -2,7 +2,7 @@ import { checkJson, LIMITS, schemaHash, type JsonSchema } from '../../contract/i
 import { SchemaCompilers, type CompileMode } from './probe-ajv.ts';
 import { excerpt, finding, type ProbeFinding } from './probe-finding.ts';
 import { compileToolSchema, type CompiledSchema } from './probe-schema.ts';
-import type { VersionProfile } from './probe-versions.ts';
+import type { VersionProfile } from '../client/index.ts';
 
 /** The tool-name rule: 1–128 of A-Za-z0-9_.- (the spec's SHOULD from 2025-11-25). */
 export const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;

@@ -40,6 +40,8 @@ export const MCP_KINDS = {
   deadline: { class: 'timeout', basis: null },
   aborted: { class: 'timeout', basis: null },
   connection_lost: { class: 'closed', basis: null },
+  // the host session: a call after its server's session ended is never sent
+  server_closed: { class: 'precondition', basis: null },
   session_closed: { class: 'closed', basis: null },
   transport_error: { class: 'closed', basis: null },
   peer_not_reading: { class: 'closed', basis: null },

@@ -1,17 +1,16 @@
 /**
- * The protocol revisions probe reads, and what each changes for its checks.
- * Probe offers 2025-06-18 and accepts any of these answers; for an older or
- * newer revision it says which checks do not apply and which of that
- * revision's features it does not check — neither is a finding.
+ * The protocol revisions the general clients read — probe and the host
+ * session for servers users configure — and what each changes for their
+ * checks. Both offer 2025-06-18 and accept any of these answers; for an older
+ * or newer revision probe says which checks do not apply and which of that
+ * revision's features it does not check — neither is a finding. (The strict
+ * fixed profile speaks 2025-06-18 only: `PROTOCOL_VERSION`.)
  */
 
 import type { Basis } from '../../contract/index.ts';
 
-// One definition, in contract (a strict-client failure carries it too); probe's findings reuse it.
-export type { Basis };
-
-/** The revision probe offers in `initialize`. */
-export const PROBE_OFFERED = '2025-06-18';
+/** The revision probe and the host session offer in `initialize`. */
+export const OFFERED_VERSION = '2025-06-18';
 
 export interface VersionProfile {
   readonly version: string;
@@ -72,9 +71,10 @@ export const VERSION_PROFILES: readonly VersionProfile[] = [
   },
 ];
 
-export const PROBE_VERSIONS: readonly string[] = VERSION_PROFILES.map((profile) => profile.version);
+/** Every revision probe and the host session read, newest first. */
+export const READ_VERSIONS: readonly string[] = VERSION_PROFILES.map((profile) => profile.version);
 
-/** The profile of an answered revision, or undefined when probe cannot read it. */
+/** The profile of an answered revision, or undefined when neither probe nor the host session can read it. */
 export function versionProfile(version: string): VersionProfile | undefined {
   return VERSION_PROFILES.find((profile) => profile.version === version);
 }
