@@ -11,6 +11,8 @@ export const CLI_KINDS = {
   mcp_unavailable: { class: 'spawn', basis: null },
   unknown_server: { class: 'invalid_arguments', basis: null },
   unsupported_transport: { class: 'invalid_arguments', basis: null },
+  // `--require-server KEY`: that configured server did not start (exit 3, no run dir)
+  required_server: { class: 'spawn', basis: null },
 } as const satisfies KindTable;
 
 declare module '../contract/index.ts' {

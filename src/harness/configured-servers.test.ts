@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'bun:test';
 import type { ServerIdentity } from '../binding/index.ts';
 import { fail, ok, type SchemaValidator } from '../contract/index.ts';
+import { versionProfile } from '../mcp/index.ts';
 import { textBlock } from '../pipeline/index.ts';
 import { startConfiguredServers, type ConfiguredClient, type ServerSpec, type StartDeps } from './configured-servers.ts';
 import type { CompileListed } from './configured-tool.ts';
@@ -23,7 +24,7 @@ function fakeClient(key: string, tools: readonly unknown[], stderr = ''): Config
     calls: [] as unknown[],
     closed: 0,
     identity: identity(key),
-    profile: { version: '2025-06-18', defaultDialect: 'lenient' as const },
+    profile: versionProfile('2025-06-18')!,
     listing: { tools, notices: [] },
     async callTool(tool: { name: string }, args: unknown, options: { actionId: string }) {
       client.calls.push({ tool: tool.name, args });

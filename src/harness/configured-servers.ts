@@ -1,7 +1,7 @@
 import { qualifiedName, TOOL_NAME_RULE, tryBind, type Binding, type ServerIdentity } from '../binding/index.ts';
 import { clip } from '../base/index.ts';
 import { LIMITS, ok, type Failure, type Outcome, type SchemaValidator } from '../contract/index.ts';
-import { MCP_ADAPTER_VERSION } from '../mcp/index.ts';
+import { HOST_ADAPTER_VERSION, type VersionProfile } from '../mcp/index.ts';
 import { attributesOf, type ProtocolExchange, type ResultBlock, type RuntimeTool } from '../pipeline/index.ts';
 import { configuredContract, failureRecord, readListedEntry, type CompileListed } from './configured-tool.ts';
 import type { ListedToolRecord, OfferedTool, RelistRecord, ServerEnd, ServerStart, ToolProvider } from './tools.ts';
@@ -28,7 +28,7 @@ export interface ConfiguredExchange {
 export interface ConfiguredClient {
   readonly identity: ServerIdentity;
   /** The profile of the revision it answered: how a schema without `$schema` is read. */
-  readonly profile: { readonly version: string; readonly defaultDialect: '2020-12' | 'lenient' };
+  readonly profile: VersionProfile;
   /** The tools/list entries as listed (every page), and what listing them told the user. */
   readonly listing: { readonly tools: readonly unknown[]; readonly notices: readonly string[] };
   callTool(
@@ -161,12 +161,15 @@ function nameOf(entry: unknown): string {
 function bindListed(key: string, entry: unknown, client: ConfiguredClient, compile: CompileListed, timeoutMs: number): Outcome<RuntimeTool> {
   const read = readListedEntry(entry);
   if (!read.ok) return read;
-  const made = configuredContract(key, read.value, compile, timeoutMs);
+  // A revision without structured results has no outputSchema: one listed anyway is an extra field, read as nothing.
+  const { outputSchema, ...plain } = read.value;
+  const listed = client.profile.structured || outputSchema === undefined ? read.value : plain;
+  const made = configuredContract(key, listed, compile, timeoutMs);
   if (!made.ok) return made;
   const { contract, output } = made.value;
   const full = qualifiedName(key, contract.name);
   const binding = tryBind(contract, {
-    implementation: { kind: 'mcp', version: MCP_ADAPTER_VERSION },
+    implementation: { kind: 'mcp', version: HOST_ADAPTER_VERSION },
     server: client.identity,
     naming: { full, rule: TOOL_NAME_RULE },
     gaps: CONFIGURED_GAPS,

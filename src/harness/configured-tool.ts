@@ -1,5 +1,6 @@
 import { clip } from '../base/index.ts';
 import { canonicalHash, fail, LIMITS, ok, type Contract, type Outcome, type SchemaValidator, type ValidationIssue } from '../contract/index.ts';
+import { loadListedValidator, type VersionProfile } from '../mcp/index.ts';
 import type { FailureRecord } from './tools.ts';
 
 /** Ends a description cut at `LIMITS.toolDescriptionBytes`: the model is told it saw part of it, and how much there was. */
@@ -68,6 +69,22 @@ export const CONTENT_RESULT: SchemaValidator = Object.freeze({
 
 /** Compiles a listed schema into its validator, or says why it cannot be (the schema unit's findings, the first as the failure). */
 export type CompileListed = (schema: object, which: 'inputSchema' | 'outputSchema', tool: string) => Outcome<SchemaValidator>;
+
+/**
+ * Compiles listed schemas with Ajv (its unit loaded here, on first use) as
+ * the revision reads a schema without `$schema`. A schema without a
+ * validator (it does not compile, refers outside itself, nests too deep…)
+ * is `protocol/unbindable_schema`, naming the first finding; the tool stays unbound.
+ */
+export async function listedCompiler(profile: VersionProfile): Promise<CompileListed> {
+  const listedValidator = await loadListedValidator();
+  return (schema, which, tool) => {
+    const compiled = listedValidator(schema, which, tool, profile);
+    if (compiled.validator) return ok(compiled.validator);
+    const first = compiled.findings[0];
+    return fail('protocol', 'unbindable_schema', `${tool}: ${which}: ${first ? `${first.kind}: ${first.message}` : 'not compiled'}`, compiled.findings.map((f) => `${f.kind}: ${f.message}`));
+  };
+}
 
 /** What a configured server's tool is bound from: its contract and the schema validators the session checks results with. */
 export interface ConfiguredContract {

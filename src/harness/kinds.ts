@@ -17,6 +17,8 @@ export const HARNESS_KINDS = {
   duplicate_tool: { class: 'invalid_arguments', basis: null },
   // a configured server's tools/list entry that cannot be bound (no name, no object inputSchema): that tool stays unbound
   malformed_tool: { class: 'protocol', basis: null },
+  // a configured server's listed schema with no validator (it does not compile, refers outside itself…): that tool stays unbound
+  unbindable_schema: { class: 'protocol', basis: null },
   // the recheck: the record's story against itself (all evidence)
   bad_event: { class: 'evidence', basis: null },
   misplaced_event: { class: 'evidence', basis: null },

@@ -40,7 +40,8 @@ describe('interpretCall: the text block must say what structuredContent says (de
     expect(interpretCall(tool, replyOf(resultWith(nested, nested)))).toMatchObject({ ok: true });
     const other = `{"a":${'['.repeat(depth)}1${']'.repeat(depth)}}`;
     expect(interpretCall(tool, replyOf(resultWith(nested, other)))).toMatchObject({ ok: false, class: 'evidence', kind: 'result_conflict' });
-  });
+    // Two 400 KB parses of 100,000 levels: seconds on a loaded machine; the bound is bun's hang guard, not a measure.
+  }, 60_000);
 
   test('two text blocks → evidence/result_conflict, even when one of them is the serialization', () => {
     const result = '{"content":[{"type":"text","text":"{\\"a\\":1}"},{"type":"text","text":"{\\"a\\":1}"}],"structuredContent":{"a":1}}';

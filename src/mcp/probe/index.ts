@@ -8,7 +8,7 @@
  */
 import type { ListedValidator } from './listed-schema.ts';
 import type { Which } from './probe-schema.ts';
-import type { VersionProfile } from './probe-versions.ts';
+import type { VersionProfile } from '../client/index.ts';
 import type { ProbeOptions, ProbeReport } from './probe.ts';
 
 export type { CallRequest, ProbedCall } from './probe-calls.ts';
@@ -37,4 +37,9 @@ export async function probe(command: readonly string[], options: ProbeOptions = 
  */
 export async function listedValidator(schema: object, which: Which, tool: string, profile: VersionProfile): Promise<ListedValidator> {
   return (await import('./listed-schema.ts')).listedValidator(schema, which, tool, profile);
+}
+
+/** `listedValidator` itself, once its unit (and ajv) loaded: for a caller compiling a whole listing without awaiting each schema. */
+export async function loadListedValidator(): Promise<typeof import('./listed-schema.ts').listedValidator> {
+  return (await import('./listed-schema.ts')).listedValidator;
 }

@@ -15,7 +15,7 @@ import { textBlock } from '../../pipeline/index.ts';
 import { interpretCall } from '../client/call.ts';
 import { listedValidator } from './listed-schema.ts';
 import { SchemaCompilers } from './probe-ajv.ts';
-import { versionProfile } from './probe-versions.ts';
+import { versionProfile } from '../client/index.ts';
 import { listedValidator as lazyListedValidator } from './index.ts';
 
 const PROFILE = versionProfile('2025-06-18')!;

@@ -12,7 +12,7 @@ import type { JsonSchema, SchemaValidator, ValidationIssue } from '../../contrac
 import { SchemaCompilers } from './probe-ajv.ts';
 import { finding, type ProbeFinding } from './probe-finding.ts';
 import { compileChecked, refusedBeforeCompile, type Which } from './probe-schema.ts';
-import type { VersionProfile } from './probe-versions.ts';
+import type { VersionProfile } from '../client/index.ts';
 
 /** What a listed schema gave: its validator when it compiled (findings then say only how leniently), else findings alone. */
 export interface ListedValidator {

@@ -1,0 +1,120 @@
+import { fail, ok, redactorFor, type Failure, type Outcome } from '../contract/index.ts';
+import { listedCompiler, startConfiguredServers, type ConfiguredClient, type ConfiguredServers, type ServerSpec } from '../harness/index.ts';
+import { entryArgv, loadMcpConfig, openHostClient, probeEnv, serverKeys, type HostClient, type StdioConfigEntry } from '../mcp/index.ts';
+import { freshDir } from '../platform/index.ts';
+import type { Io } from './io.ts';
+import type { ServerFlags } from './server-flags.ts';
+
+/** What a launch records as the server's cwd: a fresh empty folder each run, so that same-id runs bind alike. */
+export const FRESH_CWD = '(fresh)';
+
+/** One stdio entry of the config, keyed, ready to launch. */
+interface EntrySpec extends ServerSpec {
+  readonly entry: StdioConfigEntry;
+}
+
+/** The configured servers of a command, started, and what the user is told about them. */
+export interface StartedConfig {
+  readonly servers: ConfiguredServers;
+  readonly notices: readonly string[];
+}
+
+/** Why the configured servers stop the command: a usage error (exit 2) or a required server that did not start (exit 3). */
+export type ConfigRefusal = { readonly usage: Failure } | { readonly required: Failure };
+
+/**
+ * Reads `--mcp-config`, maps its keys, and starts every stdio entry at once
+ * under the host session profile, each in a fresh empty cwd (removed at
+ * close) with probe's environment plus the entry's own. Nothing of a run
+ * exists yet. A bad file, a key clash or a `--require-server` naming no
+ * entry is a usage refusal; a required server that does not start is a
+ * `required` refusal, every server closed first.
+ */
+export async function startConfigured(flags: ServerFlags & { readonly mcpConfig: string }, trust: boolean, io: Io, runId: string): Promise<{ readonly ok: true; readonly value: StartedConfig } | { readonly ok: false; readonly refusal: ConfigRefusal }> {
+  const planned = planEntries(flags, trust, io);
+  if (!planned.ok) return { ok: false, refusal: { usage: planned } };
+  const { specs, notices } = planned.value;
+  const redactor = redactorFor(Object.assign({}, ...specs.map(({ entry }) => ({ ...entry.expanded, ...probeEnv(io.env, [], entry.env) }))));
+  const servers = await startConfiguredServers(specs, {
+    open: (spec) => openEntry(spec, flags, io, runId),
+    compiler: listedCompiler,
+    requestMs: flags.timeoutMs,
+    redact: redactor.redact,
+  });
+  const required = flags.requireServers.flatMap((key) => {
+    const failure = servers.failureOf(key);
+    return failure ? [`${key}: ${failure.class}/${failure.kind}: ${failure.message}`] : [];
+  });
+  if (required.length > 0) {
+    await servers.close();
+    return { ok: false, refusal: { required: fail('spawn', 'required_server', `a required server did not start: ${required.join('; ')}`, required) } };
+  }
+  const failed = servers.starts.filter((start) => start.status === 'failed').map((start) => `server ${start.key} did not start (${start.failure!.class}/${start.failure!.kind}): ${start.failure!.message}; the run goes on without it`);
+  return { ok: true, value: { servers, notices: [...notices, ...failed, ...servers.starts.flatMap((start) => start.notices.map((notice) => `server ${start.key}: ${notice}`))] } };
+}
+
+/** The config's stdio entries, keyed, and notices for the others; or why the config cannot be used. */
+function planEntries(flags: ServerFlags & { readonly mcpConfig: string }, trust: boolean, io: Io): Outcome<{ specs: EntrySpec[]; notices: string[] }> {
+  const config = loadMcpConfig({ file: flags.mcpConfig, trust, cwd: io.cwd, source: io.env });
+  if (!config.ok) return config;
+  const { path, entries } = config.value;
+  const keys = serverKeys(entries.map((entry) => entry.name));
+  if (!keys.ok) return keys;
+  const keyOf = new Map(keys.value.map((k) => [k.name, k]));
+  const notices: string[] = [];
+  const specs: EntrySpec[] = [];
+  for (const entry of entries) {
+    const { key, mapped } = keyOf.get(entry.name)!;
+    if (mapped) notices.push(`server "${entry.name}" is named ${key}: its tools are mcp__${key}__<tool> (caplab.tool-name/1)`);
+    if (entry.kind === 'invalid') return { ...entry.failure, message: `${path}: ${entry.failure.message}` };
+    if (entry.kind === 'unsupported') notices.push(`server "${entry.name}" has type ${JSON.stringify(entry.type)}; only stdio servers start here, it is left out`);
+    else specs.push({ key, ...(mapped ? { configKey: entry.name } : {}), entry });
+  }
+  const known = new Set(specs.map((spec) => spec.key));
+  const unknown = flags.requireServers.filter((key) => !known.has(key));
+  if (unknown.length > 0) {
+    return fail('invalid_arguments', 'unknown_server', `--require-server ${unknown.join(', ')}: ${path} has no stdio server by that key (has: ${[...known].join(', ') || 'none'})`);
+  }
+  return ok({ specs, notices });
+}
+
+/** Starts one entry as probe launches a server: allowlisted env plus the entry's, a fresh cwd, its own process group. */
+async function openEntry(spec: EntrySpec, flags: ServerFlags, io: Io, runId: string): Promise<Outcome<ConfiguredClient>> {
+  const env = probeEnv(io.env, [], spec.entry.env);
+  const cwd = freshDir('caplab-server-');
+  const opened = await openHostClient({
+    key: spec.key,
+    launch: { command: entryArgv(spec.entry, env), cwd: cwd.path, env },
+    instanceId: `${runId}/${spec.key}`,
+    timeouts: { handshakeMs: flags.startupTimeoutMs, callMs: flags.timeoutMs },
+  }).catch((error: unknown) => {
+    cwd.remove();
+    throw error;
+  });
+  if (!opened.ok) {
+    cwd.remove();
+    return opened;
+  }
+  return ok(asConfigured(opened.value, () => cwd.remove()));
+}
+
+/** A host client as the harness uses it: the cwd recorded as fresh, the folder removed once it closed. */
+function asConfigured(client: HostClient, removeCwd: () => void): ConfiguredClient {
+  const endpoint = { ...client.identity.endpoint, cwd: FRESH_CWD };
+  return {
+    identity: { ...client.identity, endpoint },
+    profile: client.profile,
+    listing: { tools: client.listing.entries, notices: client.notices() },
+    callTool: async (tool, args, options) => client.callTool(tool, args, options),
+    listChanged: () => client.listChanged(),
+    exchanges: () => client.exchanges(),
+    stderr: () => client.stderr(),
+    close: async () => {
+      try {
+        return await client.close();
+      } finally {
+        removeCwd();
+      }
+    },
+  };
+}
