@@ -16,6 +16,7 @@ const GUARDED = new Set(['demo', 'run', 'check', 'probe']);
  * `serve` must still end on the SIGTERM its host sends.
  */
 export function guardsProcesses(argv: readonly string[]): boolean {
+  if (argv[0] === 'tools') return argv.some((arg) => arg === '--mcp-config' || arg.startsWith('--mcp-config='));
   return argv[0] !== undefined && GUARDED.has(argv[0]);
 }
 

@@ -41,7 +41,8 @@ function parse(args: readonly string[], io: Io, command: string, extra: ExtraOpt
 }
 
 /** `caplab tools [--model plain|strict|anthropic] [--json]`: the task's tools, then the examples. */
-export function toolsCommand(args: readonly string[], io: Io, { task }: CliTask): number {
+export function toolsCommand(args: readonly string[], io: Io, { task }: CliTask): number | Promise<number> {
+  if (args.some((arg) => arg === '--mcp-config' || arg.startsWith('--mcp-config='))) return import('./tools-servers.ts').then(({ toolsServersCommand }) => toolsServersCommand(args, io));
   const parsed = parse(args, io, 'tools', { model: { type: 'string' } });
   if (!parsed) return EXIT.usage;
   if (parsed.values.help) return io.stdout(`${HELP['tools']}\n`), EXIT.ok;

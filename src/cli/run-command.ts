@@ -9,6 +9,8 @@ import { paint, type Io, type Paint } from './io.ts';
 import { EMPTY_SKILLS, repeatedFlag } from './flags.ts';
 import { checkOutDir, checkRunId } from './paths.ts';
 import { failureText, renderEnding, renderStep } from './render.ts';
+import { startConfigured, type StartedConfig } from './configured.ts';
+import { SERVER_OPTIONS, serverFlags } from './server-flags.ts';
 import { setupRun, type RunFlags } from './setup.ts';
 import type { CliTask } from './tasks.ts';
 
@@ -28,6 +30,7 @@ const RUN_OPTIONS = {
   scenario: { type: 'string' },
   replay: { type: 'string' },
   durable: { type: 'boolean' },
+  ...SERVER_OPTIONS,
   help: { type: 'boolean', short: 'h' }, // answered by cli() before these flags are parsed
 } as const;
 
@@ -54,6 +57,12 @@ export function parseRunFlags(args: readonly string[], command: 'demo' | 'run', 
   const responses = responsesFlag(command, v.scenario, v.replay, cli.scenarios.demo);
   const skill = cli.task.method?.skill;
   if ('ok' in responses) return responses;
+  const servers = serverFlags(v);
+  if (!servers.ok) return servers;
+  const configured = servers.value.mcpConfig !== undefined;
+  if (command === 'demo' && (configured || v['startup-timeout-ms'] !== undefined || v['timeout-ms'] !== undefined)) {
+    return badFlag('demo runs the task alone; use `caplab run --mcp-config FILE` to add your servers');
+  }
   return ok({
     transport,
     ...responses,
@@ -68,6 +77,7 @@ export function parseRunFlags(args: readonly string[], command: 'demo' | 'run', 
     ...(v['run-id'] !== undefined ? { runId: v['run-id'] } : {}),
     ...(command === 'demo' && skill !== undefined ? { defaultSkill: skill } : {}),
     ...(v.durable ? { durable: true } : {}),
+    ...(configured ? { servers: servers.value } : {}),
     settings: v.settings ?? [],
   });
 }
@@ -115,6 +125,8 @@ export interface PreparedRun {
   readonly clock: Clock;
   /** The task as the host assembled it: run it with `setup.run(model, …)`. */
   readonly setup: HostedTask;
+  /** The users' servers started for this run (`--mcp-config`), and what the user is told about them. */
+  readonly configured?: StartedConfig;
 }
 
 const notRun = (ending: RunEnding, failure: Failure): NotRun => ({ ok: false, ending, failure });
@@ -134,21 +146,51 @@ export async function prepareRun(flags: RunFlags, answers: RunModel, io: Io, cli
   const runDir = resolve(io.cwd, flags.out ?? join('caplab-runs', runId));
   const badOut = checkOutDir(runDir, flags.out !== undefined ? '--out' : 'run dir');
   if (badOut) return refused(badOut);
-  const setup = await setupRun(flags, { skill: answers.skill }, io, cli);
+  const configured = await startServers(flags, io, runId);
+  if (configured && !configured.ok) return configured;
+  const started = configured?.value;
+  const prepared = await prepareStarted(flags, answers, io, cli, { runId, runDir, clock: clock.value, ...(started ? { configured: started } : {}) });
+  // Whatever stopped the run before it began, the servers started for it stop too.
+  if (!prepared.ok) await started?.servers.close();
+  return prepared;
+}
+
+/** `--mcp-config`: the users' servers, started before anything of the run exists; or why the run cannot go on (usage: 2; a required server: 3). */
+async function startServers(flags: RunFlags, io: Io, runId: string): Promise<{ readonly ok: true; readonly value: StartedConfig } | NotRun | undefined> {
+  const servers = flags.servers;
+  if (servers?.mcpConfig === undefined) return undefined;
+  const started = await startConfigured({ ...servers, mcpConfig: servers.mcpConfig }, flags.trustProject, io, runId);
+  if (started.ok) return started;
+  const { refusal } = started;
+  return 'usage' in refusal ? refused(refusal.usage) : notRun({ type: 'protocol_failure', failure: refusal.required }, refusal.required);
+}
+
+/** The rest of `prepareRun`, once the servers (if any) started: the host's checks, then the run dir. */
+async function prepareStarted(flags: RunFlags, answers: RunModel, io: Io, cli: CliTask, at: { runId: string; runDir: string; clock: Clock; configured?: StartedConfig }): Promise<{ readonly ok: true; readonly prepared: PreparedRun } | NotRun> {
+  const setup = await setupRun(flags, { skill: answers.skill }, io, cli, at.configured ? [at.configured.servers.provider] : []);
   if (!setup.ok) return refused(setup);
   // Interrupted before this run began (check's later scenarios): no run dir is made.
   if (io.interrupt?.aborted) {
     return notRun(interrupted(io.interrupt), fail('precondition', 'run_interrupted', `interrupted by ${String(io.interrupt.reason)} before the run started`));
   }
-  const run = openRunDir(runDir, { clock: clock.value, durable: flags.durable ?? false });
+  const run = openRunDir(at.runDir, { clock: at.clock, durable: flags.durable ?? false });
   if (!run.ok) return run.class === 'invalid_arguments' || run.kind === 'target_exists' ? refused(run) : notRun({ type: 'failed', at: 'run', failure: run }, run);
-  return { ok: true, prepared: { flags, model: answers.model, runId, run: run.value, clock: clock.value, setup: setup.value } };
+  return { ok: true, prepared: { flags, model: answers.model, runId: at.runId, run: run.value, clock: at.clock, setup: setup.value, ...(at.configured ? { configured: at.configured } : {}) } };
 }
 
 /** Runs a prepared run: tools, hooks, the loop, the record. */
 export async function startRun(prepared: PreparedRun, io: Io, onStep?: (step: LoopStep) => void): Promise<Executed> {
+  try {
+    return await runPrepared(prepared, io, onStep);
+  } finally {
+    // The run closed them with its tools; this closes what a run that never opened its tools left (idempotent).
+    await prepared.configured?.servers.close();
+  }
+}
+
+async function runPrepared(prepared: PreparedRun, io: Io, onStep?: (step: LoopStep) => void): Promise<Executed> {
   const { flags, model, runId, run, setup } = prepared;
-  for (const notice of setup.notices) io.stderr(`caplab: ${notice}\n`);
+  for (const notice of [...(prepared.configured?.notices ?? []), ...setup.notices]) io.stderr(`caplab: ${notice}\n`);
   const outcome = await setup.run(model, {
     runId,
     runDir: run.dir,

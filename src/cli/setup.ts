@@ -1,6 +1,7 @@
 import { fail, type Outcome } from '../contract/index.ts';
-import { createHost, type HostedTask, type Scenario } from '../harness/index.ts';
+import { createHost, type HostedTask, type Scenario, type ToolProvider } from '../harness/index.ts';
 import type { Io } from './io.ts';
+import type { ServerFlags } from './server-flags.ts';
 import type { CliTask } from './tasks.ts';
 
 /** Flags shared by demo and run. */
@@ -25,6 +26,8 @@ export interface RunFlags {
   readonly settings: readonly string[];
   /** `--durable`: fsync every event and file as it is written, not once at the end. */
   readonly durable?: boolean;
+  /** `run --mcp-config FILE` and its companions: users' servers, started before the run dir opens. */
+  readonly servers?: ServerFlags;
 }
 
 /**
@@ -33,7 +36,7 @@ export interface RunFlags {
  * for the CLI and a library user. A bad input is a usage failure, and so are
  * two tools under one name (`duplicate_tool`), before anything is spawned.
  */
-export async function setupRun(flags: RunFlags, scenario: Pick<Scenario, 'skill'>, io: Io, cli: CliTask): Promise<Outcome<HostedTask>> {
+export async function setupRun(flags: RunFlags, scenario: Pick<Scenario, 'skill'>, io: Io, cli: CliTask, providers: readonly ToolProvider[] = []): Promise<Outcome<HostedTask>> {
   const task = flags.transport === 'mcp' ? cli.overMcp : cli.task;
   if (!task) return fail('spawn', 'mcp_unavailable', 'the MCP transport is not available in this build');
   const host = createHost({
@@ -46,6 +49,7 @@ export async function setupRun(flags: RunFlags, scenario: Pick<Scenario, 'skill'
     yes: flags.yes,
     skillDirs: flags.skillDirs,
     embeddedSkills: true,
+    providers,
   });
   const skill = flags.noSkill ? undefined : (scenario.skill ?? flags.defaultSkill);
   return host.prepare(task, { ...(skill !== undefined ? { skill } : {}), label: `transport ${flags.transport}` });

@@ -1,0 +1,114 @@
+import { parseArgs } from 'node:util';
+import { inert } from '../base/index.ts';
+import { CONTENT_RESULT } from '../harness/index.ts';
+import type { RuntimeTool } from '../pipeline/index.ts';
+import { NO_RULES, permissionPolicy } from '../pipeline/index.ts';
+import { startConfigured } from './configured.ts';
+import { EXIT, exitCodeOf, interrupted } from './exit.ts';
+import { repeatedFlag } from './flags.ts';
+import type { Io } from './io.ts';
+import { SERVER_OPTIONS, serverFlags } from './server-flags.ts';
+
+/** One tool of a configured server as `tools --mcp-config` lists it: as a run binds it, or why it stays unbound. */
+export interface ListedServerTool {
+  readonly name: string;
+  readonly status: 'bound' | 'unbound';
+  readonly model_name?: string;
+  readonly full_name?: string;
+  readonly binding_id?: string;
+  readonly schema_hash?: string;
+  readonly model_schema_hash?: string;
+  /** The outputSchema's hash; null when the tool lists none (its result is the content blocks). */
+  readonly result_schema_hash?: string | null;
+  readonly hints?: Readonly<Record<string, unknown>>;
+  /** What the host decides with no rule and no flag: `ask` (denied without `--yes`) for every configured tool. */
+  readonly default_permission?: 'allow' | 'ask' | 'deny';
+  readonly failure?: { readonly class: string; readonly kind: string; readonly message: string };
+}
+
+/** One configured server as listed: started (its identity) or failed (why), and its tools. */
+export interface ListedServer {
+  readonly key: string;
+  readonly config_key?: string;
+  readonly status: 'started' | 'failed';
+  readonly server?: { readonly name: string; readonly version: string; readonly protocolVersion: string };
+  readonly failure?: { readonly class: string; readonly kind: string; readonly message: string };
+  readonly tools: readonly ListedServerTool[];
+}
+
+const OPTIONS = { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' }, ...SERVER_OPTIONS } as const;
+const DEFAULT_POLICY = permissionPolicy({ rules: NO_RULES, allowFlags: [], denyFlags: [], interactive: false, yes: false });
+
+function describeTool(tool: RuntimeTool, listedOutput: boolean): ListedServerTool {
+  const { binding } = tool;
+  const decided = DEFAULT_POLICY(tool);
+  return {
+    name: binding.contract.name,
+    status: 'bound',
+    model_name: binding.tool,
+    full_name: binding.naming?.full ?? binding.tool,
+    binding_id: binding.id,
+    schema_hash: binding.contract.schemaHash,
+    model_schema_hash: binding.model.schemaHash,
+    result_schema_hash: listedOutput ? binding.contract.resultSchemaHash : null,
+    hints: binding.contract.hints ?? {},
+    default_permission: decided.asked ? 'ask' : decided.decision,
+  };
+}
+
+/**
+ * `caplab tools --mcp-config FILE [--json]`: starts every configured server
+ * as a run would (in parallel, fresh cwd, probe's environment), lists each
+ * tool as a run binds it, closes them, and says which servers failed and why.
+ */
+export async function toolsServersCommand(args: readonly string[], io: Io): Promise<number> {
+  let values;
+  try {
+    values = parseArgs({ args: [...args], options: OPTIONS, strict: true, allowPositionals: false }).values;
+  } catch (error) {
+    return io.stderr(`caplab tools: ${(error as Error).message}\n`), EXIT.usage;
+  }
+  const repeated = repeatedFlag(args, OPTIONS);
+  const flags = serverFlags(values);
+  if (repeated || !flags.ok) return io.stderr(`caplab tools: ${repeated ?? (flags.ok ? '' : flags.message)}\n`), EXIT.usage;
+  const started = await startConfigured({ ...flags.value, mcpConfig: flags.value.mcpConfig! }, false, io, 'tools');
+  if (!started.ok) {
+    const failure = 'usage' in started.refusal ? started.refusal.usage : started.refusal.required;
+    io.stderr(`caplab tools: ${failure.class}/${failure.kind}: ${failure.message}\n`);
+    return 'usage' in started.refusal ? EXIT.usage : EXIT.protocol;
+  }
+  const { servers, notices } = started.value;
+  const opened = await servers.provider.open({ runId: 'tools' });
+  const tools = opened.ok ? opened.value.tools : [];
+  await servers.close();
+  const listed = servers.starts.map((start): ListedServer => ({
+    key: start.key,
+    ...(start.config_key !== undefined ? { config_key: start.config_key } : {}),
+    status: start.status,
+    ...(start.identity ? { server: { name: start.identity.name, version: start.identity.version, protocolVersion: start.identity.protocolVersion } } : {}),
+    ...(start.failure ? { failure: start.failure } : {}),
+    tools: start.tools.map((record) => {
+      if (record.status === 'unbound') return { name: record.name, status: 'unbound', failure: record.failure };
+      const tool = tools.find((t) => t.binding.id === record.binding_id)!;
+      return describeTool(tool, tool.contract.result !== CONTENT_RESULT);
+    }),
+  }));
+  for (const notice of notices) io.stderr(`caplab: ${notice}\n`);
+  if (io.interrupt?.aborted) return exitCodeOf(interrupted(io.interrupt));
+  io.stdout(values.json ? `${JSON.stringify({ servers: listed }, null, 2)}\n` : renderServers(listed));
+  return EXIT.ok;
+}
+
+/** The listing as text: one block per server, one line per tool. */
+function renderServers(servers: readonly ListedServer[]): string {
+  const lines: string[] = [];
+  for (const server of servers) {
+    const head = server.status === 'started' ? `${inert(server.server!.name)} ${inert(server.server!.version)}, protocol ${inert(server.server!.protocolVersion)}` : `did not start: ${server.failure!.class}/${server.failure!.kind}: ${inert(server.failure!.message)}`;
+    lines.push(`server ${server.key}${server.config_key !== undefined ? ` (config "${inert(server.config_key)}")` : ''} — ${head}`);
+    for (const tool of server.tools) {
+      if (tool.status === 'unbound') lines.push(`  ${inert(tool.name)}  unbound: ${tool.failure!.class}/${tool.failure!.kind}: ${inert(tool.failure!.message)}`);
+      else lines.push(`  ${tool.model_name}  ${tool.default_permission}  binding ${tool.binding_id!.slice(0, 12)}  schema ${tool.schema_hash!.slice(0, 12)}  result ${tool.result_schema_hash ? tool.result_schema_hash.slice(0, 12) : '(content, no outputSchema)'}${tool.full_name !== tool.model_name ? `  (full name ${inert(tool.full_name!)})` : ''}`);
+    }
+  }
+  return `${lines.join('\n')}\n`;
+}
