@@ -4,7 +4,9 @@ import { ok, type Outcome } from '../contract/index.ts';
 import { caseFlags, checkCases, judge, type CheckCase, type CheckResult } from './check.ts';
 import { HELP } from './help.ts';
 import { EXIT } from './exit.ts';
-import { paint, type Io } from './io.ts';
+import { paint, type Io, type Paint } from './io.ts';
+import { serverCases } from './check-servers.ts';
+import { SERVER_OPTIONS, serverFlags, type ServerFlags } from './server-flags.ts';
 import type { CliTask } from './tasks.ts';
 import { repeatedFlag } from './flags.ts';
 import { junitXml } from './junit.ts';
@@ -20,6 +22,7 @@ const CHECK_OPTIONS = {
   out: { type: 'string' },
   'run-id': { type: 'string' },
   durable: { type: 'boolean' },
+  ...SERVER_OPTIONS,
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -32,6 +35,8 @@ interface CheckFlags {
   readonly root: string;
   /** `--junit` as given (for messages), and the `reportTarget` it resolved to when it was checked. */
   readonly junit?: { readonly path: string; readonly target: string };
+  /** `--mcp-config` and its companions: one `server-<key>` case per configured server. */
+  readonly servers: ServerFlags;
 }
 
 /** Parses check's flags and checks every path, before the first scenario runs: a typo must not cost a whole check. */
@@ -55,7 +60,9 @@ function parseCheckFlags(args: readonly string[], cwd: string): Outcome<CheckFla
     checkOutDir(root, v.out !== undefined ? '--out' : 'check dir') ??
     (v.junit === '' ? usageFailure('bad_path', '--junit needs a file name') : junit !== undefined ? checkReportFile(junit, '--junit', root) : undefined);
   if (bad) return bad;
-  return ok({ json: v.json ?? false, durable: v.durable ?? false, checkId, root, ...(junit !== undefined ? { junit: { path: junit, target: reportTarget(junit) } } : {}) });
+  const servers = serverFlags(v);
+  if (!servers.ok) return servers;
+  return ok({ json: v.json ?? false, durable: v.durable ?? false, checkId, root, servers: servers.value, ...(junit !== undefined ? { junit: { path: junit, target: reportTarget(junit) } } : {}) });
 }
 
 /** `caplab check [--json] [--junit FILE] [--out DIR]`: the CI smoke test. */
@@ -64,23 +71,25 @@ export async function checkCommand(args: readonly string[], io: Io, task: CliTas
   if (!parsed.ok) return usage(io, parsed.message);
   if ('help' in parsed.value) return io.stdout(`${HELP['check']}\n`), EXIT.ok;
   const flags = parsed.value;
+  const configured = flags.servers.mcpConfig === undefined ? undefined : await serverCases({ ...flags.servers, mcpConfig: flags.servers.mcpConfig }, io, flags.checkId);
+  if (configured && 'usage' in configured) return usage(io, failureText(configured.usage));
+  if (configured && 'required' in configured) return io.stderr(`caplab check: ${failureText(configured.required)}\n`), EXIT.protocol;
+  for (const notice of configured?.notices ?? []) io.stderr(`caplab: ${notice}\n`);
   const cases = checkCases(task);
   const flagsOf = (item: CheckCase) => ({ ...caseFlags(task, item, flags.root, `${flags.checkId}-${item.id}`), ...(flags.durable ? { durable: true } : {}) });
   // The root is taken with the first run dir, before any output: of checks racing for one --out, one runs.
   const first = await prepareRun(flagsOf(cases[0]!), scripted(cases[0]!.scenario), io, task);
   if (!first.ok && first.ending.type === 'refused') return usage(io, failureText(first.failure));
   const colours = paint(io);
-  const results: CheckResult[] = [];
-  if (!flags.json) io.stdout(`caplab check — ${cases.length} scenarios, run dirs under ${flags.root}\n\n`);
-  const width = Math.max(...cases.map((c) => c.id.length));
+  const results: CheckResult[] = [...(configured?.results ?? [])];
+  if (!flags.json) io.stdout(`caplab check — ${cases.length} scenarios${results.length > 0 ? ` and ${results.length} configured server(s)` : ''}, run dirs under ${flags.root}\n\n`);
+  const width = Math.max(...cases.map((c) => c.id.length), ...results.map((r) => r.id.length));
+  if (!flags.json) for (const result of results) io.stdout(caseLine(result, width, colours));
   for (const [index, item] of cases.entries()) {
     const executed = index > 0 ? await execute(flagsOf(item), scripted(item.scenario), io, task) : first.ok ? await startRun(first.prepared, io) : first;
     const result = judge(task, item, executed);
     results.push(result);
-    if (!flags.json) {
-      const mark = result.passed ? colours.ok('✓') : colours.bad('✗');
-      io.stdout(`${mark} ${item.id.padEnd(width)}  expected: ${result.expected}\n  ${' '.repeat(width)}  observed: ${result.observed}\n`);
-    }
+    if (!flags.json) io.stdout(caseLine(result, width, colours));
   }
   const passed = results.filter((r) => r.passed).length;
   if (flags.junit !== undefined) {
@@ -95,6 +104,12 @@ export async function checkCommand(args: readonly string[], io: Io, task: CliTas
   if (flags.json) io.stdout(`${JSON.stringify({ passed: allPassed, scenarios: results.length, expected: passed, unexpected: results.length - passed, results, scripted: true }, null, 2)}\n`);
   else io.stdout(`\n${allPassed ? colours.ok('all scenarios ended as expected') : colours.bad(`${results.length - passed} scenario(s) did not end as expected`)} (${passed}/${results.length})\n`);
   return allPassed ? EXIT.ok : EXIT.failed;
+}
+
+/** One case as the text report shows it: its mark and id, what was expected and what was observed. */
+function caseLine(result: CheckResult, width: number, colours: Paint): string {
+  const mark = result.passed ? colours.ok('✓') : colours.bad('✗');
+  return `${mark} ${result.id.padEnd(width)}  expected: ${result.expected}\n  ${' '.repeat(width)}  observed: ${result.observed}\n`;
 }
 
 function usage(io: Io, message: string): number {
