@@ -3,6 +3,7 @@ import { deepFreeze } from '../base/index.ts';
 import { fail, ok } from '../contract/index.ts';
 import { checkFills, findSchemaDefault } from './fills.ts';
 import { prepareTarget, RESULT_CONVERSION, type ModelTarget } from './targets.ts';
+import { modelToolName, TOOL_NAME_RULE } from './tool-name.ts';
 
 /** Who runs the implementation: a local function, an MCP server, or the host itself (a built-in). */
 export interface Implementation {
@@ -69,6 +70,18 @@ export interface BoundContract {
   readonly resultSchemaHash: string;
   /** Fields the program fills when missing (`Contract.fills`); `{}` if none. */
   readonly fills: Readonly<Record<string, unknown>>;
+  /** A listed tool's annotations as the server gave them (`Contract.hints`): untrusted, kept, never acted on; absent when the contract has none. */
+  readonly hints?: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * How a configured server's tool was named: its full name
+ * (`mcp__<key>__<tool>`) and the rule (`TOOL_NAME_RULE`) that derived the
+ * model-visible name (`Binding.tool`) from it, so a reader can derive it again.
+ */
+export interface ToolNaming {
+  readonly full: string;
+  readonly rule: string;
 }
 
 /**
@@ -80,6 +93,8 @@ export interface Binding {
   readonly id: string;
   /** The model-visible tool name. */
   readonly tool: string;
+  /** A configured server's tool: its full name and the naming rule; absent for every other tool. */
+  readonly naming?: ToolNaming;
   readonly contract: BoundContract;
   readonly model: { readonly target: ModelTarget; readonly schema: JsonSchema; readonly schemaHash: string };
   /** Conversion versions; with the schemas they determine conversion completely. */
@@ -94,8 +109,10 @@ export interface Binding {
 export type BindingBody = Omit<Binding, 'id'>;
 
 export interface BindOptions {
-  /** Model-visible name; defaults to the contract name. */
+  /** Model-visible name; defaults to the model name `naming` derives, else the contract name. */
   readonly tool?: string;
+  /** A configured server's tool: its full name, named by `TOOL_NAME_RULE` (another rule, or a `tool` that disagrees, is a programmer error). */
+  readonly naming?: ToolNaming;
   /** Model interface; defaults to `plain`. */
   readonly target?: ModelTarget;
   readonly implementation: Implementation;
@@ -134,7 +151,8 @@ export function tryBind(contract: Contract, options: BindOptions): Outcome<Bindi
   const prepared = prepareTarget(target, exported.inputSchema);
   if (!prepared.ok) return fail(prepared.class, prepared.kind, `${contract.name}: ${prepared.message}`, prepared.issues);
   const body: BindingBody = structuredClone({
-    tool: options.tool ?? contract.name,
+    tool: toolOf(contract, options),
+    ...(options.naming ? { naming: { full: options.naming.full, rule: options.naming.rule } } : {}),
     contract: {
       name: contract.name,
       version: contract.version,
@@ -158,6 +176,7 @@ export function tryBind(contract: Contract, options: BindOptions): Outcome<Bindi
       resultSchema: exported.resultSchema,
       resultSchemaHash: exported.resultSchemaHash,
       fills: contract.fills ?? {},
+      ...(contract.hints ? { hints: contract.hints } : {}),
     },
     model: { target, schema: prepared.value.schema, schemaHash: schemaHash(prepared.value.schema) },
     conversion: { arguments: prepared.value.version, result: RESULT_CONVERSION },
@@ -166,6 +185,15 @@ export function tryBind(contract: Contract, options: BindOptions): Outcome<Bindi
     gaps: options.gaps ?? [],
   });
   return ok(deepFreeze({ id: bindingId(body), ...body }));
+}
+
+/** The model-visible name: `naming`'s model name (which a given `tool` must equal), the given `tool`, or the contract's name. */
+function toolOf(contract: Contract, options: BindOptions): string {
+  if (options.naming === undefined) return options.tool ?? contract.name;
+  if (options.naming.rule !== TOOL_NAME_RULE) throw new TypeError(`bind: ${contract.name}: naming rule ${options.naming.rule} is not ${TOOL_NAME_RULE}`);
+  const model = modelToolName(options.naming.full);
+  if (options.tool !== undefined && options.tool !== model) throw new TypeError(`bind: ${contract.name}: tool ${options.tool} is not ${model}, the model name of ${options.naming.full}`);
+  return model;
 }
 
 /**

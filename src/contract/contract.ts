@@ -40,4 +40,10 @@ export interface Contract<TInput extends AnySchema = AnySchema, TResult extends 
    * own decision, and filling records both the original and actual arguments.
    */
   readonly fills?: Readonly<Record<string, unknown>>;
+  /**
+   * A listed tool's annotations, kept as the server gave them: untrusted
+   * hints a reader may show, never what the host decides by (the fields
+   * above are). Copied into the bound contract when present.
+   */
+  readonly hints?: Readonly<Record<string, unknown>>;
 }
