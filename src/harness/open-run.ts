@@ -202,11 +202,13 @@ export class OpenRun {
     // Before the servers close, what hooks left (their report stays theirs); after, whatever is left.
     const early = await reapOrphans(ORPHAN_GRACES);
     const closeReport = await this.#toolsClosed();
+    // After the close: a configured server's end (its close report, its stderr's tail) is known only then.
+    const servers = this.#serverEnds();
     const orphans = mergeReports(early, await reapOrphans(ORPHAN_GRACES));
     await syncing;
     const signal = this.#options.signal?.aborted ? String(this.#options.signal.reason) : undefined;
     const ending = loopEnding(loop, signal);
-    const counts = { stop: loop.stop, requests: loop.requests.length, tool_calls: loop.calls.length, transport_close: closeReport ?? null, orphans, ...this.#options.model.ended?.(answered), ...this.#serverEnds() };
+    const counts = { stop: loop.stop, requests: loop.requests.length, tool_calls: loop.calls.length, transport_close: closeReport ?? null, orphans, ...this.#options.model.ended?.(answered), ...servers };
     const ended = this.recorder.append('run_end', runEnd(this.#dir, loop, signal, recordedExit(ending), summaryOf(ending), counts));
     if (!ended.ok) return this.#endBroken(ended, answered);
     const head = this.#dir.head();
@@ -303,7 +305,7 @@ function recordedExit(ending: RunEnding): RecordedExit {
 }
 
 /** What run_end counts of a run that reached the loop's end. */
-type RunCounts = Pick<EventInput<'run_end'>, 'stop' | 'requests' | 'tool_calls' | 'transport_close' | 'orphans'>;
+type RunCounts = Pick<EventInput<'run_end'>, 'stop' | 'requests' | 'tool_calls' | 'transport_close' | 'orphans' | 'servers'>;
 
 /**
  * The run's last event: interrupted by a signal, failed at one of the loop's

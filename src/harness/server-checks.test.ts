@@ -12,6 +12,7 @@ import { bindingId, type Binding } from '../binding/index.ts';
 import { fail } from '../contract/index.ts';
 import { LEDGER_FORMAT, LEDGER_FORMAT_5, verify } from '../ledger/index.ts';
 import { recheckAcceptance } from './recheck.ts';
+import { runReport } from './report.ts';
 import { runTask } from './run.ts';
 import type { Task } from './task.ts';
 import { echoCall, echoTool, scripted, STEP_TASK } from './testing/loop-kit.ts';
@@ -27,18 +28,18 @@ const kindOf = (dir: string): string => {
 };
 
 /** A run of the fake's tool (twice) and a local echo, under the fake provider; its run dir. */
-async function serversRun(parent: string): Promise<{ dir: string; modelName: string; closed: { count: number } }> {
+async function serversRun(parent: string): Promise<{ dir: string; modelName: string; closed: { count: number }; report: Record<string, unknown> }> {
   const fake = serversFake();
   const modelName = fake.offers[0]!.binding.tool;
   const model = scripted([{ tool_calls: [{ id: 't1', name: modelName, arguments: { word: 'hi' } }, echoCall('t2', 'ho'), { id: 't3', name: modelName, arguments: { word: 'ha' } }], usage }, { text: 'done', usage }]);
   const local = { ...task, tools: () => [localProvider([{ entry: { contract: echoTool().contract, implementation: { kind: 'local', version: 'echo/1' } }, make: () => echoTool() }])] };
   const outcome = await runTask({ task: local, model, runId: 'servers', runDir: join(parent, 'run'), providers: [fake], ...testHost() });
   if (!outcome.ok) throw new Error(outcome.message);
-  return { dir: outcome.value.runDir, modelName, closed: fake.closed };
+  return { dir: outcome.value.runDir, modelName, closed: fake.closed, report: runReport(outcome.value, 'artifact') };
 }
 
 test('a run whose tools carry configured servers names format 5: run_start.servers as the provider gave them, run_end.servers read after the tools closed; it verifies', async () => {
-  const { dir, modelName, closed } = await serversRun(scratchDir('caplab-servers-'));
+  const { dir, modelName, closed, report } = await serversRun(scratchDir('caplab-servers-'));
   expect(modelName).toMatch(/^mcp__a__echo_v1_[0-9a-f]{8}$/);
   const events = readEvents(dir);
   const start = events[0]!;
@@ -52,6 +53,11 @@ test('a run whose tools carry configured servers names format 5: run_start.serve
   const calls = events.filter((e) => e.type === 'call');
   expect(calls.map((c) => [c['name'], c['via'], (c['protocol'] as { server: string } | null)?.server ?? null])).toEqual([[modelName, 'mcp', 'a'], ['echo', 'local', null], [modelName, 'mcp', 'a']]);
   expect(kindOf(dir)).toBe(`verifies ${LEDGER_FORMAT_5}`);
+  // --json names each server: key, status, tools bound and not, failure.
+  expect(report['servers']).toEqual([
+    { key: 'a', status: 'started', tools: { bound: 1, unbound: 1 } },
+    { key: 'b', status: 'failed', tools: { bound: 0, unbound: 0 }, failure: { class: 'spawn', kind: 'spawn_failed', message: 'no such command' } },
+  ]);
 });
 
 test('a run without configured servers keeps format 4 and no servers field', async () => {
@@ -61,7 +67,7 @@ test('a run without configured servers keeps format 4 and no servers field', asy
   if (!outcome.ok) throw new Error(outcome.message);
   const events = readEvents(outcome.value.runDir);
   expect([LEDGER_FORMAT, events.at(-1)!['format'], 'servers' in events[0]!, 'servers' in events.at(-1)!]).toEqual(['caplab.ledger/4', LEDGER_FORMAT, false, false]);
-  expect(outcome.value.servers).toBeUndefined();
+  expect([outcome.value.servers, 'servers' in runReport(outcome.value, 'artifact')]).toEqual([undefined, false]);
   expect(kindOf(outcome.value.runDir)).toBe(`verifies ${LEDGER_FORMAT}`);
 });
 
