@@ -8,17 +8,89 @@ import { expect, test } from 'bun:test';
 import { join } from 'node:path';
 import { scratchDir } from '../../test/scratch.ts';
 import { copyRun, readEvents, rechain, type Event } from '../cli/verify-test-kit.ts';
-import { bindingId, type Binding } from '../binding/index.ts';
-import { fail } from '../contract/index.ts';
+import { bind, bindingId, qualifiedName, TOOL_NAME_RULE, type Binding, type ServerIdentity } from '../binding/index.ts';
+import { fail, ok } from '../contract/index.ts';
+import { attributesOf, textBlock, type ProtocolExchange, type RuntimeTool } from '../pipeline/index.ts';
 import { LEDGER_FORMAT, LEDGER_FORMAT_5, verify } from '../ledger/index.ts';
 import { recheckAcceptance } from './recheck.ts';
 import { runReport } from './report.ts';
 import { runTask } from './run.ts';
 import type { Task } from './task.ts';
-import { echoCall, echoTool, scripted, STEP_TASK } from './testing/loop-kit.ts';
-import { FAKE_TOOL, serversFake } from './testing/servers-fake.ts';
+import { ECHO, echoCall, echoTool, scripted, STEP_TASK } from './testing/loop-kit.ts';
 import { testHost } from './testing/test-host.ts';
-import { localProvider, type ToolProvider } from './tools.ts';
+import { localProvider, type ServerEnd, type ServerStart, type ToolProvider } from './tools.ts';
+
+/*
+ * A provider that stands in for the configured-server
+ * provider (`--mcp-config`) — its tools answer in-process, but they are bound
+ * as a server's (implementation `mcp`, server key `a`, named by the
+ * tool-name rule), every call reports an exchange with server `a`, and its
+ * tool set carries `servers`: `a` started with one tool bound and one left
+ * unbound, `b` failed to start. What run_end records of `a` is known only
+ * after the set closed, so a run that read it before would record `close: null`.
+ */
+/** The listed name of the fake server's tool: a dot, so the tool-name rule rewrites its model name. */
+const FAKE_TOOL = 'echo.v1';
+const FAKE_IDENTITY: ServerIdentity = {
+  key: 'a',
+  name: 'same-name',
+  version: '1.0.0',
+  protocolVersion: '2025-06-18',
+  endpoint: { kind: 'stdio', argv: ['/bin/fake-server'], cwd: '(fresh)', envNames: [] },
+  instanceId: 'fake-a',
+};
+
+/** The fake's tool: echo, bound as server `a`'s `echo.v1` (`mcp__a__echo_v1_` and 8 hex to the model). */
+function fakeTool(exchanges: Map<string, ProtocolExchange>): RuntimeTool {
+  const binding = bind(ECHO, { implementation: { kind: 'mcp', version: 'fake/1' }, server: FAKE_IDENTITY, naming: { full: qualifiedName('a', FAKE_TOOL), rule: TOOL_NAME_RULE } });
+  return {
+    contract: ECHO,
+    binding,
+    attributes: attributesOf(ECHO),
+    handler: async (input, context) => {
+      exchanges.set(context.actionId, { transport: 'mcp-stdio', server: 'a', method: 'tools/call', jsonrpcId: exchanges.size + 2, requestBytes: 10, responseBytes: 20, isError: false });
+      const { word } = input as { word: string };
+      return ok({ data: { echoed: word }, content: [textBlock(word)], evidence: 'bytes observed now' });
+    },
+  };
+}
+
+/** The fake configured-server provider; `closed` counts its set's closes. */
+function serversFake(): ToolProvider & { readonly closed: { count: number } } {
+  const closed = { count: 0 };
+  const exchanges = new Map<string, ProtocolExchange>();
+  const tool = fakeTool(exchanges);
+  return {
+    closed,
+    offers: [{ binding: { tool: tool.binding.tool, server: { key: 'a' } }, contract: ECHO, implementation: tool.binding.implementation }],
+    open: async () => {
+      const start: ServerStart[] = [
+        {
+          key: 'a',
+          status: 'started',
+          identity: FAKE_IDENTITY,
+          tools: [
+            { name: FAKE_TOOL, status: 'bound', model_name: tool.binding.tool, binding_id: tool.binding.id },
+            { name: 'odd', status: 'unbound', failure: { class: 'invalid_arguments', kind: 'bad_schema', message: 'its inputSchema does not compile' } },
+          ],
+          notices: [],
+        },
+        { key: 'b', config_key: 'b.server', status: 'failed', failure: { class: 'spawn', kind: 'spawn_failed', message: 'no such command' }, tools: [], notices: ['server b did not start: no such command'] },
+      ];
+      const end = (): ServerEnd[] => [
+        { key: 'a', close: closed.count > 0 ? { exitCode: 0, signal: null } : null, list_changed: { seen: 1, relists: [{ outcome: 'unchanged', changed: [], removed: [], added: [] }] }, stderr: 'ready\n' },
+        { key: 'b', close: null, list_changed: { seen: 0, relists: [] }, stderr: '' },
+      ];
+      return ok({
+        transport: 'mcp',
+        tools: [tool],
+        protocolOf: (actionId: string) => exchanges.get(actionId),
+        servers: { start, end },
+        close: async () => void closed.count++,
+      });
+    },
+  };
+}
 
 const usage = { input_tokens: 1, output_tokens: 1 };
 const task: Task = { ...STEP_TASK, id: 'servers' };
@@ -85,6 +157,14 @@ const bindingsEdit = (edit: (binding: Record<string, unknown>) => Record<string,
   const edited = events.map((e) => (e === start ? { ...e, bindings: (e['bindings'] as Binding[]).map((b) => (b === named ? rehashed : b)) } : e));
   return JSON.parse(JSON.stringify(edited).replaceAll(id, rehashed.id)) as Event[];
 };
+/** Adds a binding of server a under another name (hashed to its id) that no server lists. */
+const addBinding = (events: Event[]): Event[] =>
+  events.map((e) => {
+    if (e.type !== 'run_start') return e;
+    const named = (e['bindings'] as Binding[]).find((b) => b.naming !== undefined)!;
+    const { id: _id, ...body } = { ...named, tool: 'mcp__a__extra', naming: { full: 'mcp__a__extra', rule: TOOL_NAME_RULE } };
+    return { ...e, bindings: [...(e['bindings'] as Binding[]), { id: bindingId(body), ...body }] };
+  });
 const callsEdit = (edit: (call: Event) => Event) => (events: Event[]) => events.map((e) => (e.type === 'call' && e['via'] === 'mcp' ? edit(structuredClone(e)) : e));
 
 test('tampering with the servers, their tools, names or calls is refused, chain and seal made good (record checks); a bare edit breaks the chain', async () => {
@@ -105,6 +185,7 @@ test('tampering with the servers, their tools, names or calls is refused, chain 
     ['a bound tool under another model name', startServers((s) => [{ ...s[0], tools: [{ ...(s[0]!['tools'] as object[])[0], model_name: 'other' }] }, s[1]]), /^binding_mismatch: server "a" lists "echo.v1" bound as "other"/],
     ['a bound tool listed under another name', startServers((s) => [{ ...s[0], tools: [{ ...(s[0]!['tools'] as object[])[0], name: 'echo.v2' }] }, s[1]]), /^binding_mismatch: .* its binding's full name is "mcp__a__echo.v1"/],
     ['a binding no server lists', startServers((s) => [{ ...s[0], tools: (s[0]!['tools'] as unknown[]).slice(1) }, s[1]]), /^binding_mismatch: binding [0-9a-f]{64} \(mcp__a__echo_v1_[0-9a-f]{8}\) is of server "a", which lists no tool bound to it/],
+    ['a second binding of server a that it does not list', addBinding, /^binding_mismatch: binding [0-9a-f]{64} \(mcp__a__extra\) is of server "a", which lists no tool bound to it/],
     ['a model name the rule does not make', bindingsEdit((b) => ({ ...b, naming: { ...(b['naming'] as object), full: 'mcp__a__echo.v2' } })), /^binding_mismatch: binding [0-9a-f]{64} shows the model "mcp__a__echo_v1_[0-9a-f]{8}"; caplab.tool-name\/1 makes "mcp__a__echo_v2_/],
     ['another naming rule', bindingsEdit((b) => ({ ...b, naming: { ...(b['naming'] as object), rule: 'caplab.tool-name/0' } })), /^binding_mismatch: .* by rule "caplab.tool-name\/0"/],
     ['a call over another server', callsEdit((c) => ({ ...c, protocol: { ...(c['protocol'] as object), server: 'same-name' } })), /^call_inconsistent: call t1 over MCP names server "same-name", but its binding is server "a"'s/],
