@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { EXIT, exitCodeOf } from '../base/index.ts';
 import type { Binding } from '../binding/index.ts';
 import { fail, ok, type Failure, type Outcome } from '../contract/index.ts';
-import { LEDGER_FORMAT_5, openRunDir, type Clock, type EventInput, type RecordLimits, type RunDir, type RunDirFs } from '../ledger/index.ts';
+import { LEDGER_FORMAT_5, openRunDir, type Clock, type EventInput, type RecordFormat, type RecordLimits, type RunDir, type RunDirFs } from '../ledger/index.ts';
 import type { Hook } from '../pipeline/index.ts';
 import { mergeReports, reapOrphans, type SweepGraces } from '../platform/index.ts';
 import { CAPLAB_VERSION } from '../version.ts';
@@ -100,6 +100,8 @@ export class OpenRun {
   readonly #startFiles: FileRef[] = [];
   #taskFields: Readonly<Record<string, unknown>> = {};
   #started = false;
+  /** The format the run dir was opened with: every run's but one with configured servers (format 5). */
+  readonly #baseFormat: RecordFormat;
   /** The configured servers run_start recorded; run_end records their ends. */
   #servers: ConfiguredServers | undefined;
   #closeTools: (() => Promise<unknown>) | undefined;
@@ -109,6 +111,7 @@ export class OpenRun {
   constructor(dir: RunDir, options: RunRecordOptions) {
     this.#dir = dir;
     this.#options = options;
+    this.#baseFormat = dir.format();
     this.recorder = recorderOf(dir);
   }
 
@@ -144,7 +147,8 @@ export class OpenRun {
   start(tools: OpenedTools): Outcome<void> {
     const { model, hooks, method } = this.#options;
     const { servers, ...opened } = tools;
-    if (servers) this.#dir.nameFormat(LEDGER_FORMAT_5);
+    // Named on each attempt: a run_start refused (a record limit) is written again, without them, by the failed end.
+    this.#dir.nameFormat(servers ? LEDGER_FORMAT_5 : this.#baseFormat);
     const appended = this.recorder.append('run_start', {
       ...this.#taskFields,
       caplab: CAPLAB_VERSION,
