@@ -47,7 +47,8 @@ test.each([
   expect(`${call.result.class}/${call.result.kind}`).toBe(failure);
   expect(call.via).toBe('mcp');
   expect(call.jsonrpc_id).toEqual(expect.any(Number));
-  const exchange = { transport: 'mcp-stdio', server: expect.stringMatching(/^misbehave-/), method: 'tools/call', jsonrpcId: call.jsonrpc_id, requestBytes: expect.any(Number), isError };
+  // The exchange names the server by the key the run gives it, not the serverInfo.name (`misbehave-…`) it reports.
+  const exchange = { transport: 'mcp-stdio', server: 'caplab-fixture', method: 'tools/call', jsonrpcId: call.jsonrpc_id, requestBytes: expect.any(Number), isError };
   expect(call.protocol).toMatchObject(exchange);
   expect(doc.mcp_calls).toBeGreaterThanOrEqual(1);
 

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { EXIT, exitCodeOf } from '../base/index.ts';
 import type { Binding } from '../binding/index.ts';
 import { fail, ok, type Failure, type Outcome } from '../contract/index.ts';
-import { openRunDir, type Clock, type EventInput, type RecordLimits, type RunDir, type RunDirFs } from '../ledger/index.ts';
+import { LEDGER_FORMAT_5, openRunDir, type Clock, type EventInput, type RecordFormat, type RecordLimits, type RunDir, type RunDirFs } from '../ledger/index.ts';
 import type { Hook } from '../pipeline/index.ts';
 import { mergeReports, reapOrphans, type SweepGraces } from '../platform/index.ts';
 import { CAPLAB_VERSION } from '../version.ts';
@@ -14,7 +14,8 @@ import type { Model } from './model.ts';
 import type { FileRef } from '../ledger/index.ts';
 import { recorderOf, type RunRecorder } from './recorder.ts';
 import type { Task, TaskStart } from './task.ts';
-import type { ServerReport } from './tools.ts';
+import type { ConfiguredServers } from './open-tools.ts';
+import type { ServerEnd, ServerReport } from './tools.ts';
 
 /** What a run's record is made with: where it goes, how it is written, and what run_start says of the run. */
 export interface RunRecordOptions {
@@ -50,6 +51,12 @@ export interface OpenedTools {
   readonly transport: 'local' | 'mcp' | null;
   readonly server: ServerReport | null;
   readonly bindings: readonly Binding[];
+  /**
+   * The servers a user configured behind them (or, when the tools did not
+   * open, those that had started): run_start records their starts and names
+   * format 5, run_end how they ended, read after the tools closed.
+   */
+  readonly servers?: ConfiguredServers;
 }
 
 const NO_TOOLS: OpenedTools = { transport: null, server: null, bindings: [] };
@@ -62,7 +69,7 @@ const NO_TOOLS: OpenedTools = { transport: null, server: null, bindings: [] };
  */
 export type RunClose =
   | { readonly type: 'loop'; readonly loop: LoopResult; readonly answered: number }
-  | { readonly type: 'unopened'; readonly failure: Failure }
+  | { readonly type: 'unopened'; readonly failure: Failure; readonly servers?: ConfiguredServers }
   | { readonly type: 'broken'; readonly failure: Failure; readonly answered: number }
   | { readonly type: 'crashed'; readonly error: unknown; readonly answered: number };
 
@@ -93,6 +100,10 @@ export class OpenRun {
   readonly #startFiles: FileRef[] = [];
   #taskFields: Readonly<Record<string, unknown>> = {};
   #started = false;
+  /** The format the run dir was opened with: every run's but one with configured servers (format 5). */
+  readonly #baseFormat: RecordFormat;
+  /** The configured servers run_start recorded; run_end records their ends. */
+  #servers: ConfiguredServers | undefined;
   #closeTools: (() => Promise<unknown>) | undefined;
   #closing: Promise<unknown> | undefined;
   readonly #onAbort = (): void => void this.#toolsClosed();
@@ -100,6 +111,7 @@ export class OpenRun {
   constructor(dir: RunDir, options: RunRecordOptions) {
     this.#dir = dir;
     this.#options = options;
+    this.#baseFormat = dir.format();
     this.recorder = recorderOf(dir);
   }
 
@@ -127,9 +139,16 @@ export class OpenRun {
     return ok(undefined);
   }
 
-  /** Records run_start: the run, its model, hooks and method, the task's files and fields, and the tools that opened. */
+  /**
+   * Records run_start: the run, its model, hooks and method, the task's files
+   * and fields, and the tools that opened. Tools with configured servers name
+   * format 5, which records them; every other run keeps the format it opened with.
+   */
   start(tools: OpenedTools): Outcome<void> {
     const { model, hooks, method } = this.#options;
+    const { servers, ...opened } = tools;
+    // Named on each attempt: a run_start refused (a record limit) is written again, without them, by the failed end.
+    this.#dir.nameFormat(servers ? LEDGER_FORMAT_5 : this.#baseFormat);
     const appended = this.recorder.append('run_start', {
       ...this.#taskFields,
       caplab: CAPLAB_VERSION,
@@ -140,10 +159,12 @@ export class OpenRun {
       hooks: hooks.map((h) => ({ name: h.name, event: h.event, matcher: h.matcher })),
       method: method?.record ?? null,
       files: this.#startFiles,
-      ...tools,
+      ...opened,
+      ...(servers ? { servers: servers.start } : {}),
     });
     if (!appended.ok) return appended;
     this.#started = true;
+    this.#servers = servers;
     return ok(undefined);
   }
 
@@ -168,7 +189,7 @@ export class OpenRun {
       case 'loop':
         return this.#endLoop(how.loop, how.answered);
       case 'unopened':
-        return this.#endUnopened(how.failure);
+        return this.#endUnopened(how.failure, how.servers);
       case 'broken':
         return this.#endBroken(how.failure, how.answered);
       case 'crashed':
@@ -185,11 +206,13 @@ export class OpenRun {
     // Before the servers close, what hooks left (their report stays theirs); after, whatever is left.
     const early = await reapOrphans(ORPHAN_GRACES);
     const closeReport = await this.#toolsClosed();
+    // After the close: a configured server's end (its close report, its stderr's tail) is known only then.
+    const servers = this.#serverEnds();
     const orphans = mergeReports(early, await reapOrphans(ORPHAN_GRACES));
     await syncing;
     const signal = this.#options.signal?.aborted ? String(this.#options.signal.reason) : undefined;
     const ending = loopEnding(loop, signal);
-    const counts = { stop: loop.stop, requests: loop.requests.length, tool_calls: loop.calls.length, transport_close: closeReport ?? null, orphans, ...this.#options.model.ended?.(answered) };
+    const counts = { stop: loop.stop, requests: loop.requests.length, tool_calls: loop.calls.length, transport_close: closeReport ?? null, orphans, ...this.#options.model.ended?.(answered), ...servers };
     const ended = this.recorder.append('run_end', runEnd(this.#dir, loop, signal, recordedExit(ending), summaryOf(ending), counts));
     if (!ended.ok) return this.#endBroken(ended, answered);
     const head = this.#dir.head();
@@ -198,12 +221,16 @@ export class OpenRun {
     return sealed.ok ? ok({ ending, head, events, closeReport }) : sealed;
   }
 
-  /** Tools that did not open: run_start names none, run_end the failure, its exit code as its ending gives it. */
-  async #endUnopened(failure: Failure): Promise<Failure> {
-    const started = this.#started ? ok(undefined) : this.start(NO_TOOLS);
+  /**
+   * Tools that did not open: run_start names none (but the configured
+   * servers that had started, already closed), run_end the failure, its exit
+   * code as its ending gives it, and how those servers ended.
+   */
+  async #endUnopened(failure: Failure, servers: ConfiguredServers | undefined): Promise<Failure> {
+    const started = this.#started ? ok(undefined) : this.start(servers ? { ...NO_TOOLS, servers } : NO_TOOLS);
     if (!started.ok) return this.#endBroken(started, 0);
     const cause = `${failure.class}/${failure.kind}: ${failure.message}`;
-    const ended = this.recorder.append('run_end', { accepted: false, exit_code: recordedExit(endingOfFailure(failure)), ending: 'failed', cause, ...this.#options.model.ended?.(0) });
+    const ended = this.recorder.append('run_end', { accepted: false, exit_code: recordedExit(endingOfFailure(failure)), ending: 'failed', cause, ...this.#options.model.ended?.(0), ...this.#serverEnds() });
     if (!ended.ok) return this.#endBroken(ended, 0);
     const sealed = this.#dir.close();
     return sealed.ok ? failure : sealed;
@@ -216,6 +243,12 @@ export class OpenRun {
     const cause = failure.kind === 'record_write_failed' ? failure.message : `${failure.class}/${failure.kind}: ${failure.message}`;
     if (this.#recordFailedEnd(cause, answered)) return failure;
     return fail('business', 'record_write_failed', `${cause}; the run dir is left unsealed`);
+  }
+
+  /** run_end's `servers`: each configured server's end, read once the tools closed; nothing when run_start recorded none. */
+  #serverEnds(): { servers?: readonly ServerEnd[] } {
+    // A server that never started has no close report: null, as JSON keeps it.
+    return this.#servers ? { servers: this.#servers.end().map((end) => ({ ...end, close: end.close ?? null })) } : {};
   }
 
   /** The tools' one close: started by the first caller (an interruption or the end), shared by every later one. */
@@ -237,7 +270,7 @@ export class OpenRun {
     try {
       const started = this.#started ? ok(undefined) : this.start(NO_TOOLS);
       const left = this.#dir.unreferencedFiles('left_by_failure');
-      const end: EventInput<'run_end'> = { accepted: false, exit_code: recordedExit({ type: 'failed', at: 'run' }), ending: 'failed', cause, ...(left.length > 0 ? { files: left } : {}), ...this.#options.model.ended?.(answered) };
+      const end: EventInput<'run_end'> = { accepted: false, exit_code: recordedExit({ type: 'failed', at: 'run' }), ending: 'failed', cause, ...(left.length > 0 ? { files: left } : {}), ...this.#options.model.ended?.(answered), ...this.#serverEnds() };
       if (started.ok && this.#dir.append('run_end', end).ok && this.#dir.close().ok) return true;
     } catch {
       // The ledger refused even this (a program error): leave it unsealed.
@@ -276,7 +309,7 @@ function recordedExit(ending: RunEnding): RecordedExit {
 }
 
 /** What run_end counts of a run that reached the loop's end. */
-type RunCounts = Pick<EventInput<'run_end'>, 'stop' | 'requests' | 'tool_calls' | 'transport_close' | 'orphans'>;
+type RunCounts = Pick<EventInput<'run_end'>, 'stop' | 'requests' | 'tool_calls' | 'transport_close' | 'orphans' | 'servers'>;
 
 /**
  * The run's last event: interrupted by a signal, failed at one of the loop's

@@ -1,7 +1,7 @@
 import { expect, test } from 'bun:test';
 import { fail, ok } from '../contract/index.ts';
 import type { RuntimeTool } from '../pipeline/index.ts';
-import { openProviders } from './open-tools.ts';
+import { openProviders, openRecorded } from './open-tools.ts';
 import type { ToolProvider, ToolSet } from './tools.ts';
 
 const named = (name: string) => ({ binding: { tool: name } }) as unknown as RuntimeTool;
@@ -49,4 +49,23 @@ test('every set is closed even when one close throws; that error then propagates
   if (!joined.ok) throw new Error(joined.message);
   await expect(joined.value.close()).rejects.toThrow('close broke');
   expect(log.slice(3)).toEqual(['close c', 'close b', 'close a']);
+});
+
+test('every set\'s configured servers join in provider order, starts and ends alike; a failure names those that had started, read after their close', async () => {
+  const log: string[] = [];
+  const start = (key: string) => ({ key, status: 'started' as const, tools: [], notices: [] });
+  const servers = (key: string) => ({ start: [start(key)], end: () => [{ key, close: log.includes(`close ${key}`) ? 'closed' : null, list_changed: { seen: 0, relists: [] }, stderr: '' }] });
+  const joined = await openProviders([provider(log, 'a', { servers: servers('a') }), provider(log, 'b', {}), provider(log, 'c', { servers: servers('c') })], { runId: 'r' });
+  if (!joined.ok) throw new Error(joined.message);
+  expect(joined.value.servers?.start.map((s) => s.key)).toEqual(['a', 'c']);
+  await joined.value.close();
+  expect(joined.value.servers?.end().map((e) => [e.key, e.close])).toEqual([['a', 'closed'], ['c', 'closed']]);
+  // No set with a server started: no servers at all.
+  const none = await openProviders([provider(log, 'd', { servers: { start: [], end: () => [] } })], { runId: 'r' });
+  expect(none.ok && 'servers' in none.value).toBe(false);
+  const failed = await openRecorded([provider(log, 'e', { servers: servers('e') }), provider(log, 'x', 'fail')], { runId: 'r' });
+  if (failed.ok) throw new Error('opened');
+  expect([failed.failure.kind, failed.servers?.start.map((s) => s.key), failed.servers?.end().map((e) => e.close)]).toEqual(['spawn_failed', ['e'], ['closed']]);
+  const plain = await openRecorded([provider(log, 'y', 'fail')], { runId: 'r' });
+  expect(plain.ok || 'servers' in plain).toBe(false);
 });

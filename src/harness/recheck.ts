@@ -7,6 +7,7 @@ import { isAccepted, type AcceptanceCheck } from './acceptance.ts';
 import { checkCalls } from './call-checks.ts';
 import { canonicalOf, checkRecord, eventAt, parseJson, type CheckedCall, type RecordedUse } from './record-checks.ts';
 import { originLabel, type ModelOrigin } from './model.ts';
+import { checkServers } from './server-checks.ts';
 import { checkTaskFields } from './task-fields.ts';
 import type { Task } from './task.ts';
 
@@ -71,7 +72,7 @@ export function recheckAcceptance(task: Task): Recheck<RecheckReport> {
     if (!(uses instanceof Map)) return uses;
     const asked = checkArguments(calls, uses);
     if (asked) return asked;
-    const told = checkRecord({ events, calls: calls.map(checkedCall), uses, readFile }) ?? checkCalls(events, uses);
+    const told = checkRecord({ events, calls: calls.map(checkedCall), uses, readFile }) ?? checkCalls(events, uses) ?? checkServers(events, record.format);
     if (told) return told;
 
     const acceptance = events.find((e) => e.type === 'acceptance');

@@ -6,7 +6,7 @@ import type { RecordedCall } from './recorded-call.ts';
 import { originLabel, type ModelOrigin } from './model.ts';
 import type { RequestRecord } from './loop-state.ts';
 import type { RunOutcome } from './run.ts';
-import type { ServerReport } from './tools.ts';
+import type { ServerReport, ServerStart } from './tools.ts';
 
 /** What the usage numbers of a run are, by where its responses came from. */
 const USAGE_NOTES: Readonly<Record<ModelOrigin, string>> = {
@@ -26,7 +26,8 @@ function usageTotal(perRequest: readonly Readonly<Record<string, unknown>>[]): R
 /**
  * The one JSON document `--json` prints for a run. Everything in it comes from
  * the run's records; nothing is claimed that the run did not observe. The
- * artifact is reported under the task's name for it (`Task.artifact.name`).
+ * artifact is reported under the task's name for it (`Task.artifact.name`);
+ * a run with configured servers adds `servers`, one entry per server.
  */
 export function runReport(outcome: RunOutcome, artifactName: string): Record<string, unknown> {
   const { loop, model } = outcome;
@@ -41,6 +42,7 @@ export function runReport(outcome: RunOutcome, artifactName: string): Record<str
     ...(replayed ? { origin: model.origin } : {}),
     model: model.name,
     server: outcome.server ? serverReport(outcome.server) : null,
+    ...(outcome.servers ? { servers: outcome.servers.map(configuredReport) } : {}),
     accepted: loop.accepted,
     exit_code: exitCodeOf(outcome.ending),
     ending: summaryOf(outcome.ending),
@@ -71,6 +73,12 @@ function serverReport(server: ServerReport): Record<string, unknown> {
     instance_id: server.instanceId,
     gaps: server.gaps,
   };
+}
+
+/** A server the user configured, as `--json` names it: key, status, how many of its tools were bound and not, why it did not start. */
+function configuredReport(server: ServerStart): Record<string, unknown> {
+  const bound = server.tools.filter((tool) => tool.status === 'bound').length;
+  return { key: server.key, status: server.status, tools: { bound, unbound: server.tools.length - bound }, ...(server.failure ? { failure: server.failure } : {}) };
 }
 
 /** One request of the request log: its intent, the task's fields, and what answered it. */

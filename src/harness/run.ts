@@ -1,16 +1,16 @@
 import { join } from 'node:path';
-import { fail, ok, type Outcome } from '../contract/index.ts';
+import { fail, ok, type Outcome, type Success } from '../contract/index.ts';
 import type { Hook, Pipeline, RuntimeTool } from '../pipeline/index.ts';
 import { decideAcceptance, withVerdict, type LoopResult } from './decide-acceptance.ts';
 import type { RunEnding } from './ending.ts';
 import { hostProvider, type Builtin, type HostServices } from './host-tools.ts';
 import { runLoop, type LoopStep } from './loop.ts';
 import type { ModelOrigin } from './model.ts';
-import { openProviders } from './open-tools.ts';
+import { openRecorded, type ConfiguredServers, type Unopened } from './open-tools.ts';
 import { openRun, type OpenRun, type RunRecordOptions } from './open-run.ts';
 import { runNames, type RunNames } from './run-names.ts';
 import type { Task, TaskRun } from './task.ts';
-import { duplicateName, runtimeTable, type ServerReport, type ToolProvider, type ToolSet } from './tools.ts';
+import { duplicateName, runtimeTable, type ServerReport, type ServerStart, type ToolProvider, type ToolSet } from './tools.ts';
 
 /** Every request payload's `max_tokens` unless the host is given another. */
 export const DEFAULT_MAX_TOKENS = 1024;
@@ -36,6 +36,8 @@ export interface RunOutcome {
   readonly runDir: string;
   readonly transport: 'local' | 'mcp';
   readonly server?: ServerReport;
+  /** The servers a user configured, as run_start recorded them (absent when the run had none). */
+  readonly servers?: readonly ServerStart[];
   /** The model that answered: how the run's responses and usage are labelled. */
   readonly model: { readonly name: string; readonly origin: ModelOrigin; readonly scenario: string | null };
   /** The loop, and the verdict decided after it. */
@@ -77,11 +79,12 @@ export async function runTask(options: RunOptions): Promise<Outcome<RunOutcome>>
   try {
     const begun = run.begin(options.task.start?.(taskRun));
     if (!begun.ok) return await run.end({ type: 'broken', failure: begun, answered });
-    const toolSet = refusal.ok ? await openTable(host.providers, taskRun) : refusal;
-    if (!toolSet.ok) return await run.end({ type: 'unopened', failure: toolSet });
+    const toolSet = refusal.ok ? await openTable(host.providers, taskRun) : { ok: false as const, failure: refusal };
+    if (!toolSet.ok) return await run.end({ type: 'unopened', failure: toolSet.failure, ...(toolSet.servers ? { servers: toolSet.servers } : {}) });
     host.table.current = toolSet.value.table;
     run.holdTools(toolSet.value.close);
-    const started = run.start({ transport: toolSet.value.transport, server: toolSet.value.server ?? null, bindings: Object.values(toolSet.value.table).map((t) => t.binding) });
+    const { servers } = toolSet.value;
+    const started = run.start({ transport: toolSet.value.transport, server: toolSet.value.server ?? null, bindings: Object.values(toolSet.value.table).map((t) => t.binding), ...(servers ? { servers } : {}) });
     if (!started.ok) return await run.end({ type: 'broken', failure: started, answered });
     const loop = await runLoop(loopOptions(options, { run, taskRun, toolSet: toolSet.value, names, onStep, maxTokens: maxTokens.ok ? maxTokens.value : DEFAULT_MAX_TOKENS }));
     const decided = decideAcceptance({ task: options.task, run: taskRun, recorder: run.recorder, readFile: (path) => run.readFile(path), onStep }, loop);
@@ -90,7 +93,7 @@ export async function runTask(options: RunOptions): Promise<Outcome<RunOutcome>>
     if (!ended.ok) return ended;
     const { transport, server } = toolSet.value;
     const model = { name: options.model.name, origin: options.model.origin, scenario: options.model.record.scenario };
-    return ok({ runId: options.runId, runDir: run.dir, transport, ...(server ? { server } : {}), model, loop: result, ...ended.value });
+    return ok({ runId: options.runId, runDir: run.dir, transport, ...(server ? { server } : {}), ...(servers ? { servers: servers.start } : {}), model, loop: result, ...ended.value });
   } catch (error) {
     await run.end({ type: 'crashed', error, answered });
     throw error;
@@ -115,14 +118,19 @@ function hostTools(options: RunOptions, run: TaskRun, names: RunNames): { provid
   return { providers, clash: duplicateName(providers.flatMap((provider) => provider.offers)), table };
 }
 
-/** Opens the providers into one tool set, and checks what opened as the offers were: one name, one tool. */
-async function openTable(providers: readonly ToolProvider[], run: TaskRun): Promise<Outcome<ToolSet & { readonly table: Readonly<Record<string, RuntimeTool>> }>> {
-  const toolSet = await openProviders(providers, run);
+/**
+ * Opens the providers into one tool set, and checks what opened as the
+ * offers were: one name, one tool. When they do not open, the configured
+ * servers that had started (closed again) go on record with the failure.
+ */
+async function openTable(providers: readonly ToolProvider[], run: TaskRun): Promise<Success<ToolSet & { readonly table: Readonly<Record<string, RuntimeTool>> }> | Unopened> {
+  const toolSet = await openRecorded(providers, run);
   if (!toolSet.ok) return toolSet;
   const table = runtimeTable(toolSet.value.tools);
   if (!table.ok) {
     await toolSet.value.close();
-    return table;
+    const servers: ConfiguredServers | undefined = toolSet.value.servers;
+    return { ok: false, failure: table, ...(servers ? { servers } : {}) };
   }
   return ok({ ...toolSet.value, table: table.value });
 }

@@ -75,38 +75,91 @@ export const ServerRecord = v.strictObject({
   gaps: v.array(v.string()),
 });
 
-/** A binding of a record (binding's `Binding`): everything but `id` is what the id hashes; its implementation kinds and server shape are the format's. */
-const bindingRecord = <K extends v.GenericSchema, S extends v.GenericSchema>(kind: K, server: S) => v.strictObject({
+/** What a binding records of its contract (binding's `BoundContract`). */
+const CONTRACT_ENTRIES = {
+  name: v.string(),
+  version: v.string(),
+  description: v.string(),
+  discovery: v.string(),
+  effect: v.picklist(['read', 'create', 'update', 'external']),
+  identity: v.string(),
+  attributes: v.strictObject({ readOnly: v.boolean(), destructive: v.boolean(), idempotent: v.boolean(), concurrencySafe: v.boolean(), openWorld: v.boolean() }),
+  limits: v.strictObject({ timeoutMs: Count, maxResultBytes: Count }),
+  preconditions: v.array(v.string()),
+  completionEvidence: v.string(),
+  errorClasses: v.array(v.picklist(ERROR_CLASSES)),
+  schema: JsonObject,
+  schemaHash: Sha256,
+  resultSchema: JsonObject,
+  resultSchemaHash: Sha256,
+  fills: JsonObject,
+};
+
+/** A binding of a record (binding's `Binding`): everything but `id` is what the id hashes; its implementation kinds, server shape and contract are the format's. */
+const bindingRecord = <K extends v.GenericSchema, S extends v.GenericSchema, C extends v.GenericSchema, E extends v.ObjectEntries>(kind: K, server: S, contract: C, extra: E) => v.strictObject({
   id: Sha256,
   tool: v.string(),
-  contract: v.strictObject({
-    name: v.string(),
-    version: v.string(),
-    description: v.string(),
-    discovery: v.string(),
-    effect: v.picklist(['read', 'create', 'update', 'external']),
-    identity: v.string(),
-    attributes: v.strictObject({ readOnly: v.boolean(), destructive: v.boolean(), idempotent: v.boolean(), concurrencySafe: v.boolean(), openWorld: v.boolean() }),
-    limits: v.strictObject({ timeoutMs: Count, maxResultBytes: Count }),
-    preconditions: v.array(v.string()),
-    completionEvidence: v.string(),
-    errorClasses: v.array(v.picklist(ERROR_CLASSES)),
-    schema: JsonObject,
-    schemaHash: Sha256,
-    resultSchema: JsonObject,
-    resultSchemaHash: Sha256,
-    fills: JsonObject,
-  }),
+  contract,
   model: v.strictObject({ target: v.picklist(['plain', 'strict', 'anthropic']), schema: JsonObject, schemaHash: Sha256 }),
   conversion: v.strictObject({ arguments: v.string(), result: v.string() }),
   implementation: v.strictObject({ kind, version: v.string() }),
   server: v.optional(server),
   gaps: v.array(v.string()),
+  ...extra,
 });
 /** A binding before format 4: local or MCP, its server by launch. */
-export const BindingRecord = bindingRecord(v.picklist(['local', 'mcp']), ServerIdentityRecord);
+export const BindingRecord = bindingRecord(v.picklist(['local', 'mcp']), ServerIdentityRecord, v.strictObject(CONTRACT_ENTRIES), {});
 /** A binding from format 4: a host built-in too, its server by key and endpoint. */
-export const BindingRecord4 = bindingRecord(v.picklist(['local', 'mcp', 'host']), KeyedServerRecord);
+export const BindingRecord4 = bindingRecord(v.picklist(['local', 'mcp', 'host']), KeyedServerRecord, v.strictObject(CONTRACT_ENTRIES), {});
+/**
+ * A binding from format 5: a configured server's tool may record its full
+ * name and the model name the tool-name rule made of it (`naming`: the full
+ * name and the rule's version), and the annotations its server listed,
+ * kept as hints only (`contract.hints`).
+ */
+export const BindingRecord5 = bindingRecord(
+  v.picklist(['local', 'mcp', 'host']),
+  KeyedServerRecord,
+  v.strictObject({ ...CONTRACT_ENTRIES, hints: v.optional(JsonObject) }),
+  { naming: v.optional(v.strictObject({ full: v.string(), rule: v.string() })) },
+);
+
+/** A failure as a server's record names it (harness's `FailureRecord`). */
+export const FailureRecord = v.strictObject({ class: v.string(), kind: v.string(), message: v.string() });
+
+/** One tool a configured server listed (harness's `ListedToolRecord`): bound under its model name and binding, or unbound and why. */
+export const ListedToolRecord = v.variant('status', [
+  v.strictObject({ name: v.string(), status: v.literal('bound'), model_name: v.string(), binding_id: Sha256 }),
+  v.strictObject({ name: v.string(), status: v.literal('unbound'), failure: FailureRecord }),
+]);
+
+/** One configured server as run_start records it (harness's `ServerStart`), started or not. */
+export const ServerStartRecord = v.strictObject({
+  key: v.string(),
+  config_key: v.optional(v.string()),
+  status: v.picklist(['started', 'failed']),
+  identity: v.optional(KeyedServerRecord),
+  failure: v.optional(FailureRecord),
+  tools: v.array(ListedToolRecord),
+  notices: v.array(v.string()),
+});
+
+/** A re-list after `notifications/tools/list_changed` (harness's `RelistRecord`). */
+export const RelistRecord = v.strictObject({
+  outcome: v.picklist(['unchanged', 'changed', 'failed']),
+  changed: v.array(v.string()),
+  removed: v.array(v.string()),
+  added: v.array(v.string()),
+  failure: v.optional(FailureRecord),
+});
+
+/** One configured server as run_end records it after it closed (harness's `ServerEnd`): its close report (open: the transport's shape) or null. */
+export const ServerEndRecord = v.strictObject({
+  key: v.string(),
+  close: v.unknown(),
+  list_changed: v.strictObject({ seen: Count, relists: v.array(RelistRecord) }),
+  stderr: v.string(),
+});
 
 /** A hook the run was configured with. */
 export const HookRecord = v.strictObject({ name: v.string(), event: v.picklist(['PreToolUse', 'PostToolUse']), matcher: v.string() });

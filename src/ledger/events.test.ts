@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { toJsonSchema } from '@valibot/to-json-schema';
 import * as v from 'valibot';
 import { EVENT_SCHEMAS, EVENT_TYPES, type CallEvent, type Event, type EventInput } from './events.ts';
-import { KNOWN_FORMATS, LEDGER_FORMAT, LEDGER_FORMAT_2, LEDGER_FORMAT_3, LEDGER_FORMAT_4, type RecordFormat } from './format.ts';
+import { KNOWN_FORMATS, LEDGER_FORMAT, LEDGER_FORMAT_2, LEDGER_FORMAT_3, LEDGER_FORMAT_4, LEDGER_FORMAT_5, type RecordFormat } from './format.ts';
 import { fixedClock } from './clock.ts';
 import { assertWritable } from './parse-events.ts';
 import { readRecordEvents } from './read-events.ts';
@@ -22,6 +22,24 @@ import { openRunDir } from './run-dir.ts';
 import { failedEnd, must, sampleStart, tempDir, writeSampleRun } from './testing/sample-run.ts';
 
 const SNAPSHOT = join(import.meta.dir, 'events.schema.json');
+
+const H = '0'.repeat(64);
+/** A binding as a record of format 4 holds one (the ledger imports no binding layer; the shape is the schema's). */
+const SAMPLE_BINDING = {
+  id: H,
+  tool: 'mcp__a__e_x_01234567',
+  contract: {
+    name: 'e.x', version: '1', description: 'd', discovery: 'd', effect: 'external', identity: 'server a',
+    attributes: { readOnly: false, destructive: false, idempotent: false, concurrencySafe: false, openWorld: true },
+    limits: { timeoutMs: 1000, maxResultBytes: 1024 }, preconditions: [], completionEvidence: 'e', errorClasses: ['protocol'],
+    schema: {}, schemaHash: H, resultSchema: {}, resultSchemaHash: H, fills: {},
+  },
+  model: { target: 'plain', schema: {}, schemaHash: H },
+  conversion: { arguments: 'a', result: 'r' },
+  implementation: { kind: 'mcp', version: 'v' },
+  server: { key: 'a', name: 'n', version: '1', protocolVersion: 'p', endpoint: { kind: 'stdio', argv: ['s'], cwd: '/', envNames: [] }, instanceId: 'i' },
+  gaps: [],
+};
 
 /** One format's event schemas as JSON Schema, by event type. */
 const jsonSchemasOf = (format: RecordFormat): Record<string, unknown> =>
@@ -107,6 +125,29 @@ test('format 4 has the shapes of 3 and adds its own, which 2 and 3 refuse; what 
   expect(schema(LEDGER_FORMAT_3).required).toContain('model_text_sha256');
   expect(schema(LEDGER_FORMAT_3).properties).not.toHaveProperty('model_content_sha256');
   expect(v.is(call, {})).toBe(false);
+});
+
+test('format 5 has the shapes of 4 and adds configured servers (run_start, run_end) and a binding\'s naming and hints, which 4 refuses', () => {
+  const line = (data: object, type: string) => ({ ...data, seq: 0, type, at: '2023-11-14T22:13:20.000Z', prev: '0'.repeat(64) });
+  const identity = { key: 'a', name: 'n', version: '1', protocolVersion: '2025-06-18', endpoint: { kind: 'stdio', argv: ['s'], cwd: '(fresh)', envNames: [] }, instanceId: 'i' };
+  const failure = { class: 'spawn', kind: 'spawn_failed', message: 'no' };
+  const tools = [{ name: 'e.x', status: 'bound', model_name: 'mcp__a__e_x_01234567', binding_id: '0'.repeat(64) }, { name: 'odd', status: 'unbound', failure }];
+  const servers = [{ key: 'a', status: 'started', identity, tools, notices: [] }, { key: 'b', config_key: 'b.c', status: 'failed', failure, tools: [], notices: ['b did not start'] }];
+  const start = line({ ...sampleStart(), servers }, 'run_start');
+  expect(() => assertWritable(LEDGER_FORMAT_5, 'run_start', start)).not.toThrow();
+  expect(() => assertWritable(LEDGER_FORMAT_5, 'run_start', { ...start, servers: [] })).toThrow(/servers: Invalid length/);
+  expect(() => assertWritable(LEDGER_FORMAT_5, 'run_start', { ...start, servers: [{ ...servers[0], tools: [{ ...tools[0], failure }] }] })).toThrow(/failure: Invalid key/);
+  const ends = [{ key: 'a', close: { exitCode: 0 }, list_changed: { seen: 1, relists: [{ outcome: 'unchanged', changed: [], removed: [], added: [] }] }, stderr: '' }, { key: 'b', close: null, list_changed: { seen: 0, relists: [] }, stderr: '' }];
+  const end = line({ ...failedEnd(), format: LEDGER_FORMAT_5, servers: ends }, 'run_end');
+  expect(() => assertWritable(LEDGER_FORMAT_5, 'run_end', end)).not.toThrow();
+  expect(() => assertWritable(LEDGER_FORMAT_4, 'run_end', { ...end, format: LEDGER_FORMAT_4 })).toThrow(/servers: Invalid key/);
+  expect(() => assertWritable(LEDGER_FORMAT_5, 'run_end', { ...end, servers: [{ ...ends[0], list_changed: { seen: -1, relists: [] } }] })).toThrow(/seen/);
+  // A binding's naming and hints are format 5's.
+  const binding = { ...SAMPLE_BINDING, naming: { full: 'mcp__a__e.x', rule: 'caplab.tool-name/1' }, contract: { ...SAMPLE_BINDING.contract, hints: { readOnlyHint: true } } };
+  expect(() => assertWritable(LEDGER_FORMAT_5, 'run_start', { ...start, bindings: [binding] })).not.toThrow();
+  expect(() => assertWritable(LEDGER_FORMAT_4, 'run_start', line({ ...sampleStart(), bindings: [binding] }, 'run_start'))).toThrow(/naming: Invalid key/);
+  expect(() => assertWritable(LEDGER_FORMAT_4, 'run_start', line({ ...sampleStart(), bindings: [{ ...binding, naming: undefined }] }, 'run_start'))).toThrow(/hints: Invalid key/);
+  expect(() => assertWritable(LEDGER_FORMAT_4, 'run_start', line({ ...sampleStart(), bindings: [SAMPLE_BINDING] }, 'run_start'))).not.toThrow();
 });
 
 test('the writer\'s types are the schemas\': each value below fails tsc (without its directive) and the run dir\'s check', () => {

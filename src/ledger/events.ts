@@ -19,6 +19,7 @@ import {
   ArgumentsRecord,
   BindingRecord,
   BindingRecord4,
+  BindingRecord5,
   CheckRecord,
   Count,
   FileRefs,
@@ -32,7 +33,9 @@ import {
   PermissionRecord,
   PlainMethodRecord,
   ProtocolRecord,
+  ServerEndRecord,
   ServerRecord,
+  ServerStartRecord,
   Sha256,
   SnapshotRecord,
   StageRecord,
@@ -40,7 +43,7 @@ import {
   UsageRecord4,
   WrittenFileRecord,
 } from './event-parts.ts';
-import { KNOWN_FORMATS, LEDGER_FORMAT_2, LEDGER_FORMAT_3, LEDGER_FORMAT_4, type RecordFormat } from './format.ts';
+import { KNOWN_FORMATS, LEDGER_FORMAT_2, LEDGER_FORMAT_3, LEDGER_FORMAT_4, LEDGER_FORMAT_5, type RecordFormat } from './format.ts';
 import type { Frozen } from './frozen.ts';
 import { NAMED_FORMAT, resolveField, since, NO_ENTRY, type Field, type From, type Newest, type NoEntry } from './since.ts';
 
@@ -61,9 +64,11 @@ const EVENTS = {
     model: since(LEDGER_FORMAT_4, ModelRecord4, v.strictObject({ name: v.string(), scripted: v.boolean() })),
     transport: v.nullable(v.picklist(['local', 'mcp'])),
     server: v.nullable(ServerRecord),
+    // Format 5: every server a user configured, started or not, and each tool it listed (a record names 5 only with them: `FORMAT_USES`).
+    servers: since(LEDGER_FORMAT_5, v.optional(v.pipe(v.array(ServerStartRecord), v.minLength(1))), NO_ENTRY),
     // The excerpt's snapshot; from format 4 a task's own field (the excerpt's recheck reads it).
     snapshot: since(LEDGER_FORMAT_4, NO_ENTRY, SnapshotRecord),
-    bindings: since(LEDGER_FORMAT_4, v.array(BindingRecord4), v.array(BindingRecord)),
+    bindings: since(LEDGER_FORMAT_5, v.array(BindingRecord5), since(LEDGER_FORMAT_4, v.array(BindingRecord4), v.array(BindingRecord))),
     hooks: v.array(HookRecord),
     // Format 3 adds the plain Agent Skills record (`PlainMethodRecord`); before it, no record says `plain`.
     method: since(LEDGER_FORMAT_3, v.nullable(MethodRecord), v.nullable(v.looseObject({ plain: ABSENT }))),
@@ -146,6 +151,8 @@ const EVENTS = {
     files: v.optional(FileRefs.any),
     /** A replayed run's use of its file (format 4). */
     replay: since(LEDGER_FORMAT_4, v.optional(v.strictObject({ lines_used: Count, lines_unused: Count })), NO_ENTRY),
+    /** Each configured server after the tools closed (format 5): its close, `list_changed` and re-lists, stderr's tail. */
+    servers: since(LEDGER_FORMAT_5, v.optional(v.array(ServerEndRecord)), NO_ENTRY),
     format: NAMED_FORMAT,
   },
 };
@@ -237,6 +244,7 @@ export const EVENT_SCHEMAS: { readonly [F in RecordFormat]: FormatSchemas<F> } =
   [LEDGER_FORMAT_2]: schemasOf(LEDGER_FORMAT_2),
   [LEDGER_FORMAT_3]: schemasOf(LEDGER_FORMAT_3),
   [LEDGER_FORMAT_4]: schemasOf(LEDGER_FORMAT_4),
+  [LEDGER_FORMAT_5]: schemasOf(LEDGER_FORMAT_5),
 };
 
 type DataOf<T extends EventType, F extends RecordFormat> = { [V in Variants<T>]: v.InferInput<DataSchema<V, F>> }[Variants<T>];
@@ -263,6 +271,11 @@ export const FORMAT_USES: { readonly [F in Exclude<RecordFormat, typeof LEDGER_F
   [LEDGER_FORMAT_4]: {
     shapes: 'the task in run_start',
     used: (events) => events.some((e) => e.type === 'run_start' && 'task' in e),
+  },
+  // Only a run with configured servers names format 5: its run_start lists them (at least one).
+  [LEDGER_FORMAT_5]: {
+    shapes: 'configured servers in run_start',
+    used: (events) => events.some((e) => e.type === 'run_start' && 'servers' in e),
   },
 };
 

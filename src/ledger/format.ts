@@ -45,7 +45,7 @@ export const LEDGER_FORMAT_2 = 'caplab.ledger/2';
 export const LEDGER_FORMAT_3 = 'caplab.ledger/3';
 
 /**
- * Version 4, which every new run names: it has version 3's shapes, and adds
+ * Version 4, which every new run names but one with configured servers: it has version 3's shapes, and adds
  * the task (`run_start.task`, by which verify finds the task's recheck; a
  * task's own fields of run_start and request, such as the excerpt's
  * `snapshot` and `disclosed_sources`, are the task's and no longer named by
@@ -58,11 +58,22 @@ export const LEDGER_FORMAT_3 = 'caplab.ledger/3';
  */
 export const LEDGER_FORMAT_4 = 'caplab.ledger/4';
 
-/** The format a new run names. */
+/**
+ * Version 5, which only a run with servers a user configured
+ * (`--mcp-config`) names: version 4's shapes, and each configured server in
+ * `run_start.servers` (its key, identity, status and every tool it listed,
+ * bound or not) and `run_end.servers` (its close, the `list_changed` it sent
+ * and the re-lists after them, its stderr's tail); a binding may record its
+ * full and model names (`naming`) and a tool's annotations (`contract.hints`).
+ * Every other run keeps version 4, and its bytes.
+ */
+export const LEDGER_FORMAT_5 = 'caplab.ledger/5';
+
+/** The format a new run names, unless its tools carry configured servers (`LEDGER_FORMAT_5`). */
 export const LEDGER_FORMAT = LEDGER_FORMAT_4;
 
 /** Every format this verifier can read, oldest first (version 1 records predate `ending` and are not read). */
-export const KNOWN_FORMATS = [LEDGER_FORMAT_2, LEDGER_FORMAT_3, LEDGER_FORMAT_4] as const;
+export const KNOWN_FORMATS = [LEDGER_FORMAT_2, LEDGER_FORMAT_3, LEDGER_FORMAT_4, LEDGER_FORMAT_5] as const;
 /** A record format this verifier reads. */
 export type RecordFormat = (typeof KNOWN_FORMATS)[number];
 

@@ -4,7 +4,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { canonicalJson, sha256Hex } from '../contract/index.ts';
 import { fixedClock } from './clock.ts';
-import { GENESIS, LEDGER_FORMAT, LEDGER_FORMAT_2, LEDGER_FORMAT_3, LEDGER_FORMAT_4, type FileRef } from './format.ts';
+import { GENESIS, LEDGER_FORMAT, LEDGER_FORMAT_2, LEDGER_FORMAT_3, LEDGER_FORMAT_4, LEDGER_FORMAT_5, type FileRef } from './format.ts';
 import type { RunDirFs } from './fs.ts';
 import type { EventInput } from './events.ts';
 import { openRunDir, type RunDir } from './run-dir.ts';
@@ -297,4 +297,16 @@ describe('ending a run that failed', () => {
       nodeFs.rmSync(parent, { recursive: true, force: true });
     }
   });
+});
+
+test('a run names format 5 before its first event (files written before stay); after an event its format is fixed', () => {
+  const run = must(openRunDir(join(tempDir(), 'run'), { clock: fixedClock(0) }));
+  expect(run.format()).toBe(LEDGER_FORMAT);
+  must(run.writeFile('snapshot/a.txt', 'a'));
+  run.nameFormat(LEDGER_FORMAT_5);
+  expect(run.format()).toBe(LEDGER_FORMAT_5);
+  must(run.append('run_end', failedEnd()));
+  expect(() => run.nameFormat(LEDGER_FORMAT_4)).toThrow(/after 1 events of caplab.ledger\/5/);
+  expect(() => run.nameFormat('caplab.ledger/9' as typeof LEDGER_FORMAT)).toThrow(/unknown record format/);
+  expect(must(run.close()).format).toBe(LEDGER_FORMAT_5);
 });

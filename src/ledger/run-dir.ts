@@ -84,7 +84,7 @@ export class RunDir {
   #temps = 0;
   #broken: Failure | undefined;
   #closed: Outcome<Seal> | undefined;
-  readonly #format: RecordFormat;
+  #format: RecordFormat;
   readonly #limits: RecordLimits;
   #ledgerBytes = 0;
   /** Folders made under the run dir, and the count of its entries: the ledger and its seal to start with. */
@@ -140,6 +140,20 @@ export class RunDir {
   /** The format the seal will name (the `run_end` event repeats one newer than the base, `format`, so verify can hold the seal to it). */
   format(): RecordFormat {
     return this.#format;
+  }
+
+  /**
+   * Names the record's format before its first event: a run knows whether
+   * its tools carry configured servers (format 5) only once they opened,
+   * after the run dir (the CLI takes it before any output). Files written so
+   * far are no events, so they stay as they are.
+   * @throws Error once an event was appended (its line is of the format it was checked against).
+   */
+  nameFormat(format: RecordFormat): void {
+    this.#assertOpen('nameFormat');
+    if (!isKnownFormat(format)) throw new TypeError(`ledger: unknown record format ${JSON.stringify(format)}`);
+    if (this.#seq > 0) throw new Error(`ledger: nameFormat(${format}) after ${this.#seq} events of ${this.#format}`);
+    this.#format = format;
   }
 
   /**

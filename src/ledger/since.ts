@@ -8,16 +8,20 @@ import * as v from 'valibot';
 import { ABSENT } from './event-parts.ts';
 import { KNOWN_FORMATS, LEDGER_FORMAT_2, type RecordFormat } from './format.ts';
 
-/** A field that format `since` introduced (or reshaped): in earlier formats it is `before` (default: absent). */
-export interface Since<F extends RecordFormat, S extends v.GenericSchema | NoEntry, B extends v.GenericSchema | NoEntry> {
+/**
+ * A field that format `since` introduced (or reshaped): in earlier formats it
+ * is `before` (default: absent), itself a `since` when an earlier format
+ * reshaped it too.
+ */
+export interface Since<F extends RecordFormat, S extends v.GenericSchema | NoEntry, B extends Before> {
   readonly since: F;
   readonly schema: S;
   readonly before: B;
 }
 
 export function since<F extends RecordFormat, S extends v.GenericSchema | NoEntry>(format: F, schema: S): Since<F, S, typeof ABSENT>;
-export function since<F extends RecordFormat, S extends v.GenericSchema | NoEntry, B extends v.GenericSchema | NoEntry>(format: F, schema: S, before: B): Since<F, S, B>;
-export function since(format: RecordFormat, schema: v.GenericSchema | NoEntry, before: v.GenericSchema | NoEntry = ABSENT): Since<RecordFormat, v.GenericSchema | NoEntry, v.GenericSchema | NoEntry> {
+export function since<F extends RecordFormat, S extends v.GenericSchema | NoEntry, B extends Before>(format: F, schema: S, before: B): Since<F, S, B>;
+export function since(format: RecordFormat, schema: v.GenericSchema | NoEntry, before: Before = ABSENT): Since<RecordFormat, v.GenericSchema | NoEntry, Before> {
   return { since: format, schema, before };
 }
 
@@ -34,6 +38,9 @@ export interface NoEntry {
 }
 export const NO_ENTRY: NoEntry = { noEntry: true };
 
+/** What a field is before the format that introduced it: a schema, no entry, or an earlier format's `since`. */
+export type Before = v.GenericSchema | NoEntry | Since<RecordFormat, v.GenericSchema | NoEntry, Before>;
+
 /** A format's own value of `run_end.format`: absent in the base format, else the format itself (the run dir writes it). */
 export interface NamedFormat {
   readonly namedFormat: true;
@@ -44,7 +51,7 @@ export const NAMED_FORMAT: NamedFormat = { namedFormat: true };
 export type From<F, T extends readonly string[] = typeof KNOWN_FORMATS> = T extends readonly [infer H, ...infer R extends readonly string[]] ? (H extends F ? T[number] : From<F, R>) : never;
 /** A described field's schema in format `F`. */
 export type Field<D, F extends RecordFormat> =
-  D extends Since<infer G, infer S, infer B> ? (F extends From<G> ? S : B)
+  D extends Since<infer G, infer S, infer B> ? (F extends From<G> ? S : Field<B, F>)
   : D extends NamedFormat ? (F extends typeof LEDGER_FORMAT_2 ? typeof ABSENT : v.LiteralSchema<F, undefined>)
   : D;
 
@@ -52,8 +59,8 @@ export type Field<D, F extends RecordFormat> =
 export function resolveField(field: unknown, format: RecordFormat): v.GenericSchema | NoEntry {
   if (field === NAMED_FORMAT) return format === LEDGER_FORMAT_2 ? ABSENT : v.literal(format);
   if (typeof field === 'object' && field !== null && 'since' in field) {
-    const marked = field as Since<RecordFormat, v.GenericSchema | NoEntry, v.GenericSchema | NoEntry>;
-    return KNOWN_FORMATS.indexOf(format) >= KNOWN_FORMATS.indexOf(marked.since) ? marked.schema : marked.before;
+    const marked = field as Since<RecordFormat, v.GenericSchema | NoEntry, Before>;
+    return KNOWN_FORMATS.indexOf(format) >= KNOWN_FORMATS.indexOf(marked.since) ? marked.schema : resolveField(marked.before, format);
   }
   return field as v.GenericSchema;
 }

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { scratchDir } from '../../../test/scratch.ts';
 import { fixedClock, type Clock } from '../clock.ts';
 import type { EventInput } from '../events.ts';
-import { LEDGER_FORMAT, type FileRef, type RecordFormat, type Seal } from '../format.ts';
+import { KNOWN_FORMATS, LEDGER_FORMAT, LEDGER_FORMAT_4, type FileRef, type RecordFormat, type Seal } from '../format.ts';
 import type { RunDirFs } from '../fs.ts';
 import { openRunDir } from '../run-dir.ts';
 
@@ -48,7 +48,7 @@ export function sampleStart(files: readonly FileRef[] = [], snapshot: SampleSnap
  * the ledger's own fields before 4 and the task's from it).
  */
 function startIn(format: RecordFormat, start: EventInput<'run_start'>): EventInput<'run_start'> {
-  if (format === LEDGER_FORMAT) return start;
+  if (KNOWN_FORMATS.indexOf(format) >= KNOWN_FORMATS.indexOf(LEDGER_FORMAT_4)) return start;
   const { task: _task, ...older } = start;
   // The writer's types are the newest format's; the run dir checks the line against `format`'s schema.
   return older as EventInput<'run_start'>;

@@ -16,7 +16,7 @@ export const MCP_GAPS: readonly string[] = [
 export function protocolExchange(client: Pick<StrictClient, 'identity'>, exchange: Exchange): ProtocolExchange {
   return {
     transport: 'mcp-stdio',
-    server: client.identity.name,
+    server: client.identity.key,
     method: exchange.method,
     jsonrpcId: exchange.jsonrpcId,
     requestBytes: exchange.requestBytes,

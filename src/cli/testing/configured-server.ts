@@ -1,0 +1,64 @@
+/**
+ * TEST ONLY — a stdio MCP server for `--mcp-config` tests, as users'
+ * servers misbehave: `bun configured-server.ts MODE`. Every mode reports
+ * serverInfo.name `same-name`, so that two entries of it differ only by key.
+ *
+ * - `echo`: `echo` (its `text` has a `default`) answers with the arguments it
+ *   received, as text; `dotted.name` and a 70-character name answer alike.
+ * - `drift`: `echo`, and after its first call a `list_changed`; the re-list
+ *   shows `echo` with another description (its next call is tool_drift).
+ * - `die`: `echo`, and `crash`, which kills the server before answering.
+ */
+
+const mode = process.argv[2] ?? 'echo';
+const LONG_NAME = `long_${'x'.repeat(65)}`;
+
+const echoTool = (description = 'Echoes its arguments.') => ({
+  name: 'echo',
+  description,
+  inputSchema: { type: 'object', properties: { text: { type: 'string', default: 'filled-by-default' } }, additionalProperties: false },
+  annotations: { readOnlyHint: true, idempotentHint: true },
+});
+
+let echoCalls = 0;
+
+function tools(): unknown[] {
+  if (mode === 'echo') return [echoTool(), { ...echoTool(), name: 'dotted.name' }, { ...echoTool(), name: LONG_NAME }];
+  if (mode === 'drift') return [echoTool(echoCalls > 0 ? 'Echoes, but not as it did.' : undefined)];
+  return [echoTool(), { name: 'crash', inputSchema: { type: 'object' } }];
+}
+
+function send(message: unknown): void {
+  process.stdout.write(`${JSON.stringify(message)}\n`);
+}
+
+function answer(id: number | string, method: string, params: Record<string, unknown>): void {
+  if (method === 'initialize') {
+    send({ jsonrpc: '2.0', id, result: { protocolVersion: '2025-06-18', capabilities: { tools: { listChanged: true } }, serverInfo: { name: 'same-name', version: '1.0.0' } } });
+  } else if (method === 'tools/list') {
+    send({ jsonrpc: '2.0', id, result: { tools: tools() } });
+  } else if (method === 'tools/call') {
+    if (params['name'] === 'crash') process.exit(3);
+    echoCalls += 1;
+    send({ jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: JSON.stringify(params['arguments'] ?? null) }] } });
+    if (mode === 'drift' && echoCalls === 1) send({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' });
+  } else if (method === 'ping') {
+    send({ jsonrpc: '2.0', id, result: {} });
+  } else {
+    send({ jsonrpc: '2.0', id, error: { code: -32601, message: `no method ${method}` } });
+  }
+}
+
+let buffer = '';
+process.stdin.setEncoding('utf8');
+process.stdin.on('data', (chunk: string) => {
+  buffer += chunk;
+  for (let at = buffer.indexOf('\n'); at >= 0; at = buffer.indexOf('\n')) {
+    const line = buffer.slice(0, at);
+    buffer = buffer.slice(at + 1);
+    if (line.trim() === '') continue;
+    const message = JSON.parse(line) as { id?: number | string; method?: string; params?: Record<string, unknown> };
+    if (message.id !== undefined && message.method !== undefined) answer(message.id, message.method, message.params ?? {});
+  }
+});
+process.stdin.on('end', () => process.exit(0));
