@@ -32,6 +32,22 @@ const RUN_FLAGS = `  --transport mcp|local   read_source over the fixture MCP se
   --durable               fsync every ledger event and file as it is written, so a machine crash
                           leaves a durable prefix (default: one sync of the run dir before the seal)`;
 
+/** The flags of run, check and tools for users' MCP servers (demo runs the task alone). */
+const SERVER_FLAGS = `  --mcp-config FILE       also start the stdio servers of FILE (Claude Code's .mcp.json format; the
+                          project's own ./.mcp.json only with run's --trust): all at once, before the run
+                          dir opens, each in a fresh empty cwd (removed at close) with PATH, HOME,
+                          LANG, LC_ALL, LC_CTYPE, TZ, TMPDIR and the entry's env. Relative paths in
+                          an entry resolve against FILE's folder. Tools are mcp__<key>__<tool>
+                          (rewritten to the Messages API's ^[a-zA-Z0-9_-]{1,64}$ where needed),
+                          untrusted: effect external, never read-only, so they ask (denied unless
+                          --allow-tool, a rule or --yes allows). Other entry types are a notice;
+                          an entry that cannot start as written is a usage error (exit 2).
+  --require-server KEY    fail (exit 3, no run dir) when that server does not start (repeatable);
+                          another server that does not start is a notice and the run goes on
+  --startup-timeout-ms N  how long a server may take to answer initialize and each page of its
+                          first listing (default 120000)
+  --timeout-ms N          how long one request to a configured server may take (default 10000)`;
+
 export const HELP: Record<string, string> = {
   main: `caplab ${CAPLAB_VERSION} — a capability harness for tool-using agents
 
@@ -76,13 +92,21 @@ seal recomputed) is caught only against a head kept elsewhere:
 Exit codes: 0 verified (also an intact run that ended failed or interrupted),
 1 does not verify, 2 usage error, 3 stdout could not be written.`,
   tools: `Usage: caplab tools [--model plain|strict|anthropic] [--json]
+       caplab tools --mcp-config FILE [--require-server KEY]… [--json]
 
 Lists every bound tool — the excerpt task's read_source and create_card, and the library's
 example contracts — with its contract schema, the model-facing schema for the target, both
 hashes, the argument/result conversion versions and the binding id. A contract the target
 cannot represent without changing its meaning is listed as refused, with the field and why.
 
-Exit codes: 0 listed, 2 usage error, 3 stdout could not be written.`,
+With --mcp-config, starts FILE's servers as a run does and lists each one's tools as a run
+binds them instead: model name (and full mcp__<key>__<tool> name where it was rewritten),
+binding id, schema hashes (result: none without an outputSchema), hints as listed, the
+default permission; a tool left unbound and a server that did not start, with class/kind.
+${SERVER_FLAGS}
+
+Exit codes: 0 listed, 2 usage error, 3 a required server did not start or stdout could not be
+written.`,
   skills: `Usage: caplab skills [--skills DIR]… [--json]
 
 Lists method packages (embedded, plus each DIR): name and description, version, hash, the tools
@@ -103,7 +127,7 @@ caplab demo spawns it itself (this same program with \`serve\`), with a cleaned 
 
 Exit codes: 0 stdin closed (or stdout closed by the client), 2 usage error, 3 a stdin line over
 1 MiB (mcpLineBytes) or stdout could not be written.`,
-  check: `Usage: caplab check [--json] [--junit FILE] [--out DIR] [--run-id ID] [--durable]
+  check: `Usage: caplab check [--json] [--junit FILE] [--out DIR] [--run-id ID] [--durable] [--mcp-config FILE]
 
 The smoke test for CI: the demo over MCP and over the local path, and every built-in negative
 scenario (same-batch and hostile-protocol-names also over MCP), each with its expected ending;
@@ -117,9 +141,14 @@ every run dir is then verified offline. Prints a table scenario / expected / obs
                  one --out, one runs, the others exit 2)
   --run-id ID    the check id (${RUN_ID_RULE})
   --durable      fsync every ledger event and file as it is written (default: once per run dir, before its seal)
+With --mcp-config, first starts FILE's servers as a run does and adds one case per server,
+server-<key>: it started, every tool it listed bound, and it closed clean (it exited once
+stdin ended, nothing of it left running).
+${SERVER_FLAGS}
 
-Exit codes: 0 every scenario ended as expected, 1 some did not, 2 usage error (paths are checked
-before the first scenario), 3 the JUnit file or stdout could not be written.`,
+Exit codes: 0 every scenario ended as expected, 1 some did not, 2 usage error (paths and the
+config are checked before the first scenario), 3 a required server did not start, or the JUnit
+file or stdout could not be written.`,
   probe: `Usage: caplab probe [options] -- CMD ARGS…
        caplab probe [options] [--mcp-config FILE] --server NAME [--trust]
 
@@ -163,7 +192,7 @@ When several apply, the most severe wins: 2 > 70 > 130/143 > 4 > 3 > 1 > 0.`,
        caplab run --replay FILE [options]
 
 Runs a scenario (built-in names: see \`caplab check\`), or recorded model responses, with the
-same options as demo (a replay adopts no method package).
+same options as demo (a replay adopts no method package), and with your own MCP servers.
   --scenario NAME|FILE    scripted responses: a built-in scenario or a scenario JSON file
   --replay FILE           replayed responses: JSONL, line N the Anthropic Messages API response
                           to request N (text and tool_use blocks; no pause_turn). The whole file
@@ -171,6 +200,7 @@ same options as demo (a replay adopts no method package).
                           exits 2, naming its line and field); usage is recorded as the file has
                           it, cache counts too, labelled replayed. Not with --scenario.
 ${RUN_FLAGS}
+${SERVER_FLAGS}
 
 ${EXIT_CODES_HELP}`,
 };
