@@ -1,6 +1,6 @@
 import { inert } from '../base/index.ts';
 import type { Failure } from '../contract/index.ts';
-import { summaryOf, type AcceptanceCheck, type LoopStep, type ModelResponse, type RecordedCall, type RunOutcome, type Usage } from '../harness/index.ts';
+import { summaryOf, type AcceptanceCheck, type LoopStep, type ModelResponse, type RecordedCall, type RunOutcome, type ServerStart, type Usage } from '../harness/index.ts';
 import { exitCodeOf } from './exit.ts';
 import type { Paint } from './io.ts';
 
@@ -94,9 +94,19 @@ export function renderEnding(outcome: RunOutcome, paint: Paint, artifactName: st
     const s = outcome.server;
     lines.push(`server: ${s.serverInfo.name} ${s.serverInfo.version}, MCP ${s.protocolVersion}, instance ${s.instanceId} (${s.gaps.join('; ')})`);
   }
+  for (const server of outcome.servers ?? []) lines.push(configuredLine(server));
   const made = outcome.loop.artifact;
   // Labels align with `ledger:` below.
   if (made) lines.push(`${`${artifactName}:`.padEnd(7)} ${outcome.runDir}/${made.path} sha256 ${made.sha256}`);
   lines.push(`ledger: ${outcome.runDir}/ledger.jsonl head ${outcome.head} (${outcome.events} events)`);
   return lines.join('\n');
+}
+
+/** One configured server as the run's ending shows it: started (what it listed, how much of it bound) or why not. */
+function configuredLine(server: ServerStart): string {
+  const key = server.config_key !== undefined ? `${server.key} (config "${inert(server.config_key)}")` : server.key;
+  if (server.status === 'failed') return `server ${key}: did not start: ${server.failure!.class}/${server.failure!.kind}`;
+  const bound = server.tools.filter((tool) => tool.status === 'bound').length;
+  const id = server.identity!;
+  return `server ${key}: ${inert(id.name)} ${inert(id.version)}, MCP ${inert(id.protocolVersion)}, ${bound} of ${server.tools.length} tools bound, instance ${id.instanceId}`;
 }
