@@ -13,6 +13,7 @@ export const CLAIMS = {
   pipeline: { readme: 'resolve → convert → validate → PreToolUse hooks → permission', text: 'one pipeline of stages for local and MCP tools, concurrency-safe batching' },
   'mcp-client': { readme: '**strict stdio MCP client** (protocol 2025-06-18)', text: 'the strict stdio client refuses other protocol versions and stray stdout' },
   'mcp-launch': { readme: 'self-spawned with a cleaned environment and only fds 0–2', text: 'the server is spawned with a cleaned environment and only fds 0–2' },
+  servers: { readme: '**untrusted** whatever their', text: 'users\' MCP servers join a run untrusted, under names the Messages API accepts, their defaults never filled, re-listed after list_changed, recorded per server' },
   skills: { readme: 'they grant nothing', text: 'method packages grant nothing' },
   scripted: { readme: 'labelled scripted or replayed; scripted usage is synthetic', text: 'the model is labelled scripted or replayed, from its origin, wherever a run is reported or verified' },
   acceptance: { readme: 'accepts** the card only from evidence', text: 'the card is accepted only from evidence (payload bytes, file bytes, hashes)' },
@@ -1161,4 +1162,11 @@ export const MUTATIONS: readonly Mutation[] = [
   { id: 'host-non-text-block-as-json', claim: 'mcp-client', file: 'src/mcp/client/host-content.ts', find: "text: block.type === 'text' ? block.text : blockLine(block)", replace: "text: block.type === 'text' ? block.text : JSON.stringify(block)", tests: HOST_SESSION_TESTS },
   { id: 'host-text-disagreement-unchecked', claim: 'mcp-client', file: 'src/mcp/client/host-call.ts', find: 'if (texts.length > 0 && !jsonTextAgrees(texts, structured))', replace: 'if (texts.length > 1 && !jsonTextAgrees(texts, structured))', tests: HOST_SESSION_TESTS },
   { id: 'host-output-unvalidated', claim: 'mcp-client', file: 'src/mcp/client/host-call.ts', find: 'const issues = tool.output.validate(structured);', replace: 'const issues = tool.output.validate(structured).slice(0, 0);', tests: HOST_SESSION_TESTS },
+  // Users' servers (issue 22): untrusted whatever their annotations say, their descriptions cut, mcp__<key> rules checked against configured keys,
+  // an interruption stops a server that is still starting, a revision without structured results binds no outputSchema.
+  { id: 'configured-annotations-trusted', claim: 'servers', file: 'src/harness/configured-tool.ts', find: '    readOnly: false,', replace: "    readOnly: entry.annotations?.['readOnlyHint'] === true,", tests: ['src/harness/configured-tool.test.ts'] },
+  { id: 'configured-description-uncut', claim: 'servers', file: 'src/harness/configured-tool.ts', find: '  if (bytes <= LIMITS.toolDescriptionBytes) return description;', replace: '  if (bytes >= 0) return description;', tests: ['src/harness/configured-tool.test.ts'] },
+  { id: 'server-rule-any-key', claim: 'usage', file: 'src/pipeline/permissions/known.ts', find: "    if (rule.kind === 'server' && servers.includes(rule.server)) continue;", replace: "    if (rule.kind === 'server') continue;", tests: ['src/pipeline/permissions/known.test.ts'] },
+  { id: 'configured-start-not-interrupted', claim: 'guard', file: 'src/mcp/client/host-session.ts', find: '...(options.signal ? { signal: options.signal } : {}) });', replace: '});', tests: ['src/cli/configured-signal.test.ts'] },
+  { id: 'configured-output-schema-any-revision', claim: 'servers', file: 'src/harness/configured-servers.ts', find: '  const listed = client.profile.structured || outputSchema === undefined ? read.value : plain;', replace: '  const listed = read.value;', tests: ['src/harness/configured-servers.test.ts'] },
 ];

@@ -49,7 +49,8 @@ export async function startConfigured(flags: ServerFlags & { readonly mcpConfig:
     await servers.close();
     return { ok: false, refusal: { required: fail('spawn', 'required_server', `a required server did not start: ${required.join('; ')}`, required) } };
   }
-  const failed = servers.starts.filter((start) => start.status === 'failed').map((start) => `server ${start.key} did not start (${start.failure!.class}/${start.failure!.kind}): ${start.failure!.message}; the run goes on without it`);
+  // An interrupted start is the interruption's to report, once, not each server's.
+  const failed = servers.starts.filter((start) => start.status === 'failed' && start.failure!.kind !== 'run_interrupted').map((start) => `server ${start.key} did not start (${start.failure!.class}/${start.failure!.kind}): ${start.failure!.message}; the run goes on without it`);
   return { ok: true, value: { servers, notices: [...notices, ...failed, ...servers.starts.flatMap((start) => start.notices.map((notice) => `server ${start.key}: ${notice}`))] } };
 }
 
@@ -82,20 +83,36 @@ function planEntries(flags: ServerFlags & { readonly mcpConfig: string }, trust:
 async function openEntry(spec: EntrySpec, flags: ServerFlags, io: Io, runId: string): Promise<Outcome<ConfiguredClient>> {
   const env = probeEnv(io.env, [], spec.entry.env);
   const cwd = freshDir('caplab-server-');
-  const opened = await openHostClient({
+  const opening = openHostClient({
     key: spec.key,
     launch: { command: entryArgv(spec.entry, env), cwd: cwd.path, env },
     instanceId: `${runId}/${spec.key}`,
     timeouts: { handshakeMs: flags.startupTimeoutMs, callMs: flags.timeoutMs },
-  }).catch((error: unknown) => {
+    ...(io.interrupt ? { signal: io.interrupt } : {}),
+  });
+  const opened = await untilInterrupted(opening, io.interrupt).catch((error: unknown) => {
     cwd.remove();
     throw error;
   });
   if (!opened.ok) {
-    cwd.remove();
+    // Interrupted while it started: it is closed (and its cwd removed) once it has answered or failed.
+    if (opened.kind === 'run_interrupted') void opening.then(async (late) => (late.ok ? late.value.close() : undefined)).finally(() => cwd.remove());
+    else cwd.remove();
     return opened;
   }
   return ok(asConfigured(opened.value, () => cwd.remove()));
+}
+
+/** A start, or the interruption that came first (SIGINT/SIGTERM while a server starts: up to --startup-timeout-ms). */
+function untilInterrupted<T>(start: Promise<Outcome<T>>, signal: AbortSignal | undefined): Promise<Outcome<T>> {
+  if (!signal) return start;
+  const stopped = fail('precondition', 'run_interrupted', `interrupted while the server started`);
+  if (signal.aborted) return Promise.resolve(stopped);
+  return new Promise((resolve, reject) => {
+    const onAbort = (): void => resolve(stopped);
+    signal.addEventListener('abort', onAbort, { once: true });
+    start.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }
 
 /** A host client as the harness uses it: the cwd recorded as fresh, the folder removed once it closed. */

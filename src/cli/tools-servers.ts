@@ -93,8 +93,12 @@ export async function toolsServersCommand(args: readonly string[], io: Io): Prom
       return describeTool(tool, tool.contract.result !== CONTENT_RESULT);
     }),
   }));
+  if (io.interrupt?.aborted) {
+    // Nothing is listed: the servers were stopped part way.
+    io.stderr(`caplab: interrupted by ${String(io.interrupt.reason)}\n`);
+    return exitCodeOf(interrupted(io.interrupt));
+  }
   for (const notice of notices) io.stderr(`caplab: ${notice}\n`);
-  if (io.interrupt?.aborted) return exitCodeOf(interrupted(io.interrupt));
   io.stdout(values.json ? `${JSON.stringify({ servers: listed }, null, 2)}\n` : renderServers(listed));
   return EXIT.ok;
 }

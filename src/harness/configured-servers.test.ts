@@ -4,7 +4,7 @@ import { fail, ok, type SchemaValidator } from '../contract/index.ts';
 import { versionProfile } from '../mcp/index.ts';
 import { textBlock } from '../pipeline/index.ts';
 import { startConfiguredServers, type ConfiguredClient, type ServerSpec, type StartDeps } from './configured-servers.ts';
-import type { CompileListed } from './configured-tool.ts';
+import { CONTENT_RESULT, type CompileListed } from './configured-tool.ts';
 
 const identity = (key: string): ServerIdentity => ({
   key,
@@ -129,5 +129,18 @@ describe('startConfiguredServers', () => {
     const [end] = opened.value.servers!.end();
     expect(end!.stderr.endsWith('token=[redacted:TOKEN]')).toBe(true);
     expect(end!.stderr.length).toBeLessThanOrEqual(4096);
+  });
+
+  test('a revision without structured results binds no outputSchema: one listed anyway is an extra field', async () => {
+    const typed = { ...echoEntry, outputSchema: { type: 'object' } };
+    const old = { ...fakeClient('old', [typed]), profile: versionProfile('2025-03-26')! };
+    const now = fakeClient('now', [typed]);
+    const servers = await startConfiguredServers([{ key: 'old' }, { key: 'now' }], deps({ old, now }));
+    const opened = await servers.provider.open({ runId: 'run-1' });
+    if (!opened.ok) throw new Error(opened.message);
+    const [oldTool, nowTool] = opened.value.tools;
+    expect(oldTool!.contract.result).toBe(CONTENT_RESULT);
+    expect(nowTool!.contract.result).not.toBe(CONTENT_RESULT);
+    await opened.value.close();
   });
 });

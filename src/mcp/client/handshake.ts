@@ -23,8 +23,9 @@ export async function expectResult<T>(
   params: Record<string, unknown>,
   schema: v.GenericSchema<unknown, T>,
   timeoutMs: number,
+  signal?: AbortSignal,
 ): Promise<Outcome<T>> {
-  const reply = await correlator.request(method, params, { timeoutMs }).reply;
+  const reply = await correlator.request(method, params, { timeoutMs, ...(signal ? { signal } : {}) }).reply;
   if (!reply.ok) return reply;
   if ('error' in reply.value.answer) {
     const { code, message } = reply.value.answer.error;

@@ -15,6 +15,8 @@ export interface HostClientOptions {
   readonly maxPages?: number;
   readonly limits?: Partial<ConnectionLimits>;
   readonly spawn?: SpawnFn;
+  /** Aborted (SIGINT/SIGTERM) while the server starts: the handshake stops waiting and the server is stopped, not after `handshakeMs`. */
+  readonly signal?: AbortSignal;
 }
 
 /** A handshaken host session with one stdio server a user configured. */
@@ -49,6 +51,7 @@ export async function openHostClient(options: HostClientOptions): Promise<Outcom
   const session = await startHostSession(transport, {
     timeouts,
     ...(options.maxPages !== undefined ? { maxPages: options.maxPages } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
     explainClosed: (failure) => withStderr(failure, transport.stderr()),
   });
   if (!session.ok) return startFailure(session, transport.stderr());

@@ -18,6 +18,7 @@ export interface HostHandshakeOptions {
   readonly timeoutMs: number;
   readonly maxPages: number;
   readonly maxEntries: number;
+  readonly signal?: AbortSignal;
 }
 
 /**
@@ -30,7 +31,7 @@ export interface HostHandshakeOptions {
  */
 export async function hostHandshake(correlator: Correlator<unknown>, options: HostHandshakeOptions): Promise<Outcome<HostHandshake>> {
   const params = { protocolVersion: OFFERED_VERSION, capabilities: {}, clientInfo: HOST_CLIENT_INFO };
-  const initialize = await expectResult(correlator, 'initialize', params, InitializeResult, options.timeoutMs);
+  const initialize = await expectResult(correlator, 'initialize', params, InitializeResult, options.timeoutMs, options.signal);
   if (!initialize.ok) return initialize;
   const answered = initialize.value.protocolVersion;
   const profile = versionProfile(answered);
@@ -40,7 +41,7 @@ export async function hostHandshake(correlator: Correlator<unknown>, options: Ho
   if (!initialize.value.capabilities.tools) return refuse('protocol', 'unexpected_tools', 'server does not declare the tools capability');
   const initialized = correlator.notify('notifications/initialized', {});
   if (!initialized.ok) return initialized;
-  const { failure, ...pages } = await listPages(correlator, { maxPages: options.maxPages, maxEntries: options.maxEntries, timeoutMs: options.timeoutMs });
+  const { failure, ...pages } = await listPages(correlator, { maxPages: options.maxPages, maxEntries: options.maxEntries, timeoutMs: options.timeoutMs, ...(options.signal ? { signal: options.signal } : {}) });
   if (failure) return failure;
   return ok({ initialize: initialize.value, profile, pages });
 }

@@ -15,6 +15,8 @@ export interface HostSessionOptions {
   readonly maxPages?: number;
   /** Adds what the transport knows to a call that failed because the session ended (class `closed`), such as a server's stderr tail. */
   readonly explainClosed?: (failure: Failure) => Failure;
+  /** Aborted while the handshake or first listing waits: that request stops waiting and the session closes (`timeout/aborted`). */
+  readonly signal?: AbortSignal;
 }
 
 /** A handshaken session with one server a user configured, over any transport. */
@@ -71,7 +73,7 @@ export async function startHostSession<Closed>(transport: Transport<Closed>, opt
   const correlator = new Correlator(transport, {
     onNotification: (method) => void (method === 'notifications/tools/list_changed' && seen++),
   });
-  const shaken = await hostHandshake(correlator, { timeoutMs: timeouts.handshakeMs, maxPages, maxEntries: LIMITS.probeTools });
+  const shaken = await hostHandshake(correlator, { timeoutMs: timeouts.handshakeMs, maxPages, maxEntries: LIMITS.probeTools, ...(options.signal ? { signal: options.signal } : {}) });
   if (!shaken.ok) {
     await correlator.close();
     return shaken;

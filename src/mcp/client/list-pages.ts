@@ -27,6 +27,8 @@ export interface ListPagesOptions {
   readonly maxEntries: number;
   /** The wait for each page. */
   readonly timeoutMs: number;
+  /** Aborted: the page in flight stops waiting and the listing ends with that failure. */
+  readonly signal?: AbortSignal;
 }
 
 /** What following tools/list pagination gave. */
@@ -62,7 +64,7 @@ export async function listPages(correlator: Correlator<unknown>, options: ListPa
   let cursor: string | undefined;
   const end = (pages: number, complete: boolean, more: { stop?: ListStop; failure?: Failure } = {}): Pages => ({ entries, beyond, pages, complete, ...more });
   for (let page = 1; ; page++) {
-    const listed: Outcome<v.InferOutput<typeof ListPage>> = await expectResult(correlator, 'tools/list', cursor === undefined ? {} : { cursor }, ListPage, options.timeoutMs);
+    const listed: Outcome<v.InferOutput<typeof ListPage>> = await expectResult(correlator, 'tools/list', cursor === undefined ? {} : { cursor }, ListPage, options.timeoutMs, options.signal);
     if (!listed.ok) return end(page - 1, false, { failure: listed });
     // One at a time: a page of 300,000 entries spread as arguments would overflow the stack.
     for (const entry of listed.value.tools) {

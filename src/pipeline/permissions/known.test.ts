@@ -32,3 +32,13 @@ test('an mcp__ matcher that matches nothing is an error; any other is a notice',
   const notice = checkNames(known, { rules: [], matchers: [matcher('Bash'), matcher('^Edit')] });
   expect(notice.ok && notice.value.map((n) => n.split(' ')[0])).toEqual(['Bash', '^Edit']);
 });
+
+test('a whole-server rule or matcher may name a configured key that lists nothing (it failed to start); a tool of it may not', () => {
+  const uses = { rules: ['mcp__down', 'mcp__down__*'].map(rule), matchers: ['mcp__down', 'mcp__down__.*'].map(matcher) };
+  expect(checkNames(known, uses, ['down'])).toEqual({ ok: true, value: [] });
+  const unknownKey = checkNames(known, uses, ['up']);
+  expect(!unknownKey.ok && [unknownKey.kind, unknownKey.issues?.length]).toEqual(['unknown_name', 4]);
+  expect(!unknownKey.ok && unknownKey.message).toContain('known servers: mcp__caplab-fixture, mcp__up');
+  const tool = checkNames(known, { rules: [rule('mcp__down__echo')], matchers: [matcher('mcp__down__echo')] }, ['down']);
+  expect(!tool.ok && tool.issues).toEqual(['mcp__down__echo', 'mcp__down__echo']);
+});
