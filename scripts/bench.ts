@@ -4,12 +4,15 @@
  * floor, all in one run on one machine, reported as ratios. Measurement only —
  * no thresholds are asserted, and the exit code says only whether the run worked.
  *
- * Usage: bun scripts/bench.ts [--calls N] [--reps N] [--cold N] [--profile | --listing] [--json]
+ * Usage: bun scripts/bench.ts [--calls N] [--reps N] [--cold N] [--profile | --listing | --servers] [--json]
  *   --calls    timed tools/call round trips per target and payload size (default 500)
  *   --reps     timed repetitions of session setup and of the demo (default 5)
  *   --cold     interleaved pairs for the cold-start comparisons of dist/caplab (default 20)
  *   --profile  only the steady calls and the breakdown of one round trip (skips setup, demo, cold)
  *   --listing  only probe's listing of 10,000 minimal and 1,000 realistic tools
+ *   --servers  only configured servers (--mcp-config, issue 22): 1, 8 and 32 started at once, steady
+ *              calls, one listing 1,000 realistic tools bound (the default run has 1 and 8, and the calls);
+ *              like the listing, min(--reps, 3) repetitions
  *   --json     print only the final JSON line
  */
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
@@ -19,18 +22,21 @@ import { parseArgs } from 'node:util';
 import { coldStart } from './bench/cold.ts';
 import { probeListing } from './bench/probe-listing.ts';
 import { profileRoundTrip } from './bench/profile.ts';
-import { render, renderListing } from './bench/report.ts';
+import { footer, render, renderListing, renderServers, type ServersBench } from './bench/report.ts';
+import { bigListing } from './bench/servers-listing.ts';
+import { startMany, steadyCalls } from './bench/servers.ts';
 import { measureSize, slope, type CallSettings } from './bench/sweep.ts';
 import { binaryLaunch, caplabClient, openCaplab, openSdk, readSnapshot } from './bench/targets.ts';
 import { childrenOf, nowUs, processesMatching, ratio, stats } from './bench/util.ts';
 
-const options = { calls: { type: 'string' }, reps: { type: 'string' }, cold: { type: 'string' }, profile: { type: 'boolean' }, listing: { type: 'boolean' }, json: { type: 'boolean' } } as const;
+const options = { calls: { type: 'string' }, reps: { type: 'string' }, cold: { type: 'string' }, profile: { type: 'boolean' }, listing: { type: 'boolean' }, servers: { type: 'boolean' }, json: { type: 'boolean' } } as const;
 const { values: flags } = parseArgs({ options });
 const CALLS = Number(flags.calls ?? 500);
 const REPS = Number(flags.reps ?? 5);
 const COLD = Number(flags.cold ?? 20);
-if (!(Number.isInteger(CALLS) && CALLS >= 10 && Number.isInteger(REPS) && REPS >= 1 && Number.isInteger(COLD) && COLD >= 1)) {
-  process.stderr.write('usage: bun scripts/bench.ts [--calls N≥10] [--reps N≥1] [--cold N≥1] [--profile | --listing] [--json]\n');
+const modes = [flags.profile, flags.listing, flags.servers].filter(Boolean).length;
+if (!(Number.isInteger(CALLS) && CALLS >= 10 && Number.isInteger(REPS) && REPS >= 1 && Number.isInteger(COLD) && COLD >= 1 && modes <= 1)) {
+  process.stderr.write('usage: bun scripts/bench.ts [--calls N≥10] [--reps N≥1] [--cold N≥1] [--profile | --listing | --servers] [--json]\n');
   process.exit(2);
 }
 const settings: CallSettings = { calls: CALLS, warmup: Math.min(100, Math.ceil(CALLS / 5)), rounds: 10 };
@@ -113,6 +119,15 @@ const scratch = mkdtempSync(join(tmpdir(), 'caplab-bench-'));
 /** caplab as a user starts it: from source, and the compiled binary when built. */
 const caplabEntries: Record<string, string[]> = { source: [process.execPath, join(root, 'src/main.ts')], ...(hasBinary ? { binary: [binary] } : {}) };
 const LISTING_REPS = Math.min(REPS, 3);
+
+/** Configured servers: `counts` started at once, steady calls, and with `big` one server listing 1,000 realistic tools. */
+async function servers(counts: readonly number[], big: boolean): Promise<ServersBench> {
+  const start = await startMany(scratch, counts, LISTING_REPS, track, log);
+  log('steady calls to a configured server …\n');
+  const steady = await steadyCalls(scratch, settings, track);
+  return { start, steady, ...(big ? { listing: await bigListing(scratch, caplabEntries['source']!, LISTING_REPS, track, log) } : {}) };
+}
+
 try {
   if (flags.listing) {
     // Probe's listing alone (issue 20).
@@ -120,6 +135,13 @@ try {
     const listing = await probeListing(root, caplabEntries, LISTING_REPS, log);
     const result = { bench: 'caplab', when: new Date().toISOString(), machine: machine(), reps: LISTING_REPS, listing, cleanup: cleanup(), wallSeconds: wallSeconds() };
     if (!flags.json) process.stdout.write(renderListing(listing));
+    process.stdout.write(`${JSON.stringify(result)}\n`);
+    process.exitCode = result.cleanup.childrenStillAlive.length === 0 ? 0 : 1;
+  } else if (flags.servers) {
+    log(`caplab bench: configured servers, ${LISTING_REPS} reps, ${CALLS} calls\n`);
+    const measured = await servers([1, 8, 32], true);
+    const result = { bench: 'caplab', when: new Date().toISOString(), machine: machine(), reps: LISTING_REPS, calls: CALLS, servers: measured, cleanup: cleanup(), wallSeconds: wallSeconds() };
+    if (!flags.json) process.stdout.write(`${renderServers(measured)}\n${footer(result)}`);
     process.stdout.write(`${JSON.stringify(result)}\n`);
     process.exitCode = result.cleanup.childrenStillAlive.length === 0 ? 0 : 1;
   } else {
@@ -137,7 +159,7 @@ try {
       const tool = point.perCallUs.find((c) => c.name.startsWith('caplab tool'))!;
       profile.push({ sourceBytes: point.sourceBytes, rows: await profileRoundTrip(readSnapshot(join(scratch, `sources-${point.sourceBytes}`)), Math.min(CALLS, 300), tool.us.median) });
     }
-    let setup, demo, cold, listing;
+    let setup, demo, cold, listing, configured;
     if (!flags.profile) {
       // 3. Session setup: spawn + handshake + tools/list, then close (fixture sources).
       log('session setup …\n');
@@ -154,6 +176,8 @@ try {
       cold = hasBinary ? await coldStart(root, binary, COLD, log) : undefined;
       // 6. Probe over a long tool list, whole processes.
       listing = await probeListing(root, caplabEntries, LISTING_REPS, log);
+      // 7. Configured servers, the small part (--servers has 32 at once and a big listing).
+      configured = await servers([1, 8], false);
     }
 
     const left = cleanup();
@@ -175,6 +199,7 @@ try {
       ...(demo ? { demoMs: demo } : {}),
       ...(flags.profile ? {} : { cold: cold ? { pairs: COLD, ...cold } : 'dist/caplab not built (npm run build)' }),
       ...(listing ? { listing } : {}),
+      ...(configured ? { servers: configured } : {}),
       binary: hasBinary ? { path: 'dist/caplab', bytes: statSync(binary).size, mib: Math.round((statSync(binary).size / 2 ** 20) * 10) / 10 } : null,
       cleanup: left,
       wallSeconds: wallSeconds(),

@@ -6,8 +6,9 @@
  * lazy units (`import()` inside a function) that command calls.
  */
 import { expect, test } from 'bun:test';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
+import { scratchDir } from './scratch.ts';
 
 const root = join(import.meta.dir, '..');
 
@@ -55,35 +56,49 @@ const dynamicTargets = (graph: Graph, within: Set<string>) =>
 /** main.ts's two lazy entries: the CLI (every command) and the guard process (platform/guard.ts starts it). */
 const CLI = 'src/cli/index.ts';
 const GUARD = 'src/platform/guard-process.ts';
-const HOST_SESSION = ['src/mcp/client/session.ts', 'src/mcp/client/client.ts', 'src/mcp/client/strict-session.ts', 'src/mcp/client/host-client.ts', 'src/mcp/client/host-session.ts'];
+/** The strict client's lazy units (src/mcp/client/index.ts): the task's fixture server, in every run. */
+const STRICT_SESSION = ['src/mcp/client/session.ts', 'src/mcp/client/client.ts', 'src/mcp/client/strict-session.ts'];
+/** The host profile's lazy units (src/mcp/client/index.ts `openHostClient`, `startHostSession`): configured servers only. */
+const HOST_SESSION = ['src/mcp/client/host-client.ts', 'src/mcp/client/host-session.ts'];
+/** A listed tool's schema compiled with Ajv (src/mcp/probe/index.ts `loadListedValidator`): a lazy unit of its own. */
+const LISTED_SCHEMA = 'src/mcp/probe/listed-schema.ts';
 /** main.ts makes the commands that start processes a child subreaper, importing platform for them only. */
 const GUARDED = ['src/platform/index.ts'];
 /** The task's two entries, each loaded by the registry (src/cli/tasks.ts) on first use: the host side and the fixture server. */
 const TASK = { host: 'src/excerpt/index.ts', server: 'src/excerpt/server/index.ts' };
+/**
+ * What `--mcp-config` adds to a command: the CLI's configured-servers path (src/cli/configured.ts, imported
+ * where the flag is read: run-command.ts, check-command.ts through check-servers.ts, info-commands.ts through
+ * tools-servers.ts), the host session and Ajv's listed-schema unit. Without the flag no command loads any of them.
+ */
+const WITH_CONFIG = { run: ['src/cli/configured.ts'], check: ['src/cli/check-servers.ts', 'src/cli/configured.ts'], tools: ['src/cli/tools-servers.ts', ...GUARDED] };
+const CONFIGURED_PATH = [...HOST_SESSION, LISTED_SCHEMA];
+const MCP_CONFIG_UNITS: readonly string[] = [...new Set([...Object.values(WITH_CONFIG).flat().filter((m) => !GUARDED.includes(m)), ...CONFIGURED_PATH])];
+const RUN = ['src/cli/run-command.ts', 'src/harness/index.ts', TASK.host, ...STRICT_SESSION, ...GUARDED];
+const CHECK = ['src/cli/check-command.ts', 'src/harness/index.ts', TASK.host, ...STRICT_SESSION, ...GUARDED];
+const TOOLS = ['src/cli/info-commands.ts', TASK.host];
 /** What cli.ts imports per command, the task entry it loads, and the lazy units of the MCP client and prober (src/mcp/client/index.ts, src/mcp/probe/index.ts) that command calls. */
 const COMMANDS: Record<string, readonly string[]> = {
   '--version/--help': [],
-  demo: ['src/cli/run-command.ts', 'src/harness/index.ts', TASK.host, ...HOST_SESSION, ...GUARDED],
-  run: ['src/cli/run-command.ts', 'src/harness/index.ts', TASK.host, ...HOST_SESSION, ...GUARDED],
-  check: ['src/cli/check-command.ts', 'src/harness/index.ts', TASK.host, ...HOST_SESSION, ...GUARDED],
-  tools: ['src/cli/info-commands.ts', TASK.host],
+  demo: RUN,
+  run: RUN,
+  'run --mcp-config': [...RUN, ...WITH_CONFIG.run, ...CONFIGURED_PATH],
+  check: CHECK,
+  'check --mcp-config': [...CHECK, ...WITH_CONFIG.check, ...CONFIGURED_PATH],
+  tools: TOOLS,
+  'tools --mcp-config': [...TOOLS, ...WITH_CONFIG.tools, ...CONFIGURED_PATH],
   skills: ['src/cli/info-commands.ts', TASK.host],
   serve: [TASK.server],
   probe: ['src/cli/probe-command.ts', 'src/mcp/probe/probe.ts', ...GUARDED],
   verify: ['src/cli/verify-command.ts', TASK.host],
 };
-
-/** A listed tool's schema compiled with Ajv (src/mcp/probe/index.ts `listedValidator`): a lazy unit of its own. */
-const LISTED_SCHEMA = 'src/mcp/probe/listed-schema.ts';
-/**
- * The lazy units only configured servers (`--mcp-config`) need, on top of a command's own: a command row for
- * the flag lists them; without the flag no command loads them (and so no Ajv).
- */
-const MCP_CONFIG_UNITS: readonly string[] = [LISTED_SCHEMA];
+/** The commands that read no `--mcp-config` (demo refuses it; verify, skills, serve and probe have no such flag). */
+const WITHOUT_CONFIG = ['--version/--help', 'demo', 'run', 'check', 'tools', 'skills', 'serve', 'verify'];
 
 const isPackage = (name: string) => (m: string) => m.includes(`node_modules/${name}/`);
 const sdkOrZod = (m: string) => isPackage('@modelcontextprotocol/sdk')(m) || isPackage('zod')(m);
-const isHost = (m: string) => m.startsWith('src/harness/') || HOST_SESSION.includes(m) || /^src\/cli\/(run|check|verify|probe)-command\.ts$/.test(m);
+const isClient = (m: string) => STRICT_SESSION.includes(m) || HOST_SESSION.includes(m);
+const isHost = (m: string) => m.startsWith('src/harness/') || isClient(m) || /^src\/cli\/(run|check|verify|probe)-command\.ts$/.test(m);
 
 const graph = await graphOf('src/main.ts');
 const base = closure(graph, ['src/main.ts']);
@@ -94,7 +109,7 @@ test('every lazy import is accounted for: main.ts\'s two entries, cli.ts per com
   const everything = closure(graph, ['src/main.ts'], true);
   const known = new Set([CLI, GUARD, ...Object.values(COMMANDS).flat()]);
   const targets = dynamicTargets(graph, everything);
-  expect([...targets].filter((m) => !known.has(m) && !MCP_CONFIG_UNITS.includes(m)).sort()).toEqual([]);
+  expect([...targets].filter((m) => !known.has(m)).sort()).toEqual([]);
   // A unit no command calls yet is a lazy target the bundler leaves out of its inputs; a name that is neither is stale.
   expect([...known].filter((m) => !graph.edges.has(m) && !targets.has(m))).toEqual([]);
 });
@@ -103,17 +118,47 @@ test('no command reaches an @modelcontextprotocol/sdk or zod module at run time,
   expect([...closure(graph, ['src/main.ts'], true)].filter(sdkOrZod)).toEqual([]);
 });
 
-test('only probe loads ajv; --version/--help, verify and serve load nothing of the MCP client', () => {
+test('only probe and the --mcp-config commands load ajv; --version/--help, verify and serve load nothing of the MCP client', () => {
   const withAjv = Object.entries(loads).filter(([, mods]) => [...mods].some(isPackage('ajv'))).map(([name]) => name);
-  expect(withAjv).toEqual(['probe']);
-  for (const name of ['--version/--help', 'verify', 'serve']) expect({ name, client: [...loads[name]!].filter((m) => HOST_SESSION.includes(m)) }).toEqual({ name, client: [] });
+  expect(withAjv.sort()).toEqual(['check --mcp-config', 'probe', 'run --mcp-config', 'tools --mcp-config']);
+  for (const name of ['--version/--help', 'verify', 'serve']) expect({ name, client: [...loads[name]!].filter(isClient) }).toEqual({ name, client: [] });
 });
 
-test("without --mcp-config, demo, run, check and verify load no Ajv and no listed-schema unit; that unit's closure has Ajv", async () => {
-  for (const name of ['demo', 'run', 'check', 'verify']) {
+/** The host profile's modules: what the lazy host units bring on top of a plain run (host-info.ts, two constants, is not among them). */
+const hostOnly = [...new Set(HOST_SESSION.flatMap((unit) => [...closure(graph, [unit])]))].filter((m) => !loads['run']!.has(m));
+
+test('without --mcp-config no command loads Ajv, listed-schema.ts, the host session or the CLI\'s configured-servers path; with it, run, check and tools load them all', () => {
+  for (const name of WITHOUT_CONFIG) {
     const mods = [...loads[name]!];
-    expect({ name, ajv: mods.filter(isPackage('ajv')), units: mods.filter((m) => MCP_CONFIG_UNITS.includes(m)) }).toEqual({ name, ajv: [], units: [] });
+    // The host's name and version (bindings and verify name them) are constants in host-info.ts, a module that imports nothing.
+    const host = mods.filter((m) => /^src\/mcp\/client\/host-/.test(m) && m !== 'src/mcp/client/host-info.ts');
+    expect({ name, ajv: mods.filter(isPackage('ajv')), units: mods.filter((m) => MCP_CONFIG_UNITS.includes(m) || hostOnly.includes(m)), host }).toEqual({ name, ajv: [], units: [], host: [] });
   }
+  expect(graph.edges.get('src/mcp/client/host-info.ts')).toEqual([]);
+  // The check can see what it forbids: the host session is more than its two entry units, and each --mcp-config row has it all.
+  expect(hostOnly.filter((m) => m.startsWith('src/mcp/client/host-')).length).toBeGreaterThan(HOST_SESSION.length);
+  for (const name of ['run --mcp-config', 'check --mcp-config', 'tools --mcp-config']) {
+    const mods = loads[name]!;
+    expect({ name, missing: [...CONFIGURED_PATH, ...hostOnly, 'src/cli/configured.ts'].filter((m) => !mods.has(m)), ajv: [...mods].some(isPackage('ajv')) }).toEqual({ name, missing: [], ajv: true });
+  }
+});
+
+test('the configured-servers path is reached only through dynamic imports: no module outside it imports any of it statically', () => {
+  const inward = [...graph.edges].flatMap(([from, edges]) => edges.filter((e) => !e.dynamic && MCP_CONFIG_UNITS.includes(e.path) && !MCP_CONFIG_UNITS.includes(from)).map((e) => `${from} -> ${e.path}`));
+  expect(inward).toEqual([]);
+  // Who opens each door: the lazy edges into the path come from the modules that read --mcp-config (and the loaders of the MCP surface).
+  const doors = [...graph.edges].flatMap(([from, edges]) => edges.filter((e) => e.dynamic && MCP_CONFIG_UNITS.includes(e.path)).map((e) => `${from} -> ${e.path}`));
+  expect([...new Set(doors)].sort()).toEqual([
+    'src/cli/check-command.ts -> src/cli/check-servers.ts',
+    'src/cli/info-commands.ts -> src/cli/tools-servers.ts',
+    'src/cli/run-command.ts -> src/cli/configured.ts',
+    'src/mcp/client/index.ts -> src/mcp/client/host-client.ts',
+    'src/mcp/client/index.ts -> src/mcp/client/host-session.ts',
+    'src/mcp/probe/index.ts -> src/mcp/probe/listed-schema.ts',
+  ]);
+});
+
+test("the listed-schema unit's closure has Ajv, and the MCP surface reaches it only lazily", async () => {
   // Until a command calls it the bundler drops it from main.ts's graph; the MCP surface, as an entry, keeps every export.
   const surface = await graphOf('src/mcp/index.ts');
   expect([...closure(surface, [LISTED_SCHEMA])].some(isPackage('ajv'))).toBe(true);
@@ -183,4 +228,43 @@ test("probe's judging worker is an entry of its own: only probe starts it, it lo
   expect(loaded.filter((m) => m.startsWith('src/')).sort()).toEqual(['src/mcp/probe/output-judge-worker.ts', 'src/mcp/probe/probe-ajv.ts']);
   expect(loaded.some(isPackage('ajv'))).toBe(true);
   expect(loaded.filter(sdkOrZod)).toEqual([]);
+});
+
+/**
+ * The rows above are the graph's reading of what each command calls; this runs the commands and asks Bun
+ * what they evaluated (`require.cache` holds every module loaded, ES modules too), written at exit by a preload.
+ */
+async function loadedBy(args: readonly string[], dir: string, name: string): Promise<{ code: number; stderr: string; loaded: Set<string> }> {
+  const out = join(dir, `loaded-${name.replace(/\W+/g, '-')}.json`);
+  const preload = join(dir, 'preload.ts');
+  writeFileSync(preload, "import { writeFileSync } from 'node:fs';\nprocess.on('exit', () => { if (process.env.LOADED_OUT) writeFileSync(`${process.env.LOADED_OUT}.${process.pid}`, JSON.stringify(Object.keys(require.cache))); });\n");
+  const proc = Bun.spawn([process.execPath, '--preload', preload, join(root, 'src/main.ts'), ...args], { cwd: root, env: { ...process.env, LOADED_OUT: out }, stdin: 'ignore', stdout: 'ignore', stderr: 'pipe' });
+  const [stderr, code] = await Promise.all([new Response(proc.stderr).text(), proc.exited]);
+  // Named by pid: the file of caplab's own process, not of any process it starts.
+  const loaded = new Set<string>((JSON.parse(readFileSync(`${out}.${proc.pid}`, 'utf8')) as string[]).map((m) => relative(root, m)));
+  return { code, stderr, loaded };
+}
+
+test('run as processes, the commands without --mcp-config evaluate none of the configured-servers path or Ajv, those with it all of it, and none evaluates a module of ours the graph leaves out', async () => {
+  const dir = scratchDir('caplab-loaded-');
+  const config = 'fixtures/examples/everything.mcp.json';
+  const scenario = ['--scenario', 'fixtures/scenarios/happy.json'];
+  const lines: Record<string, readonly string[]> = {
+    demo: ['demo', '--out', join(dir, 'demo')],
+    run: ['run', ...scenario, '--out', join(dir, 'run')],
+    check: ['check', '--out', join(dir, 'check')],
+    tools: ['tools'],
+    'run --mcp-config': ['run', ...scenario, '--mcp-config', config, '--out', join(dir, 'run-config')],
+    'check --mcp-config': ['check', '--mcp-config', config, '--out', join(dir, 'check-config')],
+    'tools --mcp-config': ['tools', '--mcp-config', config],
+  };
+  const runs = Object.fromEntries(await Promise.all(Object.entries(lines).map(async ([name, args]) => [name, await loadedBy(args, dir, name)] as const)));
+  runs['verify'] = await loadedBy(['verify', join(dir, 'demo')], dir, 'verify');
+  const ours = (m: string) => /^(src|fixtures)\/.*\.ts$/.test(m);
+  for (const [name, { code, stderr, loaded }] of Object.entries(runs)) {
+    const config = MCP_CONFIG_UNITS.filter((m) => loaded.has(m)).concat(hostOnly.filter((m) => loaded.has(m)));
+    expect({ name, code, stderr: code === 0 ? '' : stderr, unlisted: [...loaded].filter((m) => ours(m) && !loads[name]!.has(m)), ajv: [...loaded].some(isPackage('ajv')) }).toEqual({ name, code: 0, stderr: '', unlisted: [], ajv: name.endsWith('--mcp-config') });
+    if (name.endsWith('--mcp-config')) expect({ name, missing: [...CONFIGURED_PATH, ...hostOnly].filter((m) => !loaded.has(m)) }).toEqual({ name, missing: [] });
+    else expect({ name, config }).toEqual({ name, config: [] });
+  }
 });

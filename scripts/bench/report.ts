@@ -2,6 +2,8 @@
 import type { ColdStart } from './cold.ts';
 import type { ListingPoint } from './probe-listing.ts';
 import type { ProfileRow } from './profile.ts';
+import type { BigListing } from './servers-listing.ts';
+import type { StartPoint, SteadyPoint } from './servers.ts';
 import type { SizePoint } from './sweep.ts';
 import type { Stats } from './util.ts';
 
@@ -16,9 +18,17 @@ export interface BenchResult {
   readonly demoMs?: Record<string, Stats>;
   readonly cold?: string | (ColdStart & { readonly pairs: number });
   readonly listing?: readonly ListingPoint[];
+  readonly servers?: ServersBench;
   readonly binary: { readonly path: string; readonly bytes: number; readonly mib: number } | null;
   readonly cleanup: { readonly childrenStillAlive: readonly number[]; readonly newLookalikes: readonly { readonly pid: number }[] };
   readonly wallSeconds: number;
+}
+
+/** The configured-server rows (scripts/bench/servers.ts, servers-listing.ts). */
+export interface ServersBench {
+  readonly start: readonly StartPoint[];
+  readonly steady: SteadyPoint;
+  readonly listing?: BigListing;
 }
 
 const f = (x: number, width = 9) => x.toFixed(1).padStart(width);
@@ -73,6 +83,31 @@ export function renderListing(points: readonly ListingPoint[]): string {
   return out;
 }
 
+/** A table's header over `row`'s columns, its name column `width` wide, then `extra` columns right-aligned to theirs. */
+const head = (title: string, width: number, extra: readonly [string, number][]) =>
+  `\n${title.padEnd(width)}${'n'.padStart(5)}${['median', 'p10', 'p90', 'min', 'max'].map((c) => c.padStart(9)).join('')}${extra.map(([c, w]) => c.padStart(w)).join('')}\n`;
+
+/** Configured servers (`--mcp-config`): starting N at once, steady calls, and a big listing bound. */
+export function renderServers(servers: ServersBench): string {
+  let out = head('configured servers started at once (ms)', 45, [['close ms', 10], ['×SDK', 6]]);
+  for (const p of servers.start) {
+    const line = (name: string, side: StartPoint['caplab'], x: number) => row(`${name}, ${p.servers}`.padEnd(45), side.openMs, `${f(side.closeMs.median, 10)}${x.toFixed(2).padStart(6)}`);
+    out += line('caplab startConfigured (+ Ajv, bind)', p.caplab, p.openRatio) + line('SDK clients connect + listTools', p.sdk, 1);
+  }
+  out += head('steady tools/call, one configured server (µs)', 45, [['×SDK', 7], ['×echo', 7]]);
+  for (const { name, us, vsSdk, vsEcho } of servers.steady.perCallUs) out += row(name.padEnd(45), us, `${vsSdk.toFixed(2).padStart(7)}${vsEcho.toFixed(2).padStart(7)}`);
+  out += `response line bytes (alpha, beta): ${servers.steady.responseBytes.join(', ')}\n`;
+  const big = servers.listing;
+  if (big) {
+    out += head(`one server listing ${big.tools} realistic tools (ms)`, 45, [['µs/tool', 9], ['ratio', 8]]);
+    for (const r of big.inProcess) out += row(r.name.padEnd(45), r.ms, `${String(r.usPerTool).padStart(9)}${r.ratio.toFixed(2).padStart(8)}`);
+    out += `  ratios against the SDK client's listing; bound ${big.bound} of ${big.tools}\n`;
+    for (const r of big.wholeProcess) out += row(r.name.padEnd(45), r.ms, `${String(r.usPerTool).padStart(9)}${r.ratio.toFixed(2).padStart(8)}`);
+    out += `  whole processes, spawn to exit; ratios against probe's\n`;
+  }
+  return out;
+}
+
 export function render(result: BenchResult): string {
   let out = steady(result) + profile(result);
   if (result.setupMs) {
@@ -87,8 +122,14 @@ export function render(result: BenchResult): string {
   if (typeof result.cold === 'object') out += cold(result.cold);
   else if (result.cold) out += `\ncold start: ${result.cold}\n`;
   if (result.listing) out += renderListing(result.listing);
+  if (result.servers) out += renderServers(result.servers);
   out += `\nbinary: ${result.binary ? `${result.binary.path} ${result.binary.bytes} bytes (${result.binary.mib} MiB)` : 'dist/caplab not built'}\n`;
-  out += `machine: ${result.machine.cpu} ×${result.machine.cpus}, bun ${result.machine.bun}\n`;
+  return out + footer(result);
+}
+
+/** The machine, what was left behind, and the wall time: the last lines of every mode's tables. */
+export function footer(result: Pick<BenchResult, 'machine' | 'cleanup' | 'wallSeconds'>): string {
+  let out = `machine: ${result.machine.cpu} ×${result.machine.cpus}, bun ${result.machine.bun}\n`;
   const { childrenStillAlive: alive, newLookalikes: lookalikes } = result.cleanup;
   out += `cleanup: ${alive.length === 0 ? 'no child process left' : `killed leftover children ${alive.join(', ')}`}`;
   out += `${lookalikes.length === 0 ? '' : `; new look-alike processes (maybe another run): ${lookalikes.map((l) => l.pid).join(', ')}`}; wall ${result.wallSeconds} s\n\n`;

@@ -5,7 +5,6 @@ import { caseFlags, checkCases, judge, type CheckCase, type CheckResult } from '
 import { HELP } from './help.ts';
 import { EXIT } from './exit.ts';
 import { paint, type Io, type Paint } from './io.ts';
-import { serverCases } from './check-servers.ts';
 import { SERVER_OPTIONS, serverFlags, type ServerFlags } from './server-flags.ts';
 import type { CliTask } from './tasks.ts';
 import { repeatedFlag } from './flags.ts';
@@ -71,7 +70,7 @@ export async function checkCommand(args: readonly string[], io: Io, task: CliTas
   if (!parsed.ok) return usage(io, parsed.message);
   if ('help' in parsed.value) return io.stdout(`${HELP['check']}\n`), EXIT.ok;
   const flags = parsed.value;
-  const configured = flags.servers.mcpConfig === undefined ? undefined : await serverCases({ ...flags.servers, mcpConfig: flags.servers.mcpConfig }, io, flags.checkId);
+  const configured = flags.servers.mcpConfig === undefined ? undefined : await (await import('./check-servers.ts')).serverCases({ ...flags.servers, mcpConfig: flags.servers.mcpConfig }, io, flags.checkId);
   if (configured && 'usage' in configured) return usage(io, failureText(configured.usage));
   if (configured && 'required' in configured) return io.stderr(`caplab check: ${failureText(configured.required)}\n`), EXIT.protocol;
   for (const notice of configured?.notices ?? []) io.stderr(`caplab: ${notice}\n`);

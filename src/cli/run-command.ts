@@ -9,7 +9,7 @@ import { paint, type Io, type Paint } from './io.ts';
 import { EMPTY_SKILLS, repeatedFlag } from './flags.ts';
 import { checkOutDir, checkRunId } from './paths.ts';
 import { failureText, renderEnding, renderStep } from './render.ts';
-import { startConfigured, type StartedConfig } from './configured.ts';
+import type { StartedConfig } from './configured.ts';
 import { SERVER_OPTIONS, serverFlags } from './server-flags.ts';
 import { setupRun, type RunFlags } from './setup.ts';
 import type { CliTask } from './tasks.ts';
@@ -159,6 +159,8 @@ export async function prepareRun(flags: RunFlags, answers: RunModel, io: Io, cli
 async function startServers(flags: RunFlags, io: Io, runId: string): Promise<{ readonly ok: true; readonly value: StartedConfig } | NotRun | undefined> {
   const servers = flags.servers;
   if (servers?.mcpConfig === undefined) return undefined;
+  // Loaded only here, so a run without --mcp-config evaluates nothing of the configured servers' path (test/module-graph.test.ts).
+  const { startConfigured } = await import('./configured.ts');
   const started = await startConfigured({ ...servers, mcpConfig: servers.mcpConfig }, flags.trustProject, io, runId);
   if (started.ok) return started;
   const { refusal } = started;
