@@ -6,8 +6,10 @@
 import { expect, test } from 'bun:test';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { bindingId } from '../binding/index.ts';
 import { canonicalHash } from '../contract/index.ts';
 import { scratchDir } from '../../test/scratch.ts';
+import { copyRun, rechain } from './verify-test-kit.ts';
 import { callsOf, caplab, EVERYTHING_CONFIG, EVERYTHING_SCENARIO, events, everythingListing, hasDefault, serversLeft, testServer, toolResultsSeen, writeConfig, writeScenario } from './configured-test-kit.ts';
 
 const MODEL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
@@ -138,6 +140,18 @@ test('a 70-character and a dotted tool name get conforming names, the same in tw
   const calls = Object.values(callsOf(join(dir, 'one')));
   expect(calls.map((c) => [c.name, outcomeOf(c)])).toEqual(first.map((b: any) => [b.tool, 'ok']));
   for (const at of ['one', 'two']) expect((await caplab(['verify', join(dir, at)], dir)).code).toBe(0);
+  // verify derives the model name again from the full one: a record whose full name says otherwise is refused, even re-sealed.
+  const forged = copyRun(join(dir, 'one'), dir);
+  rechain(forged, (all) => {
+    // The binding edited, its id hashed again, and that id put wherever the record names the old one.
+    const original = all[0]!['bindings'].find((b: any) => b.contract.name === 'dotted.name');
+    const edited = { ...original, naming: { ...original.naming, full: 'mcp__a__dotted.other' } };
+    const id = bindingId(edited);
+    return JSON.parse(JSON.stringify(all).replaceAll(original.id, id).replace(JSON.stringify(original.naming), JSON.stringify(edited.naming)));
+  });
+  const refused = await caplab(['verify', forged], dir);
+  expect(refused.code).not.toBe(0);
+  expect(refused.out + refused.err).toContain('caplab.tool-name/1 makes');
   expect(await serversLeft(mark)).toEqual([]);
 });
 
