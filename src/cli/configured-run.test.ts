@@ -144,7 +144,7 @@ test('a 70-character and a dotted tool name get conforming names, the same in tw
   const forged = copyRun(join(dir, 'one'), dir);
   rechain(forged, (all) => {
     // The binding edited, its id hashed again, and that id put wherever the record names the old one.
-    const original = all[0]!['bindings'].find((b: any) => b.contract.name === 'dotted.name');
+    const original = (all[0]!['bindings'] as any[]).find((b) => b.contract.name === 'dotted.name');
     const edited = { ...original, naming: { ...original.naming, full: 'mcp__a__dotted.other' } };
     const id = bindingId(edited);
     return JSON.parse(JSON.stringify(all).replaceAll(original.id, id).replace(JSON.stringify(original.naming), JSON.stringify(edited.naming)));
