@@ -7,7 +7,7 @@ import { expect, test } from 'bun:test';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { scratchDir } from '../../test/scratch.ts';
-import { caplab, serversLeft, testServer, writeConfig } from './configured-test-kit.ts';
+import { caplab, serversLeft, testServer, writeConfig } from './testing/configured-kit.ts';
 
 test('check --mcp-config adds a passing server-<key> case per server that starts, binds every tool and closes clean; the built-in cases still run', async () => {
   const dir = scratchDir();
@@ -21,7 +21,7 @@ test('check --mcp-config adds a passing server-<key> case per server that starts
   expect(doc.results[0]).toMatchObject({ id: 'server-a', passed: true, transport: 'mcp', observed: 'started, 3 tools bound, closed clean' });
   expect(doc.results.slice(1).map((r: any) => [r.id, r.passed])).toEqual(before.results.map((r: any) => [r.id, r.passed]));
   expect(await serversLeft(mark)).toEqual([]);
-});
+}, 60_000);
 
 test('check --mcp-config: a server that does not start is a failing case (exit 1) with its class and kind, and the JUnit file shows it', async () => {
   const dir = scratchDir();
@@ -39,7 +39,7 @@ test('check --mcp-config: a server that does not start is a failing case (exit 1
   expect(xml).toMatch(/<testcase classname="caplab\.check\.mcp" name="server-a">\s*<system-out>/);
   expect(xml.match(/<failure /g)).toHaveLength(1);
   expect(await serversLeft(mark)).toEqual([]);
-});
+}, 60_000);
 
 test('check --mcp-config --require-server: a required server that does not start stops the check (exit 3) before any run dir', async () => {
   const dir = scratchDir();
@@ -50,4 +50,4 @@ test('check --mcp-config --require-server: a required server that does not start
   expect(err).toContain('spawn/required_server');
   expect(existsSync(join(dir, 'runs'))).toBe(false);
   expect(await serversLeft(mark)).toEqual([]);
-});
+}, 60_000);

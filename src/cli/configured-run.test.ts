@@ -10,7 +10,7 @@ import { bindingId } from '../binding/index.ts';
 import { canonicalHash } from '../contract/index.ts';
 import { scratchDir } from '../../test/scratch.ts';
 import { copyRun, rechain } from './verify-test-kit.ts';
-import { callsOf, caplab, EVERYTHING_CONFIG, EVERYTHING_SCENARIO, events, everythingListing, hasDefault, serversLeft, testServer, toolResultsSeen, writeConfig, writeScenario } from './configured-test-kit.ts';
+import { callsOf, caplab, EVERYTHING_CONFIG, EVERYTHING_SCENARIO, events, everythingListing, hasDefault, serversLeft, testServer, toolResultsSeen, writeConfig, writeScenario } from './testing/configured-kit.ts';
 
 const MODEL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
@@ -55,7 +55,7 @@ test('the everything scenario with --allow-tool=mcp__everything: text, validated
   expect(verified.code).toBe(0);
   expect(verified.out).toContain('format  caplab.ledger/5');
   expect(verified.out).toContain('verdict not accepted (re-computed)');
-});
+}, 60_000);
 
 test('the everything scenario without --allow-tool: every call asks, and non-interactively is denied (never sent)', async () => {
   const dir = scratchDir();
@@ -67,7 +67,7 @@ test('the everything scenario without --allow-tool: every call asks, and non-int
   // A re-list answers a list_changed before that server's next call: with every call denied, none was sent and none was re-listed.
   const { list_changed } = events(out).find((e) => e.type === 'run_end')!.servers[0];
   expect([list_changed.seen > 0, list_changed.relists]).toEqual([true, []]);
-});
+}, 60_000);
 
 test('a call made with {} to a tool whose text has a default reaches the server as {}: the default is never filled', async () => {
   const dir = scratchDir();
@@ -87,7 +87,7 @@ test('a call made with {} to a tool whose text has a default reaches the server 
   expect(seen['toolu_02']).toEqual({ is_error: false, texts: ['{"text":"given"}'] });
   expect(callsOf(out)['toolu_01']!.arguments).toEqual({ original: {}, converted: {} });
   expect(await serversLeft(mark)).toEqual([]);
-});
+}, 60_000);
 
 test('two servers with one serverInfo.name and one tool name: two names, two bindings; --deny-tool=mcp__a__echo leaves mcp__b__echo callable', async () => {
   const dir = scratchDir();
@@ -110,7 +110,7 @@ test('two servers with one serverInfo.name and one tool name: two names, two bin
   expect(toolResultsSeen(out, 2)['toolu_02']!.texts).toEqual(['{"text":"to b"}']);
   expect((await caplab(['verify', out], dir)).code).toBe(0);
   expect(await serversLeft(mark)).toEqual([]);
-});
+}, 60_000);
 
 test('a 70-character and a dotted tool name get conforming names, the same in two runs of one --run-id, called by them, and verify re-derives them', async () => {
   const dir = scratchDir();
@@ -153,7 +153,7 @@ test('a 70-character and a dotted tool name get conforming names, the same in tw
   expect(refused.code).not.toBe(0);
   expect(refused.out + refused.err).toContain('caplab.tool-name/1 makes');
   expect(await serversLeft(mark)).toEqual([]);
-});
+}, 60_000);
 
 test('a listed server whose start fails, not required: a notice, a failed entry in run_start.servers, and the run goes on and verifies', async () => {
   const dir = scratchDir();
@@ -170,7 +170,7 @@ test('a listed server whose start fails, not required: a notice, a failed entry 
   expect(outcomeOf(callsOf(out)['toolu_01'])).toBe('ok');
   expect((await caplab(['verify', out], dir)).code).toBe(0);
   expect(await serversLeft(mark)).toEqual([]);
-});
+}, 60_000);
 
 test('a tool changed after list_changed gets protocol/tool_drift on its next call, never sent', async () => {
   const dir = scratchDir();
@@ -187,7 +187,7 @@ test('a tool changed after list_changed gets protocol/tool_drift on its next cal
   expect(end.servers[0].list_changed).toEqual({ seen: 1, relists: [{ outcome: 'changed', added: [], changed: ['echo'], removed: [] }] });
   expect((await caplab(['verify', out], dir)).code).toBe(0);
   expect(await serversLeft(mark)).toEqual([]);
-});
+}, 60_000);
 
 test('a server killed mid-call: that call closed/connection_lost (exit 4), a later call to it precondition/server_closed and not sent, another server\'s next call succeeds', async () => {
   const dir = scratchDir();
@@ -206,7 +206,7 @@ test('a server killed mid-call: that call closed/connection_lost (exit 4), a lat
   expect([end.exit_code, end.servers.find((s: any) => s.key === 'd').close.exitCode]).toEqual([4, 3]);
   expect((await caplab(['verify', out], dir)).code).toBe(0);
   expect(await serversLeft(mark)).toEqual([]);
-});
+}, 60_000);
 
 // Refused before the record: each exits with no run dir, and the servers it started are closed.
 const refusals: ReadonlyArray<readonly [string, number, string, (dir: string, mark: string) => { config: string; flags: string[] }]> = [
@@ -246,4 +246,4 @@ test.each(refusals)('%s: exit %d (%s), no run dir, no server left', async (_, ex
   expect(run.err).toContain(`caplab: ${failure}`);
   expect(existsSync(out)).toBe(false);
   expect(await serversLeft(mark)).toEqual([]);
-});
+}, 60_000);

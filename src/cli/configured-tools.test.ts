@@ -6,7 +6,7 @@
 import { expect, test } from 'bun:test';
 import { canonicalHash } from '../contract/index.ts';
 import { scratchDir } from '../../test/scratch.ts';
-import { caplab, EVERYTHING_CONFIG, everythingListing, hasDefault, serversLeft, testServer, writeConfig } from './configured-test-kit.ts';
+import { caplab, EVERYTHING_CONFIG, everythingListing, hasDefault, serversLeft, testServer, writeConfig } from './testing/configured-kit.ts';
 
 const MODEL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
@@ -33,7 +33,7 @@ test('tools --mcp-config everything.mcp.json --json: 13 tools as mcp__everything
   expect(byName['get-structured-content'].result_schema_hash).toBe(canonicalHash(listing.find((t) => t.name === 'get-structured-content')!.outputSchema));
   // Annotations are kept as hints and change nothing: echo says read-only, and is still ask.
   expect([byName['echo'].hints.readOnlyHint, byName['echo'].default_permission]).toEqual([true, 'ask']);
-});
+}, 60_000);
 
 test('tools --mcp-config: a failed server is listed with its class and kind, the others as bound, and no server is left running', async () => {
   const dir = scratchDir();
@@ -49,4 +49,4 @@ test('tools --mcp-config: a failed server is listed with its class and kind, the
   expect(servers[0].tools.map((t: any) => t.model_name)).toEqual(['mcp__a__echo', expect.stringMatching(/^mcp__a__dotted_name_[0-9a-f]{8}$/), expect.stringMatching(/^mcp__a__long_x+_[0-9a-f]{8}$/)]);
   expect(err).toContain('server gone did not start (spawn/spawn_failed)');
   expect(await serversLeft(mark)).toEqual([]);
-});
+}, 60_000);

@@ -6,18 +6,18 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { until } from '../../test/until.ts';
-import { cli } from './cli.ts';
-import { testIo } from './test-io.ts';
+import { until } from '../../../test/until.ts';
+import { cli } from '../cli.ts';
+import { testIo } from '../test-io.ts';
 
 /** The misbehaving-server fixture (modes echo, drift, die, names). */
-export const CONFIGURED_SERVER = join(import.meta.dir, 'testing/configured-server.ts');
+export const CONFIGURED_SERVER = join(import.meta.dir, 'configured-server.ts');
 
 /** The pinned server-everything example config, its launch path relative to the file. */
-export const EVERYTHING_CONFIG = join(import.meta.dir, '../../fixtures/examples/everything.mcp.json');
+export const EVERYTHING_CONFIG = join(import.meta.dir, '../../../fixtures/examples/everything.mcp.json');
 
 /** The everything scenario (get-sum, get-structured-content, get-resource-links). */
-export const EVERYTHING_SCENARIO = join(import.meta.dir, '../../fixtures/scenarios/servers/everything-calls.json');
+export const EVERYTHING_SCENARIO = join(import.meta.dir, '../../../fixtures/examples/everything-calls.json');
 
 /** The name of the variable each test server carries, so that the test can find it among running processes. */
 const MARK = 'CAPLAB_TEST_SERVER_MARK';
@@ -108,7 +108,7 @@ export async function serversLeft(mark: string): Promise<number[]> {
  * listing that shares no code with caplab's client.
  */
 export async function everythingListing(): Promise<Array<{ name: string; inputSchema: Record<string, unknown>; outputSchema?: Record<string, unknown> }>> {
-  const entry = join(import.meta.dir, '../../node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+  const entry = join(import.meta.dir, '../../../node_modules/@modelcontextprotocol/server-everything/dist/index.js');
   const child = Bun.spawn(['node', entry, 'stdio'], { stdin: 'pipe', stdout: 'pipe', stderr: 'ignore', cwd: tmpdir() });
   const send = (message: unknown) => child.stdin.write(`${JSON.stringify(message)}\n`);
   send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'oracle', version: '0' } } });
