@@ -49,6 +49,7 @@ const PROBE_HOSTILE_TESTS = ['src/cli/probe-hostile.test.ts'];
 const PROBE_EVIDENCE_TESTS = ['src/mcp/probe/probe-evidence.test.ts'];
 const GUARD_TESTS = ['src/platform/guard.test.ts', 'src/cli/sigkill.test.ts'];
 const HOST_SESSION_TESTS = ['src/mcp/client/host-session.test.ts'];
+const CONFIGURED_CLI_TESTS = ['src/cli/configured-run.test.ts', 'src/cli/configured-tools.test.ts', 'src/cli/configured-check.test.ts'];
 
 export const MUTATIONS: readonly Mutation[] = [
   // The seven of issue 10: each acceptance check made always-pass, and disclosure loosened.
@@ -1164,9 +1165,16 @@ export const MUTATIONS: readonly Mutation[] = [
   { id: 'host-output-unvalidated', claim: 'mcp-client', file: 'src/mcp/client/host-call.ts', find: 'const issues = tool.output.validate(structured);', replace: 'const issues = tool.output.validate(structured).slice(0, 0);', tests: HOST_SESSION_TESTS },
   // Users' servers (issue 22): untrusted whatever their annotations say, their descriptions cut, mcp__<key> rules checked against configured keys,
   // an interruption stops a server that is still starting, a revision without structured results binds no outputSchema.
-  { id: 'configured-annotations-trusted', claim: 'servers', file: 'src/harness/configured-tool.ts', find: '    readOnly: false,', replace: "    readOnly: entry.annotations?.['readOnlyHint'] === true,", tests: ['src/harness/configured-tool.test.ts'] },
+  { id: 'configured-annotations-trusted', claim: 'servers', file: 'src/harness/configured-tool.ts', find: '    readOnly: false,', replace: "    readOnly: entry.annotations?.['readOnlyHint'] === true,", tests: ['src/harness/configured-tool.test.ts', ...CONFIGURED_CLI_TESTS] },
   { id: 'configured-description-uncut', claim: 'servers', file: 'src/harness/configured-tool.ts', find: '  if (bytes <= LIMITS.toolDescriptionBytes) return description;', replace: '  if (bytes >= 0) return description;', tests: ['src/harness/configured-tool.test.ts'] },
-  { id: 'server-rule-any-key', claim: 'usage', file: 'src/pipeline/permissions/known.ts', find: "    if (rule.kind === 'server' && servers.includes(rule.server)) continue;", replace: "    if (rule.kind === 'server') continue;", tests: ['src/pipeline/permissions/known.test.ts'] },
+  { id: 'server-rule-any-key', claim: 'usage', file: 'src/pipeline/permissions/known.ts', find: "    if (rule.kind === 'server' && servers.includes(rule.server)) continue;", replace: "    if (rule.kind === 'server') continue;", tests: ['src/pipeline/permissions/known.test.ts', ...CONFIGURED_CLI_TESTS] },
   { id: 'configured-start-not-interrupted', claim: 'guard', file: 'src/mcp/client/host-session.ts', find: '...(options.signal ? { signal: options.signal } : {}) });', replace: '});', tests: ['src/cli/configured-signal.test.ts'] },
   { id: 'configured-output-schema-any-revision', claim: 'servers', file: 'src/harness/configured-servers.ts', find: '  const listed = client.profile.structured || outputSchema === undefined ? read.value : plain;', replace: '  const listed = client.profile.version !== \'\' || outputSchema === undefined ? read.value : plain;', tests: ['src/harness/configured-servers.test.ts'] },
+  // W4 acceptance through the CLI (src/cli/configured-*.test.ts): configured tools named by key, a dead server's calls not entered,
+  // --require-server exit 3, refused runs close their servers, a failed server's check case fails.
+  { id: 'configured-names-by-server-info-name', claim: 'servers', file: 'src/harness/configured-servers.ts', find: '  const full = qualifiedName(key, contract.name);', replace: '  const full = qualifiedName(client.identity.name, contract.name);', tests: CONFIGURED_CLI_TESTS },
+  { id: 'configured-closed-server-call-entered', claim: 'servers', file: 'src/harness/configured-servers.ts', find: '    check: () => serverClosed(contract.name, client.ended()),', replace: '    check: () => serverClosed(contract.name, undefined),', tests: CONFIGURED_CLI_TESTS },
+  { id: 'required-server-failure-ignored', claim: 'usage', file: 'src/cli/configured.ts', find: '  if (required.length > 0) {', replace: '  if (required.length > 1e9) {', tests: CONFIGURED_CLI_TESTS },
+  { id: 'refused-run-servers-left-running', claim: 'servers', file: 'src/cli/run-command.ts', find: '  if (!prepared.ok) await started?.servers.close();', replace: '  if (!prepared.ok) void started;', tests: CONFIGURED_CLI_TESTS },
+  { id: 'failed-server-case-passes', claim: 'servers', file: 'src/cli/check-servers.ts', find: 'observed: `did not start: ${f.class}/${f.kind}`, passed: false, failure: f };', replace: 'observed: `did not start: ${f.class}/${f.kind}`, passed: true, failure: f };', tests: CONFIGURED_CLI_TESTS },
 ];

@@ -124,6 +124,7 @@ function asConfigured(client: HostClient, removeCwd: () => void): ConfiguredClie
     listing: { tools: client.listing.entries, notices: client.notices() },
     callTool: async (tool, args, options) => client.callTool(tool, args, options),
     listChanged: () => client.listChanged(),
+    ended: () => client.failure(),
     exchanges: () => client.exchanges(),
     stderr: () => client.stderr(),
     close: async () => {

@@ -31,6 +31,7 @@ function fakeClient(key: string, tools: readonly unknown[], stderr = ''): Config
       exchanges.push({ method: 'tools/call', jsonrpcId: exchanges.length + 2, actionId: options.actionId, requestBytes: 10, responseBytes: 20, isError: false });
       return ok({ data: { content: [{ type: 'text', text: JSON.stringify(args) }] }, content: [textBlock(JSON.stringify(args))] });
     },
+    ended: () => undefined,
     listChanged: () => ({ seen: 1, relists: [{ outcome: 'unchanged' as const, changed: [], removed: [], added: [] }] }),
     exchanges: () => exchanges,
     stderr: () => stderr,

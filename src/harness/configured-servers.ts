@@ -1,6 +1,6 @@
 import { qualifiedName, TOOL_NAME_RULE, tryBind, type Binding, type ServerIdentity } from '../binding/index.ts';
 import { clip } from '../base/index.ts';
-import { LIMITS, ok, type Failure, type Outcome, type SchemaValidator } from '../contract/index.ts';
+import { fail, LIMITS, ok, type Failure, type Outcome, type SchemaValidator } from '../contract/index.ts';
 import { HOST_ADAPTER_VERSION, type VersionProfile } from '../mcp/index.ts';
 import { attributesOf, type ProtocolExchange, type ResultBlock, type RuntimeTool } from '../pipeline/index.ts';
 import { configuredContract, failureRecord, readListedEntry, type CompileListed } from './configured-tool.ts';
@@ -37,6 +37,8 @@ export interface ConfiguredClient {
     options: { readonly toolCallId: string; readonly actionId: string; readonly timeoutMs?: number; readonly signal?: AbortSignal },
   ): Promise<Outcome<{ readonly data: unknown; readonly content: readonly ResultBlock[] }>>;
   listChanged(): { readonly seen: number; readonly relists: readonly RelistRecord[] };
+  /** The failure that ended the session (the server died, its stdout broke), if it ended. */
+  ended(): Failure | undefined;
   exchanges(): readonly ConfiguredExchange[];
   stderr(): string;
   close(): Promise<unknown>;
@@ -184,6 +186,8 @@ function runtimeTool(client: ConfiguredClient, contract: RuntimeTool['contract']
     contract,
     binding,
     attributes: attributesOf(contract, { fromMcp: true }),
+    // A server whose session already ended gets nothing: the call is refused before its handler is entered.
+    check: () => serverClosed(contract.name, client.ended()),
     async handler(input, context) {
       const called = await client.callTool(tool, input, { toolCallId: context.toolCallId, actionId: context.actionId, signal: context.signal });
       if (!called.ok) return called;
@@ -196,6 +200,11 @@ function runtimeTool(client: ConfiguredClient, contract: RuntimeTool['contract']
       });
     },
   };
+}
+
+/** A call to a server whose session ended: `precondition/server_closed`, naming what ended it; nothing when the session is live. */
+function serverClosed(name: string, ended: Failure | undefined): Failure | undefined {
+  return ended && fail('precondition', 'server_closed', `${name}: not sent; the server's session ended (${ended.class}/${ended.kind}: ${ended.message})`);
 }
 
 function protocolRecord(client: ConfiguredClient, exchange: ConfiguredExchange): ProtocolExchange {

@@ -125,7 +125,7 @@ export function configuredContract(key: string, entry: ListedEntry, compile: Com
     preconditions: [],
     limits: { timeoutMs, maxResultBytes: LIMITS.mcpResultBytes },
     completionEvidence: 'the tools/call result as the server sent it; nothing in it is checked against host state',
-    errorClasses: ['invalid_arguments', 'business', 'protocol', 'closed', 'timeout', 'evidence'],
+    errorClasses: ['invalid_arguments', 'permission_denied', 'precondition', 'business', 'protocol', 'closed', 'timeout', 'evidence'],
     ...(entry.annotations !== undefined ? { hints: entry.annotations } : {}),
   };
   return ok({ contract, ...(output?.value ? { output: output.value } : {}) });

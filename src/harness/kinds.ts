@@ -19,6 +19,8 @@ export const HARNESS_KINDS = {
   malformed_tool: { class: 'protocol', basis: null },
   // a configured server's listed schema with no validator (it does not compile, refers outside itself…): that tool stays unbound
   unbindable_schema: { class: 'protocol', basis: null },
+  // a call to a configured server whose session already ended: refused before its handler, nothing sent
+  server_closed: { class: 'precondition', basis: null },
   // the recheck: the record's story against itself (all evidence)
   bad_event: { class: 'evidence', basis: null },
   misplaced_event: { class: 'evidence', basis: null },

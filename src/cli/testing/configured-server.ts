@@ -5,9 +5,11 @@
  *
  * - `echo`: `echo` (its `text` has a `default`) answers with the arguments it
  *   received, as text; `dotted.name` and a 70-character name answer alike.
- * - `drift`: `echo`, and after its first call a `list_changed`; the re-list
- *   shows `echo` with another description (its next call is tool_drift).
+ * - `drift`: `echo`, and on its first call a `list_changed`, sent before the
+ *   answer (so the client has read it by its next call); the re-list shows
+ *   `echo` with another description (its next call is tool_drift).
  * - `die`: `echo`, and `crash`, which kills the server before answering.
+ * - `names NAME…`: one tool per NAME, each answering as `echo` does.
  */
 
 const mode = process.argv[2] ?? 'echo';
@@ -24,6 +26,7 @@ let echoCalls = 0;
 
 function tools(): unknown[] {
   if (mode === 'echo') return [echoTool(), { ...echoTool(), name: 'dotted.name' }, { ...echoTool(), name: LONG_NAME }];
+  if (mode === 'names') return process.argv.slice(3).map((name) => ({ ...echoTool(), name }));
   if (mode === 'drift') return [echoTool(echoCalls > 0 ? 'Echoes, but not as it did.' : undefined)];
   return [echoTool(), { name: 'crash', inputSchema: { type: 'object' } }];
 }
@@ -40,8 +43,8 @@ function answer(id: number | string, method: string, params: Record<string, unkn
   } else if (method === 'tools/call') {
     if (params['name'] === 'crash') process.exit(3);
     echoCalls += 1;
-    send({ jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: JSON.stringify(params['arguments'] ?? null) }] } });
     if (mode === 'drift' && echoCalls === 1) send({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' });
+    send({ jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: JSON.stringify(params['arguments'] ?? null) }] } });
   } else if (method === 'ping') {
     send({ jsonrpc: '2.0', id, result: {} });
   } else {

@@ -1,0 +1,52 @@
+/**
+ * Acceptance of issue 22 for `caplab tools --mcp-config`: the pinned
+ * server-everything listed as a run binds it, and a failed server named with
+ * its class and kind.
+ */
+import { expect, test } from 'bun:test';
+import { canonicalHash } from '../contract/index.ts';
+import { scratchDir } from '../../test/scratch.ts';
+import { caplab, EVERYTHING_CONFIG, everythingListing, hasDefault, serversLeft, testServer, writeConfig } from './testing/configured-kit.ts';
+
+const MODEL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+
+test('tools --mcp-config everything.mcp.json --json: 13 tools as mcp__everything__<tool>, the 6 with a default bound, get-sum without a result schema, every one ask', async () => {
+  const [listing, { code, out, err }] = await Promise.all([everythingListing(), caplab(['tools', '--mcp-config', EVERYTHING_CONFIG, '--json'], scratchDir())]);
+  expect(err).toBe('');
+  expect(code).toBe(0);
+  const { servers } = JSON.parse(out);
+  expect(servers.map((s: any) => [s.key, s.status, s.server.name])).toEqual([['everything', 'started', 'mcp-servers/everything']]);
+  const tools: any[] = servers[0].tools;
+  expect(tools).toHaveLength(13);
+  expect(tools.map((t) => t.name).sort()).toEqual(listing.map((t) => t.name).sort());
+  for (const tool of tools) {
+    expect([tool.status, tool.model_name, tool.full_name, tool.default_permission]).toEqual(['bound', `mcp__everything__${tool.name}`, `mcp__everything__${tool.name}`, 'ask']);
+    expect(tool.model_name).toMatch(MODEL_NAME);
+    // Listed schemas are hashed as given.
+    expect(tool.schema_hash).toBe(canonicalHash(listing.find((t) => t.name === tool.name)!.inputSchema));
+  }
+  const withDefault = listing.filter((t) => hasDefault(t.inputSchema)).map((t) => t.name);
+  expect(withDefault).toHaveLength(6);
+  expect(tools.filter((t) => withDefault.includes(t.name)).map((t) => t.status)).toEqual(Array(6).fill('bound'));
+  const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
+  expect(byName['get-sum'].result_schema_hash).toBeNull();
+  expect(byName['get-structured-content'].result_schema_hash).toBe(canonicalHash(listing.find((t) => t.name === 'get-structured-content')!.outputSchema));
+  // Annotations are kept as hints and change nothing: echo says read-only, and is still ask.
+  expect([byName['echo'].hints.readOnlyHint, byName['echo'].default_permission]).toEqual([true, 'ask']);
+}, 60_000);
+
+test('tools --mcp-config: a failed server is listed with its class and kind, the others as bound, and no server is left running', async () => {
+  const dir = scratchDir();
+  const mark = `tools-${crypto.randomUUID()}`;
+  const config = writeConfig(dir, mark, { a: testServer('echo'), gone: { command: `${dir}/no-such-server` } });
+  const { code, out, err } = await caplab(['tools', '--mcp-config', config, '--json'], dir);
+  expect(code).toBe(0);
+  const { servers } = JSON.parse(out);
+  expect(servers.map((s: any) => [s.key, s.status, s.failure?.class, s.failure?.kind])).toEqual([
+    ['a', 'started', undefined, undefined],
+    ['gone', 'failed', 'spawn', 'spawn_failed'],
+  ]);
+  expect(servers[0].tools.map((t: any) => t.model_name)).toEqual(['mcp__a__echo', expect.stringMatching(/^mcp__a__dotted_name_[0-9a-f]{8}$/), expect.stringMatching(/^mcp__a__long_x+_[0-9a-f]{8}$/)]);
+  expect(err).toContain('server gone did not start (spawn/spawn_failed)');
+  expect(await serversLeft(mark)).toEqual([]);
+}, 60_000);
