@@ -101,7 +101,8 @@ cannot represent without changing its meaning is listed as refused, with the fie
 
 With --mcp-config, starts FILE's servers as a run does and lists each one's tools as a run
 binds them instead: model name (and full mcp__<key>__<tool> name where it was rewritten),
-binding id, schema hashes (result: none without an outputSchema), hints as listed, the
+binding id (a run's instance ids name its run id, so its ids differ: these are a run id
+"tools"'s), schema hashes (result: none without an outputSchema), hints as listed, the
 default permission; a tool left unbound and a server that did not start, with class/kind.
 ${SERVER_FLAGS}
 
