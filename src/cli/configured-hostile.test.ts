@@ -11,6 +11,7 @@ import { beforeAll, describe, expect, test } from 'bun:test';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { scratchDir } from '../../test/scratch.ts';
+import { inert } from '../base/index.ts';
 import { MODEL_TOOL_NAME, modelToolName, qualifiedName } from '../binding/index.ts';
 import { canonicalHash, LIMITS } from '../contract/index.ts';
 import { filesUnder, hostileConfiguredRun, SECRET, type HostileConfiguredRun, type ScriptedCall } from './testing/configured-hostile-run.ts';
@@ -281,5 +282,93 @@ describe('hostile processes', () => {
     expect(stderr.endsWith('dying with [redacted:HOSTILE_SECRET]\n')).toBe(true);
     const holding = filesUnder(run.runDir).filter((file) => file.text.includes(SECRET)).map((file) => file.path);
     expect({ holding, stdout: run.stdout.includes(SECRET), stderr: run.stderr.includes(SECRET) }).toEqual({ holding: [], stdout: false, stderr: false });
+  });
+});
+
+describe('a result after the timeout', () => {
+  test('timeout class, outcome unknown (exit 4), never retried; the late answer changes nothing', async () => {
+    const late = await hostileConfiguredRun({ results: 'results' }, [
+      ['slow', 'mcp__results__slow', {}],
+      // The server answers `slow` as this call arrives, before answering it: late, whatever the timeout.
+      ['count', 'mcp__results__count', {}],
+    ], { flags: ['--timeout-ms', '200'] });
+    const calls = late.events.filter((e) => e.type === 'call');
+    expect(calls.map((c) => `${c.outcome.ok ? 'ok' : `${c.outcome.class}/${c.outcome.kind}`}`)).toEqual(['timeout/handler_timeout', 'ok']);
+    expect(calls[0]!.outcome.message).toContain('outcome unknown');
+    expect(late.code).toBe(4);
+    const payload = JSON.parse(readFileSync(join(late.runDir, 'requests/02-request.json'), 'utf8'));
+    const counted = JSON.parse(payload.messages.at(-1).content[1].content[0].text);
+    // Sent once, cancelled once, never sent again.
+    expect(counted).toEqual({ slow: 1, cancelled: 1, count: 1 });
+  });
+});
+
+describe('servers that do not start', () => {
+  test('one that never answers initialize and one that writes garbage: failed entries, the run goes on, nothing left running', async () => {
+    const failing = await hostileConfiguredRun({ silent: 'silent', garbage: 'garbage' }, [], { flags: ['--startup-timeout-ms', '300'] });
+    const starts = failing.events.find((e) => e.type === 'run_start')!['servers'];
+    expect(starts.map((s: Record<string, any>) => [s.key, s.status, `${s.failure.class}/${s.failure.kind}`])).toEqual([
+      ['silent', 'failed', 'timeout/deadline'],
+      ['garbage', 'failed', 'protocol/framing'],
+    ]);
+    expect(failing.events.at(-1)).toMatchObject({ type: 'run_end' });
+    expect(failing.stderr).toContain('server silent did not start (timeout/deadline)');
+    expect(failing.pids).toHaveLength(2);
+  });
+
+  test('--require-server for one that cannot start: exit 3, no run dir, nothing left running', async () => {
+    const required = await hostileConfiguredRun({ garbage: 'garbage' }, [], { flags: ['--require-server', 'garbage'] });
+    expect({ code: required.code, events: required.events.length, error: JSON.parse(required.stdout).error.kind }).toEqual({ code: 3, events: 0, error: 'required_server' });
+  });
+});
+
+describe('names that collide', () => {
+  test.each([
+    ['two entries named echo in one listing', 'duplicate' as const, 'mcp__dup__echo'],
+    ['a.b and the name its rewrite gives', ['collide', 'dup'] as const, 'mcp__dup__a_b_'],
+  ])('%s: duplicate_tool, exit 2, no run dir, the server closed', async (_, entry, name) => {
+    const collided = await hostileConfiguredRun({ dup: entry }, []);
+    const { error } = JSON.parse(collided.stdout);
+    expect({ code: collided.code, events: collided.events.length, error: `${error.class}/${error.kind}` }).toEqual({ code: 2, events: 0, error: 'invalid_arguments/duplicate_tool' });
+    expect(error.message).toContain(name);
+  });
+});
+
+describe('a server that leaves its process group', () => {
+  test('its setsid child is found and killed at close (caplab a child subreaper), and the close report says so', async () => {
+    const orphaned = await hostileConfiguredRun({ orphan: 'orphan' }, [['echo', 'mcp__orphan__echo', {}]], { program: true });
+    // The server and the child it started in a session of its own: both announced, both gone (checked by the run helper).
+    expect(orphaned.pids).toHaveLength(2);
+    const [end] = orphaned.events.find((e) => e.type === 'run_end')!['servers'];
+    expect(end.close).toMatchObject({ survivors: [], orphans: { subreaper: true, killed: [{ count: 1 }], survivors: [] } });
+  });
+});
+
+/** Whether a text holds a character a terminal acts on (a line break aside): `inert` would change it. */
+const active = (text: string): string[] => text.split('\n').filter((line) => inert(line) !== line);
+
+// At the file's top level, as SHARED is.
+const SHOWN = scratchDir('caplab-chostile-');
+
+describe('server strings on the terminal', () => {
+  let shown: HostileConfiguredRun;
+  beforeAll(async () => {
+    shown = await hostileConfiguredRun({ names: 'names', endless: 'endless', garbage: 'garbage', results: 'results' }, [
+      ['escape', model('names', 'esc\u001b[31mape'), { text: '\u001b[2J' }],
+      ['error', 'mcp__results__result', { kind: 'error' }],
+    ], { text: true, dir: SHOWN });
+  }, 30_000);
+
+  test('stdout: tool names, arguments and failures from a server are shown inert', () => {
+    expect(active(shown.stdout)).toEqual([]);
+    expect(shown.stdout).toContain('it went wrong \\x1b[31mred');
+  });
+
+  // BUG (src/cli/run-command.ts runPrepared, not this part's to fix): notices are written as they come, and a
+  // listing's notice quotes the server's cursor with JSON.stringify, which leaves C1 controls (CSI) and bidi
+  // overrides as they are; so does a failed server's message. Passes once notices are printed through `inert`.
+  test.failing('stderr: notices quoting a server (its cursor, its garbage) are shown inert', () => {
+    expect(shown.stderr).toContain('server endless: tools/list stopped');
+    expect(active(shown.stderr)).toEqual([]);
   });
 });

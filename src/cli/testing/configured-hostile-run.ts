@@ -7,7 +7,7 @@
  * env, for the redaction checks.
  */
 import { expect } from 'bun:test';
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { scratchDir } from '../../../test/scratch.ts';
@@ -54,10 +54,12 @@ function scenario(calls: readonly ScriptedCall[]): Record<string, unknown> {
  * Runs one scenario with the given servers (key → mode) and checks the
  * invariants above. `--json` unless `text` is set; `--yes` answers every
  * `ask`, `--transport local` leaves the task's own fixture server out.
- * A run shared by several tests is made in a `dir` of the file's (a scratch
+ * `program` runs the real program instead, as a child (its own temp
+ * folder; on Linux a child subreaper, which finds what left the server's
+ * process group). A run shared by several tests is made in a `dir` of the file's (a scratch
  * folder made in `beforeAll` would be removed after its first test).
  */
-export async function hostileConfiguredRun(servers: Readonly<Record<string, HostileEntry>>, calls: readonly ScriptedCall[], options: { readonly flags?: readonly string[]; readonly text?: boolean; readonly dir?: string } = {}): Promise<HostileConfiguredRun> {
+export async function hostileConfiguredRun(servers: Readonly<Record<string, HostileEntry>>, calls: readonly ScriptedCall[], options: { readonly flags?: readonly string[]; readonly text?: boolean; readonly dir?: string; readonly program?: boolean } = {}): Promise<HostileConfiguredRun> {
   const dir = options.dir ?? scratchDir('caplab-chostile-');
   const pidsFile = join(dir, 'pids');
   const mcpServers = Object.fromEntries(Object.entries(servers).map(([key, entry]) => {
@@ -66,14 +68,13 @@ export async function hostileConfiguredRun(servers: Readonly<Record<string, Host
   }));
   writeFileSync(join(dir, 'servers.json'), JSON.stringify({ mcpServers }));
   writeFileSync(join(dir, 'scenario.json'), JSON.stringify(scenario(calls)));
-  const io = testIo(dir, { PATH: process.env['PATH'] ?? '/usr/bin:/bin' });
   const runDir = join(dir, 'run');
-  const argv = ['run', '--mcp-config', join(dir, 'servers.json'), '--scenario', join(dir, 'scenario.json'), '--transport', 'local', '--run-id', 'hostile', '--out', runDir, '--yes'];
-  const code = await cli([...argv, ...(options.text ? [] : ['--json']), ...(options.flags ?? [])], io);
+  const argv = ['run', '--mcp-config', join(dir, 'servers.json'), '--scenario', join(dir, 'scenario.json'), '--transport', 'local', '--run-id', 'hostile', '--out', runDir, '--yes', ...(options.text ? [] : ['--json']), ...(options.flags ?? [])];
+  const ran = options.program ? await program(argv, dir) : await inProcess(argv, dir);
 
   const pids = announced(pidsFile);
   await until(() => pids.every((pid) => !isRunning(pid)));
-  const left = readdirSync(tmpdir()).filter((name) => name.startsWith('caplab-server-'));
+  const left = readdirSync(ran.tmp).filter((name) => name.startsWith('caplab-server-'));
   expect({ started: pids.length > 0, alive: pids.filter(isRunning), left }).toEqual({ started: true, alive: [], left: [] });
   const ledger = join(runDir, 'ledger.jsonl');
   const events = existsSync(ledger) ? readFileSync(ledger, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, any>) : [];
@@ -81,7 +82,27 @@ export async function hostileConfiguredRun(servers: Readonly<Record<string, Host
     const verified = testIo(dir);
     expect({ verify: await cli(['verify', runDir], verified), out: verified.err() }).toEqual({ verify: 0, out: '' });
   }
-  return { code, stdout: io.out(), stderr: io.err(), runDir, events, pids };
+  return { code: ran.code, stdout: ran.stdout, stderr: ran.stderr, runDir, events, pids };
+}
+
+const MAIN = join(import.meta.dir, '../../main.ts');
+
+type Ran = { readonly code: number; readonly stdout: string; readonly stderr: string; readonly tmp: string };
+
+/** `cli(argv)` in this process: its servers' cwds are made in this process's temp folder. */
+async function inProcess(argv: readonly string[], dir: string): Promise<Ran> {
+  const io = testIo(dir, { PATH: process.env['PATH'] ?? '/usr/bin:/bin' });
+  const code = await cli(argv, io);
+  return { code, stdout: io.out(), stderr: io.err(), tmp: tmpdir() };
+}
+
+/** The real program (`bun src/main.ts`, a child subreaper on Linux) with a temp folder of its own. */
+async function program(argv: readonly string[], dir: string): Promise<Ran> {
+  const tmp = join(dir, 'tmp');
+  mkdirSync(tmp);
+  const child = Bun.spawn([process.execPath, MAIN, ...argv], { cwd: dir, env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', TMPDIR: tmp }, stdin: 'ignore', stdout: 'pipe', stderr: 'pipe' });
+  const [stdout, stderr, code] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
+  return { code, stdout, stderr, tmp };
 }
 
 /** Every file under a folder, as text (the run dir is small and made by the run). */

@@ -16,7 +16,8 @@
  * ends), `cursor-loop`, `string-entry`, `list-error`, `always-changed`
  * (a `list_changed` after every call), `relist-removes` (after the first
  * call, a re-list without `gone`).
- * Results: `results` (tools `result`, `structured`, `slow`, `count`).
+ * Results: `results` (tools `result`, `structured`, `slow` — answered only
+ * when the next call arrives — and `count`).
  * Processes: `silent` (never answers initialize), `garbage` (answers
  * initialize with a line that is not JSON), `flood` (floods stderr with
  * `HOSTILE_SECRET`; its tool `die` prints it and exits mid-call), `orphan`
@@ -96,7 +97,7 @@ const listedTools = (): unknown[] => {
       return [
         tool('result', object({ kind: { type: 'string' } }, { required: ['kind'] })),
         tool('structured', object({ kind: { type: 'string' } }, { required: ['kind'] }), { outputSchema: object({ n: { type: 'number' } }, { required: ['n'] }) }),
-        tool('slow', object({ delay_ms: { type: 'integer' } }, { required: ['delay_ms'] })),
+        tool('slow', object()),
         tool('count', object()),
       ];
     default:
@@ -108,10 +109,8 @@ const listedTools = (): unknown[] => {
 const calls = new Map<string, number>();
 /** Whether `relist-removes` has announced its change (after its first call). */
 let removed = false;
-/** `slow` answers not sent yet, and the `count` calls waiting for them. */
-let late = 0;
-const afterLate: (() => void)[] = [];
-const countOf = (id: number | string): void => answer(id, { content: [{ type: 'text', text: JSON.stringify(Object.fromEntries(calls)) }] });
+/** `slow` answers held back until the next call. */
+const held: (() => void)[] = [];
 const text = (t: string) => ({ type: 'text', text: t });
 
 /** The `result` tool's answers, by the kind asked for. */
@@ -158,22 +157,16 @@ function structuredOf(kind: string): unknown {
 
 function call(id: number | string, name: string, args: Record<string, unknown>): void {
   calls.set(name, (calls.get(name) ?? 0) + 1);
+  for (const late of held.splice(0)) late();
   if (name === 'die') {
     process.stderr.write(`dying with ${process.env['HOSTILE_SECRET']}\n`);
     process.exit(3);
   }
   if (name === 'result') return answer(id, resultOf(String(args['kind'])));
   if (name === 'structured') return answer(id, structuredOf(String(args['kind'])));
-  if (name === 'slow') {
-    late += 1;
-    return void setTimeout(() => {
-      answer(id, { content: [text('late')] });
-      late -= 1;
-      if (late === 0) for (const waiting of afterLate.splice(0)) waiting();
-    }, Number(args['delay_ms']));
-  }
-  // Answered once every late answer was sent: the host has read them before this one.
-  if (name === 'count') return late === 0 ? countOf(id) : void afterLate.push(() => countOf(id));
+  // `slow` answers only when the next call arrives: after the host gave up on it, whatever its timeout.
+  if (name === 'slow') return void held.push(() => answer(id, { content: [text('late')] }));
+  if (name === 'count') return answer(id, { content: [text(JSON.stringify(Object.fromEntries(calls)))] });
   // Every other tool echoes the name it was called by and the arguments it received.
   answer(id, { content: [text(JSON.stringify({ tool: name, arguments: args }))] });
   if (mode === 'always-changed' || (mode === 'relist-removes' && !removed)) send({ method: 'notifications/tools/list_changed' });
@@ -196,7 +189,7 @@ function list(id: number | string, cursor: unknown): void {
 }
 
 function initialize(id: number | string): void {
-  if (mode === 'garbage') return out('this is not JSON-RPC \u001b[2J at all');
+  if (mode === 'garbage') return out('this is not JSON-RPC \u001b[2J\u009b2J at all');
   const serverInfo = mode === 'names' ? ANSI_SERVER : { name: `hostile-${mode}`, version: '0.0.1' };
   answer(id, { protocolVersion: '2025-06-18', capabilities: { tools: { listChanged: true } }, serverInfo });
 }
