@@ -25,6 +25,8 @@ const CALLS: readonly ScriptedCall[] = [
   ['defaults_const', 'mcp__schemas__defaults', { mode: 'other' }],
   ['unknown_words', 'mcp__schemas__unknown_words', { when: 'whenever' }],
   ['unbound_huge', 'mcp__schemas__huge', {}],
+  ['inherited_missing', 'mcp__schemas__inherited', {}],
+  ['inherited_given', 'mcp__schemas__inherited', { toString: 'given' }],
   ['shallow', 'mcp__deep__shallow', {}],
   ['a_b', 'mcp__names__a_b', {}],
   ['a_dot_b', model('names', 'a.b'), {}],
@@ -89,11 +91,13 @@ const outcome = (id: string): string => {
 };
 
 /** The request the model was sent after the calls: its tools, and each tool_result by call id. */
+let request: { tools: { name: string; description: string }[]; results: Map<string, string> } | undefined;
 function lastRequest(): { tools: { name: string; description: string }[]; results: Map<string, string> } {
+  if (request) return request;
   const payload = JSON.parse(readFileSync(join(run.runDir, 'requests/02-request.json'), 'utf8'));
   const results = new Map<string, string>();
   for (const block of payload.messages.at(-1).content) results.set(block.tool_use_id, block.content.map((c: { text: string }) => c.text).join('\n'));
-  return { tools: payload.tools, results };
+  return (request = { tools: payload.tools, results });
 }
 const seen = (id: string): string => lastRequest().results.get(`toolu_${id}`)!;
 const bytes = (text: string): number => new TextEncoder().encode(text).byteLength;
@@ -115,6 +119,7 @@ describe('hostile schemas: unbound with a named kind, or bound as listed', () =>
       unknown_words: 'bound',
       defaults: 'bound',
       bad_output: 'protocol/malformed_tool',
+      inherited: 'bound',
     });
     // The finding that made each unbindable is named in its message.
     const why = (name: string): string => tools[name]!['failure'].message;
@@ -133,6 +138,11 @@ describe('hostile schemas: unbound with a named kind, or bound as listed', () =>
     expect(JSON.parse(seen('defaults_empty'))).toEqual({ tool: 'defaults', arguments: {} });
     expect({ outcome: outcome('defaults_const'), entered: call('defaults_const')['handler_entered'], jsonrpc: call('defaults_const')['jsonrpc_id'] }).toEqual({ outcome: 'invalid_arguments/const', entered: false, jsonrpc: null });
     expect(JSON.parse(seen('unknown_words'))).toEqual({ tool: 'unknown_words', arguments: { when: 'whenever' } });
+  });
+
+  test('properties named as what every object inherits (`toString`, `constructor`) are checked on the arguments themselves', () => {
+    expect([outcome('inherited_missing'), call('inherited_missing')['handler_entered']]).toEqual(['invalid_arguments/required', false]);
+    expect(JSON.parse(seen('inherited_given'))).toEqual({ tool: 'inherited', arguments: { toString: 'given' } });
   });
 });
 

@@ -60,6 +60,8 @@ function schemaTools(): unknown[] {
     tool('unknown_words', object({ when: { type: 'string', format: 'no-such-format', 'x-weird': 1 } }, { frobnicate: true })),
     tool('defaults', object({ text: { type: 'string', default: 'filled' }, mode: { const: 'fixed', default: 'fixed' } }, { additionalProperties: false })),
     tool('bad_output', object(), { outputSchema: { type: 'string' } }),
+    // Names every object inherits: only an argument's own properties count.
+    tool('inherited', object({ constructor: { type: 'string' }, toString: { type: 'string' } }, { required: ['toString'] })),
   ];
 }
 
