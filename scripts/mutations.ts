@@ -1177,4 +1177,7 @@ export const MUTATIONS: readonly Mutation[] = [
   { id: 'required-server-failure-ignored', claim: 'usage', file: 'src/cli/configured.ts', find: '  if (required.length > 0) {', replace: '  if (required.length > 1e9) {', tests: CONFIGURED_CLI_TESTS },
   { id: 'refused-run-servers-left-running', claim: 'servers', file: 'src/cli/run-command.ts', find: '  if (!prepared.ok) await started?.servers.close();', replace: '  if (!prepared.ok) void started;', tests: CONFIGURED_CLI_TESTS },
   { id: 'failed-server-case-passes', claim: 'servers', file: 'src/cli/check-servers.ts', find: 'observed: `did not start: ${f.class}/${f.kind}`, passed: false, failure: f };', replace: 'observed: `did not start: ${f.class}/${f.kind}`, passed: true, failure: f };', tests: CONFIGURED_CLI_TESTS },
+  // W4 hostile servers (src/cli/configured-hostile.test.ts, src/harness/configured-hostile.test.ts).
+  { id: 'host-unasked-structured-as-data', claim: 'servers', file: 'src/mcp/client/host-call.ts', find: "    data: tool.output ? structured : { content: reply.answer.result['content'] },", replace: "    data: structured ?? { content: reply.answer.result['content'] },", tests: ['src/cli/configured-hostile.test.ts'] },
+  { id: 'listed-inherited-properties', claim: 'servers', file: 'src/mcp/probe/probe-ajv.ts', find: '    ownProperties: true,', replace: '    ownProperties: false,', tests: ['src/harness/configured-hostile.test.ts'] },
 ];

@@ -20,7 +20,7 @@ export interface HostCallResult {
   readonly jsonrpcId: Reply['id'];
   readonly requestBytes: number;
   readonly responseBytes: number;
-  /** structuredContent (validated when the tool listed an outputSchema), else `{ content }` as received. */
+  /** structuredContent, validated, when the tool listed an outputSchema; else `{ content }` as received. */
   readonly data: unknown;
   /** What the model is given: text blocks as text, every other block as one line naming it (`blockLine`). */
   readonly content: readonly ResultBlock[];
@@ -56,8 +56,9 @@ function ownBlocks(content: ResultBlock[], structured: unknown): ResultBlock[] {
  *   conforming → protocol/output_invalid; a text block beside it that does
  *   not parse equal to it (the spec's SHOULD, `jsonTextAgrees`) →
  *   evidence/result_conflict: stop, never pick the more convenient of the two.
- * - Without one, the text blocks are the result; a structuredContent sent
- *   anyway is `data`, unchecked.
+ * - Without one, the text blocks are the result: `data` is `{ content }`
+ *   as received, and a structuredContent sent anyway is neither checked nor
+ *   part of it (the model still sees its JSON when there is no block).
  */
 export function interpretHostCall(tool: HostTool, reply: Reply): Outcome<HostCallResult> {
   const { name } = tool;
@@ -81,7 +82,9 @@ export function interpretHostCall(tool: HostTool, reply: Reply): Outcome<HostCal
     jsonrpcId: reply.id,
     requestBytes: reply.requestBytes,
     responseBytes: reply.responseBytes,
-    data: structured ?? { content: reply.answer.result['content'] },
+    // Without an outputSchema the blocks are the result: a structuredContent sent anyway is no part of `data`
+    // (the tool's result schema is `{ content }`, so taking it as data would refuse a result the spec allows).
+    data: tool.output ? structured : { content: reply.answer.result['content'] },
     content: ownBlocks(modelContent(result.content), structured),
   });
 }

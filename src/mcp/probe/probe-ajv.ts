@@ -26,7 +26,8 @@ export type CompilePurpose = 'listing' | 'judging' | 'validating';
  * and `required` style are left to the schema author (JSON Schema allows them).
  * Validation never changes the value (stated, though they are Ajv's defaults):
  * no default filled, no type coerced, no property removed — a `default` is an
- * annotation, and what is checked is what was sent.
+ * annotation, and what is checked is what was sent: its own properties, never
+ * one it inherits (`constructor`, `__proto__`).
  */
 export function newAjv(mode: CompileMode, purpose: CompilePurpose): Ajv {
   const listing = purpose === 'listing';
@@ -39,6 +40,8 @@ export function newAjv(mode: CompileMode, purpose: CompilePurpose): Ajv {
     useDefaults: false,
     coerceTypes: false,
     removeAdditional: false,
+    // Only the value's own properties: else `{}` "has" `constructor` and `__proto__` (required passes, a typed one fails).
+    ownProperties: true,
     logger: false as const,
     validateSchema: purpose !== 'judging',
     messages: !listing,
