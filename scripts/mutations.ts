@@ -1180,4 +1180,7 @@ export const MUTATIONS: readonly Mutation[] = [
   // W4 hostile servers (src/cli/configured-hostile.test.ts, src/harness/configured-hostile.test.ts).
   { id: 'host-unasked-structured-as-data', claim: 'servers', file: 'src/mcp/client/host-call.ts', find: "    data: tool.output ? structured : { content: reply.answer.result['content'] },", replace: "    data: structured ?? { content: reply.answer.result['content'] },", tests: ['src/cli/configured-hostile.test.ts'] },
   { id: 'listed-inherited-properties', claim: 'servers', file: 'src/mcp/probe/probe-ajv.ts', find: '    ownProperties: true,', replace: '    ownProperties: false,', tests: ['src/harness/configured-hostile.test.ts'] },
+  // A result of many blocks: the note names cutBlocksNamed of those left out and counts the rest; notices quoting a server reach the terminal inert.
+  { id: 'cut-note-names-every-block', claim: 'servers', file: 'src/pipeline/stages/output-limit.ts', find: '  const named = cut.dropped.slice(0, LIMITS.cutBlocksNamed).map(', replace: '  const named = cut.dropped.slice(0, Infinity).map(', tests: ['src/cli/configured-hostile.test.ts'] },
+  { id: 'run-notice-raw', claim: 'servers', file: 'src/cli/run-command.ts', find: 'io.stderr(`caplab: ${inert(notice)}\\n`)', replace: 'io.stderr(`caplab: ${notice}\\n`)', tests: ['src/cli/configured-hostile.test.ts'] },
 ];

@@ -1,3 +1,4 @@
+import { inert } from '../base/index.ts';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ok, type Outcome } from '../contract/index.ts';
@@ -73,7 +74,7 @@ export async function checkCommand(args: readonly string[], io: Io, task: CliTas
   const configured = flags.servers.mcpConfig === undefined ? undefined : await (await import('./check-servers.ts')).serverCases({ ...flags.servers, mcpConfig: flags.servers.mcpConfig }, io, flags.checkId);
   if (configured && 'usage' in configured) return usage(io, failureText(configured.usage));
   if (configured && 'required' in configured) return io.stderr(`caplab check: ${failureText(configured.required)}\n`), EXIT.protocol;
-  for (const notice of configured?.notices ?? []) io.stderr(`caplab: ${notice}\n`);
+  for (const notice of configured?.notices ?? []) io.stderr(`caplab: ${inert(notice)}\n`);
   const cases = checkCases(task);
   const flagsOf = (item: CheckCase) => ({ ...caseFlags(task, item, flags.root, `${flags.checkId}-${item.id}`), ...(flags.durable ? { durable: true } : {}) });
   // The root is taken with the first run dir, before any output: of checks racing for one --out, one runs.

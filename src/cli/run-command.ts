@@ -192,7 +192,7 @@ export async function startRun(prepared: PreparedRun, io: Io, onStep?: (step: Lo
 
 async function runPrepared(prepared: PreparedRun, io: Io, onStep?: (step: LoopStep) => void): Promise<Executed> {
   const { flags, model, runId, run, setup } = prepared;
-  for (const notice of [...(prepared.configured?.notices ?? []), ...setup.notices]) io.stderr(`caplab: ${notice}\n`);
+  for (const notice of [...(prepared.configured?.notices ?? []), ...setup.notices]) io.stderr(`caplab: ${inert(notice)}\n`);
   const outcome = await setup.run(model, {
     runId,
     runDir: run.dir,

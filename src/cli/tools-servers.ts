@@ -98,7 +98,7 @@ export async function toolsServersCommand(args: readonly string[], io: Io): Prom
     io.stderr(`caplab: interrupted by ${String(io.interrupt.reason)}\n`);
     return exitCodeOf(interrupted(io.interrupt));
   }
-  for (const notice of notices) io.stderr(`caplab: ${notice}\n`);
+  for (const notice of notices) io.stderr(`caplab: ${inert(notice)}\n`);
   io.stdout(values.json ? `${JSON.stringify({ servers: listed }, null, 2)}\n` : renderServers(listed));
   return EXIT.ok;
 }

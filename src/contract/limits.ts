@@ -75,6 +75,8 @@ export const LIMITS = {
   toolDescriptionBytes: 2 * KiB,
   /** Bytes of a configured server's tool result the model is shown; the whole result is kept in `outputs/`. */
   mcpResultBytes: 64 * KiB,
+  /** Blocks a cut result's note names one by one (to the model and in the record's detail); the rest are counted with their bytes. */
+  cutBlocksNamed: 8,
 } as const;
 
 /** The bounds `checkJson` applies. */

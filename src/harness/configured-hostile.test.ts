@@ -29,6 +29,7 @@ function listing(tools: readonly unknown[], protocol = '2025-06-18'): Configured
     listing: { tools, notices: [] },
     callTool: async () => ok({ data: { content: [] }, content: [textBlock('unused')] }),
     listChanged: () => ({ seen: 0, relists: [] }),
+    ended: () => undefined,
     exchanges: () => [],
     stderr: () => '',
     close: async () => undefined,

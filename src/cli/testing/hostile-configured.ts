@@ -170,9 +170,10 @@ function call(id: number | string, name: string, args: Record<string, unknown>):
   if (name === 'slow') return void held.push(() => answer(id, { content: [text('late')] }));
   if (name === 'count') return answer(id, { content: [text(JSON.stringify(Object.fromEntries(calls)))] });
   // Every other tool echoes the name it was called by and the arguments it received.
-  answer(id, { content: [text(JSON.stringify({ tool: name, arguments: args }))] });
+  // The change is announced before the answer, so the host has read it before it can send its next call.
   if (mode === 'always-changed' || (mode === 'relist-removes' && !removed)) send({ method: 'notifications/tools/list_changed' });
   removed = true;
+  answer(id, { content: [text(JSON.stringify({ tool: name, arguments: args }))] });
 }
 
 function list(id: number | string, cursor: unknown): void {

@@ -1,3 +1,4 @@
+import { LIMITS } from '../../contract/index.ts';
 import type { KeptFile } from '../call-record.ts';
 import { limitContent, type OutputCut } from '../output-limit.ts';
 import { textBlock, type ResultBlock } from '../result-block.ts';
@@ -9,9 +10,21 @@ function fullText(content: readonly ResultBlock[]): string {
   return only?.type === 'text' ? only.text : JSON.stringify(content);
 }
 
+/**
+ * The blocks left out, as the note and the detail name them: the first
+ * `LIMITS.cutBlocksNamed`, then how many more and their bytes — a result of
+ * 10,000 small blocks must not make the note itself larger than the limit.
+ */
+function droppedNames(cut: OutputCut, suffix = ''): string[] {
+  const named = cut.dropped.slice(0, LIMITS.cutBlocksNamed).map((d) => `block ${d.index + 1} (${d.type}, ${d.bytes} bytes)${suffix}`);
+  const rest = cut.dropped.slice(LIMITS.cutBlocksNamed);
+  if (rest.length === 0) return named;
+  return [...named, `${rest.length} more blocks (${rest.reduce((sum, d) => sum + d.bytes, 0)} bytes)${suffix}`];
+}
+
 /** What the model is told was left out and where the whole is, in one line. */
 function note(cut: OutputCut, kept: KeptFile): string {
-  const dropped = cut.dropped.map((d) => `block ${d.index + 1} (${d.type}, ${d.bytes} bytes)`);
+  const dropped = droppedNames(cut);
   return `[output truncated: ${cut.fullBytes} bytes${dropped.length > 0 ? `; left out ${dropped.join(', ')}` : ''}; full output kept at ${kept.path} sha256 ${kept.sha256}]`;
 }
 
@@ -19,7 +32,7 @@ function note(cut: OutputCut, kept: KeptFile): string {
 function detailOf(cut: OutputCut, maxBytes: number): string {
   const parts = [`truncated to ${maxBytes} bytes`];
   if (cut.cut) parts.push(`block ${cut.cut.index + 1} (text, ${cut.cut.bytes} bytes) cut to ${cut.cut.keptBytes}`);
-  for (const d of cut.dropped) parts.push(`block ${d.index + 1} (${d.type}, ${d.bytes} bytes) left out`);
+  parts.push(...droppedNames(cut, ' left out'));
   return parts.join('; ');
 }
 
