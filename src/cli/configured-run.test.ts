@@ -183,6 +183,8 @@ test('a tool changed after list_changed gets protocol/tool_drift on its next cal
   const calls = callsOf(out);
   expect([outcomeOf(calls['toolu_01']), outcomeOf(calls['toolu_02'])]).toEqual(['ok', 'protocol/tool_drift']);
   expect([calls['toolu_02']!.jsonrpc_id ?? null, calls['toolu_02']!.binding_id]).toEqual([null, calls['toolu_01']!.binding_id]);
+  // Refused by caplab's MCP adapter before anything was sent: an MCP call that reached no server, never a local one.
+  expect([calls['toolu_02']!.via, calls['toolu_02']!.protocol ?? null]).toEqual(['mcp', null]);
   const end = events(out).find((e) => e.type === 'run_end')!;
   expect(end.servers[0].list_changed).toEqual({ seen: 1, relists: [{ outcome: 'changed', added: [], changed: ['echo'], removed: [] }] });
   expect((await caplab(['verify', out], dir)).code).toBe(0);

@@ -1,6 +1,6 @@
 import { inert } from '../base/index.ts';
 import type { Failure } from '../contract/index.ts';
-import { summaryOf, type AcceptanceCheck, type LoopStep, type ModelResponse, type RecordedCall, type RunOutcome, type ServerStart, type Usage } from '../harness/index.ts';
+import { summaryOf, viaOf, type AcceptanceCheck, type LoopStep, type ModelResponse, type RecordedCall, type RunOutcome, type ServerStart, type Usage } from '../harness/index.ts';
 import { exitCodeOf } from './exit.ts';
 import type { Paint } from './io.ts';
 
@@ -14,9 +14,12 @@ export function failureText(f: Pick<Failure, 'class' | 'kind' | 'message' | 'bas
   return `${f.class}/${f.kind}${f.basis ? ` [${f.basis}]` : ''}: ${f.message}`;
 }
 
+/** How a call that sent no request was carried out, as its line says it. */
+const VIA_SHOWN = { mcp: 'mcp, nothing sent', local: 'local', host: 'host', not_executed: 'not executed' } as const;
+
 function describeCall(record: RecordedCall, paint: Paint): string {
   const { protocol } = record;
-  const via = protocol ? `mcp jsonrpc#${protocol.jsonrpcId}` : record.handlerEntered ? 'local' : 'not executed';
+  const via = protocol ? `mcp jsonrpc#${protocol.jsonrpcId}` : VIA_SHOWN[viaOf(record)];
   const args = JSON.stringify(record.arguments.rewritten ?? record.arguments.original);
   const shown = args.length > 90 ? `${args.slice(0, 87)}...` : args;
   // Ids, names, arguments and messages come from the model, hooks and servers: shown, never acted on.

@@ -11,13 +11,16 @@ export interface RecordedCall extends CallRecord {
   readonly protocol?: ProtocolExchange;
   /** Set when the call's pinned binding is a built-in's (implementation kind `host`). */
   readonly host?: true;
+  /** Set when the call's pinned binding is an MCP server's, even when nothing reached it (a drifted tool, refused by the adapter before sending). */
+  readonly mcp?: true;
 }
 
 /** How a call was carried out: over MCP, by a local handler, by the host's own tool, or not at all (stopped before the handler). */
 export function viaOf(call: RecordedCall): 'mcp' | 'local' | 'host' | 'not_executed' {
   if (call.protocol) return 'mcp';
   if (!call.handlerEntered) return 'not_executed';
-  return call.host ? 'host' : 'local';
+  if (call.host) return 'host';
+  return call.mcp ? 'mcp' : 'local';
 }
 
 /**
@@ -28,8 +31,8 @@ export function viaOf(call: RecordedCall): 'mcp' | 'local' | 'host' | 'not_execu
  */
 export function recordedCall(record: CallRecord, protocolOf?: (actionId: string) => ProtocolExchange | undefined, bindings: Readonly<Record<string, Binding>> = {}): RecordedCall {
   const protocol = protocolOf?.(record.actionId) ?? (record.outcome.ok ? record.outcome.value.protocol : undefined);
-  const host = record.bindingId !== undefined && bindings[record.name]?.id === record.bindingId && bindings[record.name]!.implementation.kind === 'host';
-  return { ...record, ...(protocol ? { protocol } : {}), ...(host ? { host: true as const } : {}) };
+  const pinned = record.bindingId !== undefined && bindings[record.name]?.id === record.bindingId ? bindings[record.name]!.implementation.kind : undefined;
+  return { ...record, ...(protocol ? { protocol } : {}), ...(pinned === 'host' ? { host: true as const } : {}), ...(pinned === 'mcp' ? { mcp: true as const } : {}) };
 }
 
 /** The input the handler received: after conversion and any hook rewrite. */
