@@ -8,6 +8,7 @@ import { afterEach, expect, test } from 'bun:test';
 import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { scratchDir } from '../../test/scratch.ts';
+import { until } from '../../test/until.ts';
 import { killAllWith, livingWith, waitNoneWith } from '../platform/testing/find.ts';
 
 const main = join(import.meta.dir, '../main.ts');
@@ -22,14 +23,6 @@ afterEach(async () => {
   for (const m of markers.splice(0)) killAllWith(m);
 });
 
-async function until(condition: () => boolean, withinMs = 20_000): Promise<void> {
-  const deadline = performance.now() + withinMs;
-  while (!condition()) {
-    if (performance.now() >= deadline) throw new Error('condition not met before the deadline');
-    await Bun.sleep(20);
-  }
-}
-
 for (const [command, signal, code] of [['tools', 'SIGINT', 130], ['run', 'SIGTERM', 143]] as const) {
   test(`${command} --mcp-config: ${signal} while a server has not answered initialize ends the command with ${code}, the server and its cwd gone`, async () => {
     const dir = scratchDir('caplab-configured-signal-');
@@ -43,13 +36,15 @@ for (const [command, signal, code] of [['tools', 'SIGINT', 130], ['run', 'SIGTER
     const child = Bun.spawn([process.execPath, main, ...args], { cwd: dir, env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', TMPDIR: tmp }, stdin: 'ignore', stdout: 'pipe', stderr: 'pipe' });
     started.push(child);
     const output = Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text(), child.exited]);
-    await until(() => livingWith(marker).length > 0);
+    await until(() => livingWith(marker).length > 0, 20_000);
+    expect(livingWith(marker).length).toBeGreaterThan(0);
     child.kill(signal);
     const [, stderr, exit] = await output;
     const said = command === 'tools' ? `caplab: interrupted by ${signal}` : `caplab: precondition/run_interrupted: interrupted by ${signal} before the run started`;
     expect({ exit, stderr: stderr.split('\n').filter((line) => line.startsWith('caplab:')) }).toEqual({ exit: code, stderr: [said] });
     expect(await waitNoneWith(marker, 10_000)).toEqual([]);
     await until(() => readdirSync(tmp).filter((name) => name.startsWith('caplab-server-')).length === 0, 10_000);
+    expect(readdirSync(tmp).filter((name) => name.startsWith('caplab-server-'))).toEqual([]);
     // No run began: no run dir.
     expect(readdirSync(dir).sort()).toEqual(['slow.mcp.json']);
   }, 60_000);

@@ -19,7 +19,7 @@ const echoEntry = { name: 'echo', inputSchema: { type: 'object', properties: { t
 
 /** A server as the host session would hand it over: its listing, its calls answered by echoing the arguments. */
 function fakeClient(key: string, tools: readonly unknown[], stderr = ''): ConfiguredClient & { calls: unknown[]; closed: number } {
-  const exchanges: { method: string; jsonrpcId: number; actionId: string; requestBytes: number; responseBytes: number; isError: boolean }[] = [];
+  const exchanges: { method: 'tools/call'; jsonrpcId: number; actionId: string; requestBytes: number; responseBytes: number; isError: boolean }[] = [];
   const client = {
     calls: [] as unknown[],
     closed: 0,

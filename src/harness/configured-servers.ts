@@ -1,7 +1,7 @@
 import { qualifiedName, TOOL_NAME_RULE, tryBind, type Binding, type ServerIdentity } from '../binding/index.ts';
 import { clip } from '../base/index.ts';
 import { fail, LIMITS, ok, type Failure, type Outcome, type SchemaValidator } from '../contract/index.ts';
-import { HOST_ADAPTER_VERSION, type VersionProfile } from '../mcp/index.ts';
+import { HOST_ADAPTER_VERSION, protocolExchange, type Exchange, type VersionProfile } from '../mcp/index.ts';
 import { attributesOf, type ProtocolExchange, type ResultBlock, type RuntimeTool } from '../pipeline/index.ts';
 import { configuredContract, failureRecord, readListedEntry, type CompileListed } from './configured-tool.ts';
 import type { ListedToolRecord, OfferedTool, RelistRecord, ServerEnd, ServerStart, ToolProvider } from './tools.ts';
@@ -15,14 +15,7 @@ export const CONFIGURED_GAPS: readonly string[] = [
 ];
 
 /** One tools/call as the host session logs it (its fields as the record summarises them). */
-export interface ConfiguredExchange {
-  readonly method: string;
-  readonly jsonrpcId: number | string;
-  readonly actionId: string;
-  readonly requestBytes: number;
-  readonly responseBytes: number;
-  readonly isError: boolean;
-}
+export type ConfiguredExchange = Pick<Exchange, 'method' | 'jsonrpcId' | 'actionId' | 'requestBytes' | 'responseBytes' | 'isError'>;
 
 /** A server started under the host session profile, as the host uses it (`openHostClient` gives one). */
 export interface ConfiguredClient {
@@ -196,7 +189,7 @@ function runtimeTool(client: ConfiguredClient, contract: RuntimeTool['contract']
         data: called.value.data,
         content: called.value.content,
         evidence: 'the server\'s tools/call result as received (untrusted: checked against its own schemas only)',
-        ...(exchange ? { protocol: protocolRecord(client, exchange) } : {}),
+        ...(exchange ? { protocol: protocolExchange(client, exchange) } : {}),
       });
     },
   };
@@ -207,22 +200,10 @@ function serverClosed(name: string, ended: Failure | undefined): Failure | undef
   return ended && fail('precondition', 'server_closed', `${name}: not sent; the server's session ended (${ended.class}/${ended.kind}: ${ended.message})`);
 }
 
-function protocolRecord(client: ConfiguredClient, exchange: ConfiguredExchange): ProtocolExchange {
-  return {
-    transport: 'mcp-stdio',
-    server: client.identity.key,
-    method: exchange.method,
-    jsonrpcId: exchange.jsonrpcId,
-    requestBytes: exchange.requestBytes,
-    responseBytes: exchange.responseBytes,
-    isError: exchange.isError,
-  };
-}
-
 function protocolOf(started: readonly Started[], actionId: string): ProtocolExchange | undefined {
   for (const { client } of started) {
     const exchange = client?.exchanges().find((e) => e.actionId === actionId);
-    if (client && exchange) return protocolRecord(client, exchange);
+    if (client && exchange) return protocolExchange(client, exchange);
   }
   return undefined;
 }

@@ -1,4 +1,5 @@
 import type { Implementation, ServerIdentity, ToolEntry } from '../binding/index.ts';
+import type { FailureRecord, RelistRecord } from '../mcp/index.ts';
 import { fail, ok, type Contract, type Outcome } from '../contract/index.ts';
 import { toolNames, type ProtocolExchange, type RuntimeTool } from '../pipeline/index.ts';
 import type { TaskRun } from './task.ts';
@@ -15,12 +16,8 @@ export interface ServerReport {
   readonly gaps: readonly string[];
 }
 
-/** A failure as a record names it: class, kind and message. */
-export interface FailureRecord {
-  readonly class: string;
-  readonly kind: string;
-  readonly message: string;
-}
+// A failure and a re-list as records name them: the MCP client's own shapes, one definition.
+export type { FailureRecord, RelistRecord };
 
 /** One tool a configured server listed, as run_start records it: bound (its names and binding id) or left unbound (why). */
 export type ListedToolRecord =
@@ -44,17 +41,6 @@ export interface ServerStart {
   readonly failure?: FailureRecord;
   readonly tools: readonly ListedToolRecord[];
   readonly notices: readonly string[];
-}
-
-/** One re-list after a `notifications/tools/list_changed`, before that server's next call. */
-export interface RelistRecord {
-  readonly outcome: 'unchanged' | 'changed' | 'failed';
-  /** Tools listed again with another definition, or no longer listed: their calls are `protocol/tool_drift`. */
-  readonly changed: readonly string[];
-  readonly removed: readonly string[];
-  /** Tools listed for the first time: a notice, never bound. */
-  readonly added: readonly string[];
-  readonly failure?: FailureRecord;
 }
 
 /** What `run_end.servers[]` records of one configured server after it closed. */

@@ -84,6 +84,7 @@ export type {
   HostSessionOptions,
   HostTool,
   ListChanged,
+  FailureRecord,
   RelistRecord,
   SessionOptions,
   SessionTimeouts,

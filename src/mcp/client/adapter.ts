@@ -13,7 +13,7 @@ export const MCP_GAPS: readonly string[] = [
 ];
 
 /** One logged tools/call as the pipeline and the record summarise it: transport, server, correlated id, sizes. */
-export function protocolExchange(client: Pick<StrictClient, 'identity'>, exchange: Exchange): ProtocolExchange {
+export function protocolExchange(client: Pick<StrictClient, 'identity'>, exchange: Pick<Exchange, 'method' | 'jsonrpcId' | 'requestBytes' | 'responseBytes' | 'isError'>): ProtocolExchange {
   return {
     transport: 'mcp-stdio',
     server: client.identity.key,

@@ -4,7 +4,7 @@ import { definitions, diffListing, listingNotices } from './host-listing.ts';
 import type { Pages } from './list-pages.ts';
 import { nameList } from './name-list.ts';
 
-/** A failure as a record names it (the same shape as harness's `FailureRecord`). */
+/** A failure as a record names it: class, kind and message (harness's records use this one). */
 export interface FailureRecord {
   readonly class: string;
   readonly kind: string;
@@ -13,8 +13,8 @@ export interface FailureRecord {
 
 /**
  * One re-list after a `notifications/tools/list_changed`, before that
- * server's next call (the same shape as harness's `RelistRecord`, which the
- * record writes): compared with the session's first listing, by name.
+ * server's next call, as run_end records it: compared with the session's
+ * first listing, by name.
  */
 export interface RelistRecord {
   readonly outcome: 'unchanged' | 'changed' | 'failed';

@@ -25,7 +25,7 @@ export { CLIENT_INFO, expectResult } from './handshake.ts';
 export type { HostCallResult, HostTool } from './host-call.ts';
 export type { HostClient, HostClientOptions } from './host-client.ts';
 export { HOST_ADAPTER_VERSION, HOST_CLIENT_INFO } from './host-info.ts';
-export type { ListChanged, RelistRecord } from './host-relist.ts';
+export type { FailureRecord, ListChanged, RelistRecord } from './host-relist.ts';
 export type { HostSession, HostSessionOptions } from './host-session.ts';
 export { listPages } from './list-pages.ts';
 export type { ListPagesOptions, ListStop, Pages } from './list-pages.ts';
