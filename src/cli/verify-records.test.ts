@@ -34,6 +34,15 @@ for (const record of RECORDS) {
   });
 }
 
+test('a committed caplab.ledger/5 run dir (v5-configured-local: the happy scenario with server-everything configured, at W4) verifies, its servers re-checked', async () => {
+  const dir = join(ROOT, 'v5-configured-local');
+  expect(JSON.parse(readFileSync(join(dir, 'ledger.head'), 'utf8')).format).toBe('caplab.ledger/5');
+  const start = JSON.parse(readFileSync(join(dir, 'ledger.jsonl'), 'utf8').split('\n')[0]!);
+  expect(start.servers.map((s: { key: string; status: string; tools: unknown[] }) => [s.key, s.status, s.tools.length])).toEqual([['everything', 'started', 13]]);
+  const { code, doc } = await verifyJson(dir);
+  expect({ code, verified: doc.verified, rechecked: doc.rechecked, accepted: doc.recheck?.accepted }).toEqual({ code: 0, verified: true, rechecked: true, accepted: true });
+});
+
 test('a seal naming another format than the run\'s end is format_mismatch at ledger.head, before any event is read in it', async () => {
   const run = testIo(scratchDir('caplab-records-'));
   expect(await cli(['demo', '--transport', 'local', '--json', '--run-id', 's'], run)).toBe(0);
