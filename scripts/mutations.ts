@@ -1184,4 +1184,11 @@ export const MUTATIONS: readonly Mutation[] = [
   { id: 'cut-note-names-every-block', claim: 'servers', file: 'src/pipeline/stages/output-limit.ts', find: '  const named = cut.dropped.slice(0, LIMITS.cutBlocksNamed).map(', replace: '  const named = cut.dropped.slice(0, Infinity).map(', tests: ['src/cli/configured-hostile.test.ts'] },
   { id: 'run-notice-raw', claim: 'servers', file: 'src/cli/run-command.ts', find: 'io.stderr(`caplab: ${inert(notice)}\\n`)', replace: 'io.stderr(`caplab: ${notice}\\n`)', tests: ['src/cli/configured-hostile.test.ts'] },
   { id: 'drifted-call-local', claim: 'servers', file: 'src/harness/recorded-call.ts', find: "  return call.mcp ? 'mcp' : 'local';", replace: "  return 'local';", tests: ['src/cli/configured-run.test.ts'] },
+  // The refusals of users' servers each entry above pins, by kind: bad_server_key (server-key-*), malformed_tool and unbindable_schema (below),
+  // required_server (required-server-failure-ignored), server_closed (host-server-closed-sent, configured-closed-server-call-entered),
+  // schema_async (listed-async-compiled), tool_drift (host-drift-changed-callable), output_invalid and result_conflict (host-output-unvalidated,
+  // host-text-disagreement-unchecked), run_interrupted (configured-start-not-interrupted). empty_cursor, repeated_cursor and page_limit moved
+  // with the paging into src/mcp/client/list-pages.ts (probe's entries follow them); exited_early moved into client.ts's startFailure.
+  { id: 'listed-empty-name-bound', claim: 'servers', file: 'src/harness/configured-tool.ts', find: "  if (typeof name !== 'string' || name === '') return", replace: "  if (typeof name !== 'string') return", tests: ['src/harness/configured-tool.test.ts'] },
+  { id: 'unbindable-schema-misnamed', claim: 'servers', file: 'src/harness/configured-tool.ts', find: "    return fail('protocol', 'unbindable_schema',", replace: "    return fail('protocol', 'malformed_tool',", tests: ['src/cli/configured-hostile.test.ts'] },
 ];
