@@ -1191,4 +1191,5 @@ export const MUTATIONS: readonly Mutation[] = [
   // with the paging into src/mcp/client/list-pages.ts (probe's entries follow them); exited_early moved into client.ts's startFailure.
   { id: 'listed-empty-name-bound', claim: 'servers', file: 'src/harness/configured-tool.ts', find: "  if (typeof name !== 'string' || name === '') return", replace: "  if (typeof name !== 'string') return", tests: ['src/harness/configured-tool.test.ts'] },
   { id: 'unbindable-schema-misnamed', claim: 'servers', file: 'src/harness/configured-tool.ts', find: "    return fail('protocol', 'unbindable_schema',", replace: "    return fail('protocol', 'malformed_tool',", tests: ['src/cli/configured-hostile.test.ts'] },
+  { id: 'added-tools-unsaid', claim: 'servers', file: 'src/cli/run-command.ts', find: '    return added.length === 0 ? [] :', replace: '    return added.length >= 0 ? [] :', tests: ['src/cli/configured-hostile.test.ts'] },
 ];

@@ -279,6 +279,8 @@ describe('hostile listings', () => {
     expect(['stay_1', 'gone', 'stay_2'].map(outcome)).toEqual(['ok', 'protocol/tool_drift', 'ok']);
     expect(call('gone')['jsonrpc_id']).toBeNull();
     expect(ended('relist-removes')['list_changed']).toEqual({ seen: 1, relists: [{ outcome: 'changed', changed: [], removed: ['gone'], added: [ADDED_NAME] }] });
+    // Said once the run ended, the server's name for it made inert (it holds an escape).
+    expect(run.stderr).toContain(`caplab: server relist-removes listed 1 new tool(s) after list_changed (${inert(ADDED_NAME)}); they were not bound`);
   });
 });
 

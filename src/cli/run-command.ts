@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { join, resolve } from 'node:path';
 import { inert } from '../base/index.ts';
 import { fail, LIMITS, ok, readBoundedText, type Failure, type Outcome } from '../contract/index.ts';
-import { endingOfFailure, loadReplay, loadScenario, newRunId, originLabel, replayModel, runReport, scriptedModel, summaryOf, type HostedTask, type LoopStep, type Model, type ModelOrigin, type Replay, type RunEnding, type RunOutcome, type Scenario } from '../harness/index.ts';
+import { endingOfFailure, loadReplay, loadScenario, newRunId, originLabel, replayModel, runReport, scriptedModel, summaryOf, type HostedTask, type LoopStep, type Model, type ModelOrigin, type Replay, type RunEnding, type RunOutcome, type Scenario, type ServerEnd } from '../harness/index.ts';
 import { clockFromEnv, openRunDir, type Clock, type RunDir } from '../ledger/index.ts';
 import { EXIT, exitCodeOf, interrupted } from './exit.ts';
 import { paint, type Io, type Paint } from './io.ts';
@@ -186,8 +186,17 @@ export async function startRun(prepared: PreparedRun, io: Io, onStep?: (step: Lo
     return await runPrepared(prepared, io, onStep);
   } finally {
     // The run closed them with its tools; this closes what a run that never opened its tools left (idempotent).
-    await prepared.configured?.servers.close();
+    const ends = (await prepared.configured?.servers.close()) ?? [];
+    for (const notice of addedNotices(ends)) io.stderr(`caplab: ${inert(notice)}\n`);
   }
+}
+
+/** Tools a server listed only when it re-listed after list_changed: never bound, said once the run ended (run_end records them). */
+function addedNotices(ends: readonly ServerEnd[]): string[] {
+  return ends.flatMap((end) => {
+    const added = [...new Set(end.list_changed.relists.flatMap((relist) => relist.added))];
+    return added.length === 0 ? [] : [`server ${end.key} listed ${added.length} new tool(s) after list_changed (${added.slice(0, 8).join(', ')}${added.length > 8 ? ', …' : ''}); they were not bound: a run binds what a server listed when it started`];
+  });
 }
 
 async function runPrepared(prepared: PreparedRun, io: Io, onStep?: (step: LoopStep) => void): Promise<Executed> {
