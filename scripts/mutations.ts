@@ -1182,7 +1182,7 @@ export const MUTATIONS: readonly Mutation[] = [
   { id: 'listed-inherited-properties', claim: 'servers', file: 'src/mcp/probe/probe-ajv.ts', find: '    ownProperties: true,', replace: '    ownProperties: false,', tests: ['src/harness/configured-hostile.test.ts'] },
   // A result of many blocks: the note names cutBlocksNamed of those left out and counts the rest; notices quoting a server reach the terminal inert.
   { id: 'cut-note-names-every-block', claim: 'servers', file: 'src/pipeline/stages/output-limit.ts', find: '  const named = cut.dropped.slice(0, LIMITS.cutBlocksNamed).map(', replace: '  const named = cut.dropped.slice(0, Infinity).map(', tests: ['src/cli/configured-hostile.test.ts'] },
-  { id: 'run-notice-raw', claim: 'servers', file: 'src/cli/run-command.ts', find: 'io.stderr(`caplab: ${inert(notice)}\\n`)', replace: 'io.stderr(`caplab: ${notice}\\n`)', tests: ['src/cli/configured-hostile.test.ts'] },
+  { id: 'run-notice-raw', claim: 'servers', file: 'src/cli/run-command.ts', find: '...setup.notices]) io.stderr(`caplab: ${inert(notice)}\\n`)', replace: '...setup.notices]) io.stderr(`caplab: ${notice}\\n`)', tests: ['src/cli/configured-hostile.test.ts'] },
   { id: 'drifted-call-local', claim: 'servers', file: 'src/harness/recorded-call.ts', find: "  return call.mcp ? 'mcp' : 'local';", replace: "  return 'local';", tests: ['src/cli/configured-run.test.ts'] },
   // The refusals of users' servers each entry above pins, by kind: bad_server_key (server-key-*), malformed_tool and unbindable_schema (below),
   // required_server (required-server-failure-ignored), server_closed (host-server-closed-sent, configured-closed-server-call-entered),
