@@ -29,6 +29,14 @@ test('stderr keeps its last reportValueBytes, with a placed value cut at its sta
   expect(reportStderr('short\n', redactor)).toBe('short\n');
 });
 
+test('stderr stays within reportValueBytes when its markers are longer than the values they replace', () => {
+  const short = redactorFor({ SHORT_SECRET: 'abcd' });
+  const kept = reportStderr(`${'abcd '.repeat(2_000)}end\n`, short);
+  expect(Buffer.byteLength(kept)).toBeLessThanOrEqual(LIMITS.reportValueBytes);
+  expect(kept).toEndWith('[redacted:SHORT_SECRET] end\n');
+  expect(kept).not.toContain('abcd');
+});
+
 test('serverInfo: name, version, title, websiteUrl and icons in place; every other member under extras, bounded as one value', () => {
   const info = { name: 'srv', version: '1', title: 'T', websiteUrl: 'https://example.invalid', icons: [{ src: 'i.png' }], vendor: { a: 1 }, build: 'x' };
   expect(reportServer(info, redactor)).toEqual({ name: 'srv', version: '1', title: 'T', websiteUrl: 'https://example.invalid', icons: [{ src: 'i.png' }], extras: { vendor: { a: 1 }, build: 'x' } });

@@ -102,7 +102,10 @@ export function reportFinding(f: ProbeFinding, redactor: Redactor): ProbeFinding
 /** The end of the server's stderr the report keeps: its last `reportValueBytes`, trimmed like a cut evidence at its start. */
 export function reportStderr(tail: string, redactor: Redactor): string {
   const kept = clip(tail, LIMITS.reportValueBytes, 'tail');
-  return redactCut(redactor, kept, kept.length < tail.length ? 'start' : 'none');
+  const redacted = redactCut(redactor, kept, kept.length < tail.length ? 'start' : 'none');
+  // A marker can be longer than the value it replaces: cut again, so the bound holds whatever was redacted
+  // (at worst the first marker kept is cut at its start, which shows no value).
+  return clip(redacted, LIMITS.reportValueBytes, 'tail');
 }
 
 /** Text cut to `maxBytes` of UTF-8, the cut marked `…`. */
