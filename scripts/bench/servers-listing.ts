@@ -112,7 +112,7 @@ export async function bigListing(scratch: string, caplab: readonly string[], rep
       },
       'caplab startConfigured: + Ajv + bind': async () => {
         const { servers } = await startThrough(file, scratch, 'bench-big');
-        bound = servers.offers.length;
+        bound = servers.provider.offers.length;
         return () => servers.close();
       },
     },

@@ -123,7 +123,7 @@ describe('hostile entries', () => {
   test('a name of 200 characters, a line break or nothing but lone surrogates gets a conforming name; two lone surrogates collide', async () => {
     const names = ['x'.repeat(200), 'line\nbreak', '\ud800', '\udbff'];
     const servers = await bindAll(names.map((name) => ({ name, inputSchema: object() })));
-    const models = servers.offers.map((offer) => offer.binding.tool);
+    const models = servers.provider.offers.map((offer) => offer.binding.tool);
     expect(models).toEqual(names.map((name) => modelToolName(qualifiedName('h', name))));
     expect(models.every((name) => /^[a-zA-Z0-9_-]{1,64}$/.test(name))).toBe(true);
     // Both encode as U+FFFD before hashing: one model name for two tools, which the run refuses (duplicate_tool).

@@ -59,7 +59,7 @@ describe('startConfiguredServers', () => {
     const a = fakeClient('a', [echoEntry]);
     const b = fakeClient('b', [echoEntry]);
     const servers = await startConfiguredServers([{ key: 'a' }, { key: 'b' }], deps({ a, b }));
-    expect(servers.offers.map((offer) => offer.binding.tool)).toEqual(['mcp__a__echo', 'mcp__b__echo']);
+    expect(servers.provider.offers.map((offer) => offer.binding.tool)).toEqual(['mcp__a__echo', 'mcp__b__echo']);
     const opened = await servers.provider.open({ runId: 'run-1' });
     if (!opened.ok) throw new Error(opened.message);
     const [toolA, toolB] = opened.value.tools;
@@ -90,7 +90,7 @@ describe('startConfiguredServers', () => {
     expect(servers.failureOf('a')?.kind).toBe('exited_early');
     expect(servers.failureOf('b')).toBeUndefined();
     expect(servers.provider.servers).toEqual(['a', 'b']);
-    expect(servers.offers.map((offer) => offer.binding.tool)).toEqual(['mcp__b__echo']);
+    expect(servers.provider.offers.map((offer) => offer.binding.tool)).toEqual(['mcp__b__echo']);
     expect(await servers.close()).toEqual([
       { key: 'a', close: null, list_changed: { seen: 0, relists: [] }, stderr: '' },
       expect.objectContaining({ key: 'b', list_changed: { seen: 1, relists: [expect.objectContaining({ outcome: 'unchanged' })] } }),

@@ -66,14 +66,10 @@ interface Started {
 
 /** The configured servers of one run, started before its record opens. */
 export interface ConfiguredServers {
-  /** Every configured key, started or not, in config order. */
-  readonly keys: readonly string[];
   /** What run_start records of each server. */
   readonly starts: readonly ServerStart[];
   /** Why a server did not start, by key. */
   failureOf(key: string): Failure | undefined;
-  /** The tools bound, known before the run (names are checked against these). */
-  readonly offers: readonly OfferedTool[];
   /** The provider a host adds to the run: it hands over the servers already open. */
   readonly provider: ToolProvider;
   /** Closes every started server (idempotent); what run_end records of each. */
@@ -95,10 +91,8 @@ export async function startConfiguredServers<S extends ServerSpec>(specs: readon
   const close = (): Promise<readonly ServerEnd[]> => (closing ??= Promise.all(started.map((server) => endOf(server, deps))));
   const tools = started.flatMap((server) => server.tools);
   return {
-    keys: specs.map((spec) => spec.key),
     starts: started.map((server) => server.record),
     failureOf: (key) => started.find((server) => server.record.key === key)?.failure,
-    offers: tools.map(offerOf),
     provider: {
       offers: tools.map(offerOf),
       servers: specs.map((spec) => spec.key),
