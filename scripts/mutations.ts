@@ -1194,4 +1194,10 @@ export const MUTATIONS: readonly Mutation[] = [
   { id: 'added-tools-unsaid', claim: 'servers', file: 'src/cli/run-command.ts', find: '    return added.length === 0 ? [] :', replace: '    return added.length >= 0 ? [] :', tests: ['src/cli/configured-hostile.test.ts'] },
   // Found by CI at the end of W4 (a flaky bound in probe's report): stderr is cut again after redaction.
   { id: 'probe-stderr-marker-overflow', claim: 'probe', file: 'src/mcp/probe/probe-report.ts', find: "  return clip(redacted, LIMITS.reportValueBytes, 'tail');", replace: '  return redacted;', tests: ['src/mcp/probe/probe-report.test.ts'] },
+  // Refusals W4's code raises anew, by kind: unknown_server (--require-server), version_mismatch and unexpected_tools (the host handshake),
+  // malformed_config (a command expanding to nothing, which crashed with exit 70 before).
+  { id: 'require-server-unknown-key-started', claim: 'usage', file: 'src/cli/configured.ts', find: '  if (unknown.length > 0) {\n    return fail(\'invalid_arguments\', \'unknown_server\',', replace: '  if (unknown.length > 1e9) {\n    return fail(\'invalid_arguments\', \'unknown_server\',', tests: ['src/cli/configured-run.test.ts'] },
+  { id: 'host-any-version-read', claim: 'servers', file: 'src/mcp/client/host-handshake.ts', find: '  const profile = versionProfile(answered);', replace: '  const profile = versionProfile(answered) ?? versionProfile(OFFERED_VERSION);', tests: ['src/mcp/client/host-session.test.ts'] },
+  { id: 'host-no-tools-capability-read', claim: 'servers', file: 'src/mcp/client/host-handshake.ts', find: '  if (!initialize.value.capabilities.tools) return', replace: '  if (initialize.value.capabilities === null) return', tests: ['src/mcp/client/host-session.test.ts'] },
+  { id: 'empty-command-started', claim: 'usage', file: 'src/mcp/config/mcp-entry.ts', find: "  if (expanded[0] === '') return malformed(", replace: "  if (expanded[0] === '\\0') return malformed(", tests: ['src/mcp/config/load-mcp-config.test.ts'] },
 ];
