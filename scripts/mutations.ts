@@ -1200,4 +1200,7 @@ export const MUTATIONS: readonly Mutation[] = [
   { id: 'host-any-version-read', claim: 'servers', file: 'src/mcp/client/host-handshake.ts', find: '  const profile = versionProfile(answered);', replace: '  const profile = versionProfile(answered) ?? versionProfile(OFFERED_VERSION);', tests: ['src/mcp/client/host-session.test.ts'] },
   { id: 'host-no-tools-capability-read', claim: 'servers', file: 'src/mcp/client/host-handshake.ts', find: '  if (!initialize.value.capabilities.tools) return', replace: '  if (initialize.value.capabilities === null) return', tests: ['src/mcp/client/host-session.test.ts'] },
   { id: 'empty-command-started', claim: 'usage', file: 'src/mcp/config/mcp-entry.ts', find: "  if (expanded[0] === '') return malformed(", replace: "  if (expanded[0] === '\\0') return malformed(", tests: ['src/mcp/config/load-mcp-config.test.ts'] },
+  // The host call's protocol refusals: jsonrpc_error and malformed_result.
+  { id: 'host-call-error-as-result', claim: 'servers', file: 'src/mcp/client/host-call.ts', find: "    return refuse('protocol', 'jsonrpc_error', `${name}: JSON-RPC error", replace: "    return refuse('business', 'tool_error', `${name}: JSON-RPC error", tests: ['src/mcp/client/host-session.test.ts'] },
+  { id: 'host-call-malformed-taken', claim: 'servers', file: 'src/mcp/client/host-call.ts', find: "  if (!parsed.success) return refuse('protocol', 'malformed_result',", replace: "  if (!parsed.success && name === '') return refuse('protocol', 'malformed_result',", tests: ['src/mcp/client/host-session.test.ts'] },
 ];
