@@ -1203,4 +1203,5 @@ export const MUTATIONS: readonly Mutation[] = [
   // The host call's protocol refusals: jsonrpc_error and malformed_result.
   { id: 'host-call-error-as-result', claim: 'servers', file: 'src/mcp/client/host-call.ts', find: "    return refuse('protocol', 'jsonrpc_error', `${name}: JSON-RPC error", replace: "    return refuse('protocol', 'malformed_result', `${name}: JSON-RPC error", tests: ['src/mcp/client/host-session.test.ts'] },
   { id: 'host-call-malformed-taken', claim: 'servers', file: 'src/mcp/client/host-call.ts', find: "  if (!parsed.success) return refuse('protocol', 'malformed_result',", replace: "  if (!parsed.success) return refuse('protocol', 'jsonrpc_error',", tests: ['src/mcp/client/host-session.test.ts'] },
+  { id: 'server-wait-zero-taken', claim: 'usage', file: 'src/cli/server-flags.ts', find: 'Number.isSafeInteger(ms) && ms >= 1 ?', replace: 'Number.isSafeInteger(ms) && ms >= 0 ?', tests: ['src/cli/server-flags.test.ts'] },
 ];

@@ -230,6 +230,7 @@ const refusals: ReadonlyArray<readonly [string, number, string, (dir: string, ma
       return { config: writeConfig(dir, mark, { 'my.server': testServer('echo'), [mapped]: testServer('echo') }), flags: [] };
     },
   ],
+  ['an entry that cannot start as written (an empty command)', 2, 'invalid_arguments/malformed_config', (dir, mark) => ({ config: writeConfig(dir, mark, { a: testServer('echo'), broken: { command: '' } }), flags: [] })],
   ['an unknown --require-server key', 2, 'invalid_arguments/unknown_server', (dir, mark) => ({ config: writeConfig(dir, mark, { a: testServer('echo') }), flags: ['--require-server', 'nosuch'] })],
   ['a rule naming a tool the server does not list (mcp__a__nosuch)', 2, 'invalid_arguments/unknown_name', (dir, mark) => ({ config: writeConfig(dir, mark, { a: testServer('echo') }), flags: ['--allow-tool=mcp__a__nosuch'] })],
   ['a rule naming a key the config does not have (mcp__zz)', 2, 'invalid_arguments/unknown_name', (dir, mark) => ({ config: writeConfig(dir, mark, { a: testServer('echo') }), flags: ['--deny-tool=mcp__zz'] })],
