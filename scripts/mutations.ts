@@ -1204,4 +1204,6 @@ export const MUTATIONS: readonly Mutation[] = [
   { id: 'host-call-error-as-result', claim: 'servers', file: 'src/mcp/client/host-call.ts', find: "    return refuse('protocol', 'jsonrpc_error', `${name}: JSON-RPC error", replace: "    return refuse('protocol', 'malformed_result', `${name}: JSON-RPC error", tests: ['src/mcp/client/host-session.test.ts'] },
   { id: 'host-call-malformed-taken', claim: 'servers', file: 'src/mcp/client/host-call.ts', find: "  if (!parsed.success) return refuse('protocol', 'malformed_result',", replace: "  if (!parsed.success) return refuse('protocol', 'jsonrpc_error',", tests: ['src/mcp/client/host-session.test.ts'] },
   { id: 'server-wait-zero-taken', claim: 'usage', file: 'src/cli/server-flags.ts', find: 'Number.isSafeInteger(ms) && ms >= 1 ?', replace: 'Number.isSafeInteger(ms) && ms >= 0 ?', tests: ['src/cli/server-flags.test.ts'] },
+  // One logged-call engine for the strict and the host session: isError and the outcome as settled.
+  { id: 'logged-call-is-error-dropped', claim: 'mcp-client', file: 'src/mcp/client/logged-call.ts', find: "    isError: !result.ok && result.class === 'business' && result.kind === 'tool_error',", replace: '    isError: false,', tests: ['src/cli/configured-hostile.test.ts', 'src/cli/mcp-failure.test.ts', 'src/mcp/client/host-session.test.ts'] },
 ];

@@ -5,6 +5,7 @@ import { hostHandshake } from './host-handshake.ts';
 import { listingNotices } from './host-listing.ts';
 import { ToolDrift, type ListChanged } from './host-relist.ts';
 import { listPages, type Pages } from './list-pages.ts';
+import { loggedCall } from './logged-call.ts';
 import type { CallOptions, Exchange, SessionTimeouts } from './strict-session.ts';
 import type { VersionProfile } from './versions.ts';
 
@@ -104,7 +105,7 @@ export async function startHostSession<Closed>(transport: Transport<Closed>, opt
       // A re-list that failed fails this call with its own failure; a session that ended while re-listing sends nothing.
       if (!allowed.ok) return closedOr(allowed);
       if (correlator.failure) return serverClosed(tool.name, correlator.failure);
-      const result = await sendCall(correlator, tool, args, { ...call, timeoutMs: call.timeoutMs ?? timeouts.callMs }, exchanges);
+      const result = await loggedCall(correlator, exchanges, { name: tool.name, args }, { ...call, timeoutMs: call.timeoutMs ?? timeouts.callMs }, (reply) => interpretHostCall(tool, reply));
       return result.ok ? result : closedOr(result);
     },
     listChanged: () => drift.report(),
@@ -112,38 +113,4 @@ export async function startHostSession<Closed>(transport: Transport<Closed>, opt
     failure: () => correlator.failure,
     close: () => correlator.close(),
   });
-}
-
-/** Sends one tools/call, logs its exchange when sent and again when settled, and reads the reply under the host profile. */
-async function sendCall(
-  correlator: Correlator<unknown>,
-  tool: HostTool,
-  args: unknown,
-  call: CallOptions & { readonly timeoutMs: number },
-  exchanges: Exchange[],
-): Promise<Outcome<HostCallResult & { readonly exchange: Exchange }>> {
-  const sent = correlator.request('tools/call', { name: tool.name, arguments: args }, { timeoutMs: call.timeoutMs, ...(call.signal ? { signal: call.signal } : {}) });
-  const logged: Exchange = {
-    method: 'tools/call',
-    tool: tool.name,
-    jsonrpcId: sent.id,
-    toolCallId: call.toolCallId,
-    actionId: call.actionId,
-    requestBytes: sent.requestBytes,
-    responseBytes: 0,
-    isError: false,
-    outcome: 'pending',
-  };
-  // Logged before the answer: a caller that stops waiting (a pipeline timeout) can still name the request.
-  const index = exchanges.push(logged) - 1;
-  const reply = await sent.reply;
-  const result = reply.ok ? interpretHostCall(tool, reply.value) : reply;
-  const exchange: Exchange = {
-    ...logged,
-    responseBytes: reply.ok ? reply.value.responseBytes : 0,
-    isError: !result.ok && result.class === 'business' && result.kind === 'tool_error',
-    outcome: result.ok ? 'ok' : `${result.class}/${result.kind}`,
-  };
-  exchanges[index] = exchange;
-  return result.ok ? ok({ ...result.value, exchange }) : result;
 }

@@ -2,6 +2,7 @@ import { ok, type Failure, type Outcome } from '../../contract/index.ts';
 import { Correlator, type ServerInfo, type JsonRpcId, type ListedTool, refuse, type Transport } from '../wire/index.ts';
 import { interpretCall, type CallResult, type ExpectedTool } from './call.ts';
 import { handshake } from './handshake.ts';
+import { loggedCall } from './logged-call.ts';
 
 /** The waits of a session; the transport's own (closing) are its business. */
 export interface SessionTimeouts {
@@ -97,34 +98,8 @@ export async function startStrictSession<Closed>(transport: Transport<Closed>, o
     async callTool(name, args, call) {
       const tool = expected.get(name);
       if (!tool) throw new Error(`callTool: ${name} is not a pinned tool of this session`);
-      const sent = correlator.request('tools/call', { name, arguments: args }, {
-        timeoutMs: call.timeoutMs ?? timeouts.callMs,
-        ...(call.signal ? { signal: call.signal } : {}),
-      });
-      const logged: Exchange = {
-        method: 'tools/call',
-        tool: name,
-        jsonrpcId: sent.id,
-        toolCallId: call.toolCallId,
-        actionId: call.actionId,
-        requestBytes: sent.requestBytes,
-        responseBytes: 0,
-        isError: false,
-        outcome: 'pending',
-      };
-      // Logged before the answer: a caller that stops waiting (a pipeline timeout) can still name the request.
-      const index = exchanges.push(logged) - 1;
-      const reply = await sent.reply;
-      const result = reply.ok ? interpretCall(tool, reply.value) : reply;
-      const exchange: Exchange = {
-        ...logged,
-        responseBytes: reply.ok ? reply.value.responseBytes : 0,
-        isError: !result.ok && result.class === 'business' && result.kind === 'tool_error',
-        outcome: result.ok ? 'ok' : `${result.class}/${result.kind}`,
-      };
-      exchanges[index] = exchange;
-      if (!result.ok) return result.class === 'closed' ? explainClosed(result) : result;
-      return ok({ ...result.value, exchange });
+      const result = await loggedCall(correlator, exchanges, { name, args }, { ...call, timeoutMs: call.timeoutMs ?? timeouts.callMs }, (reply) => interpretCall(tool, reply));
+      return result.ok || result.class !== 'closed' ? result : explainClosed(result);
     },
     exchanges: () => exchanges.slice(),
     failure: () => correlator.failure,
