@@ -2,7 +2,7 @@ import type { ServerIdentity } from '../../binding/index.ts';
 import { clip } from '../../base/index.ts';
 import { fail, LIMITS, ok, type Failure, type Outcome } from '../../contract/index.ts';
 import type { ExpectedTool } from './call.ts';
-import { openStdioTransport, stdioEndpoint, type CloseReport, type ConnectionLimits, type Graces, type Launch, type SpawnFn } from '../wire/index.ts';
+import { openStdioTransport, stdioEndpoint, type CloseReport, type ConnectionLimits, type Graces, type Launch, type ServerInfo, type SpawnFn } from '../wire/index.ts';
 import { startStrictSession, type SessionTimeouts, type StrictSession } from './strict-session.ts';
 
 export type { CallOptions, Exchange } from './strict-session.ts';
@@ -66,14 +66,17 @@ export async function openStrictClient(options: ClientOptions): Promise<Outcome<
     explainClosed: (failure) => withStderr(failure, transport.stderr()),
   });
   if (!session.ok) return startFailure(session, transport.stderr());
-  const { serverInfo, protocolVersion } = session.value;
-  const identity: ServerIdentity = {
+  return ok({ ...session.value, identity: identityOf(options, session.value), pid: transport.pid, stderr: () => transport.stderr() });
+}
+
+/** A spawned server's identity: the key and instance the host gives it, what it says of itself, how it was launched. */
+export function identityOf(options: Pick<ClientOptions, 'key' | 'launch' | 'instanceId'>, session: { readonly serverInfo: ServerInfo; readonly protocolVersion: string }): ServerIdentity {
+  return {
     key: options.key,
-    name: serverInfo.name,
-    version: serverInfo.version,
-    protocolVersion,
+    name: session.serverInfo.name,
+    version: session.serverInfo.version,
+    protocolVersion: session.protocolVersion,
     endpoint: stdioEndpoint(options.launch),
     instanceId: options.instanceId ?? crypto.randomUUID(),
   };
-  return ok({ ...session.value, identity, pid: transport.pid, stderr: () => transport.stderr() });
 }

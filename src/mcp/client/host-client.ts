@@ -1,7 +1,7 @@
 import type { ServerIdentity } from '../../binding/index.ts';
 import { ok, type Outcome } from '../../contract/index.ts';
-import { openStdioTransport, stdioEndpoint, type CloseReport, type ConnectionLimits, type Launch, type SpawnFn } from '../wire/index.ts';
-import { DEFAULT_TIMEOUTS, startFailure, withStderr, type Timeouts } from './client.ts';
+import { openStdioTransport, type CloseReport, type ConnectionLimits, type Launch, type SpawnFn } from '../wire/index.ts';
+import { DEFAULT_TIMEOUTS, identityOf, startFailure, withStderr, type Timeouts } from './client.ts';
 import { startHostSession, type HostSession } from './host-session.ts';
 
 export interface HostClientOptions {
@@ -55,14 +55,5 @@ export async function openHostClient(options: HostClientOptions): Promise<Outcom
     explainClosed: (failure) => withStderr(failure, transport.stderr()),
   });
   if (!session.ok) return startFailure(session, transport.stderr());
-  const { serverInfo, protocolVersion } = session.value;
-  const identity: ServerIdentity = {
-    key: options.key,
-    name: serverInfo.name,
-    version: serverInfo.version,
-    protocolVersion,
-    endpoint: stdioEndpoint(options.launch),
-    instanceId: options.instanceId ?? crypto.randomUUID(),
-  };
-  return ok({ ...session.value, identity, pid: transport.pid, stderr: () => transport.stderr() });
+  return ok({ ...session.value, identity: identityOf(options, session.value), pid: transport.pid, stderr: () => transport.stderr() });
 }
