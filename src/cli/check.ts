@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { builtinScenarioNames, loadScenario, recheckAcceptance, type RunOutcome, type Scenario } from '../harness/index.ts';
+import { builtinScenarioNames, loadScenario, recheckAcceptance, type ExcerptScenario, type RunOutcome } from '../harness/index.ts';
 import { verify } from '../ledger/index.ts';
 import { effectViolation, readRunEffects, type RunEffects } from './check-effects.ts';
 import type { Executed } from './run-command.ts';
@@ -9,7 +9,7 @@ import type { CliTask } from './tasks.ts';
 /** One check case: a scenario over a transport, and how it must end. */
 export interface CheckCase {
   readonly id: string;
-  readonly scenario: Scenario;
+  readonly scenario: ExcerptScenario;
   readonly transport: 'mcp' | 'local';
 }
 
@@ -40,6 +40,7 @@ export function checkCases(cli: Pick<CliTask, 'scenarios'>): CheckCase[] {
   for (const name of builtinScenarioNames(folder)) {
     const scenario = loadScenario(folder, name);
     if (!scenario.ok) throw new Error(`built-in scenario ${name} is invalid: ${scenario.message}`);
+    if (scenario.value.task === 'expectations') throw new Error(`built-in scenario ${name} is not the task's`);
     if (name === demo) {
       demos.push({ id: 'demo-mcp', scenario: scenario.value, transport: 'mcp' }, { id: 'demo-local', scenario: scenario.value, transport: 'local' });
     } else {
@@ -64,7 +65,7 @@ function listRefusals(refusals: readonly { readonly class: string; readonly kind
   return `refused: ${runs.map((r) => (r.count > 1 ? `${r.text} ×${r.count}` : r.text)).join(', ')}`;
 }
 
-function describeExpectation(scenario: Scenario, artifact: string): string {
+function describeExpectation(scenario: ExcerptScenario, artifact: string): string {
   const e = scenario.expect;
   const refusals = e.failures ? [listRefusals(e.failures)] : [];
   const failure = e.failure ? [pair(e.failure)] : [];

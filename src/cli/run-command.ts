@@ -102,7 +102,7 @@ export interface RunModel {
 
 /** A scenario's scripted steps as a run's model. */
 export function scripted(scenario: Scenario): RunModel {
-  return { model: scriptedModel(scenario), ...(scenario.skill !== undefined ? { skill: scenario.skill } : {}) };
+  return { model: scriptedModel(scenario), ...('skill' in scenario && scenario.skill !== undefined ? { skill: scenario.skill } : {}) };
 }
 
 /** A replay file's recorded responses as a run's model (a replay names no method package). */

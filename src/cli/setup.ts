@@ -1,5 +1,5 @@
 import { fail, type Outcome } from '../contract/index.ts';
-import { createHost, type HostedTask, type Scenario, type ToolProvider } from '../harness/index.ts';
+import { createHost, type HostedTask, type ToolProvider } from '../harness/index.ts';
 import type { Io } from './io.ts';
 import type { ServerFlags } from './server-flags.ts';
 import type { CliTask } from './tasks.ts';
@@ -36,7 +36,7 @@ export interface RunFlags {
  * for the CLI and a library user. A bad input is a usage failure, and so are
  * two tools under one name (`duplicate_tool`), before anything is spawned.
  */
-export async function setupRun(flags: RunFlags, scenario: Pick<Scenario, 'skill'>, io: Io, cli: CliTask, providers: readonly ToolProvider[] = []): Promise<Outcome<HostedTask>> {
+export async function setupRun(flags: RunFlags, scenario: { readonly skill?: string | undefined }, io: Io, cli: CliTask, providers: readonly ToolProvider[] = []): Promise<Outcome<HostedTask>> {
   const task = flags.transport === 'mcp' ? cli.overMcp : cli.task;
   if (!task) return fail('spawn', 'mcp_unavailable', 'the MCP transport is not available in this build');
   const host = createHost({

@@ -15,6 +15,10 @@ export const LIMITS = {
   fileJsonDepth: 64,
   /** Bytes of a scenario file. */
   scenarioBytes: 4 * MiB,
+  /** Requests a scenario may allow itself (`max_requests`; without it a run makes at most 8). */
+  scenarioRequests: 64,
+  /** Scenario files `caplab check --scenarios DIR` runs; a folder with more is refused before any runs. */
+  checkScenarios: 256,
   /** Bytes of a replay file (`run --replay`: recorded model responses, one per line). */
   replayBytes: 4 * MiB,
   /** Bytes of a settings file. */

@@ -1,5 +1,5 @@
-import { canonicalHash, recordable, sha256Hex } from '../contract/index.ts';
-import type { EventInput } from '../ledger/index.ts';
+import { canonicalHash, canonicalJson, recordable, sha256Hex } from '../contract/index.ts';
+import type { EventInput, WrittenFile } from '../ledger/index.ts';
 import { contentSha256, type CallArguments } from '../pipeline/index.ts';
 import { toolResultOf } from './payload.ts';
 import { viaOf, type RecordedCall } from './recorded-call.ts';
@@ -9,9 +9,10 @@ export type CallEventData = Omit<EventInput<'call'>, 'request_id'>;
 
 /**
  * The ledger's view of a call (its `call` event, events.ts): ids, transport
- * and exchange, arguments at each step, decisions, outcome.
+ * and exchange, arguments at each step, decisions, outcome; and the files
+ * it vouches for: its full output, its result data when the task keeps it.
  */
-export function callEvent(record: RecordedCall): CallEventData {
+export function callEvent(record: RecordedCall, result?: WrittenFile): CallEventData {
   const outcome = record.outcome;
   return {
     tool_call_id: record.toolCallId,
@@ -39,8 +40,19 @@ export function callEvent(record: RecordedCall): CallEventData {
     model_content_sha256: contentSha256(toolResultOf(record).content),
     // Hook blocks follow the tool's own blocks in the tool_result, one hash each (record format 3).
     ...(record.hookContent ? { hook_text_sha256: record.hookContent.map((block) => sha256Hex(block.text)) } : {}),
-    ...(record.fullOutput ? { files: [{ role: 'full_output', ...record.fullOutput }] } : {}),
+    ...callFiles(record, result),
   };
+}
+
+/** The call's files: its full output (kept when the result was cut), its result data (record format 6). */
+function callFiles(record: RecordedCall, result: WrittenFile | undefined): Pick<CallEventData, 'files'> {
+  const files = [...(record.fullOutput ? [{ role: 'full_output' as const, ...record.fullOutput }] : []), ...(result ? [{ role: 'call_result' as const, ...result }] : [])];
+  return files.length > 0 ? { files } : {};
+}
+
+/** The data a task that keeps results finds in `results/<action>.json`: the outcome's data as canonical JSON (its sha256 is `data_sha256`). */
+export function resultBytes(data: unknown): Uint8Array {
+  return new TextEncoder().encode(canonicalJson(recordable(data)));
 }
 
 /** The arguments at each step; a refused input JSON cannot carry (1e400) is recorded as a stand-in saying so. */

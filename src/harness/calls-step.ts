@@ -1,6 +1,6 @@
 import { fail, LIMITS, ok, type Failure, type Outcome } from '../contract/index.ts';
 import { executeCall, partition, type CallRecord, type KeptFile, type ProducingRequest, type ToolCall } from '../pipeline/index.ts';
-import { callEvent } from './call-event.ts';
+import { callEvent, resultBytes } from './call-event.ts';
 import { ambiguousCallIds, duplicateIdRecord } from './call-ids.ts';
 import type { LoopContext, LoopState } from './loop-state.ts';
 import type { ToolUseBlock } from './model.ts';
@@ -13,7 +13,7 @@ export interface CallsRun {
   readonly failure?: Failure;
 }
 
-type CallsContext = Pick<LoopContext, 'tools' | 'pipeline' | 'recorder' | 'names' | 'protocolOf' | 'onStep'>;
+type CallsContext = Pick<LoopContext, 'task' | 'tools' | 'pipeline' | 'recorder' | 'names' | 'protocolOf' | 'onStep'>;
 
 /**
  * Runs one response's tool calls through the pipeline under the bindings its
@@ -33,9 +33,11 @@ export async function executeCalls(context: CallsContext, state: LoopState, requ
   const earlier = new Set(state.calls.map((c) => c.toolCallId));
   const ambiguous = ambiguousCallIds(toolCalls, earlier);
   const keeper = outputKeeper(context);
+  const resultPaths = new Map<string, string>();
   const run = (call: ToolCall): Promise<CallRecord> => {
     // Named in call order as each starts, so action ids follow the response.
     const action = context.names.action();
+    resultPaths.set(action.id, action.result);
     if (ambiguous.has(call.id)) return Promise.resolve(duplicateIdRecord(call, action.id, earlier.has(call.id)));
     return executeCall(call, request, action.id, { ...context.pipeline, tools: context.tools(), keepOutput: (_id, text) => keeper.keep(action.output, text) });
   };
@@ -46,7 +48,7 @@ export async function executeCalls(context: CallsContext, state: LoopState, requ
     if (keeper.refused) return { calls, failure: keeper.refused };
     // Context changes are applied after the batch, in call order.
     for (const record of executed) {
-      const recorded = recordCall(context, request, record);
+      const recorded = recordCall(context, request, record, resultPaths.get(record.actionId));
       if (!recorded.ok) return { calls, failure: recorded };
       calls.push(recorded.value);
     }
@@ -75,10 +77,12 @@ function outputKeeper(context: Pick<LoopContext, 'recorder'>): { keep(path: stri
   };
 }
 
-/** Records one call event, then reports the call. */
-function recordCall(context: CallsContext, request: ProducingRequest, executed: CallRecord): Outcome<RecordedCall> {
+/** Records one call event (and first, when the task keeps results, a successful call's data at `resultPath`), then reports the call. */
+function recordCall(context: CallsContext, request: ProducingRequest, executed: CallRecord, resultPath: string | undefined): Outcome<RecordedCall> {
   const record = recordedCall(executed, context.protocolOf, request.bindings);
-  const appended = context.recorder.append('call', { request_id: request.id, ...callEvent(record) });
+  const kept = context.task.keepsResults && record.outcome.ok && resultPath !== undefined ? context.recorder.writeFile(resultPath, resultBytes(record.outcome.value.data)) : undefined;
+  if (kept && !kept.ok) return kept;
+  const appended = context.recorder.append('call', { request_id: request.id, ...callEvent(record, kept?.value) });
   if (!appended.ok) return appended;
   context.onStep?.({ type: 'call', record });
   return ok(record);

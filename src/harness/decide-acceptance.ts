@@ -32,10 +32,16 @@ export interface AcceptanceInput extends Pick<LoopContext, 'recorder' | 'onStep'
  */
 export function decideAcceptance(input: AcceptanceInput, loop: LoopRun): Outcome<Decided> {
   if (loop.stop === 'interrupted' || loop.stop === 'failed') return ok(UNDECIDED);
+  const requestOf = (toolCallId: string) => loop.requests.find((r) => r.response?.content.some((b) => b.type === 'tool_use' && b.id === toolCallId))?.sent;
   const decided = input.task.acceptance.live({
     run: input.run,
     calls: loop.calls,
-    requestOf: (toolCallId) => loop.requests.find((r) => r.response?.content.some((b) => b.type === 'tool_use' && b.id === toolCallId))?.sent,
+    stop: loop.stop,
+    requestOf,
+    bindingOf: (call) => {
+      const pinned = requestOf(call.toolCallId)?.bindings[call.name];
+      return pinned !== undefined && pinned.id === call.bindingId ? pinned : undefined;
+    },
     readFile: input.readFile,
     fileRef: (relPath, role) => input.recorder.fileRef(relPath, role),
   });

@@ -44,6 +44,20 @@ export interface HostOptions {
   readonly providers?: readonly ToolProvider[];
   /** The host's own tools, after every provider's (none ships). */
   readonly builtins?: readonly Builtin[];
+  /**
+   * Permission rules beyond every settings file (a scenario's `permissions`),
+   * applied after them as one more source: deny still wins, and each rule
+   * must name a tool of the run as any rule must. `source` names them in a refusal.
+   */
+  readonly permissions?: HostPermissions;
+}
+
+/** Rules the host adds as one more settings source, and where they come from. */
+export interface HostPermissions {
+  readonly source: string;
+  readonly allow?: readonly string[];
+  readonly ask?: readonly string[];
+  readonly deny?: readonly string[];
 }
 
 /** How one task is to be hosted. */
@@ -135,10 +149,13 @@ async function prepareTask(host: HostOptions, cwd: string, task: Task, use: Prep
   if (!rules.ok) return rules;
   const { settings, allow, deny, grant } = rules.value;
   const servers = [...task.tools({ runId: 'offers' }), ...(host.providers ?? [])].flatMap((provider) => provider.servers ?? []);
-  const known = checkNames(offers, nameUses(settings, allow, deny), servers);
+  const known = checkNames(offers, nameUses(settings, allow, deny, rules.value.extra), servers);
   if (!known.ok) return use.label !== undefined ? { ...known, message: `${known.message} [${use.label}]` } : known;
+  const fits = task.checkTools?.(offers) ?? ok(undefined);
+  if (!fits.ok) return fits;
+  const extra = rules.value.extra;
   const policy = permissionPolicy({
-    rules: { ...settings.permissions, allow: [...settings.permissions.allow, ...grant] },
+    rules: { allow: [...settings.permissions.allow, ...extra.allow, ...grant], ask: [...settings.permissions.ask, ...extra.ask], deny: [...settings.permissions.deny, ...extra.deny] },
     allowFlags: allow,
     denyFlags: deny,
     interactive: false,
@@ -159,8 +176,16 @@ async function prepareTask(host: HostOptions, cwd: string, task: Task, use: Prep
   return ok({ options: hosted, notices: [...settings.notices, ...known.value], run: (model, options = {}) => runHosted(hosted, model, options) });
 }
 
+/** The host's extra rules, parsed by kind (`HostOptions.permissions`). */
+interface ExtraRules {
+  readonly source: string;
+  readonly allow: readonly Rule[];
+  readonly ask: readonly Rule[];
+  readonly deny: readonly Rule[];
+}
+
 /** The settings in effect and the host's and the task's own rules, each parsed. */
-async function hostRules(host: HostOptions, cwd: string, task: Task): Promise<Outcome<{ settings: EffectiveSettings; allow: readonly Rule[]; deny: readonly Rule[]; grant: readonly Rule[] }>> {
+async function hostRules(host: HostOptions, cwd: string, task: Task): Promise<Outcome<{ settings: EffectiveSettings; allow: readonly Rule[]; deny: readonly Rule[]; grant: readonly Rule[]; extra: ExtraRules }>> {
   const settings = await resolveSettings({ trustProject: host.trustProject ?? false, cwd, settingsPaths: host.settings ?? [] });
   if (!settings.ok) return settings;
   const allow = parseRules(host.allowTools ?? [], '--allow-tool');
@@ -169,11 +194,25 @@ async function hostRules(host: HostOptions, cwd: string, task: Task): Promise<Ou
   if (!deny.ok) return deny;
   const grant = parseRules(task.grant ?? [], 'task grant');
   if (!grant.ok) return grant;
-  return ok({ settings: settings.value, allow: allow.value, deny: deny.value, grant: grant.value });
+  const extra = extraRules(host.permissions);
+  if (!extra.ok) return extra;
+  return ok({ settings: settings.value, allow: allow.value, deny: deny.value, grant: grant.value, extra: extra.value });
+}
+
+/** `HostOptions.permissions`, each list parsed and named by its source (`<source> permissions.deny[0]: …`). */
+function extraRules(permissions: HostPermissions | undefined): Outcome<ExtraRules> {
+  const source = permissions?.source ?? 'host';
+  const parsed: Record<'allow' | 'ask' | 'deny', readonly Rule[]> = { allow: [], ask: [], deny: [] };
+  for (const kind of ['allow', 'ask', 'deny'] as const) {
+    const rules = parseRules(permissions?.[kind] ?? [], `${source} permissions.${kind}`);
+    if (!rules.ok) return rules;
+    parsed[kind] = rules.value;
+  }
+  return ok({ source, ...parsed });
 }
 
 /** Every rule and hook matcher that must name a tool of the run, each with where it came from. */
-function nameUses(settings: EffectiveSettings, allow: readonly Rule[], deny: readonly Rule[]): NameUses {
+function nameUses(settings: EffectiveSettings, allow: readonly Rule[], deny: readonly Rule[], extra: ExtraRules): NameUses {
   const rules = settings.permissions;
   const labelled = (list: readonly Rule[], where: (rule: Rule) => string) => list.map((rule) => ({ where: where(rule), rule }));
   return {
@@ -181,6 +220,7 @@ function nameUses(settings: EffectiveSettings, allow: readonly Rule[], deny: rea
       ...(['allow', 'ask', 'deny'] as const).flatMap((kind) => labelled(rules[kind], (rule) => `permissions.${kind} rule ${JSON.stringify(rule.text)}`)),
       ...labelled(allow, (rule) => `--allow-tool=${rule.text}`),
       ...labelled(deny, (rule) => `--deny-tool=${rule.text}`),
+      ...(['allow', 'ask', 'deny'] as const).flatMap((kind) => labelled(extra[kind], (rule) => `${extra.source} permissions.${kind} rule ${JSON.stringify(rule.text)}`)),
     ],
     matchers: settings.hooks.map((hook) => ({ where: `${hook.event} hook matcher ${JSON.stringify(hook.matcher)} (${hook.source})`, matcher: hook.matcher })),
   };

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { EXIT, exitCodeOf } from '../base/index.ts';
 import type { Binding } from '../binding/index.ts';
 import { fail, ok, type Failure, type Outcome } from '../contract/index.ts';
-import { LEDGER_FORMAT_5, openRunDir, type Clock, type EventInput, type RecordFormat, type RecordLimits, type RunDir, type RunDirFs } from '../ledger/index.ts';
+import { LEDGER_FORMAT_5, LEDGER_FORMAT_6, openRunDir, type Clock, type EventInput, type RecordFormat, type RecordLimits, type RunDir, type RunDirFs } from '../ledger/index.ts';
 import type { Hook } from '../pipeline/index.ts';
 import { mergeReports, reapOrphans, type SweepGraces } from '../platform/index.ts';
 import { CAPLAB_VERSION } from '../version.ts';
@@ -19,7 +19,7 @@ import type { ServerEnd, ServerReport } from './tools.ts';
 
 /** What a run's record is made with: where it goes, how it is written, and what run_start says of the run. */
 export interface RunRecordOptions {
-  readonly task: Pick<Task, 'id'>;
+  readonly task: Pick<Task, 'id' | 'keepsResults'>;
   /** What answers the run's requests (`scriptedModel`, `replayModel`); every label of the run comes from it. */
   readonly model: Model;
   readonly runId: string;
@@ -141,14 +141,15 @@ export class OpenRun {
 
   /**
    * Records run_start: the run, its model, hooks and method, the task's files
-   * and fields, and the tools that opened. Tools with configured servers name
-   * format 5, which records them; every other run keeps the format it opened with.
+   * and fields, and the tools that opened. A task that keeps its calls'
+   * results names format 6; tools with configured servers name format 5,
+   * which records them; every other run keeps the format it opened with.
    */
   start(tools: OpenedTools): Outcome<void> {
     const { model, hooks, method } = this.#options;
     const { servers, ...opened } = tools;
     // Named on each attempt: a run_start refused (a record limit) is written again, without them, by the failed end.
-    this.#dir.nameFormat(servers ? LEDGER_FORMAT_5 : this.#baseFormat);
+    this.#dir.nameFormat(this.#options.task.keepsResults ? LEDGER_FORMAT_6 : servers ? LEDGER_FORMAT_5 : this.#baseFormat);
     const appended = this.recorder.append('run_start', {
       ...this.#taskFields,
       caplab: CAPLAB_VERSION,

@@ -9,7 +9,8 @@ import { canonicalOf, checkRecord, eventAt, parseJson, type CheckedCall, type Re
 import { originLabel, type ModelOrigin } from './model.ts';
 import { checkServers } from './server-checks.ts';
 import { checkTaskFields } from './task-fields.ts';
-import type { Task } from './task.ts';
+import { checkResultFiles } from './result-files.ts';
+import type { TaskRecheck } from './task.ts';
 
 export interface RecheckReport {
   /** Whether the run reached a verdict (an acceptance event); a failed or interrupted run may not have. */
@@ -58,7 +59,7 @@ export const isVerifyFailure = (value: unknown): value is VerifyFailure => typeo
  * with its format's schema, so a forged ledger gets a named failure, never a
  * crash. A record naming another task is `unknown_task` here.
  */
-export function recheckAcceptance(task: Task): Recheck<RecheckReport> {
+export function recheckAcceptance(task: TaskRecheck): Recheck<RecheckReport> {
   return function recheck(events, readFile, record) {
     const start = events.find((e) => e.type === 'run_start');
     if (!start) return failAt('missing_event', 'the ledger has no run_start event', { file: LEDGER_FILE });
@@ -72,7 +73,7 @@ export function recheckAcceptance(task: Task): Recheck<RecheckReport> {
     if (!(uses instanceof Map)) return uses;
     const asked = checkArguments(calls, uses);
     if (asked) return asked;
-    const told = checkRecord({ events, calls: calls.map(checkedCall), uses, readFile }) ?? checkCalls(events, uses) ?? checkServers(events, record.format);
+    const told = checkRecord({ events, calls: calls.map(checkedCall), uses, readFile }) ?? checkCalls(events, uses) ?? checkServers(events, record.format) ?? checkResultFiles(events, readFile, task.keepsResults ?? false);
     if (told) return told;
 
     const acceptance = events.find((e) => e.type === 'acceptance');
@@ -92,7 +93,7 @@ const namedTask = (start: Event<'run_start'>): string | undefined => ('task' in 
  * names (`task`), a record without one being `unnamed`'s (every record before
  * format 4). A task it does not know is `evidence/unknown_task`.
  */
-export function recheckByTask(taskOf: (id: string) => Task | undefined, unnamed: string): Recheck<RecheckReport> {
+export function recheckByTask(taskOf: (id: string) => TaskRecheck | undefined, unnamed: string): Recheck<RecheckReport> {
   return function recheck(events, readFile, record) {
     const start = events.find((e) => e.type === 'run_start');
     if (!start) return failAt('missing_event', 'the ledger has no run_start event', { file: LEDGER_FILE });

@@ -13,7 +13,7 @@ test('names count per kind, and a child scope numbers apart from its parent and 
 test('a request and an action are named with their files: the root scope names them as every run record has', () => {
   const root = runNames();
   expect(root.request()).toEqual({ id: 'req-01', payload: 'requests/01-request.json', response: 'requests/01-response.json' });
-  expect(root.action()).toEqual({ id: 'act-01', output: 'outputs/act-01.txt' });
+  expect(root.action()).toEqual({ id: 'act-01', output: 'outputs/act-01.txt', result: 'results/act-01.json' });
   // One count per kind, whichever way a name is asked for.
   expect([root.next('req'), root.request().id, root.next('act'), root.action().id]).toEqual(['req-02', 'req-03', 'act-02', 'act-03']);
 });
@@ -21,7 +21,7 @@ test('a request and an action are named with their files: the root scope names t
 test("a child's requests and actions, files included, are under its prefix", () => {
   const child = runNames().child('host');
   expect(child.request()).toEqual({ id: 'host-1/req-01', payload: 'requests/host-1/01-request.json', response: 'requests/host-1/01-response.json' });
-  expect(child.action()).toEqual({ id: 'host-1/act-01', output: 'outputs/host-1/act-01.txt' });
+  expect(child.action()).toEqual({ id: 'host-1/act-01', output: 'outputs/host-1/act-01.txt', result: 'results/host-1/act-01.json' });
 });
 
 /** Every name a scope gives out, of every way of asking, `n` times each. */

@@ -23,10 +23,12 @@ export interface RequestNames {
   readonly response: string;
 }
 
-/** An action's names: `act-01` and `outputs/act-01.txt` (in a child scope, under its prefix). */
+/** An action's names: `act-01`, `outputs/act-01.txt` and `results/act-01.json` (in a child scope, under its prefix). */
 export interface ActionNames {
   readonly id: string;
   readonly output: string;
+  /** Where its result data is kept, when the task keeps results (`Task.keepsResults`). */
+  readonly result: string;
 }
 
 const pad = (n: number): string => String(n).padStart(2, '0');
@@ -49,7 +51,7 @@ export function runNames(prefix = ''): RunNames {
     },
     action: () => {
       const id = `${prefix}act-${numbered('act')}`;
-      return { id, output: `outputs/${id}.txt` };
+      return { id, output: `outputs/${id}.txt`, result: `results/${id}.json` };
     },
     child: (scope) => runNames(`${prefix}${scope}-${count(`scope:${scope}`)}/`),
   };

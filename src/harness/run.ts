@@ -27,6 +27,8 @@ export interface RunOptions extends RunRecordOptions {
   readonly convert: Pipeline['convert'];
   /** Every request payload's `max_tokens`, a positive integer (default `DEFAULT_MAX_TOKENS`, 1024). */
   readonly maxTokens?: number;
+  /** Requests at most (default 8): the loop stops `max_requests` after that many without a final answer. */
+  readonly maxRequests?: number;
   readonly onStep?: (step: LoopStep) => void;
 }
 
@@ -54,8 +56,8 @@ export interface RunOutcome {
  * starts from), open its tools (the task's providers, those given, the
  * built-ins), the loop, acceptance after it, and the end (`OpenRun.end`:
  * reaping, close, run_end, seal). Every step is recorded before it is
- * reported. Two tools under one name, or a `maxTokens` that is not a positive
- * integer, are refused before any work (`invalid_arguments/duplicate_tool`,
+ * reported. Two tools under one name, or a `maxTokens` or `maxRequests` that is not a
+ * positive integer, are refused before any work (`invalid_arguments/duplicate_tool`,
  * `invalid_arguments/bad_option`: nothing opened, no run dir made). Before the
  * servers close and again after, processes that escaped their group (setsid)
  * are killed (Linux, as a child subreaper) and listed in `run_end.orphans`;
@@ -66,7 +68,9 @@ export async function runTask(options: RunOptions): Promise<Outcome<RunOutcome>>
   const names = runNames();
   const host = hostTools(options, taskRun, names.child('host'));
   const maxTokens = maxTokensOf(options);
-  const refusal = maxTokens.ok ? host.clash : maxTokens;
+  const maxRequests = options.maxRequests;
+  const badRequests = maxRequests !== undefined && !(Number.isSafeInteger(maxRequests) && maxRequests > 0) ? fail('invalid_arguments', 'bad_option', `maxRequests must be a positive integer, not ${String(maxRequests)}`) : undefined;
+  const refusal = !maxTokens.ok ? maxTokens : (badRequests ?? host.clash);
   if (!refusal.ok && !options.opened) return refusal;
   const opened = openRun(options);
   if (!opened.ok) return opened;
@@ -160,6 +164,7 @@ function loopOptions(options: RunOptions, setup: LoopSetup): Parameters<typeof r
     run: setup.taskRun,
     model: options.model,
     maxTokens: setup.maxTokens,
+    ...(options.maxRequests !== undefined ? { maxRequests: options.maxRequests } : {}),
     tools: () => toolSet.table,
     pipeline: {
       hooks: options.hooks,

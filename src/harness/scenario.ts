@@ -16,7 +16,7 @@ const Step = v.pipe(
   v.check((step) => step.tool_calls !== undefined || step.text !== undefined, 'a step has tool_calls or text'),
 );
 
-/** How a scenario is expected to end (read by `caplab check`). */
+/** How an excerpt scenario is expected to end (read by `caplab check`). */
 const Expect = v.strictObject({
   accepted: v.boolean(),
   /** The failure that must appear among the calls, when not accepted. */
@@ -27,14 +27,91 @@ const Expect = v.strictObject({
   card: v.optional(v.boolean()),
 });
 
-export const Scenario = v.strictObject({
+/** An RFC 6901 JSON Pointer: empty (the whole value) or `/`-separated tokens, `~` only as `~0` or `~1`. */
+export const JSON_POINTER = /^(?:\/(?:[^~/]|~[01])*)*$/;
+
+/**
+ * What one call must show, by its tool_use id: `ok: true`, or `error` (its
+ * class, and kind when given); with `ok`, `values` (pointers into the call's
+ * data, each compared as canonical JSON) and `output_valid` (its data
+ * validates against the tool's outputSchema).
+ */
+const CallExpect = v.pipe(
+  v.strictObject({
+    ok: v.optional(v.literal(true)),
+    error: v.optional(v.strictObject({ class: v.picklist(ERROR_CLASSES), kind: v.optional(v.pipe(v.string(), v.minLength(1))) })),
+    values: v.optional(v.record(v.pipe(v.string(), v.regex(JSON_POINTER, 'is not a JSON Pointer (RFC 6901)')), v.unknown())),
+    output_valid: v.optional(v.literal(true)),
+  }),
+  v.check((call) => (call.ok === undefined) !== (call.error === undefined), 'a call expectation has exactly one of ok: true and error'),
+  v.check((call) => call.error === undefined || (call.values === undefined && call.output_valid === undefined), 'values and output_valid need ok: true, not error'),
+);
+export type CallExpectation = v.InferOutput<typeof CallExpect>;
+
+/** How an expectations run ends: the calls it made, and why the loop stopped. */
+export const END_STOPS = ['final_answer', 'script_exhausted', 'max_requests'] as const;
+const EndExpect = v.strictObject({
+  calls: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
+  stop: v.optional(v.picklist(END_STOPS)),
+});
+
+/** The expectations task's `expect`: per call by tool_use id, and the end. */
+const Expectations = v.strictObject({
+  calls: v.record(v.pipe(v.string(), v.minLength(1)), CallExpect),
+  end: v.optional(EndExpect),
+});
+export type Expectations = v.InferOutput<typeof Expectations>;
+
+/** Permission rules a scenario adds, in Claude Code's rule syntax: one more settings source after the others (deny still wins). */
+const Permissions = v.strictObject({
+  allow: v.optional(v.array(v.string())),
+  ask: v.optional(v.array(v.string())),
+  deny: v.optional(v.array(v.string())),
+});
+export type ScenarioPermissions = v.InferOutput<typeof Permissions>;
+
+/** A config key of `--mcp-config` (caplab.tool-name/1's server key). */
+const ServerKey = v.pipe(v.string(), v.regex(/^[a-zA-Z0-9_-]{1,64}$/, 'is not a server key'));
+
+/** Fields every scenario may carry, whatever its task. */
+const COMMON = {
   name: v.pipe(v.string(), v.regex(/^[a-z0-9-]+$/)),
   description: v.string(),
+  /** Config keys: only these servers start, each required. */
+  servers: v.optional(v.pipe(v.array(ServerKey), v.minLength(1), v.check((keys) => new Set(keys).size === keys.length, 'names a server twice'))),
+  permissions: v.optional(Permissions),
+  /** Requests at most (default 8). */
+  max_requests: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(LIMITS.scenarioRequests, `is at most ${LIMITS.scenarioRequests} (LIMITS.scenarioRequests)`))),
+  responses: v.pipe(v.array(Step), v.minLength(1)),
+};
+
+/** The excerpt task's scenario (no `task`, or `task: "excerpt"`): every built-in file. */
+export const ExcerptScenario = v.strictObject({
+  task: v.optional(v.literal('excerpt')),
+  ...COMMON,
   skill: v.optional(v.string()),
   expect: Expect,
-  responses: v.pipe(v.array(Step), v.minLength(1)),
 });
-export type Scenario = v.InferOutput<typeof Scenario>;
+export type ExcerptScenario = v.InferOutput<typeof ExcerptScenario>;
+
+/** The expectations task's scenario: its servers named, what each call and the end must show. */
+export const ExpectationsScenario = v.strictObject({
+  task: v.literal('expectations'),
+  ...COMMON,
+  servers: v.pipe(COMMON.servers.wrapped, v.minLength(1)),
+  expect: Expectations,
+});
+export type ExpectationsScenario = v.InferOutput<typeof ExpectationsScenario>;
+
+/** Every scenario task, by the `task` field (absent: the excerpt). */
+export const SCENARIO_TASKS = ['excerpt', 'expectations'] as const;
+
+/** Any scenario, as one schema (for a library user's `v.parse`; `parseScenario` names the field a bad file gets wrong). */
+export const Scenario = v.union([ExcerptScenario, ExpectationsScenario]);
+export type Scenario = ExcerptScenario | ExpectationsScenario;
+
+/** The task a scenario names. */
+export const scenarioTask = (scenario: Scenario): (typeof SCENARIO_TASKS)[number] => scenario.task ?? 'excerpt';
 
 /**
  * Parses scenario JSON text; a bad file is `invalid_arguments` naming the
@@ -49,7 +126,11 @@ export function parseScenario(text: string, origin: string): Outcome<Scenario> {
     const kind = json.kind === 'not_json' ? 'bad_scenario' : json.kind;
     return fail('invalid_arguments', kind, `${origin}: ${json.message}`);
   }
-  const parsed = v.safeParse(Scenario, json.value);
+  const task = (json.value as { task?: unknown } | null)?.task;
+  if (task !== undefined && !(SCENARIO_TASKS as readonly unknown[]).includes(task)) {
+    return fail('invalid_arguments', 'bad_scenario', `${origin}: task: unknown task ${JSON.stringify(task)} (known: ${SCENARIO_TASKS.join(', ')})`);
+  }
+  const parsed = task === 'expectations' ? v.safeParse(ExpectationsScenario, json.value) : v.safeParse(ExcerptScenario, json.value);
   if (parsed.success) return ok(parsed.output);
   const issues = parsed.issues.map(describeIssue);
   return fail('invalid_arguments', 'bad_scenario', `${origin}: ${issues[0]}`, issues);

@@ -1,6 +1,6 @@
 import { modelToolName, qualifiedName, TOOL_NAME_RULE } from '../binding/index.ts';
 import type { Event, RecordFormat, VerifyFailure } from '../ledger/index.ts';
-import { failAt, LEDGER_FORMAT_5 } from '../ledger/index.ts';
+import { failAt, isFormatFrom, LEDGER_FORMAT_5 } from '../ledger/index.ts';
 import { eventAt } from './record-checks.ts';
 import type { ServerEnd, ServerStart } from './tools.ts';
 
@@ -22,12 +22,12 @@ const mismatch = (event: Event, message: string): VerifyFailure => failAt('bindi
  * name `mcp__<key>__<tool>`; a call over MCP names (`protocol.server`) the
  * key of its binding's server, and a configured one only if it started;
  * run_end records every started server's end, each key once, no other.
- * Only format 5 records configured servers (in a record of another format,
+ * Only format 5 and later record configured servers (in a record of another format,
  * a `servers` field is a task's own, which this never reads).
  */
 export function checkServers(events: readonly Event[], format: RecordFormat): VerifyFailure | undefined {
   const start = events.find((e): e is Start => e.type === 'run_start');
-  if (!start || format !== LEDGER_FORMAT_5) return undefined;
+  if (!start || !isFormatFrom(format, LEDGER_FORMAT_5)) return undefined;
   const named = start.bindings.map((binding) => checkNaming(start, binding)).find((failure) => failure !== undefined);
   if (named) return named;
   // The record's format-5 schema parsed these as the harness's shapes (event-parts' ServerStartRecord, ServerEndRecord).

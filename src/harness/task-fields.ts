@@ -1,6 +1,6 @@
 import { failAt, ledgerKeys, type Event, type RecordFormat, type TaskFieldsEvent, type VerifyFailure } from '../ledger/index.ts';
 import { eventAt } from './record-checks.ts';
-import type { Task } from './task.ts';
+import type { TaskRecheck } from './task.ts';
 
 const OPEN_TYPES: readonly TaskFieldsEvent[] = ['run_start', 'request', 'acceptance'];
 
@@ -10,7 +10,7 @@ const OPEN_TYPES: readonly TaskFieldsEvent[] = ['run_start', 'request', 'accepta
  * first such key as `bad_event`, else undefined. Without it a forged field
  * would ride along in a verified record, read by no check.
  */
-export function checkTaskFields(task: Task, events: readonly Event[], format: RecordFormat): VerifyFailure | undefined {
+export function checkTaskFields(task: TaskRecheck, events: readonly Event[], format: RecordFormat): VerifyFailure | undefined {
   for (const event of events) {
     const type = OPEN_TYPES.find((t) => t === event.type);
     if (type === undefined) continue;

@@ -1,10 +1,12 @@
-import type { Success } from '../contract/index.ts';
+import type { Binding } from '../binding/index.ts';
+import type { Outcome, Success } from '../contract/index.ts';
 import type { FileRef, LedgerEvent, ReadRecorded, TaskFieldsEvent, VerifyFailure } from '../ledger/index.ts';
 import type { CallRecord } from '../pipeline/index.ts';
 import type { AcceptanceCheck } from './acceptance.ts';
 import type { RecordedCallEvent } from './recheck.ts';
 import type { RecordedCall } from './recorded-call.ts';
-import type { ToolProvider } from './tools.ts';
+import type { LoopStop } from './loop-state.ts';
+import type { OfferedTool, ToolProvider } from './tools.ts';
 
 /**
  * One run of a task, as the host hands it to the task. The host passes the
@@ -52,6 +54,10 @@ export interface LiveRun {
   readonly calls: readonly RecordedCall[];
   /** The request whose response asked for this tool call: its id and the exact payload bytes sent. */
   requestOf(toolCallId: string): { readonly id: string; readonly payload: Uint8Array } | undefined;
+  /** The binding a call ran under: the one its request pinned under the call's name, when the call resolved to it. */
+  bindingOf(call: RecordedCall): Binding | undefined;
+  /** Why the loop stopped (a verdict is decided only after one of these). */
+  readonly stop: Extract<LoopStop, 'final_answer' | 'script_exhausted' | 'max_requests'>;
   /** A file of the run dir now, undefined if absent. */
   readFile(relPath: string): Uint8Array | undefined;
   /** References a file something else wrote into the run dir, hashed from disk now; undefined if absent. */
@@ -130,7 +136,22 @@ export interface Task {
    * (`bad_event`), so a forged or misspelt field is never carried unread.
    */
   readonly fields?: { readonly [E in TaskFieldsEvent]?: readonly string[] };
+  /**
+   * The host keeps every successful call's result data in the run dir
+   * (`results/<action>.json`, canonical JSON, role `call_result`, its sha256
+   * the outcome's `data_sha256`), so the task's recheck can read it; such a
+   * run names record format 6.
+   */
+  readonly keepsResults?: boolean;
+  /**
+   * The task's own check of the run's tools, once every offer is known and
+   * before anything runs (nothing is spawned by it): a refusal is a usage failure.
+   */
+  checkTools?(offers: readonly OfferedTool[]): Outcome<void>;
 }
+
+/** What `verify` needs of a task: its id, its recheck, the names of its own fields, whether it keeps results. */
+export type TaskRecheck = Pick<Task, 'id' | 'acceptance' | 'fields' | 'keepsResults'>;
 
 /** The stage of a task without method stages. */
 export const TASK_STAGE = 'task';

@@ -1,7 +1,7 @@
 import { ok, type Success } from '../contract/index.ts';
 import { failAt, verify, type VerifyFailure, type VerifyReport } from '../ledger/index.ts';
 import { recheckByTask, type RecheckReport } from './recheck.ts';
-import type { Task } from './task.ts';
+import type { TaskRecheck } from './task.ts';
 
 /** What `verifyRun` checks against beyond the record itself. */
 export interface VerifyRunOptions {
@@ -25,7 +25,7 @@ export type RunVerification = Success<VerifyReport<RecheckReport> & { readonly r
  * const report = verifyRun(outcome.value.runDir, [task]);
  * console.log(report.ok ? report.value.recheck.accepted : `${report.kind}: ${report.message}`);
  */
-export function verifyRun(runDir: string, tasks: readonly Task[], options: VerifyRunOptions = {}): RunVerification {
+export function verifyRun(runDir: string, tasks: readonly TaskRecheck[], options: VerifyRunOptions = {}): RunVerification {
   const byId = new Map(tasks.map((task) => [task.id, task]));
   try {
     const report = verify(runDir, {

@@ -33,6 +33,8 @@ export const FileRefs = {
   requestPayload: v.array(fileRef(v.literal('request_payload'))),
   modelResponse: v.array(fileRef(v.literal('model_response'))),
   fullOutput: v.array(fileRef(v.literal('full_output'))),
+  /** A call's files from format 6: its full output, its result data. */
+  callFiles: v.array(fileRef(v.picklist(['full_output', 'call_result']))),
 };
 
 /** A file written by the run dir itself (`WrittenFile`): path, sha256, size. */

@@ -43,7 +43,7 @@ import {
   UsageRecord4,
   WrittenFileRecord,
 } from './event-parts.ts';
-import { KNOWN_FORMATS, LEDGER_FORMAT_2, LEDGER_FORMAT_3, LEDGER_FORMAT_4, LEDGER_FORMAT_5, type RecordFormat } from './format.ts';
+import { KNOWN_FORMATS, LEDGER_FORMAT_2, LEDGER_FORMAT_3, LEDGER_FORMAT_4, LEDGER_FORMAT_5, LEDGER_FORMAT_6, type RecordFormat } from './format.ts';
 import type { Frozen } from './frozen.ts';
 import { NAMED_FORMAT, resolveField, since, NO_ENTRY, type Field, type From, type Newest, type NoEntry } from './since.ts';
 
@@ -125,7 +125,8 @@ const EVENTS = {
     model_content_sha256: since(LEDGER_FORMAT_4, Sha256, NO_ENTRY),
     /** Hook blocks after it, one hash each. */
     hook_text_sha256: since(LEDGER_FORMAT_3, v.optional(v.pipe(v.array(Sha256), v.minLength(1)))),
-    files: v.optional(FileRefs.fullOutput),
+    /** Its full output; from format 6 also its result data (`call_result`). */
+    files: since(LEDGER_FORMAT_6, v.optional(FileRefs.callFiles), v.optional(FileRefs.fullOutput)),
   },
   /** The verdict: the checks and whether the run is accepted; a task adds its own fields (read by its own schema). */
   acceptance: {
@@ -245,6 +246,7 @@ export const EVENT_SCHEMAS: { readonly [F in RecordFormat]: FormatSchemas<F> } =
   [LEDGER_FORMAT_3]: schemasOf(LEDGER_FORMAT_3),
   [LEDGER_FORMAT_4]: schemasOf(LEDGER_FORMAT_4),
   [LEDGER_FORMAT_5]: schemasOf(LEDGER_FORMAT_5),
+  [LEDGER_FORMAT_6]: schemasOf(LEDGER_FORMAT_6),
 };
 
 type DataOf<T extends EventType, F extends RecordFormat> = { [V in Variants<T>]: v.InferInput<DataSchema<V, F>> }[Variants<T>];
@@ -276,6 +278,11 @@ export const FORMAT_USES: { readonly [F in Exclude<RecordFormat, typeof LEDGER_F
   [LEDGER_FORMAT_5]: {
     shapes: 'configured servers in run_start',
     used: (events) => events.some((e) => e.type === 'run_start' && 'servers' in e),
+  },
+  // Only a run whose task keeps results names format 6: its run_start references the scenario it ran, and its calls their results.
+  [LEDGER_FORMAT_6]: {
+    shapes: 'a scenario copy in run_start, call result files',
+    used: (events) => events.some((e) => (e.type === 'run_start' && e.files.some((f) => f.role === 'scenario')) || (e.type === 'call' && (e.files ?? []).some((f) => f.role === 'call_result'))),
   },
 };
 

@@ -69,13 +69,28 @@ export const LEDGER_FORMAT_4 = 'caplab.ledger/4';
  */
 export const LEDGER_FORMAT_5 = 'caplab.ledger/5';
 
-/** The format a new run names, unless its tools carry configured servers (`LEDGER_FORMAT_5`). */
+/**
+ * Version 6, which only a run of a task that keeps its calls' results (the
+ * expectations task: `Task.keepsResults`) names: version 5's shapes, and a
+ * call event may reference its result data (`results/<action>.json`, role
+ * `call_result`: the data as canonical JSON, whose sha256 is the outcome's
+ * `data_sha256`); its run_start references the scenario it ran (role
+ * `scenario`). Every other run keeps version 4 or 5, and its bytes.
+ */
+export const LEDGER_FORMAT_6 = 'caplab.ledger/6';
+
+/** The format a new run names, unless its tools carry configured servers (`LEDGER_FORMAT_5`) or its task keeps results (`LEDGER_FORMAT_6`). */
 export const LEDGER_FORMAT = LEDGER_FORMAT_4;
 
 /** Every format this verifier can read, oldest first (version 1 records predate `ending` and are not read). */
-export const KNOWN_FORMATS = [LEDGER_FORMAT_2, LEDGER_FORMAT_3, LEDGER_FORMAT_4, LEDGER_FORMAT_5] as const;
+export const KNOWN_FORMATS = [LEDGER_FORMAT_2, LEDGER_FORMAT_3, LEDGER_FORMAT_4, LEDGER_FORMAT_5, LEDGER_FORMAT_6] as const;
 /** A record format this verifier reads. */
 export type RecordFormat = (typeof KNOWN_FORMATS)[number];
+
+/** Whether a record of `format` has the shapes of `from` (its format is `from` or a later one). */
+export function isFormatFrom(format: RecordFormat, from: RecordFormat): boolean {
+  return KNOWN_FORMATS.indexOf(format) >= KNOWN_FORMATS.indexOf(from);
+}
 
 /** Whether this verifier reads records of `format`. */
 export function isKnownFormat(format: unknown): format is RecordFormat {
