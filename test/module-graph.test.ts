@@ -77,6 +77,8 @@ const MCP_CONFIG_UNITS: readonly string[] = [...new Set([...Object.values(WITH_C
 const RUN = ['src/cli/run-command.ts', 'src/harness/index.ts', TASK.host, ...STRICT_SESSION, ...GUARDED];
 const CHECK = ['src/cli/check-command.ts', 'src/harness/index.ts', TASK.host, ...STRICT_SESSION, ...GUARDED];
 const TOOLS = ['src/cli/info-commands.ts', TASK.host];
+/** The expectations task (src/cli/tasks.ts loads it for a scenario or a record of it, with Ajv for `output_valid`). */
+const EXPECTATIONS = ['src/expectations/index.ts', LISTED_SCHEMA];
 /** What cli.ts imports per command, the task entry it loads, and the lazy units of the MCP client and prober (src/mcp/client/index.ts, src/mcp/probe/index.ts) that command calls. */
 const COMMANDS: Record<string, readonly string[]> = {
   '--version/--help': [],
@@ -91,6 +93,9 @@ const COMMANDS: Record<string, readonly string[]> = {
   serve: [TASK.server],
   probe: ['src/cli/probe-command.ts', 'src/mcp/probe/probe.ts', ...GUARDED],
   verify: ['src/cli/verify-command.ts', TASK.host],
+  // verify loads the task its record names: an expectations record loads that task, and Ajv with it.
+  'verify (expectations record)': ['src/cli/verify-command.ts', ...EXPECTATIONS],
+  'run --scenario (expectations) --mcp-config': [...RUN, ...WITH_CONFIG.run, ...CONFIGURED_PATH, ...EXPECTATIONS],
 };
 /** The commands that read no `--mcp-config` (demo refuses it; verify, skills, serve and probe have no such flag). */
 const WITHOUT_CONFIG = ['--version/--help', 'demo', 'run', 'check', 'tools', 'skills', 'serve', 'verify'];
@@ -118,9 +123,9 @@ test('no command reaches an @modelcontextprotocol/sdk or zod module at run time,
   expect([...closure(graph, ['src/main.ts'], true)].filter(sdkOrZod)).toEqual([]);
 });
 
-test('only probe and the --mcp-config commands load ajv; --version/--help, verify and serve load nothing of the MCP client', () => {
+test('only probe, the --mcp-config commands and verify of an expectations record load ajv; --version/--help, verify and serve load nothing of the MCP client', () => {
   const withAjv = Object.entries(loads).filter(([, mods]) => [...mods].some(isPackage('ajv'))).map(([name]) => name);
-  expect(withAjv.sort()).toEqual(['check --mcp-config', 'probe', 'run --mcp-config', 'tools --mcp-config']);
+  expect(withAjv.sort()).toEqual(['check --mcp-config', 'probe', 'run --mcp-config', 'run --scenario (expectations) --mcp-config', 'tools --mcp-config', 'verify (expectations record)']);
   for (const name of ['--version/--help', 'verify', 'serve']) expect({ name, client: [...loads[name]!].filter(isClient) }).toEqual({ name, client: [] });
 });
 

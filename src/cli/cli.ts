@@ -2,7 +2,7 @@ import { CAPLAB_VERSION } from '../version.ts';
 import { HELP } from './help.ts';
 import { EXIT, exitCodeOf, interrupted } from './exit.ts';
 import type { Io } from './io.ts';
-import { loadTask, loadTasks, serveTask } from './tasks.ts';
+import { loadRechecks, loadTask, serveTask } from './tasks.ts';
 
 // Each command's modules are imported when that command runs, so `--version` and `verify` never
 // evaluate the MCP client or ajv and `serve` never evaluates the host (test/module-graph.test.ts).
@@ -74,7 +74,7 @@ async function dispatch(argv: readonly string[], io: Io): Promise<number> {
     case 'probe':
       return (await import('./probe-command.ts')).probeCommand(rest, io);
     case 'verify':
-      return (await import('./verify-command.ts')).verifyCommand(rest, io, await loadTasks());
+      return (await import('./verify-command.ts')).verifyCommand(rest, io, loadRechecks);
     default:
       return usage(io, undefined, `unknown command ${JSON.stringify(command)}`);
   }

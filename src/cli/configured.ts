@@ -19,6 +19,9 @@ export interface StartedConfig {
   readonly notices: readonly string[];
 }
 
+/** `--mcp-config` and its companions, and the servers a scenario names (`only`: just these start, each required). */
+export type ConfigFlags = ServerFlags & { readonly mcpConfig: string; readonly only?: { readonly keys: readonly string[]; readonly by: string } };
+
 /** Why the configured servers stop the command: a usage error (exit 2) or a required server that did not start (exit 3). */
 export type ConfigRefusal = { readonly usage: Failure } | { readonly required: Failure };
 
@@ -26,11 +29,12 @@ export type ConfigRefusal = { readonly usage: Failure } | { readonly required: F
  * Reads `--mcp-config`, maps its keys, and starts every stdio entry at once
  * under the host session profile, each in a fresh empty cwd (removed at
  * close) with probe's environment plus the entry's own. Nothing of a run
- * exists yet. A bad file, a key clash or a `--require-server` naming no
- * entry is a usage refusal; a required server that does not start is a
- * `required` refusal, every server closed first.
+ * exists yet. With `only` (a scenario's `servers`) just those entries
+ * start, and each is required. A bad file, a key clash, or a
+ * `--require-server` or `only` key naming no entry is a usage refusal; a
+ * required server that does not start is a `required` refusal, every server closed first.
  */
-export async function startConfigured(flags: ServerFlags & { readonly mcpConfig: string }, trust: boolean, io: Io, runId: string): Promise<{ readonly ok: true; readonly value: StartedConfig } | { readonly ok: false; readonly refusal: ConfigRefusal }> {
+export async function startConfigured(flags: ConfigFlags, trust: boolean, io: Io, runId: string): Promise<{ readonly ok: true; readonly value: StartedConfig } | { readonly ok: false; readonly refusal: ConfigRefusal }> {
   const planned = planEntries(flags, trust, io);
   if (!planned.ok) return { ok: false, refusal: { usage: planned } };
   const { specs, notices } = planned.value;
@@ -41,7 +45,7 @@ export async function startConfigured(flags: ServerFlags & { readonly mcpConfig:
     requestMs: flags.timeoutMs,
     redact: redactor.redact,
   });
-  const required = flags.requireServers.flatMap((key) => {
+  const required = [...new Set([...flags.requireServers, ...(flags.only?.keys ?? [])])].flatMap((key) => {
     const failure = servers.failureOf(key);
     return failure ? [`${key}: ${failure.class}/${failure.kind}: ${failure.message}`] : [];
   });
@@ -55,20 +59,21 @@ export async function startConfigured(flags: ServerFlags & { readonly mcpConfig:
 }
 
 /** The config's stdio entries, keyed, and notices for the others; or why the config cannot be used. */
-function planEntries(flags: ServerFlags & { readonly mcpConfig: string }, trust: boolean, io: Io): Outcome<{ specs: EntrySpec[]; notices: string[] }> {
+function planEntries(flags: ConfigFlags, trust: boolean, io: Io): Outcome<{ specs: EntrySpec[]; notices: string[] }> {
   const config = loadMcpConfig({ file: flags.mcpConfig, trust, cwd: io.cwd, source: io.env });
   if (!config.ok) return config;
   const { path, entries } = config.value;
   const keys = serverKeys(entries.map((entry) => entry.name));
   if (!keys.ok) return keys;
   const keyOf = new Map(keys.value.map((k) => [k.name, k]));
-  const notices: string[] = [];
+  // Each notice is about one server: a scenario that chooses its servers hears only about those.
+  const notices: { readonly key: string; readonly text: string }[] = [];
   const specs: EntrySpec[] = [];
   for (const entry of entries) {
     const { key, mapped } = keyOf.get(entry.name)!;
-    if (mapped) notices.push(`server "${entry.name}" is named ${key}: its tools are mcp__${key}__<tool> (caplab.tool-name/1)`);
+    if (mapped) notices.push({ key, text: `server "${entry.name}" is named ${key}: its tools are mcp__${key}__<tool> (caplab.tool-name/1)` });
     if (entry.kind === 'invalid') return { ...entry.failure, message: `${path}: ${entry.failure.message}` };
-    if (entry.kind === 'unsupported') notices.push(`server "${entry.name}" has type ${JSON.stringify(entry.type)}; only stdio servers start here, it is left out`);
+    if (entry.kind === 'unsupported') notices.push({ key, text: `server "${entry.name}" has type ${JSON.stringify(entry.type)}; only stdio servers start here, it is left out` });
     else specs.push({ key, ...(mapped ? { configKey: entry.name } : {}), entry });
   }
   const known = new Set(specs.map((spec) => spec.key));
@@ -76,7 +81,15 @@ function planEntries(flags: ServerFlags & { readonly mcpConfig: string }, trust:
   if (unknown.length > 0) {
     return fail('invalid_arguments', 'unknown_server', `--require-server ${unknown.join(', ')}: ${path} has no stdio server by that key (has: ${[...known].join(', ') || 'none'})`);
   }
-  return ok({ specs, notices });
+  const only = flags.only;
+  if (!only) return ok({ specs, notices: notices.map((notice) => notice.text) });
+  const missing = only.keys.filter((key) => !known.has(key));
+  if (missing.length > 0) {
+    return fail('invalid_arguments', 'unknown_server', `${only.by} names ${missing.join(', ')}: ${path} has no stdio server by that key (has: ${[...known].join(', ') || 'none'})`);
+  }
+  // The others are not started: the scenario chose its servers.
+  const chosen = new Set(only.keys);
+  return ok({ specs: specs.filter((spec) => chosen.has(spec.key)), notices: notices.filter((notice) => chosen.has(notice.key)).map((notice) => notice.text) });
 }
 
 /** Starts one entry as probe launches a server: allowlisted env plus the entry's, a fresh cwd, its own process group. */

@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { join, resolve } from 'node:path';
 import { inert } from '../base/index.ts';
 import { fail, LIMITS, ok, readBoundedText, type Failure, type Outcome } from '../contract/index.ts';
-import { endingOfFailure, loadReplay, loadScenario, newRunId, originLabel, replayModel, runReport, scriptedModel, summaryOf, type HostedTask, type LoopStep, type Model, type ModelOrigin, type Replay, type RunEnding, type RunOutcome, type Scenario, type ServerEnd } from '../harness/index.ts';
+import { endingOfFailure, loadReplay, newRunId, readScenario, scenarioTask, originLabel, replayModel, runReport, scriptedModel, summaryOf, type HostedTask, type LoadedScenario, type LoopStep, type Model, type ModelOrigin, type Replay, type RunEnding, type RunOutcome, type Scenario, type ServerEnd } from '../harness/index.ts';
 import { clockFromEnv, openRunDir, type Clock, type RunDir } from '../ledger/index.ts';
 import { EXIT, exitCodeOf, interrupted } from './exit.ts';
 import { paint, type Io, type Paint } from './io.ts';
@@ -11,8 +11,8 @@ import { checkOutDir, checkRunId } from './paths.ts';
 import { failureText, renderEnding, renderStep } from './render.ts';
 import type { StartedConfig } from './configured.ts';
 import { SERVER_OPTIONS, serverFlags } from './server-flags.ts';
-import { setupRun, type RunFlags } from './setup.ts';
-import type { CliTask } from './tasks.ts';
+import { setupRun, type RunFlags, type ScenarioRun } from './setup.ts';
+import { scenarioTaskOf, type CliTask } from './tasks.ts';
 
 const RUN_OPTIONS = {
   transport: { type: 'string' },
@@ -78,6 +78,7 @@ export function parseRunFlags(args: readonly string[], command: 'demo' | 'run', 
     ...(command === 'demo' && skill !== undefined ? { defaultSkill: skill } : {}),
     ...(v.durable ? { durable: true } : {}),
     ...(configured ? { servers: servers.value } : {}),
+    ...(v.transport !== undefined ? { transportNamed: true as const } : {}),
     settings: v.settings ?? [],
   });
 }
@@ -94,15 +95,38 @@ function responsesFlag(command: 'demo' | 'run', scenario: string | undefined, re
   return { scenario: scenario ?? demo };
 }
 
-/** What answers a run — a model the CLI built — and the method package its scenario names, if any. */
+/** What answers a run — a model the CLI built — the method package its scenario names, if any, and what else the scenario asks of its run. */
 export interface RunModel {
   readonly model: Model;
   readonly skill?: string;
+  readonly scenario?: ScenarioRun;
 }
 
-/** A scenario's scripted steps as a run's model. */
+/** A scenario's scripted steps as a run's model, with what the scenario asks of its run (its task is `scenarioAnswers`' to build). */
 export function scripted(scenario: Scenario): RunModel {
-  return { model: scriptedModel(scenario), ...('skill' in scenario && scenario.skill !== undefined ? { skill: scenario.skill } : {}) };
+  const run: ScenarioRun = {
+    name: scenario.name,
+    ...(scenario.max_requests !== undefined ? { maxRequests: scenario.max_requests } : {}),
+    ...(scenario.permissions ? { permissions: scenario.permissions } : {}),
+    ...(scenario.servers ? { servers: scenario.servers } : {}),
+  };
+  return { model: scriptedModel(scenario), ...('skill' in scenario && scenario.skill !== undefined ? { skill: scenario.skill } : {}), scenario: run };
+}
+
+/**
+ * A loaded scenario as a run's model and, when it names a task other than
+ * the commands' (the expectations task), that task built from its text,
+ * after the task's own checks of the file; flags that do not apply to such
+ * a scenario are usage errors (`--transport`, `--skills`, `--no-skill`).
+ */
+export async function scenarioAnswers(loaded: LoadedScenario, flags: Pick<RunFlags, 'transportNamed' | 'skillDirs' | 'noSkill'>): Promise<Outcome<RunModel>> {
+  const answers = scripted(loaded.scenario);
+  const ofScenario = await scenarioTaskOf(scenarioTask(loaded.scenario));
+  if (!ofScenario) return ok(answers);
+  const flag = flags.transportNamed ? '--transport' : flags.skillDirs.length > 0 ? '--skills' : flags.noSkill ? '--no-skill' : undefined;
+  if (flag) return badFlag(`${flag} does not apply to scenario ${loaded.scenario.name} (task ${scenarioTask(loaded.scenario)}): its tools are its servers', and it adopts no method package`);
+  const task = ofScenario(loaded.scenario, new TextEncoder().encode(loaded.text));
+  return task.ok ? ok({ ...answers, scenario: { ...answers.scenario!, task: task.value } }) : task;
 }
 
 /** A replay file's recorded responses as a run's model (a replay names no method package). */
@@ -127,6 +151,8 @@ export interface PreparedRun {
   readonly setup: HostedTask;
   /** The users' servers started for this run (`--mcp-config`), and what the user is told about them. */
   readonly configured?: StartedConfig;
+  /** The scenario's `max_requests` (default: the loop's 8). */
+  readonly maxRequests?: number;
 }
 
 const notRun = (ending: RunEnding, failure: Failure): NotRun => ({ ok: false, ending, failure });
@@ -146,7 +172,7 @@ export async function prepareRun(flags: RunFlags, answers: RunModel, io: Io, cli
   const runDir = resolve(io.cwd, flags.out ?? join('caplab-runs', runId));
   const badOut = checkOutDir(runDir, flags.out !== undefined ? '--out' : 'run dir');
   if (badOut) return refused(badOut);
-  const configured = await startServers(flags, io, runId);
+  const configured = await startServers(flags, answers.scenario, io, runId);
   if (configured && !configured.ok) return configured;
   const started = configured?.value;
   const prepared = await prepareStarted(flags, answers, io, cli, { runId, runDir, clock: clock.value, ...(started ? { configured: started } : {}) });
@@ -156,12 +182,16 @@ export async function prepareRun(flags: RunFlags, answers: RunModel, io: Io, cli
 }
 
 /** `--mcp-config`: the users' servers, started before anything of the run exists; or why the run cannot go on (usage: 2; a required server: 3). */
-async function startServers(flags: RunFlags, io: Io, runId: string): Promise<{ readonly ok: true; readonly value: StartedConfig } | NotRun | undefined> {
+async function startServers(flags: RunFlags, scenario: ScenarioRun | undefined, io: Io, runId: string): Promise<{ readonly ok: true; readonly value: StartedConfig } | NotRun | undefined> {
   const servers = flags.servers;
-  if (servers?.mcpConfig === undefined) return undefined;
+  const named = scenario?.servers;
+  if (servers?.mcpConfig === undefined) {
+    return named ? refused(badFlag(`scenario ${scenario!.name} names servers (${named.join(', ')}); give --mcp-config FILE, the config that has them`)) : undefined;
+  }
   // Loaded only here, so a run without --mcp-config evaluates nothing of the configured servers' path (test/module-graph.test.ts).
   const { startConfigured } = await import('./configured.ts');
-  const started = await startConfigured({ ...servers, mcpConfig: servers.mcpConfig }, flags.trustProject, io, runId);
+  const only = named ? { only: { keys: named, by: `scenario ${scenario!.name} servers` } } : {};
+  const started = await startConfigured({ ...servers, mcpConfig: servers.mcpConfig, ...only }, flags.trustProject, io, runId);
   if (started.ok) return started;
   const { refusal } = started;
   return 'usage' in refusal ? refused(refusal.usage) : notRun({ type: 'protocol_failure', failure: refusal.required }, refusal.required);
@@ -169,7 +199,7 @@ async function startServers(flags: RunFlags, io: Io, runId: string): Promise<{ r
 
 /** The rest of `prepareRun`, once the servers (if any) started: the host's checks, then the run dir. */
 async function prepareStarted(flags: RunFlags, answers: RunModel, io: Io, cli: CliTask, at: { runId: string; runDir: string; clock: Clock; configured?: StartedConfig }): Promise<{ readonly ok: true; readonly prepared: PreparedRun } | NotRun> {
-  const setup = await setupRun(flags, { skill: answers.skill }, io, cli, at.configured ? [at.configured.servers.provider] : []);
+  const setup = await setupRun(flags, { skill: answers.skill, run: answers.scenario }, io, cli, at.configured ? [at.configured.servers.provider] : []);
   if (!setup.ok) return refused(setup);
   // Interrupted before this run began (check's later scenarios): no run dir is made.
   if (io.interrupt?.aborted) {
@@ -177,7 +207,8 @@ async function prepareStarted(flags: RunFlags, answers: RunModel, io: Io, cli: C
   }
   const run = openRunDir(at.runDir, { clock: at.clock, durable: flags.durable ?? false });
   if (!run.ok) return run.class === 'invalid_arguments' || run.kind === 'target_exists' ? refused(run) : notRun({ type: 'failed', at: 'run', failure: run }, run);
-  return { ok: true, prepared: { flags, model: answers.model, runId: at.runId, run: run.value, clock: at.clock, setup: setup.value, ...(at.configured ? { configured: at.configured } : {}) } };
+  const maxRequests = answers.scenario?.maxRequests;
+  return { ok: true, prepared: { flags, model: answers.model, runId: at.runId, run: run.value, clock: at.clock, setup: setup.value, ...(maxRequests !== undefined ? { maxRequests } : {}), ...(at.configured ? { configured: at.configured } : {}) } };
 }
 
 /** Runs a prepared run: tools, hooks, the loop, the record. */
@@ -208,6 +239,7 @@ async function runPrepared(prepared: PreparedRun, io: Io, onStep?: (step: LoopSt
     opened: run,
     clock: prepared.clock,
     durable: flags.durable ?? false,
+    ...(prepared.maxRequests !== undefined ? { maxRequests: prepared.maxRequests } : {}),
     ...(onStep ? { onStep } : {}),
     ...(io.interrupt ? { signal: io.interrupt } : {}),
   });
@@ -227,7 +259,7 @@ export async function execute(flags: RunFlags, answers: RunModel, io: Io, cli: C
 /** `caplab demo` and `caplab run`: one scenario or replay, streamed or as one JSON document. */
 export async function runCommand(flags: RunFlags, io: Io, cli: CliTask): Promise<number> {
   const colours = paint(io);
-  const answers = loadAnswers(flags, io, cli);
+  const answers = await loadAnswers(flags, io, cli);
   if (!answers.ok) {
     io.stderr(`caplab: ${answers.class}/${answers.kind}: ${answers.message}\n`);
     return EXIT.usage;
@@ -236,8 +268,8 @@ export async function runCommand(flags: RunFlags, io: Io, cli: CliTask): Promise
   // The header comes only once every check has passed: a usage error prints nothing on stdout.
   const prepared = await prepareRun(flags, answers.value, io, cli);
   if (!prepared.ok) return reportNotRun(prepared, flags, io, model.origin);
-  if (!flags.json) io.stdout(header(flags, model, colours));
-  const artifact = cli.task.artifact?.name ?? 'artifact';
+  if (!flags.json) io.stdout(header(flags, answers.value, colours));
+  const artifact = (answers.value.scenario?.task ?? cli.task).artifact?.name ?? 'artifact';
   const executed = await startRun(prepared.prepared, io, (step) => {
     if (flags.json) return;
     const line = renderStep(step, colours);
@@ -258,18 +290,18 @@ export async function runCommand(flags: RunFlags, io: Io, cli: CliTask): Promise
  * the scenario (demo's when none is named). Files are named relative to the
  * caller's working directory (io.cwd), as --out is.
  */
-function loadAnswers(flags: RunFlags, io: Io, { scenarios }: Pick<CliTask, 'scenarios'>): Outcome<RunModel> {
+async function loadAnswers(flags: RunFlags, io: Io, { scenarios }: Pick<CliTask, 'scenarios'>): Promise<Outcome<RunModel>> {
   if (flags.replay !== undefined) {
     const replay = loadReplay(flags.replay, io.cwd);
     return replay.ok ? { ok: true, value: replayed(replay.value) } : replay;
   }
-  const scenario = loadScenario(scenarios.folder, flags.scenario ?? scenarios.demo, (path) => readBoundedText(resolve(io.cwd, path), LIMITS.scenarioBytes));
-  return scenario.ok ? { ok: true, value: scripted(scenario.value) } : scenario;
+  const loaded = readScenario(scenarios.folder, flags.scenario ?? scenarios.demo, (path) => readBoundedText(resolve(io.cwd, path), LIMITS.scenarioBytes));
+  return loaded.ok ? scenarioAnswers(loaded.value, flags) : loaded;
 }
 
-/** The two lines a human run starts with: transport and what answers, then how the model is labelled. */
-function header(flags: RunFlags, model: Model, colours: Paint): string {
-  const transport = flags.transport === 'mcp' ? 'over MCP (stdio, 2025-06-18)' : 'with local tools';
+/** The two lines a human run starts with: transport (or the scenario's servers) and what answers, then how the model is labelled. */
+function header(flags: RunFlags, { model, scenario }: RunModel, colours: Paint): string {
+  const transport = scenario?.task ? `${scenario.task.id} on your servers (${(scenario.servers ?? []).join(', ')})` : flags.transport === 'mcp' ? 'over MCP (stdio, 2025-06-18)' : 'with local tools';
   if (model.origin === 'scripted') {
     return `caplab ${transport} — scenario ${model.record.scenario}\n${colours.dim('model: scripted (replayed responses; usage is synthetic)')}\n`;
   }

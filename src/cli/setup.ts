@@ -1,5 +1,5 @@
 import { fail, type Outcome } from '../contract/index.ts';
-import { createHost, type HostedTask, type ToolProvider } from '../harness/index.ts';
+import { createHost, type HostedTask, type HostPermissions, type ScenarioPermissions, type Task, type ToolProvider } from '../harness/index.ts';
 import type { Io } from './io.ts';
 import type { ServerFlags } from './server-flags.ts';
 import type { CliTask } from './tasks.ts';
@@ -28,17 +28,33 @@ export interface RunFlags {
   readonly durable?: boolean;
   /** `run --mcp-config FILE` and its companions: users' servers, started before the run dir opens. */
   readonly servers?: ServerFlags;
+  /** Set when `--transport` was given (a scenario of its own task refuses it). */
+  readonly transportNamed?: true;
+}
+
+/** What a scenario file asks of its run beyond its responses: its own task, its request bound, its rules, its servers. */
+export interface ScenarioRun {
+  readonly name: string;
+  /** The task the scenario names when it is not the commands' (the expectations task), built from the file. */
+  readonly task?: Task;
+  readonly maxRequests?: number;
+  readonly permissions?: ScenarioPermissions;
+  /** Config keys: only these start, each required. */
+  readonly servers?: readonly string[];
 }
 
 /**
- * Builds a run's task (local or over MCP), hooks, permissions, conversion and
- * method from flags, through the library's host (`createHost`): one assembly
- * for the CLI and a library user. A bad input is a usage failure, and so are
- * two tools under one name (`duplicate_tool`), before anything is spawned.
+ * Builds a run's task (local or over MCP, or the scenario's own), hooks,
+ * permissions (the scenario's rules last), conversion and method from flags,
+ * through the library's host (`createHost`): one assembly for the CLI and a
+ * library user. A bad input is a usage failure, and so are two tools under
+ * one name (`duplicate_tool`), before anything is spawned.
  */
-export async function setupRun(flags: RunFlags, scenario: { readonly skill?: string | undefined }, io: Io, cli: CliTask, providers: readonly ToolProvider[] = []): Promise<Outcome<HostedTask>> {
-  const task = flags.transport === 'mcp' ? cli.overMcp : cli.task;
+export async function setupRun(flags: RunFlags, scenario: { readonly skill?: string | undefined; readonly run?: ScenarioRun | undefined }, io: Io, cli: CliTask, providers: readonly ToolProvider[] = []): Promise<Outcome<HostedTask>> {
+  const own = scenario.run?.task;
+  const task = own ?? (flags.transport === 'mcp' ? cli.overMcp : cli.task);
   if (!task) return fail('spawn', 'mcp_unavailable', 'the MCP transport is not available in this build');
+  const permissions = scenario.run?.permissions;
   const host = createHost({
     cwd: io.cwd,
     env: io.env,
@@ -48,9 +64,16 @@ export async function setupRun(flags: RunFlags, scenario: { readonly skill?: str
     denyTools: flags.denyTools,
     yes: flags.yes,
     skillDirs: flags.skillDirs,
-    embeddedSkills: true,
+    // A scenario's own task has no stages: caplab's packages, staged for the commands' task, are not its.
+    embeddedSkills: own === undefined,
     providers,
+    ...(permissions ? { permissions: hostPermissions(`scenario ${scenario.run!.name}`, permissions) } : {}),
   });
-  const skill = flags.noSkill ? undefined : (scenario.skill ?? flags.defaultSkill);
-  return host.prepare(task, { ...(skill !== undefined ? { skill } : {}), label: `transport ${flags.transport}` });
+  const skill = flags.noSkill || own ? undefined : (scenario.skill ?? flags.defaultSkill);
+  return host.prepare(task, { ...(skill !== undefined ? { skill } : {}), label: own ? `scenario ${scenario.run!.name}` : `transport ${flags.transport}` });
+}
+
+/** A scenario's rules as the host's extra source (lists it left out stay out). */
+function hostPermissions(source: string, rules: ScenarioPermissions): HostPermissions {
+  return { source, ...(rules.allow ? { allow: rules.allow } : {}), ...(rules.ask ? { ask: rules.ask } : {}), ...(rules.deny ? { deny: rules.deny } : {}) };
 }

@@ -5,7 +5,8 @@
  * no task and `caplab serve` loads the task's fixture server without the
  * host (test/module-graph.test.ts).
  */
-import type { Task } from '../harness/index.ts';
+import type { Outcome } from '../contract/index.ts';
+import type { Scenario, Task, TaskRecheck } from '../harness/index.ts';
 import type { ServeStreams } from '../mcp/index.ts';
 
 /**
@@ -35,22 +36,49 @@ export interface McpLaunch {
   readonly envSource: Readonly<Record<string, string | undefined>>;
 }
 
+/** A task built from one scenario file of it (its bytes as read): or why the file cannot run, before anything starts. */
+export type ScenarioTask = (scenario: Scenario, file: Uint8Array) => Outcome<Task>;
+
 /** What a task folder gives the registry. */
 interface TaskEntry {
-  load(): Promise<{ readonly task: Task; readonly scenarios: TaskScenarios; overMcp?(launch: McpLaunch): Task }>;
+  /** The task as `verify` re-checks a record of it: loads what its recheck needs, nothing else. */
+  recheck(): Promise<TaskRecheck>;
+  /** The commands' task (`COMMAND_TASK`): its tools, its built-in scenarios, its MCP server. */
+  load?(): Promise<{ readonly task: Task; readonly scenarios: TaskScenarios; overMcp?(launch: McpLaunch): Task }>;
+  /** A task whose run is its scenario's (`run --scenario FILE`, `check --scenarios DIR`): built from the file. */
+  ofScenario?(): Promise<ScenarioTask>;
   /** `caplab serve`: the task's fixture MCP server on stdio, until stdin ends. */
-  serve(streams: ServeStreams): Promise<number>;
+  serve?(streams: ServeStreams): Promise<number>;
 }
+
+const loadExcerpt = async () => {
+  const excerpt = await import('../excerpt/index.ts');
+  // The fixture server is this program's `serve`: the task is handed its launch, built on the entry only the CLI knows.
+  const overMcp = ({ envSource }: McpLaunch): Task => excerpt.excerptTaskOverMcp({ envSource, launch: excerpt.fixtureLaunch({ devEntry: DEV_SERVE_ENTRY, envSource }) });
+  return { task: excerpt.excerptTask, scenarios: excerpt.EXCERPT_SCENARIOS, overMcp };
+};
+
+/** The expectations task's folder and its `output_valid` validator (Ajv: loaded only with it). */
+const loadExpectations = async () => {
+  const expectations = await import('../expectations/index.ts');
+  return { expectations, validate: await expectations.loadOutputValidator() };
+};
 
 const TASKS: Readonly<Record<string, TaskEntry>> = {
   excerpt: {
-    load: async () => {
-      const excerpt = await import('../excerpt/index.ts');
-      // The fixture server is this program's `serve`: the task is handed its launch, built on the entry only the CLI knows.
-      const overMcp = ({ envSource }: McpLaunch): Task => excerpt.excerptTaskOverMcp({ envSource, launch: excerpt.fixtureLaunch({ devEntry: DEV_SERVE_ENTRY, envSource }) });
-      return { task: excerpt.excerptTask, scenarios: excerpt.EXCERPT_SCENARIOS, overMcp };
-    },
+    recheck: async () => (await loadExcerpt()).task,
+    load: loadExcerpt,
     serve: async (streams) => (await import('../excerpt/server/index.ts')).serve(streams),
+  },
+  expectations: {
+    recheck: async () => {
+      const { expectations, validate } = await loadExpectations();
+      return expectations.expectationsRecheck(validate);
+    },
+    ofScenario: async () => {
+      const { expectations, validate } = await loadExpectations();
+      return (scenario, file) => expectations.taskOfScenario(scenario, file, validate);
+    },
   },
 };
 
@@ -62,17 +90,46 @@ export const UNNAMED_TASK = 'excerpt';
 
 /** The commands' task, its MCP server launched from `launch` (the CLI's environment). */
 export async function loadTask(launch: McpLaunch = { envSource: {} }): Promise<CliTask> {
-  const loaded = await TASKS[COMMAND_TASK]!.load();
+  const loaded = await TASKS[COMMAND_TASK]!.load!();
   return { task: loaded.task, scenarios: loaded.scenarios, ...(loaded.overMcp ? { overMcp: loaded.overMcp(launch) } : {}) };
 }
 
-/** Every registered task by id (`verify` re-checks a record with the task it names). */
-export async function loadTasks(): Promise<ReadonlyMap<string, Task>> {
-  const loaded = await Promise.all(Object.entries(TASKS).map(async ([id, entry]) => [id, (await entry.load()).task] as const));
+/** Every registered task's recheck by id (`verify` re-checks a record with the task it names). */
+export async function loadTasks(): Promise<ReadonlyMap<string, TaskRecheck>> {
+  const loaded = await Promise.all(Object.entries(TASKS).map(async ([id, entry]) => [id, await entry.recheck()] as const));
   return new Map(loaded);
+}
+
+/** The rechecks of the tasks named, those the registry has (`verify` loads only the one its record names: an excerpt record loads no ajv). */
+export async function loadRechecks(ids: readonly string[]): Promise<ReadonlyMap<string, TaskRecheck>> {
+  const known = [...new Set(ids)].filter((id) => Object.hasOwn(TASKS, id));
+  return new Map(await Promise.all(known.map(async (id) => [id, await TASKS[id]!.recheck()] as const)));
+}
+
+/** The task a scenario of a task other than the commands' runs as (`undefined`: the commands' task runs it, as every built-in scenario). */
+export async function scenarioTaskOf(id: string): Promise<ScenarioTask | undefined> {
+  if (id === COMMAND_TASK) return undefined;
+  const entry = TASKS[id];
+  // The scenario schema admits only the tasks registered here (`SCENARIO_TASKS`): another id is the program's mistake.
+  if (!entry?.ofScenario) throw new TypeError(`task ${JSON.stringify(id)} runs no scenario file of its own`);
+  return entry.ofScenario();
+}
+
+/**
+ * The task a run dir's record names (run_start's `task`, read from the
+ * ledger's first line without trusting it: verify reads the whole record),
+ * or the unnamed records' task when the line names none or cannot be read.
+ */
+export function recordTaskId(readFirstLine: () => string | undefined): string {
+  try {
+    const task = (JSON.parse(readFirstLine() ?? '') as { task?: unknown } | null)?.task;
+    return typeof task === 'string' ? task : UNNAMED_TASK;
+  } catch {
+    return UNNAMED_TASK;
+  }
 }
 
 /** `caplab serve`: the commands' task's fixture MCP server on stdio, until stdin ends. */
 export async function serveTask(streams: ServeStreams): Promise<number> {
-  return TASKS[COMMAND_TASK]!.serve(streams);
+  return TASKS[COMMAND_TASK]!.serve!(streams);
 }

@@ -1,12 +1,14 @@
-import { resolve } from 'node:path';
+import { lstatSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { verifyRun, type RecheckReport, type Task } from '../harness/index.ts';
+import { LIMITS } from '../contract/index.ts';
+import { verifyRun, type RecheckReport, type TaskRecheck } from '../harness/index.ts';
 import { renderVerifyText } from '../ledger/index.ts';
 import { repeatedFlag } from './flags.ts';
 import { HELP } from './help.ts';
 import { EXIT } from './exit.ts';
 import type { Io } from './io.ts';
-import { UNNAMED_TASK } from './tasks.ts';
+import { recordTaskId, UNNAMED_TASK } from './tasks.ts';
 
 const VERIFY_OPTIONS = { json: { type: 'boolean' }, head: { type: 'string' }, help: { type: 'boolean', short: 'h' } } as const;
 
@@ -14,9 +16,10 @@ const VERIFY_OPTIONS = { json: { type: 'boolean' }, head: { type: 'string' }, he
  * `caplab verify RUN_DIR [--json] [--head HASH]`: re-checks a run dir offline,
  * acceptance with the recheck of the task its run_start names (`tasks`, the
  * registry's; a record naming none is the excerpt's, one naming a task not
- * there is `evidence/unknown_task`).
+ * there is `evidence/unknown_task`). `rechecks` loads the rechecks of the
+ * task ids asked for: only the one the record names is loaded.
  */
-export function verifyCommand(args: readonly string[], io: Io, tasks: ReadonlyMap<string, Task>): number {
+export async function verifyCommand(args: readonly string[], io: Io, rechecks: (ids: readonly string[]) => Promise<ReadonlyMap<string, TaskRecheck>>): Promise<number> {
   let parsed;
   try {
     parsed = parseArgs({ args: [...args], options: VERIFY_OPTIONS, allowPositionals: true, strict: true });
@@ -47,6 +50,7 @@ export function verifyCommand(args: readonly string[], io: Io, tasks: ReadonlyMa
     io.stderr('caplab verify: --head takes the 64 lowercase hex digits of a ledger head\n');
     return EXIT.usage;
   }
+  const tasks = await rechecks([recordTaskId(() => firstLine(join(dir, 'ledger.jsonl')))]);
   const report = verifyRun(dir, [...tasks.values()], { unnamed: UNNAMED_TASK, ...(head !== undefined ? { expectedHead: head } : {}) });
   if (parsed.values.json) {
     io.stdout(`${JSON.stringify(report.ok ? { verified: true, ...report.value } : { verified: false, error: { class: report.class, kind: report.kind, message: report.message, at: report.at, ...(report.issues ? { issues: report.issues } : {}) } }, null, 2)}\n`);
@@ -56,6 +60,19 @@ export function verifyCommand(args: readonly string[], io: Io, tasks: ReadonlyMa
     if (recheck && report.ok) io.stdout(`  verdict ${verdictOf(recheck, report.value.end.ending)}\n`);
   }
   return report.ok ? EXIT.ok : EXIT.failed;
+}
+
+/** The ledger's first line, when it is a regular file verify would read (a FIFO is never opened); undefined otherwise. */
+function firstLine(path: string): string | undefined {
+  try {
+    const stat = lstatSync(path);
+    if (!stat.isFile() || stat.size > LIMITS.recordFileBytes) return undefined;
+    const text = readFileSync(path, 'utf8');
+    const end = text.indexOf('\n');
+    return end === -1 ? undefined : text.slice(0, end);
+  } catch {
+    return undefined;
+  }
 }
 
 /** The verdict line: the re-computed acceptance, unless the run ended otherwise after it (then the run is not accepted). */

@@ -5,6 +5,7 @@ import { EXAMPLE_KINDS } from '../../fixtures/contracts/kinds.ts';
 import { BINDING_KINDS } from '../binding/kinds.ts';
 import { CLI_KINDS } from '../cli/kinds.ts';
 import { EXCERPT_KINDS } from '../excerpt/kinds.ts';
+import { EXPECTATIONS_KINDS } from '../expectations/kinds.ts';
 import { HARNESS_KINDS } from '../harness/kinds.ts';
 import { LEDGER_KINDS } from '../ledger/kinds.ts';
 import { MCP_KINDS } from '../mcp/wire/kinds.ts';
@@ -28,6 +29,7 @@ const TABLES: readonly (readonly [folder: string, table: KindTable])[] = [
   ['src/ledger', LEDGER_KINDS],
   ['src/harness', HARNESS_KINDS],
   ['src/excerpt', EXCERPT_KINDS],
+  ['src/expectations', EXPECTATIONS_KINDS],
   ['src/cli', CLI_KINDS],
   ['fixtures/contracts', EXAMPLE_KINDS],
 ];

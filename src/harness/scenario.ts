@@ -155,6 +155,12 @@ export function builtinScenarioNames(folder: string): readonly string[] {
 /** Reads a scenario file as text, or says why not. */
 export type ReadScenarioFile = (path: string) => Outcome<string>;
 
+/** A scenario as loaded: parsed, and the text it was parsed from (what a run that keeps a copy keeps). */
+export interface LoadedScenario {
+  readonly scenario: Scenario;
+  readonly text: string;
+}
+
 /**
  * Loads a scenario by built-in name (a file of the task's embedded scenario
  * `folder`) or by file path. A file is read with a stat first and at most
@@ -162,15 +168,21 @@ export type ReadScenarioFile = (path: string) => Outcome<string>;
  * is refused by kind, never read).
  */
 export function loadScenario(folder: string, nameOrFile: string, readFile: ReadScenarioFile = (p) => readBoundedText(p, LIMITS.scenarioBytes)): Outcome<Scenario> {
+  const loaded = readScenario(folder, nameOrFile, readFile);
+  return loaded.ok ? ok(loaded.value.scenario) : loaded;
+}
+
+/** `loadScenario`, with the text the scenario was parsed from. */
+export function readScenario(folder: string, nameOrFile: string, readFile: ReadScenarioFile = (p) => readBoundedText(p, LIMITS.scenarioBytes)): Outcome<LoadedScenario> {
   const embedded = /^[a-z0-9-]+$/.test(nameOrFile) ? assetText(`${folder}/${nameOrFile}.json`) : undefined;
-  if (embedded !== undefined) return parseScenario(embedded, nameOrFile);
-  const text = readFile(nameOrFile);
+  const text = embedded !== undefined ? ok(embedded) : readFile(nameOrFile);
   if (!text.ok && text.kind === 'not_found') {
     const known = builtinScenarioNames(folder).join(', ');
     return fail('invalid_arguments', 'unknown_scenario', `no built-in scenario or file ${JSON.stringify(nameOrFile)} (built-in: ${known})`);
   }
   if (!text.ok) return fail(text.class, text.kind, `--scenario ${text.message}`);
-  return parseScenario(text.value, nameOrFile);
+  const parsed = parseScenario(text.value, nameOrFile);
+  return parsed.ok ? ok({ scenario: parsed.value, text: text.value }) : parsed;
 }
 
 /**
