@@ -2,7 +2,8 @@ import { inert } from '../base/index.ts';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ok, type Outcome } from '../contract/index.ts';
-import { caseFlags, checkCases, judge, type CheckCase, type CheckResult } from './check.ts';
+import { caseFlags, checkCases, judge, type CheckResult } from './check.ts';
+import type { RunnableCase } from './check-scenarios.ts';
 import { HELP } from './help.ts';
 import { EXIT } from './exit.ts';
 import { paint, type Io, type Paint } from './io.ts';
@@ -22,6 +23,7 @@ const CHECK_OPTIONS = {
   out: { type: 'string' },
   'run-id': { type: 'string' },
   durable: { type: 'boolean' },
+  scenarios: { type: 'string' },
   ...SERVER_OPTIONS,
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -35,8 +37,10 @@ interface CheckFlags {
   readonly root: string;
   /** `--junit` as given (for messages), and the `reportTarget` it resolved to when it was checked. */
   readonly junit?: { readonly path: string; readonly target: string };
-  /** `--mcp-config` and its companions: one `server-<key>` case per configured server. */
+  /** `--mcp-config` and its companions: one `server-<key>` case per configured server (with `--scenarios`: the servers its scenarios name). */
   readonly servers: ServerFlags;
+  /** `--scenarios DIR` as given: its `*.scenario.json` files run instead of the built-in and per-server cases. */
+  readonly scenarios?: string;
 }
 
 /** Parses check's flags and checks every path, before the first scenario runs: a typo must not cost a whole check. */
@@ -62,32 +66,59 @@ function parseCheckFlags(args: readonly string[], cwd: string): Outcome<CheckFla
   if (bad) return bad;
   const servers = serverFlags(v);
   if (!servers.ok) return servers;
-  return ok({ json: v.json ?? false, durable: v.durable ?? false, checkId, root, servers: servers.value, ...(junit !== undefined ? { junit: { path: junit, target: reportTarget(junit) } } : {}) });
+  if (v.scenarios === '') return badFlag('--scenarios needs a folder');
+  if (v.scenarios !== undefined && servers.value.requireServers.length > 0) return badFlag('--require-server does not apply to --scenarios: each scenario names its servers, and each is required');
+  return ok({
+    json: v.json ?? false,
+    durable: v.durable ?? false,
+    checkId,
+    root,
+    servers: servers.value,
+    ...(junit !== undefined ? { junit: { path: junit, target: reportTarget(junit) } } : {}),
+    ...(v.scenarios !== undefined ? { scenarios: v.scenarios } : {}),
+  });
 }
 
-/** `caplab check [--json] [--junit FILE] [--out DIR]`: the CI smoke test. */
+/** `caplab check [--json] [--junit FILE] [--out DIR] [--scenarios DIR]`: the CI smoke test. */
 export async function checkCommand(args: readonly string[], io: Io, task: CliTask): Promise<number> {
   const parsed = parseCheckFlags(args, io.cwd);
   if (!parsed.ok) return usage(io, parsed.message);
   if ('help' in parsed.value) return io.stdout(`${HELP['check']}\n`), EXIT.ok;
   const flags = parsed.value;
+  if (flags.scenarios !== undefined) {
+    // Loaded only here: the built-in check evaluates nothing of the scenario files' path.
+    const { scenarioCases } = await import('./check-scenarios.ts');
+    const cases = await scenarioCases({ dir: flags.scenarios, servers: flags.servers, root: flags.root, checkId: flags.checkId, durable: flags.durable }, io, task);
+    if (!cases.ok) return usage(io, failureText(cases));
+    return runCases(flags, cases.value, [], `${cases.value.length} scenarios from ${flags.scenarios}`, io, task);
+  }
   const configured = flags.servers.mcpConfig === undefined ? undefined : await (await import('./check-servers.ts')).serverCases({ ...flags.servers, mcpConfig: flags.servers.mcpConfig }, io, flags.checkId);
   if (configured && 'usage' in configured) return usage(io, failureText(configured.usage));
   if (configured && 'required' in configured) return io.stderr(`caplab check: ${failureText(configured.required)}\n`), EXIT.protocol;
   for (const notice of configured?.notices ?? []) io.stderr(`caplab: ${inert(notice)}\n`);
-  const cases = checkCases(task);
-  const flagsOf = (item: CheckCase) => ({ ...caseFlags(task, item, flags.root, `${flags.checkId}-${item.id}`), ...(flags.durable ? { durable: true } : {}) });
+  const cases = checkCases(task).map((item): RunnableCase => ({
+    id: item.id,
+    flags: { ...caseFlags(task, item, flags.root, `${flags.checkId}-${item.id}`), ...(flags.durable ? { durable: true } : {}) },
+    answers: scripted(item.scenario),
+    judge: (executed) => judge(task, item, executed),
+  }));
+  const servers = configured?.results ?? [];
+  return runCases(flags, cases, servers, `${cases.length} scenarios${servers.length > 0 ? ` and ${servers.length} configured server(s)` : ''}`, io, task);
+}
+
+/** Runs the cases in order, each judged as it ends, then the table (or JSON) and the JUnit file; `done` are cases judged before (the configured servers'). */
+async function runCases(flags: CheckFlags, cases: readonly RunnableCase[], done: readonly CheckResult[], what: string, io: Io, task: CliTask): Promise<number> {
   // The root is taken with the first run dir, before any output: of checks racing for one --out, one runs.
-  const first = await prepareRun(flagsOf(cases[0]!), scripted(cases[0]!.scenario), io, task);
+  const first = await prepareRun(cases[0]!.flags, cases[0]!.answers, io, task);
   if (!first.ok && first.ending.type === 'refused') return usage(io, failureText(first.failure));
   const colours = paint(io);
-  const results: CheckResult[] = [...(configured?.results ?? [])];
-  if (!flags.json) io.stdout(`caplab check — ${cases.length} scenarios${results.length > 0 ? ` and ${results.length} configured server(s)` : ''}, run dirs under ${flags.root}\n\n`);
+  const results: CheckResult[] = [...done];
+  if (!flags.json) io.stdout(`caplab check — ${what}, run dirs under ${flags.root}\n\n`);
   const width = Math.max(...cases.map((c) => c.id.length), ...results.map((r) => r.id.length));
   if (!flags.json) for (const result of results) io.stdout(caseLine(result, width, colours));
   for (const [index, item] of cases.entries()) {
-    const executed = index > 0 ? await execute(flagsOf(item), scripted(item.scenario), io, task) : first.ok ? await startRun(first.prepared, io) : first;
-    const result = judge(task, item, executed);
+    const executed = index > 0 ? await execute(item.flags, item.answers, io, task) : first.ok ? await startRun(first.prepared, io) : first;
+    const result = item.judge(executed);
     results.push(result);
     if (!flags.json) io.stdout(caseLine(result, width, colours));
   }

@@ -1,5 +1,6 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { LIMITS, readBoundedText } from '../contract/index.ts';
 import { readRecordEvents } from '../ledger/index.ts';
 
 /** What a run left behind, read back from its run dir (never from the in-memory outcome). */
@@ -58,4 +59,58 @@ export function effectViolation(effects: RunEffects, folder: string): string | u
   if (effects.artifactFiles > 1) return `${effects.artifactFiles} files under ${folder}/`;
   const repeated = Object.entries(effects.effects).filter(([, n]) => n > 1);
   return repeated.length > 0 ? repeated.map(([tool, n]) => `${tool} handler entered ${n} times`).join(', ') : undefined;
+}
+
+/** A run's handler entries per call, and the calls its model asked for, read back from its run dir. */
+export interface CallEffects {
+  /** Per tool_use id, how many recorded call events entered a handler, in first-entry order. */
+  readonly entered: ReadonlyMap<string, number>;
+  /** Every tool_use id a recorded response file asked for. */
+  readonly asked: ReadonlySet<string>;
+}
+
+/**
+ * Reads a run dir's handler entries per tool_use id (from its call events)
+ * and the ids its model asked for (from the `tool_use` blocks of each
+ * response event's files, read bounded, no symlink followed). For the
+ * expectations cases of `check --scenarios`: their tools are foreign, never
+ * read-only, so the side-effect check is per call, not per tool.
+ *
+ * Meant for a run dir `verify` has already accepted: a ledger or response
+ * file it cannot read is an error here (thrown), not a verdict on the record.
+ */
+export function readCallEffects(runDir: string): CallEffects {
+  const events = readRecordEvents(runDir);
+  if (!events.ok) throw new Error(`${runDir}: ${events.kind}: ${events.message}`);
+  const entered = new Map<string, number>();
+  const asked = new Set<string>();
+  for (const event of events.value) {
+    if (event.type === 'call' && event.handler_entered) entered.set(event.tool_call_id, (entered.get(event.tool_call_id) ?? 0) + 1);
+    if (event.type !== 'response' || 'missing' in event) continue;
+    for (const file of event.files) for (const id of toolUseIds(runDir, file.path)) asked.add(id);
+  }
+  return { entered, asked };
+}
+
+/** The ids of a response file's `tool_use` blocks. */
+function toolUseIds(runDir: string, path: string): string[] {
+  const read = readBoundedText(join(runDir, path), LIMITS.recordFileBytes, { noFollow: true });
+  if (!read.ok) throw new Error(`${runDir}: ${read.kind}: ${read.message}`);
+  const content = (JSON.parse(read.value) as { content?: unknown } | null)?.content;
+  if (!Array.isArray(content)) throw new Error(`${runDir}: ${path} is not a model response (no content array)`);
+  return content.flatMap((block: { type?: unknown; id?: unknown } | null) => (block?.type === 'tool_use' && typeof block.id === 'string' ? [block.id] : []));
+}
+
+/**
+ * Why a run's calls break the per-call side-effect rule, or undefined: each
+ * call's handler entered at most once per tool_use id, and only for ids a
+ * recorded response asked for.
+ */
+export function callEffectViolation(effects: CallEffects): string | undefined {
+  const problems: string[] = [];
+  for (const [id, times] of effects.entered) {
+    if (!effects.asked.has(id)) problems.push(`call ${JSON.stringify(id)}: handler entered, but no recorded response asked for that id`);
+    else if (times > 1) problems.push(`call ${JSON.stringify(id)}: handler entered ${times} times`);
+  }
+  return problems.length > 0 ? problems.join(', ') : undefined;
 }

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { builtinScenarioNames, loadScenario, recheckAcceptance, type ExcerptScenario, type RunOutcome } from '../harness/index.ts';
+import { builtinScenarioNames, loadScenario, recheckAcceptance, type AcceptanceCheck, type ExcerptScenario, type RunOutcome } from '../harness/index.ts';
 import { verify } from '../ledger/index.ts';
 import { effectViolation, readRunEffects, type RunEffects } from './check-effects.ts';
 import type { Executed } from './run-command.ts';
@@ -25,6 +25,16 @@ export interface CheckResult {
   readonly failure?: { readonly class: string; readonly kind: string; readonly message: string };
   readonly runDir?: string;
   readonly head?: string;
+  /** An expectations case's acceptance checks, each with its verdict and what was observed (`check --scenarios`). */
+  readonly checks?: readonly CaseCheck[];
+}
+
+/** One acceptance check of a case as the reports list it. */
+export interface CaseCheck {
+  readonly id: string;
+  readonly verdict: AcceptanceCheck['verdict'];
+  readonly condition: string;
+  readonly evidence: string;
 }
 
 /**
@@ -132,13 +142,16 @@ function readEffects(runDir: string, folder: string | undefined): RunEffects | u
   }
 }
 
+/** A case as its run dir and flags need it: its id, its scenario's name, its transport. */
+export type CaseName = Pick<CheckCase, 'id' | 'transport'> & { readonly scenario: { readonly name: string } };
+
 /** The run dir of one case under the check's folder. */
-export function caseDir(root: string, item: CheckCase): string {
+export function caseDir(root: string, item: Pick<CheckCase, 'id'>): string {
   return join(root, item.id);
 }
 
 /** The flags `caplab check` runs a case with: JSON, no permission prompt, the task's method package, nothing else. */
-export function caseFlags(cli: Pick<CliTask, 'task'>, item: CheckCase, root: string, runId: string, transport: CheckCase['transport'] = item.transport): RunFlags {
+export function caseFlags(cli: Pick<CliTask, 'task'>, item: CaseName, root: string, runId: string, transport: CheckCase['transport'] = item.transport): RunFlags {
   const skill = cli.task.method?.skill;
   return {
     transport,

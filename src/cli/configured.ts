@@ -92,6 +92,16 @@ function planEntries(flags: ConfigFlags, trust: boolean, io: Io): Outcome<{ spec
   return ok({ specs: specs.filter((spec) => chosen.has(spec.key)), notices: notices.filter((notice) => chosen.has(notice.key)).map((notice) => notice.text) });
 }
 
+/**
+ * Why the config cannot start a command's servers as `startConfigured`
+ * would (the file, a key, an `only` key it lacks), or undefined; nothing is
+ * started. `check --scenarios` asks it of every scenario before its first case.
+ */
+export function configRefusal(flags: ConfigFlags, io: Io): Failure | undefined {
+  const planned = planEntries(flags, false, io);
+  return planned.ok ? undefined : planned;
+}
+
 /** Starts one entry as probe launches a server: allowlisted env plus the entry's, a fresh cwd, its own process group. */
 async function openEntry(spec: EntrySpec, flags: ServerFlags, io: Io, runId: string): Promise<Outcome<ConfiguredClient>> {
   const env = probeEnv(io.env, [], spec.entry.env);

@@ -7,7 +7,9 @@ const escape = (text: string) =>
 
 /**
  * JUnit XML for `caplab check --junit FILE`: one testcase per scenario; a
- * failure carries the observed class and kind. Times are omitted on purpose:
+ * failure carries the observed class and kind, and an expectations case's
+ * failure names each failed check id (in its message, and one body line each
+ * with what was expected and observed). Times are omitted on purpose:
  * the report is deterministic and performance is measured elsewhere.
  */
 export function junitXml(results: readonly CheckResult[]): string {
@@ -16,7 +18,10 @@ export function junitXml(results: readonly CheckResult[]): string {
     const open = `    <testcase classname="caplab.check.${escape(r.transport)}" name="${escape(r.id)}">`;
     if (r.passed) return `${open}\n      <system-out>${escape(`expected: ${r.expected}; observed: ${r.observed}`)}</system-out>\n    </testcase>`;
     const type = r.failure ? `${r.failure.class}/${r.failure.kind}` : 'expectation';
-    return `${open}\n      <failure message="${escape(`expected ${r.expected}; observed ${r.observed}`)}" type="${escape(type)}">${escape(r.failure?.message ?? r.observed)}</failure>\n    </testcase>`;
+    const failed = (r.checks ?? []).filter((check) => check.verdict !== 'pass');
+    const named = failed.length > 0 ? `failed checks: ${failed.map((check) => check.id).join(', ')}; ` : '';
+    const body = [r.failure?.message ?? r.observed, ...failed.map((check) => `${check.id}: expected ${check.condition}; observed ${check.evidence}`)].join('\n');
+    return `${open}\n      <failure message="${escape(`${named}expected ${r.expected}; observed ${r.observed}`)}" type="${escape(type)}">${escape(body)}</failure>\n    </testcase>`;
   });
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',

@@ -13,6 +13,9 @@ export const CLI_KINDS = {
   unsupported_transport: { class: 'invalid_arguments', basis: null },
   // `--require-server KEY`: that configured server did not start (exit 3, no run dir)
   required_server: { class: 'spawn', basis: null },
+  // `check --scenarios DIR`: more *.scenario.json files than LIMITS.checkScenarios, or none at all
+  too_many_scenarios: { class: 'invalid_arguments', basis: null },
+  no_scenarios: { class: 'invalid_arguments', basis: null },
 } as const satisfies KindTable;
 
 declare module '../contract/index.ts' {
