@@ -77,6 +77,8 @@ const MCP_CONFIG_UNITS: readonly string[] = [...new Set([...Object.values(WITH_C
 const RUN = ['src/cli/run-command.ts', 'src/harness/index.ts', TASK.host, ...STRICT_SESSION, ...GUARDED];
 const CHECK = ['src/cli/check-command.ts', 'src/harness/index.ts', TASK.host, ...STRICT_SESSION, ...GUARDED];
 const TOOLS = ['src/cli/info-commands.ts', TASK.host];
+/** `check --scenarios DIR`: the files' cases, a lazy unit of check-command.ts. */
+const CHECK_SCENARIOS = 'src/cli/check-scenarios.ts';
 /** The expectations task (src/cli/tasks.ts loads it for a scenario or a record of it, with Ajv for `output_valid`). */
 const EXPECTATIONS = ['src/expectations/index.ts', LISTED_SCHEMA];
 /** What cli.ts imports per command, the task entry it loads, and the lazy units of the MCP client and prober (src/mcp/client/index.ts, src/mcp/probe/index.ts) that command calls. */
@@ -96,6 +98,8 @@ const COMMANDS: Record<string, readonly string[]> = {
   // verify loads the task its record names: an expectations record loads that task, and Ajv with it.
   'verify (expectations record)': ['src/cli/verify-command.ts', ...EXPECTATIONS],
   'run --scenario (expectations) --mcp-config': [...RUN, ...WITH_CONFIG.run, ...CONFIGURED_PATH, ...EXPECTATIONS],
+  // check-command.ts loads the folder's path (check-scenarios.ts) only with --scenarios; it reads the config, and the expectations task for its files.
+  'check --scenarios --mcp-config': [...CHECK, CHECK_SCENARIOS, ...WITH_CONFIG.run, ...CONFIGURED_PATH, ...EXPECTATIONS],
 };
 /** The commands that read no `--mcp-config` (demo refuses it; verify, skills, serve and probe have no such flag). */
 const WITHOUT_CONFIG = ['--version/--help', 'demo', 'run', 'check', 'tools', 'skills', 'serve', 'verify'];
@@ -125,7 +129,7 @@ test('no command reaches an @modelcontextprotocol/sdk or zod module at run time,
 
 test('only probe, the --mcp-config commands and verify of an expectations record load ajv; --version/--help, verify and serve load nothing of the MCP client', () => {
   const withAjv = Object.entries(loads).filter(([, mods]) => [...mods].some(isPackage('ajv'))).map(([name]) => name);
-  expect(withAjv.sort()).toEqual(['check --mcp-config', 'probe', 'run --mcp-config', 'run --scenario (expectations) --mcp-config', 'tools --mcp-config', 'verify (expectations record)']);
+  expect(withAjv.sort()).toEqual(['check --mcp-config', 'check --scenarios --mcp-config', 'probe', 'run --mcp-config', 'run --scenario (expectations) --mcp-config', 'tools --mcp-config', 'verify (expectations record)']);
   for (const name of ['--version/--help', 'verify', 'serve']) expect({ name, client: [...loads[name]!].filter(isClient) }).toEqual({ name, client: [] });
 });
 
@@ -142,7 +146,7 @@ test('without --mcp-config no command loads Ajv, listed-schema.ts, the host sess
   expect(graph.edges.get('src/mcp/client/host-info.ts')).toEqual([]);
   // The check can see what it forbids: the host session is more than its two entry units, and each --mcp-config row has it all.
   expect(hostOnly.filter((m) => m.startsWith('src/mcp/client/host-')).length).toBeGreaterThan(HOST_SESSION.length);
-  for (const name of ['run --mcp-config', 'check --mcp-config', 'tools --mcp-config']) {
+  for (const name of ['run --mcp-config', 'check --mcp-config', 'check --scenarios --mcp-config', 'tools --mcp-config']) {
     const mods = loads[name]!;
     expect({ name, missing: [...CONFIGURED_PATH, ...hostOnly, 'src/cli/configured.ts'].filter((m) => !mods.has(m)), ajv: [...mods].some(isPackage('ajv')) }).toEqual({ name, missing: [], ajv: true });
   }
@@ -155,6 +159,7 @@ test('the configured-servers path is reached only through dynamic imports: no mo
   const doors = [...graph.edges].flatMap(([from, edges]) => edges.filter((e) => e.dynamic && MCP_CONFIG_UNITS.includes(e.path)).map((e) => `${from} -> ${e.path}`));
   expect([...new Set(doors)].sort()).toEqual([
     'src/cli/check-command.ts -> src/cli/check-servers.ts',
+    'src/cli/check-scenarios.ts -> src/cli/configured.ts',
     'src/cli/info-commands.ts -> src/cli/tools-servers.ts',
     'src/cli/run-command.ts -> src/cli/configured.ts',
     'src/mcp/client/index.ts -> src/mcp/client/host-client.ts',
@@ -261,6 +266,7 @@ test('run as processes, the commands without --mcp-config evaluate none of the c
     tools: ['tools'],
     'run --mcp-config': ['run', ...scenario, '--mcp-config', config, '--out', join(dir, 'run-config')],
     'check --mcp-config': ['check', '--mcp-config', config, '--out', join(dir, 'check-config')],
+    'check --scenarios --mcp-config': ['check', '--scenarios', 'fixtures/examples', '--mcp-config', config, '--out', join(dir, 'check-scenarios')],
     'tools --mcp-config': ['tools', '--mcp-config', config],
   };
   const runs = Object.fromEntries(await Promise.all(Object.entries(lines).map(async ([name, args]) => [name, await loadedBy(args, dir, name)] as const)));

@@ -110,7 +110,7 @@ export async function checkCommand(args: readonly string[], io: Io, task: CliTas
 async function runCases(flags: CheckFlags, cases: readonly RunnableCase[], done: readonly CheckResult[], what: string, io: Io, task: CliTask): Promise<number> {
   // The root is taken with the first run dir, before any output: of checks racing for one --out, one runs.
   const first = await prepareRun(cases[0]!.flags, cases[0]!.answers, io, task);
-  if (!first.ok && first.ending.type === 'refused') return usage(io, failureText(first.failure));
+  if (!first.ok && first.ending.type === 'refused') return usage(io, `${cases[0]!.file !== undefined ? `${cases[0]!.file}: ` : ''}${failureText(first.failure)}`);
   const colours = paint(io);
   const results: CheckResult[] = [...done];
   if (!flags.json) io.stdout(`caplab check — ${what}, run dirs under ${flags.root}\n\n`);

@@ -9,6 +9,7 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFi
 import { join } from 'node:path';
 import { LIMITS } from '../contract/index.ts';
 import { scratchDir } from '../../test/scratch.ts';
+import { HELP } from './help.ts';
 import { caplab, serversLeft, testServer, writeConfig } from './testing/configured-kit.ts';
 
 const SCENARIOS = join(import.meta.dir, '../../fixtures/scenarios');
@@ -129,3 +130,7 @@ test('an expectations case whose server does not start is a failed case (exit 1)
   expect(echoes.expected).toBe("every expectation holds (4 checks), record verifies, each call's handler entered at most once");
   expect(await serversLeft(mark)).toEqual([]);
 }, 60_000);
+
+test("check's help states the limit LIMITS.checkScenarios holds", () => {
+  expect(HELP['check']!.replace(/\s+/g, ' ')).toContain(`*.scenario.json of DIR instead (sorted by name, not the folders below it, at most ${LIMITS.checkScenarios}: checkScenarios)`);
+});

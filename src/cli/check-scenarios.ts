@@ -19,6 +19,8 @@ export interface RunnableCase {
   readonly id: string;
   readonly flags: RunFlags;
   readonly answers: RunModel;
+  /** The scenario file it runs, when it is a file of `--scenarios` (a refusal names it). */
+  readonly file?: string;
   judge(executed: Executed): CheckResult;
 }
 
@@ -98,10 +100,10 @@ async function buildCase(check: ScenariosCheck, file: string, id: string, io: Io
   const task = answers.value.scenario?.task;
   if (scenario.task === 'expectations' && task) {
     const expectations = { id, scenario: scenario.name, task, checkCount: checkCount(scenario) };
-    return ok({ id, flags, answers: answers.value, judge: (executed) => judgeExpectations(expectations, executed) });
+    return ok({ id, flags, answers: answers.value, file, judge: (executed) => judgeExpectations(expectations, executed) });
   }
   if (scenario.task === 'expectations') throw new Error(`scenario ${scenario.name}: the expectations task was not built`);
-  return ok({ id, flags, answers: answers.value, judge: (executed) => judge(cli, { id, scenario, transport: 'mcp' }, executed) });
+  return ok({ id, flags, answers: answers.value, file, judge: (executed) => judge(cli, { id, scenario, transport: 'mcp' }, executed) });
 }
 
 /** Why a scenario's servers cannot start from the check's flags: none configured, or a key the config lacks. */

@@ -129,12 +129,14 @@ caplab demo spawns it itself (this same program with \`serve\`), with a cleaned 
 Exit codes: 0 stdin closed (or stdout closed by the client), 2 usage error, 3 a stdin line over
 1 MiB (mcpLineBytes) or stdout could not be written.`,
   check: `Usage: caplab check [--json] [--junit FILE] [--out DIR] [--run-id ID] [--durable] [--mcp-config FILE]
+       caplab check --scenarios DIR [--mcp-config FILE] [--json] [--junit FILE] [--out DIR] [--run-id ID] [--durable]
 
 The smoke test for CI: the demo over MCP and over the local path, and every built-in negative
 scenario (same-batch and hostile-protocol-names also over MCP), each with its expected ending;
 every run dir is then verified offline. Prints a table scenario / expected / observed / ✓.
   --json         one JSON document on stdout
-  --junit FILE   JUnit XML: one testcase per scenario, failures with the observed class/kind; FILE
+  --junit FILE   JUnit XML: one testcase per scenario, failures with the observed class/kind (and
+                 each failed check id of an expectations scenario); FILE
                  is absent or a regular file its owner may write (replaced whole, keeping its
                  mode), in no run dir and not under --out
   --out DIR      where the run dirs go (default ./caplab-runs/<check-id>/); must not exist or be
@@ -142,14 +144,26 @@ every run dir is then verified offline. Prints a table scenario / expected / obs
                  one --out, one runs, the others exit 2)
   --run-id ID    the check id (${RUN_ID_RULE})
   --durable      fsync every ledger event and file as it is written (default: once per run dir, before its seal)
-With --mcp-config, first starts FILE's servers as a run does and adds one case per server,
-server-<key>: it started, every tool it listed bound, and it closed clean (it exited once
-stdin ended, nothing of it left running).
+  --scenarios DIR  run every *.scenario.json of DIR instead (sorted by name, not the folders below
+                 it, at most 256: checkScenarios), each case named by its file's stem, in its own
+                 run dir with freshly started servers (only those its scenario names; they need
+                 --mcp-config). Every file is read, parsed and checked, and its servers looked up
+                 in the config, before the first case: a bad file, a symlink or folder named so, or
+                 too many files is exit 2 with no run dir and no server started. An expectations
+                 scenario passes iff every expectation holds, its run dir verifies, and each call's
+                 handler was entered at most once, only for a tool_use id a recorded response asked
+                 for; --json lists each check with its verdict and evidence. An excerpt scenario is
+                 judged as the built-in ones. A case whose servers do not start fails (exit 1).
+                 What needs its servers' listing (an output_valid tool, a permission rule's tool
+                 name) is checked as its case starts: exit 2 for the first case, a failed case after.
+With --mcp-config (and no --scenarios), first starts FILE's servers as a run does and adds one case
+per server, server-<key>: it started, every tool it listed bound, and it closed clean (it exited
+once stdin ended, nothing of it left running).
 ${SERVER_FLAGS}
 
-Exit codes: 0 every scenario ended as expected, 1 some did not, 2 usage error (paths and the
-config are checked before the first scenario), 3 a required server did not start, or the JUnit
-file or stdout could not be written.`,
+Exit codes: 0 every scenario ended as expected, 1 some did not, 2 usage error (paths, the config
+and every --scenarios file are checked before the first scenario), 3 a required server did not
+start (without --scenarios), or the JUnit file or stdout could not be written.`,
   probe: `Usage: caplab probe [options] -- CMD ARGS…
        caplab probe [options] [--mcp-config FILE] --server NAME [--trust]
 
