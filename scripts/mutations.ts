@@ -1206,4 +1206,6 @@ export const MUTATIONS: readonly Mutation[] = [
   { id: 'server-wait-zero-taken', claim: 'usage', file: 'src/cli/server-flags.ts', find: 'Number.isSafeInteger(ms) && ms >= 1 ?', replace: 'Number.isSafeInteger(ms) && ms >= 0 ?', tests: ['src/cli/server-flags.test.ts'] },
   // One logged-call engine for the strict and the host session: isError and the outcome as settled.
   { id: 'logged-call-is-error-dropped', claim: 'mcp-client', file: 'src/mcp/client/logged-call.ts', find: "    isError: !result.ok && result.class === 'business' && result.kind === 'tool_error',", replace: '    isError: false,', tests: ['src/cli/configured-hostile.test.ts', 'src/cli/mcp-failure.test.ts', 'src/mcp/client/host-session.test.ts'] },
+  // Users' scenarios (issue 23, W5): verify loads only the task its record names (an excerpt record loads no ajv).
+  { id: 'verify-loads-every-task', claim: 'usage', file: 'src/cli/tasks.ts', find: '  const known = [...new Set(ids)].filter((id) => Object.hasOwn(TASKS, id));', replace: '  const known = Object.keys(TASKS);', tests: ['src/cli/tasks.test.ts'] },
 ];

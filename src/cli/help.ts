@@ -55,7 +55,8 @@ Usage: caplab <command> [options]
 
 Commands:
   demo                 run the excerpt task with the scripted model (default: over MCP)
-  run --scenario S     run a scenario (built-in name or JSON file)
+  run --scenario S     run a scenario (built-in name or JSON file; "task": "expectations"
+                       checks your MCP servers' tools against what each call must show)
   run --replay FILE    run with recorded model responses (Anthropic Messages API, one per line)
   check                demo over MCP and local + every built-in negative scenario (CI smoke test)
   tools                list bound tools with contract and model-facing schemas
@@ -194,7 +195,16 @@ When several apply, the most severe wins: 2 > 70 > 130/143 > 4 > 3 > 1 > 0.`,
 
 Runs a scenario (built-in names: see \`caplab check\`), or recorded model responses, with the
 same options as demo (a replay adopts no method package), and with your own MCP servers.
-  --scenario NAME|FILE    scripted responses: a built-in scenario or a scenario JSON file
+  --scenario NAME|FILE    scripted responses: a built-in scenario or a scenario JSON file. A
+                          scenario may name its servers ("servers": only these start, each
+                          required), add permission rules ("permissions", applied after every
+                          --settings file; deny still wins) and raise its request bound
+                          ("max_requests", 1 to 64; default 8). With "task": "expectations" it
+                          checks your servers: "expect.calls" by tool_use id (ok, or error
+                          class/kind; "values" by JSON Pointer into the call's data;
+                          "output_valid") and "expect.end" (calls, stop), one acceptance check
+                          each, re-computed by verify; --transport, --skills and --no-skill do
+                          not apply to it (exit 2).
   --replay FILE           replayed responses: JSONL, line N the Anthropic Messages API response
                           to request N (text and tool_use blocks; no pause_turn). The whole file
                           is checked before the run (at most 4 MiB, replayBytes; a bad line
