@@ -1208,4 +1208,8 @@ export const MUTATIONS: readonly Mutation[] = [
   { id: 'logged-call-is-error-dropped', claim: 'mcp-client', file: 'src/mcp/client/logged-call.ts', find: "    isError: !result.ok && result.class === 'business' && result.kind === 'tool_error',", replace: '    isError: false,', tests: ['src/cli/configured-hostile.test.ts', 'src/cli/mcp-failure.test.ts', 'src/mcp/client/host-session.test.ts'] },
   // Users' scenarios (issue 23, W5): verify loads only the task its record names (an excerpt record loads no ajv).
   { id: 'verify-loads-every-task', claim: 'usage', file: 'src/cli/tasks.ts', find: '  const known = [...new Set(ids)].filter((id) => Object.hasOwn(TASKS, id));', replace: '  const known = Object.keys(TASKS);', tests: ['src/cli/tasks.test.ts'] },
+  // W5 `scenario new`: the starter never replaces a file, calls only tools whose own hints say read-only, and keeps only sets Ajv takes.
+  { id: 'starter-out-overwritten', claim: 'usage', file: 'src/cli/scenario-new.ts', find: "  if (here) return fail('precondition', 'target_exists',", replace: "  if (here?.isFIFO()) return fail('precondition', 'target_exists',", tests: ['src/cli/scenario-new.test.ts'] },
+  { id: 'starter-ignores-read-only-hint', claim: 'servers', file: 'src/cli/starter.ts', find: "  if (tool.hints['readOnlyHint'] !== true) return", replace: "  if (tool.hints['readOnlyHint'] === 'never') return", tests: ['src/cli/starter.test.ts', 'src/cli/scenario-new.test.ts'] },
+  { id: 'starter-sets-unchecked', claim: 'servers', file: 'src/cli/starter.ts', find: '  const issues = tool.input.validate(built.args);', replace: '  const issues = tool.input.validate(built.args).slice(0, 0);', tests: ['src/cli/starter.test.ts', 'src/cli/scenario-new.test.ts'] },
 ];

@@ -64,6 +64,7 @@ Commands:
   verify RUN_DIR       re-check a run dir offline: ledger chain, files, acceptance
   serve                the fixture MCP server on stdio (protocol 2025-06-18)
   probe -- CMD ARGS…   check any stdio MCP server (general profile; --call to judge tools)
+  scenario new         write a starter scenario for your MCP servers' read-only tools
 
 Options: --help (on any command), --version. A flag that takes one value may be given once.
 No live model is called: the model is scripted (responses from scenario files, usage synthetic)
@@ -214,4 +215,29 @@ ${RUN_FLAGS}
 ${SERVER_FLAGS}
 
 ${EXIT_CODES_HELP}`,
+  scenario: `Usage: caplab scenario new --mcp-config FILE [--server KEY]… --out FILE
+
+Starts the stdio servers of FILE as a run does (--server KEY, repeatable: only those keys are
+chosen; default every stdio server), reads what each lists, closes them and writes a starter
+scenario for the expectations task to --out: one scripted response with one call per tool whose
+own hints say readOnlyHint: true and not destructiveHint: true, in model-name order (ids call-01,
+call-02 …), then a final answer; each call expected ok, the end expected after that many calls on
+the final answer, and permissions.allow naming exactly those tools. A call's arguments are its
+inputSchema's required properties only, each its default, else its first enum value, else
+minimum or 0 (number, integer), minLength × "a" (string) or false (boolean), and the set is
+checked with Ajv against the schema; a tool whose set fails or that no rule covers is left out.
+The description names every tool left out and why. No tool is called; the same servers give the
+same bytes. Edit the arguments and expectations to state what your agent relies on.
+  --mcp-config FILE       the servers (Claude Code's .mcp.json format), started as run starts them
+  --server KEY            a server to write the starter for (repeatable); each chosen server must
+                          start (exit 3 otherwise, nothing written)
+  --out FILE              the starter; must not exist (a file, folder or symlink there is
+                          precondition/target_exists, exit 2), its folder must exist and lie in no
+                          run dir. Checked before any server starts; written whole or not at all
+                          (a temp file beside it, linked into place), never replacing anything
+  --startup-timeout-ms N  how long a server may take to answer initialize and list (default 120000)
+  --timeout-ms N          how long one request to a server may take (default 10000)
+
+Exit codes: 0 written, 2 usage error (a bad flag, config or --out; an unknown --server), 3 a
+chosen server did not start, or the file could not be written.`,
 };

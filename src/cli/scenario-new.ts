@@ -103,7 +103,11 @@ async function listTools(flags: NewFlags, io: Io): Promise<{ readonly servers: r
   if (chosen.length === 0) return refused(io, fail('invalid_arguments', 'unknown_server', `${flags.mcpConfig} has no stdio server to write a starter for`), EXIT.usage);
   const failed = chosen.filter((start) => start.status === 'failed').map((start) => `${start.key}: ${start.failure!.class}/${start.failure!.kind}: ${start.failure!.message}`);
   if (failed.length > 0) return refused(io, fail('spawn', 'required_server', `a server did not start: ${failed.join('; ')}`), EXIT.protocol);
-  for (const notice of notices) io.stderr(`caplab: ${inert(notice)}\n`);
+  // A server not chosen that did not start is said once, as this command's (it has no run to go on).
+  const unchosen = servers.starts.filter((start) => !chosen.includes(start));
+  const said = notices.filter((notice) => !unchosen.some((start) => notice.startsWith(`server ${start.key} did not start (`)));
+  const left = unchosen.filter((start) => start.status === 'failed').map((start) => `server ${start.key} did not start (${start.failure!.class}/${start.failure!.kind}); it was not chosen with --server`);
+  for (const notice of [...said, ...left]) io.stderr(`caplab: ${inert(notice)}\n`);
   const offers = new Map(servers.provider.offers.map((offer) => [offer.binding.tool, offer]));
   const tools = chosen.flatMap((start) => start.tools.map((record): StarterTool => {
     if (record.status === 'unbound') return { status: 'unbound', server: start.key, name: record.name, failure: record.failure };
