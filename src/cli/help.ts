@@ -217,8 +217,8 @@ ${SERVER_FLAGS}
 ${EXIT_CODES_HELP}`,
   scenario: `Usage: caplab scenario new --mcp-config FILE [--server KEY]… --out FILE
 
-Starts the stdio servers of FILE as a run does (--server KEY, repeatable: only those keys are
-chosen; default every stdio server), reads what each lists, closes them and writes a starter
+Starts the stdio servers of FILE as a run does (--server KEY, repeatable: only those start;
+default every stdio server), reads what each lists, closes them and writes a starter
 scenario for the expectations task to --out: one scripted response with one call per tool whose
 own hints say readOnlyHint: true and not destructiveHint: true, in model-name order (ids call-01,
 call-02 …), then a final answer; each call expected ok, the end expected after that many calls on
@@ -229,8 +229,8 @@ checked with Ajv against the schema; a tool whose set fails or that no rule cove
 The description names every tool left out and why. No tool is called; the same servers give the
 same bytes. Edit the arguments and expectations to state what your agent relies on.
   --mcp-config FILE       the servers (Claude Code's .mcp.json format), started as run starts them
-  --server KEY            a server to write the starter for (repeatable); each chosen server must
-                          start (exit 3 otherwise, nothing written)
+  --server KEY            a server to write the starter for (repeatable; a key FILE lacks is exit 2);
+                          each chosen server must start (exit 3 otherwise, nothing written)
   --out FILE              the starter; must not exist (a file, folder or symlink there is
                           precondition/target_exists, exit 2), its folder must exist and lie in no
                           run dir. Checked before any server starts; written whole or not at all

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { scratchDir } from '../../test/scratch.ts';
 import { parseScenario } from '../harness/index.ts';
 import { loadListedValidator, versionProfile } from '../mcp/index.ts';
-import { caplab, EVERYTHING_CONFIG, everythingListing, serversLeft, testServer, writeConfig } from './testing/configured-kit.ts';
+import { callsOf, caplab, EVERYTHING_CONFIG, everythingListing, serversLeft, testServer, writeConfig } from './testing/configured-kit.ts';
 
 const listedValidator = await loadListedValidator();
 
@@ -53,13 +53,28 @@ test('against server-everything: two runs write byte-identical files, every scri
   for (const tool of listing.filter((t) => !readOnly.includes(`mcp__everything__${t.name}`))) expect(description).toContain(`mcp__everything__${tool.name}: its hints do not say readOnlyHint: true`);
 }, 60_000);
 
-test('--server KEY: only that server\'s tools (another that did not start is a notice), by their model names (a rewritten name as the run binds it); the others are not in the starter', async () => {
+test('run of the starter (--timeout-ms 2000) sends every scripted call to the server, none refused by caplab\'s validation; the record verifies', async () => {
+  const dir = scratchDir();
+  const made = await caplab(['scenario', 'new', '--mcp-config', EVERYTHING_CONFIG, '--out', 'everything.scenario.json'], dir);
+  expect(made.code).toBe(0);
+  const starter = JSON.parse(readFileSync(join(dir, 'everything.scenario.json'), 'utf8')) as Starter;
+  const run = await caplab(['run', '--scenario', 'everything.scenario.json', '--mcp-config', EVERYTHING_CONFIG, '--timeout-ms', '2000', '--out', 'run'], dir);
+  // trigger-long-running-operation runs 10 s by its default: past --timeout-ms its outcome is unknown (exit 4); the user edits that one.
+  expect(run.code).toBe(4);
+  const calls = callsOf(join(dir, 'run'));
+  const sent = starter.responses[0]!.tool_calls!.map((call) => [call.id, call.name, true, 'mcp']);
+  expect(Object.values(calls).map((call) => [call.tool_call_id, call.name, call.handler_entered, call.via])).toEqual(sent);
+  expect(Object.values(calls).filter((call) => call.outcome.class === 'invalid_arguments')).toEqual([]);
+  expect((await caplab(['verify', 'run'], dir)).code).toBe(0);
+}, 60_000);
+
+test('--server KEY: only that server starts, and only its tools are called, by their model names (a rewritten name as the run binds it); the others are not in the starter', async () => {
   const dir = scratchDir();
   const mark = `starter-${crypto.randomUUID()}`;
   const config = writeConfig(dir, mark, { a: testServer('echo'), b: testServer('names', 'other'), gone: { command: join(dir, 'no-such-server') } });
   const run = await caplab(['scenario', 'new', '--mcp-config', config, '--server', 'a', '--out', 'A Starter.json'], dir);
-  // A server not chosen that did not start is a notice, not a failure.
-  expect([run.code, run.err]).toEqual([0, 'caplab: server gone did not start (spawn/spawn_failed); it was not chosen with --server\n']);
+  // The servers not chosen are not started: one that could not start is not heard of.
+  expect([run.code, run.err]).toEqual([0, '']);
   const starter = JSON.parse(readFileSync(join(dir, 'A Starter.json'), 'utf8')) as Starter;
   expect([starter.name, starter.servers]).toEqual(['a-starter', ['a']]);
   expect(starter.permissions.allow).toHaveLength(3);
@@ -96,7 +111,7 @@ test.each([
   ['an unknown flag', ['scenario', 'new', '--mcp-config', 'servers.mcp.json', '--out', 'x.json', '--allow-tool=x'], 'caplab scenario new: Unknown option'],
   ['a bad --timeout-ms', ['scenario', 'new', '--mcp-config', 'servers.mcp.json', '--out', 'x.json', '--timeout-ms', '0'], 'caplab scenario new: --timeout-ms needs a positive whole number'],
   ['a config file that is not there', ['scenario', 'new', '--mcp-config', 'missing.mcp.json', '--out', 'x.json'], 'caplab scenario new: precondition/not_found'],
-  ['an unknown --server', ['scenario', 'new', '--mcp-config', 'servers.mcp.json', '--server', 'nope', '--out', 'x.json'], 'caplab scenario new: invalid_arguments/unknown_server: --require-server nope:'],
+  ['an unknown --server', ['scenario', 'new', '--mcp-config', 'servers.mcp.json', '--server', 'nope', '--out', 'x.json'], 'caplab scenario new: invalid_arguments/unknown_server: --server names nope:'],
   ['--out in a folder that is not there', ['scenario', 'new', '--mcp-config', 'servers.mcp.json', '--out', 'no/such/x.json'], 'caplab scenario new: invalid_arguments/bad_path: --out'],
   ['--out under /proc', ['scenario', 'new', '--mcp-config', 'servers.mcp.json', '--out', '/proc/self/x.json'], 'caplab scenario new: invalid_arguments/bad_path: --out /proc/self/x.json: is under /proc'],
 ])('usage error, exit 2, nothing written, nothing left running: %s', async (_, argv, message) => {
@@ -117,6 +132,14 @@ test('--out inside a run dir is a bad path (nothing is written into a run\'s rec
   const run = await caplab(['scenario', 'new', '--mcp-config', 'servers.mcp.json', '--out', 'run/x.json'], dir);
   expect([run.code, run.err]).toEqual([2, `caplab scenario new: invalid_arguments/bad_path: --out ${join(dir, 'run/x.json')}: inside the run dir ${join(dir, 'run')}; nothing is written into a run's record\n`]);
   expect(readdirSync(join(dir, 'run'))).toEqual(['ledger.jsonl']);
+});
+
+test('a config with no stdio server (only other types): exit 2, nothing written', async () => {
+  const dir = scratchDir();
+  writeFileSync(join(dir, 'web.mcp.json'), JSON.stringify({ mcpServers: { web: { type: 'http', url: 'http://127.0.0.1:9/mcp' } } }));
+  const run = await caplab(['scenario', 'new', '--mcp-config', 'web.mcp.json', '--out', 'x.json'], dir);
+  expect([run.code, run.err]).toEqual([2, 'caplab scenario new: invalid_arguments/unknown_server: web.mcp.json has no stdio server to write a starter for\n']);
+  expect(readdirSync(dir)).toEqual(['web.mcp.json']);
 });
 
 test.each([

@@ -90,7 +90,9 @@ export async function scenarioNew(args: readonly string[], io: Io): Promise<numb
 
 /** The chosen servers' keys and every tool they listed; or the exit code when they could not be read. */
 async function listTools(flags: NewFlags, io: Io): Promise<{ readonly servers: readonly string[]; readonly tools: readonly StarterTool[] } | number> {
-  const started = await startConfigured({ mcpConfig: flags.mcpConfig, requireServers: flags.servers, startupTimeoutMs: flags.startupTimeoutMs, timeoutMs: flags.timeoutMs }, false, io, 'scenario-new');
+  // With --server just those start, each required; without, every stdio server starts and each is required below.
+  const only = flags.servers.length > 0 ? { only: { keys: flags.servers, by: '--server' } } : {};
+  const started = await startConfigured({ mcpConfig: flags.mcpConfig, requireServers: [], startupTimeoutMs: flags.startupTimeoutMs, timeoutMs: flags.timeoutMs, ...only }, false, io, 'scenario-new');
   if (!started.ok) return 'usage' in started.refusal ? refused(io, started.refusal.usage, EXIT.usage) : refused(io, started.refusal.required, EXIT.protocol);
   const { servers, notices } = started.value;
   await servers.close();
@@ -98,16 +100,11 @@ async function listTools(flags: NewFlags, io: Io): Promise<{ readonly servers: r
     io.stderr(`caplab: interrupted by ${String(io.interrupt.reason)}\n`);
     return exitCodeOf(interrupted(io.interrupt));
   }
-  // Each chosen server is required: with --server startConfigured refused a failed one; without, every stdio server is chosen.
-  const chosen = servers.starts.filter((start) => flags.servers.length === 0 || flags.servers.includes(start.key));
+  const chosen = servers.starts;
   if (chosen.length === 0) return refused(io, fail('invalid_arguments', 'unknown_server', `${flags.mcpConfig} has no stdio server to write a starter for`), EXIT.usage);
   const failed = chosen.filter((start) => start.status === 'failed').map((start) => `${start.key}: ${start.failure!.class}/${start.failure!.kind}: ${start.failure!.message}`);
   if (failed.length > 0) return refused(io, fail('spawn', 'required_server', `a server did not start: ${failed.join('; ')}`), EXIT.protocol);
-  // A server not chosen that did not start is said once, as this command's (it has no run to go on).
-  const unchosen = servers.starts.filter((start) => !chosen.includes(start));
-  const said = notices.filter((notice) => !unchosen.some((start) => notice.startsWith(`server ${start.key} did not start (`)));
-  const left = unchosen.filter((start) => start.status === 'failed').map((start) => `server ${start.key} did not start (${start.failure!.class}/${start.failure!.kind}); it was not chosen with --server`);
-  for (const notice of [...said, ...left]) io.stderr(`caplab: ${inert(notice)}\n`);
+  for (const notice of notices) io.stderr(`caplab: ${inert(notice)}\n`);
   const offers = new Map(servers.provider.offers.map((offer) => [offer.binding.tool, offer]));
   const tools = chosen.flatMap((start) => start.tools.map((record): StarterTool => {
     if (record.status === 'unbound') return { status: 'unbound', server: start.key, name: record.name, failure: record.failure };
