@@ -4,7 +4,7 @@
  * floor, all in one run on one machine, reported as ratios. Measurement only —
  * no thresholds are asserted, and the exit code says only whether the run worked.
  *
- * Usage: bun scripts/bench.ts [--calls N] [--reps N] [--cold N] [--profile | --listing | --servers] [--json]
+ * Usage: bun scripts/bench.ts [--calls N] [--reps N] [--cold N] [--profile | --listing | --servers | --expectations] [--json]
  *   --calls    timed tools/call round trips per target and payload size (default 500)
  *   --reps     timed repetitions of session setup and of the demo (default 5)
  *   --cold     interleaved pairs for the cold-start comparisons of dist/caplab (default 20)
@@ -13,6 +13,8 @@
  *   --servers  only configured servers (--mcp-config, issue 22): 1, 8 and 32 started at once, steady
  *              calls, one listing 1,000 realistic tools bound (the default run has 1 and 8, and the calls);
  *              like the listing, min(--reps, 3) repetitions
+ *   --expectations  only users' scenarios (issue 23): whole `run` and `verify` processes of the
+ *              expectations example against an excerpt scenario on the same server, min(--reps, 3) pairs
  *   --json     print only the final JSON line
  */
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
@@ -25,18 +27,19 @@ import { profileRoundTrip } from './bench/profile.ts';
 import { footer, render, renderListing, renderServers, type ServersBench } from './bench/report.ts';
 import { bigListing } from './bench/servers-listing.ts';
 import { startMany, steadyCalls } from './bench/servers.ts';
+import { expectationsBench, renderExpectations } from './bench/expectations.ts';
 import { measureSize, slope, type CallSettings } from './bench/sweep.ts';
 import { binaryLaunch, caplabClient, openCaplab, openSdk, readSnapshot } from './bench/targets.ts';
 import { childrenOf, nowUs, processesMatching, ratio, stats } from './bench/util.ts';
 
-const options = { calls: { type: 'string' }, reps: { type: 'string' }, cold: { type: 'string' }, profile: { type: 'boolean' }, listing: { type: 'boolean' }, servers: { type: 'boolean' }, json: { type: 'boolean' } } as const;
+const options = { calls: { type: 'string' }, reps: { type: 'string' }, cold: { type: 'string' }, profile: { type: 'boolean' }, listing: { type: 'boolean' }, servers: { type: 'boolean' }, expectations: { type: 'boolean' }, json: { type: 'boolean' } } as const;
 const { values: flags } = parseArgs({ options });
 const CALLS = Number(flags.calls ?? 500);
 const REPS = Number(flags.reps ?? 5);
 const COLD = Number(flags.cold ?? 20);
-const modes = [flags.profile, flags.listing, flags.servers].filter(Boolean).length;
+const modes = [flags.profile, flags.listing, flags.servers, flags.expectations].filter(Boolean).length;
 if (!(Number.isInteger(CALLS) && CALLS >= 10 && Number.isInteger(REPS) && REPS >= 1 && Number.isInteger(COLD) && COLD >= 1 && modes <= 1)) {
-  process.stderr.write('usage: bun scripts/bench.ts [--calls N≥10] [--reps N≥1] [--cold N≥1] [--profile | --listing | --servers] [--json]\n');
+  process.stderr.write('usage: bun scripts/bench.ts [--calls N≥10] [--reps N≥1] [--cold N≥1] [--profile | --listing | --servers | --expectations] [--json]\n');
   process.exit(2);
 }
 const settings: CallSettings = { calls: CALLS, warmup: Math.min(100, Math.ceil(CALLS / 5)), rounds: 10 };
@@ -49,7 +52,7 @@ const hasBinary = existsSync(binary);
 const fixtures = join(root, 'fixtures/sources');
 const log = (text: string) => void (flags.json || process.stderr.write(text));
 // Command-line fragments of everything this bench starts, directly or not.
-const MARKERS = ['src/mcp/probe/testing/hostile.ts', 'scripts/bench/echo.ts', 'scripts/bench/sdk-server.ts', 'scripts/bench/caplab-server.ts', 'src/main.ts serve', 'src/main.ts demo', 'caplab serve', 'caplab demo'];
+const MARKERS = ['src/main.ts run', 'src/main.ts verify', 'server-everything/dist/index.js', 'src/mcp/probe/testing/hostile.ts', 'scripts/bench/echo.ts', 'scripts/bench/sdk-server.ts', 'scripts/bench/caplab-server.ts', 'src/main.ts serve', 'src/main.ts demo', 'caplab serve', 'caplab demo'];
 const before = processesMatching(MARKERS);
 const started: number[] = [];
 const track = <T extends { pid: number }>(t: T): T => (started.push(t.pid), t);
@@ -137,6 +140,13 @@ try {
     if (!flags.json) process.stdout.write(renderListing(listing));
     process.stdout.write(`${JSON.stringify(result)}\n`);
     process.exitCode = result.cleanup.childrenStillAlive.length === 0 ? 0 : 1;
+  } else if (flags.expectations) {
+    log(`caplab bench: users' scenarios, ${LISTING_REPS} reps\n`);
+    const expectations = await expectationsBench(root, caplabEntries['source']!, scratch, LISTING_REPS, track, log);
+    const result = { bench: 'caplab', when: new Date().toISOString(), machine: machine(), reps: LISTING_REPS, expectations, cleanup: cleanup(), wallSeconds: wallSeconds() };
+    if (!flags.json) process.stdout.write(renderExpectations(expectations));
+    process.stdout.write(`${JSON.stringify(result)}\n`);
+    process.exitCode = result.cleanup.childrenStillAlive.length === 0 ? 0 : 1;
   } else if (flags.servers) {
     log(`caplab bench: configured servers, ${LISTING_REPS} reps, ${CALLS} calls\n`);
     const measured = await servers([1, 8, 32], true);
@@ -159,7 +169,7 @@ try {
       const tool = point.perCallUs.find((c) => c.name.startsWith('caplab tool'))!;
       profile.push({ sourceBytes: point.sourceBytes, rows: await profileRoundTrip(readSnapshot(join(scratch, `sources-${point.sourceBytes}`)), Math.min(CALLS, 300), tool.us.median) });
     }
-    let setup, demo, cold, listing, configured;
+    let setup, demo, cold, listing, configured, expectations;
     if (!flags.profile) {
       // 3. Session setup: spawn + handshake + tools/list, then close (fixture sources).
       log('session setup …\n');
@@ -178,6 +188,8 @@ try {
       listing = await probeListing(root, caplabEntries, LISTING_REPS, log);
       // 7. Configured servers, the small part (--servers has 32 at once and a big listing).
       configured = await servers([1, 8], false);
+      // 8. Users' scenarios: the expectations example against an excerpt scenario on the same server.
+      expectations = await expectationsBench(root, caplabEntries['source']!, scratch, LISTING_REPS, track, log);
     }
 
     const left = cleanup();
@@ -200,11 +212,12 @@ try {
       ...(flags.profile ? {} : { cold: cold ? { pairs: COLD, ...cold } : 'dist/caplab not built (npm run build)' }),
       ...(listing ? { listing } : {}),
       ...(configured ? { servers: configured } : {}),
+      ...(expectations ? { expectations } : {}),
       binary: hasBinary ? { path: 'dist/caplab', bytes: statSync(binary).size, mib: Math.round((statSync(binary).size / 2 ** 20) * 10) / 10 } : null,
       cleanup: left,
       wallSeconds: wallSeconds(),
     };
-    if (!flags.json) process.stdout.write(render(result));
+    if (!flags.json) process.stdout.write(`${render(result)}${expectations ? renderExpectations(expectations) : ''}`);
     process.stdout.write(`${JSON.stringify(result)}\n`);
     process.exitCode = left.childrenStillAlive.length === 0 ? 0 : 1;
   }

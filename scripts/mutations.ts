@@ -1206,6 +1206,12 @@ export const MUTATIONS: readonly Mutation[] = [
   { id: 'server-wait-zero-taken', claim: 'usage', file: 'src/cli/server-flags.ts', find: 'Number.isSafeInteger(ms) && ms >= 1 ?', replace: 'Number.isSafeInteger(ms) && ms >= 0 ?', tests: ['src/cli/server-flags.test.ts'] },
   // One logged-call engine for the strict and the host session: isError and the outcome as settled.
   { id: 'logged-call-is-error-dropped', claim: 'mcp-client', file: 'src/mcp/client/logged-call.ts', find: "    isError: !result.ok && result.class === 'business' && result.kind === 'tool_error',", replace: '    isError: false,', tests: ['src/cli/configured-hostile.test.ts', 'src/cli/mcp-failure.test.ts', 'src/mcp/client/host-session.test.ts'] },
+  // Users' scenarios (issue 23, W5): verify loads only the task its record names (an excerpt record loads no ajv).
+  { id: 'verify-loads-every-task', claim: 'usage', file: 'src/cli/tasks.ts', find: '  const known = [...new Set(ids)].filter((id) => Object.hasOwn(TASKS, id));', replace: '  const known = Object.keys(TASKS);', tests: ['src/cli/tasks.test.ts'] },
+  // W5 `scenario new`: the starter never replaces a file, calls only tools whose own hints say read-only, and keeps only sets Ajv takes.
+  { id: 'starter-out-overwritten', claim: 'usage', file: 'src/cli/scenario-new.ts', find: "  if (here) return fail('precondition', 'target_exists',", replace: "  if (here?.isFIFO()) return fail('precondition', 'target_exists',", tests: ['src/cli/scenario-new.test.ts'] },
+  { id: 'starter-ignores-read-only-hint', claim: 'servers', file: 'src/cli/starter.ts', find: "  if (tool.hints['readOnlyHint'] !== true) return", replace: "  if (tool.hints['readOnlyHint'] === 'never') return", tests: ['src/cli/starter.test.ts', 'src/cli/scenario-new.test.ts'] },
+  { id: 'starter-sets-unchecked', claim: 'servers', file: 'src/cli/starter.ts', find: '  const issues = tool.input.validate(built.args);', replace: '  const issues = tool.input.validate(built.args).slice(0, 0);', tests: ['src/cli/starter.test.ts', 'src/cli/scenario-new.test.ts'] },
   // W5 check --scenarios DIR (src/cli/check-scenarios*.test.ts): the per-call side-effect rule of expectations cases, the folder's
   // limit, every file checked before the first case, and the JUnit failure naming each failed check id.
   { id: 'per-call-handler-twice-allowed', claim: 'servers', file: 'src/cli/check-effects.ts', find: '    else if (times > 1) problems.push(', replace: '    else if (times > 2) problems.push(', tests: ['src/cli/check-scenarios-everything.test.ts'] },

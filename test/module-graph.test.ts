@@ -69,9 +69,10 @@ const TASK = { host: 'src/excerpt/index.ts', server: 'src/excerpt/server/index.t
 /**
  * What `--mcp-config` adds to a command: the CLI's configured-servers path (src/cli/configured.ts, imported
  * where the flag is read: run-command.ts, check-command.ts through check-servers.ts, info-commands.ts through
- * tools-servers.ts), the host session and Ajv's listed-schema unit. Without the flag no command loads any of them.
+ * tools-servers.ts, cli.ts through scenario-new.ts, whose one command always reads it), the host session and
+ * Ajv's listed-schema unit. Without the flag no command loads any of them.
  */
-const WITH_CONFIG = { run: ['src/cli/configured.ts'], check: ['src/cli/check-servers.ts', 'src/cli/configured.ts'], tools: ['src/cli/tools-servers.ts', ...GUARDED] };
+const WITH_CONFIG = { run: ['src/cli/configured.ts'], check: ['src/cli/check-servers.ts', 'src/cli/configured.ts'], tools: ['src/cli/tools-servers.ts', ...GUARDED], scenario: ['src/cli/scenario-new.ts', ...GUARDED] };
 const CONFIGURED_PATH = [...HOST_SESSION, LISTED_SCHEMA];
 const MCP_CONFIG_UNITS: readonly string[] = [...new Set([...Object.values(WITH_CONFIG).flat().filter((m) => !GUARDED.includes(m)), ...CONFIGURED_PATH])];
 const RUN = ['src/cli/run-command.ts', 'src/harness/index.ts', TASK.host, ...STRICT_SESSION, ...GUARDED];
@@ -91,6 +92,7 @@ const COMMANDS: Record<string, readonly string[]> = {
   'check --mcp-config': [...CHECK, ...WITH_CONFIG.check, ...CONFIGURED_PATH],
   tools: TOOLS,
   'tools --mcp-config': [...TOOLS, ...WITH_CONFIG.tools, ...CONFIGURED_PATH],
+  'scenario new': [...WITH_CONFIG.scenario, ...CONFIGURED_PATH],
   skills: ['src/cli/info-commands.ts', TASK.host],
   serve: [TASK.server],
   probe: ['src/cli/probe-command.ts', 'src/mcp/probe/probe.ts', ...GUARDED],
@@ -101,8 +103,10 @@ const COMMANDS: Record<string, readonly string[]> = {
   // check-command.ts loads the folder's path (check-scenarios.ts) only with --scenarios; it reads the config, and the expectations task for its files.
   'check --scenarios --mcp-config': [...CHECK, CHECK_SCENARIOS, ...WITH_CONFIG.run, ...CONFIGURED_PATH, ...EXPECTATIONS],
 };
-/** The commands that read no `--mcp-config` (demo refuses it; verify, skills, serve and probe have no such flag). */
+/** The commands that read no `--mcp-config` (demo refuses it; verify, skills, serve and probe have no such flag; `scenario new` always reads one). */
 const WITHOUT_CONFIG = ['--version/--help', 'demo', 'run', 'check', 'tools', 'skills', 'serve', 'verify'];
+/** The commands that read `--mcp-config`: each loads the configured-servers path, the host session and Ajv. */
+const CONFIGURED = ['run --mcp-config', 'check --mcp-config', 'check --scenarios --mcp-config', 'tools --mcp-config', 'scenario new'];
 
 const isPackage = (name: string) => (m: string) => m.includes(`node_modules/${name}/`);
 const sdkOrZod = (m: string) => isPackage('@modelcontextprotocol/sdk')(m) || isPackage('zod')(m);
@@ -129,14 +133,14 @@ test('no command reaches an @modelcontextprotocol/sdk or zod module at run time,
 
 test('only probe, the --mcp-config commands and verify of an expectations record load ajv; --version/--help, verify and serve load nothing of the MCP client', () => {
   const withAjv = Object.entries(loads).filter(([, mods]) => [...mods].some(isPackage('ajv'))).map(([name]) => name);
-  expect(withAjv.sort()).toEqual(['check --mcp-config', 'check --scenarios --mcp-config', 'probe', 'run --mcp-config', 'run --scenario (expectations) --mcp-config', 'tools --mcp-config', 'verify (expectations record)']);
+  expect(withAjv.sort()).toEqual([...CONFIGURED, 'probe', 'run --scenario (expectations) --mcp-config', 'verify (expectations record)'].sort());
   for (const name of ['--version/--help', 'verify', 'serve']) expect({ name, client: [...loads[name]!].filter(isClient) }).toEqual({ name, client: [] });
 });
 
 /** The host profile's modules: what the lazy host units bring on top of a plain run (host-info.ts, two constants, is not among them). */
 const hostOnly = [...new Set(HOST_SESSION.flatMap((unit) => [...closure(graph, [unit])]))].filter((m) => !loads['run']!.has(m));
 
-test('without --mcp-config no command loads Ajv, listed-schema.ts, the host session or the CLI\'s configured-servers path; with it, run, check and tools load them all', () => {
+test('without --mcp-config no command loads Ajv, listed-schema.ts, the host session or the CLI\'s configured-servers path; with it, run, check, tools and scenario new load them all', () => {
   for (const name of WITHOUT_CONFIG) {
     const mods = [...loads[name]!];
     // The host's name and version (bindings and verify name them) are constants in host-info.ts, a module that imports nothing.
@@ -146,7 +150,7 @@ test('without --mcp-config no command loads Ajv, listed-schema.ts, the host sess
   expect(graph.edges.get('src/mcp/client/host-info.ts')).toEqual([]);
   // The check can see what it forbids: the host session is more than its two entry units, and each --mcp-config row has it all.
   expect(hostOnly.filter((m) => m.startsWith('src/mcp/client/host-')).length).toBeGreaterThan(HOST_SESSION.length);
-  for (const name of ['run --mcp-config', 'check --mcp-config', 'check --scenarios --mcp-config', 'tools --mcp-config']) {
+  for (const name of CONFIGURED) {
     const mods = loads[name]!;
     expect({ name, missing: [...CONFIGURED_PATH, ...hostOnly, 'src/cli/configured.ts'].filter((m) => !mods.has(m)), ajv: [...mods].some(isPackage('ajv')) }).toEqual({ name, missing: [], ajv: true });
   }
@@ -160,6 +164,7 @@ test('the configured-servers path is reached only through dynamic imports: no mo
   expect([...new Set(doors)].sort()).toEqual([
     'src/cli/check-command.ts -> src/cli/check-servers.ts',
     'src/cli/check-scenarios.ts -> src/cli/configured.ts',
+    'src/cli/cli.ts -> src/cli/scenario-new.ts',
     'src/cli/info-commands.ts -> src/cli/tools-servers.ts',
     'src/cli/run-command.ts -> src/cli/configured.ts',
     'src/mcp/client/index.ts -> src/mcp/client/host-client.ts',
@@ -268,14 +273,15 @@ test('run as processes, the commands without --mcp-config evaluate none of the c
     'check --mcp-config': ['check', '--mcp-config', config, '--out', join(dir, 'check-config')],
     'check --scenarios --mcp-config': ['check', '--scenarios', 'fixtures/examples', '--mcp-config', config, '--out', join(dir, 'check-scenarios')],
     'tools --mcp-config': ['tools', '--mcp-config', config],
+    'scenario new': ['scenario', 'new', '--mcp-config', config, '--out', join(dir, 'starter.scenario.json')],
   };
   const runs = Object.fromEntries(await Promise.all(Object.entries(lines).map(async ([name, args]) => [name, await loadedBy(args, dir, name)] as const)));
   runs['verify'] = await loadedBy(['verify', join(dir, 'demo')], dir, 'verify');
   const ours = (m: string) => /^(src|fixtures)\/.*\.ts$/.test(m);
   for (const [name, { code, stderr, loaded }] of Object.entries(runs)) {
     const config = MCP_CONFIG_UNITS.filter((m) => loaded.has(m)).concat(hostOnly.filter((m) => loaded.has(m)));
-    expect({ name, code, stderr: code === 0 ? '' : stderr, unlisted: [...loaded].filter((m) => ours(m) && !loads[name]!.has(m)), ajv: [...loaded].some(isPackage('ajv')) }).toEqual({ name, code: 0, stderr: '', unlisted: [], ajv: name.endsWith('--mcp-config') });
-    if (name.endsWith('--mcp-config')) expect({ name, missing: [...CONFIGURED_PATH, ...hostOnly].filter((m) => !loaded.has(m)) }).toEqual({ name, missing: [] });
+    expect({ name, code, stderr: code === 0 ? '' : stderr, unlisted: [...loaded].filter((m) => ours(m) && !loads[name]!.has(m)), ajv: [...loaded].some(isPackage('ajv')) }).toEqual({ name, code: 0, stderr: '', unlisted: [], ajv: CONFIGURED.includes(name) });
+    if (CONFIGURED.includes(name)) expect({ name, missing: [...CONFIGURED_PATH, ...hostOnly].filter((m) => !loaded.has(m)) }).toEqual({ name, missing: [] });
     else expect({ name, config }).toEqual({ name, config: [] });
   }
 });

@@ -8,7 +8,7 @@ import { loadRechecks, loadTask, serveTask } from './tasks.ts';
 // evaluate the MCP client or ajv and `serve` never evaluates the host (test/module-graph.test.ts).
 
 /** Commands that start processes: main.ts makes them a child subreaper and turns SIGINT/SIGTERM into `io.interrupt`. */
-const GUARDED = new Set(['demo', 'run', 'check', 'probe']);
+const GUARDED = new Set(['demo', 'run', 'check', 'probe', 'scenario']);
 
 /**
  * Whether this command line runs work that a signal must stop in order
@@ -73,6 +73,8 @@ async function dispatch(argv: readonly string[], io: Io): Promise<number> {
       return serveTask(io.streams);
     case 'probe':
       return (await import('./probe-command.ts')).probeCommand(rest, io);
+    case 'scenario':
+      return (await import('./scenario-new.ts')).scenarioCommand(rest, io);
     case 'verify':
       return (await import('./verify-command.ts')).verifyCommand(rest, io, loadRechecks);
     default:

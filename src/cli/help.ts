@@ -55,7 +55,8 @@ Usage: caplab <command> [options]
 
 Commands:
   demo                 run the excerpt task with the scripted model (default: over MCP)
-  run --scenario S     run a scenario (built-in name or JSON file)
+  run --scenario S     run a scenario (built-in name or JSON file; "task": "expectations"
+                       checks your MCP servers' tools against what each call must show)
   run --replay FILE    run with recorded model responses (Anthropic Messages API, one per line)
   check                demo over MCP and local + every built-in negative scenario (CI smoke test)
   tools                list bound tools with contract and model-facing schemas
@@ -63,6 +64,7 @@ Commands:
   verify RUN_DIR       re-check a run dir offline: ledger chain, files, acceptance
   serve                the fixture MCP server on stdio (protocol 2025-06-18)
   probe -- CMD ARGS…   check any stdio MCP server (general profile; --call to judge tools)
+  scenario new         write a starter scenario for your MCP servers' read-only tools
 
 Options: --help (on any command), --version. A flag that takes one value may be given once.
 No live model is called: the model is scripted (responses from scenario files, usage synthetic)
@@ -208,7 +210,16 @@ When several apply, the most severe wins: 2 > 70 > 130/143 > 4 > 3 > 1 > 0.`,
 
 Runs a scenario (built-in names: see \`caplab check\`), or recorded model responses, with the
 same options as demo (a replay adopts no method package), and with your own MCP servers.
-  --scenario NAME|FILE    scripted responses: a built-in scenario or a scenario JSON file
+  --scenario NAME|FILE    scripted responses: a built-in scenario or a scenario JSON file. A
+                          scenario may name its servers ("servers": only these start, each
+                          required), add permission rules ("permissions", applied after every
+                          --settings file; deny still wins) and raise its request bound
+                          ("max_requests", 1 to 64; default 8). With "task": "expectations" it
+                          checks your servers: "expect.calls" by tool_use id (ok, or error
+                          class/kind; "values" by JSON Pointer into the call's data;
+                          "output_valid") and "expect.end" (calls, stop), one acceptance check
+                          each, re-computed by verify; --transport, --skills and --no-skill do
+                          not apply to it (exit 2).
   --replay FILE           replayed responses: JSONL, line N the Anthropic Messages API response
                           to request N (text and tool_use blocks; no pause_turn). The whole file
                           is checked before the run (at most 4 MiB, replayBytes; a bad line
@@ -218,4 +229,29 @@ ${RUN_FLAGS}
 ${SERVER_FLAGS}
 
 ${EXIT_CODES_HELP}`,
+  scenario: `Usage: caplab scenario new --mcp-config FILE [--server KEY]… --out FILE
+
+Starts the stdio servers of FILE as a run does (--server KEY, repeatable: only those start;
+default every stdio server), reads what each lists, closes them and writes a starter
+scenario for the expectations task to --out: one scripted response with one call per tool whose
+own hints say readOnlyHint: true and not destructiveHint: true, in model-name order (ids call-01,
+call-02 …), then a final answer; each call expected ok, the end expected after that many calls on
+the final answer, and permissions.allow naming exactly those tools. A call's arguments are its
+inputSchema's required properties only, each its default, else its first enum value, else
+minimum or 0 (number, integer), minLength × "a" (string) or false (boolean), and the set is
+checked with Ajv against the schema; a tool whose set fails or that no rule covers is left out.
+The description names every tool left out and why. No tool is called; the same servers give the
+same bytes. Edit the arguments and expectations to state what your agent relies on.
+  --mcp-config FILE       the servers (Claude Code's .mcp.json format), started as run starts them
+  --server KEY            a server to write the starter for (repeatable; a key FILE lacks is exit 2);
+                          each chosen server must start (exit 3 otherwise, nothing written)
+  --out FILE              the starter; must not exist (a file, folder or symlink there is
+                          precondition/target_exists, exit 2), its folder must exist and lie in no
+                          run dir. Checked before any server starts; written whole or not at all
+                          (a temp file beside it, linked into place), never replacing anything
+  --startup-timeout-ms N  how long a server may take to answer initialize and list (default 120000)
+  --timeout-ms N          how long one request to a server may take (default 10000)
+
+Exit codes: 0 written, 2 usage error (a bad flag, config or --out; an unknown --server), 3 a
+chosen server did not start, or the file could not be written.`,
 };

@@ -43,6 +43,15 @@ test('a committed caplab.ledger/5 run dir (v5-configured-local: the happy scenar
   expect({ code, verified: doc.verified, rechecked: doc.rechecked, accepted: doc.recheck?.accepted }).toEqual({ code: 0, verified: true, rechecked: true, accepted: true });
 });
 
+test('a committed caplab.ledger/6 run dir (v6-expectations-everything: the expectations example against server-everything, at W5) verifies, every check re-computed from its scenario copy and result files', async () => {
+  const dir = join(ROOT, 'v6-expectations-everything');
+  expect(JSON.parse(readFileSync(join(dir, 'ledger.head'), 'utf8')).format).toBe('caplab.ledger/6');
+  const start = JSON.parse(readFileSync(join(dir, 'ledger.jsonl'), 'utf8').split('\n')[0]!);
+  expect([start.task, start.files.map((f: { role: string; path: string }) => `${f.role}:${f.path}`)]).toEqual(['expectations', ['scenario:scenario/everything.json']]);
+  const { code, doc } = await verifyJson(dir);
+  expect({ code, verified: doc.verified, accepted: doc.recheck?.accepted, checks: doc.recheck?.checks.length }).toEqual({ code: 0, verified: true, accepted: true, checks: 10 });
+});
+
 test('a seal naming another format than the run\'s end is format_mismatch at ledger.head, before any event is read in it', async () => {
   const run = testIo(scratchDir('caplab-records-'));
   expect(await cli(['demo', '--transport', 'local', '--json', '--run-id', 's'], run)).toBe(0);
