@@ -15,7 +15,7 @@ import { checkOutDir, checkRunId, usageFailure } from './paths.ts';
 import { failureText } from './render.ts';
 import { checkReportFile, reportTarget, writeReport } from './report-file.ts';
 import { newRunId } from '../harness/index.ts';
-import { badFlag, execute, prepareRun, scripted, startRun } from './run-command.ts';
+import { badFlag, execute, preflight, prepareRun, scripted, startRun } from './run-command.ts';
 
 const CHECK_OPTIONS = {
   json: { type: 'boolean' },
@@ -90,7 +90,12 @@ export async function checkCommand(args: readonly string[], io: Io, task: CliTas
     const { scenarioCases } = await import('./check-scenarios.ts');
     const cases = await scenarioCases({ dir: flags.scenarios, servers: flags.servers, root: flags.root, checkId: flags.checkId, durable: flags.durable }, io, task);
     if (!cases.ok) return usage(io, failureText(cases));
-    return runCases(flags, cases.value, [], `${cases.value.length} scenarios from ${flags.scenarios}`, io, task);
+    // What needs the servers' listings (rule names, output_valid's outputSchema) is checked for every file before the first case too.
+    for (const item of cases.value) {
+      const refusal = await preflight(item.flags, item.answers, io, task);
+      if (refusal) return usage(io, `${item.file ?? item.id}: ${failureText(refusal)}`);
+    }
+    return runCases(flags, cases.value, [], `${cases.value.length} scenario(s) from ${flags.scenarios}`, io, task);
   }
   const configured = flags.servers.mcpConfig === undefined ? undefined : await (await import('./check-servers.ts')).serverCases({ ...flags.servers, mcpConfig: flags.servers.mcpConfig }, io, flags.checkId);
   if (configured && 'usage' in configured) return usage(io, failureText(configured.usage));

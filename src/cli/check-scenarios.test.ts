@@ -112,7 +112,7 @@ test("excerpt scenarios in DIR run as the built-in cases do, sorted by file name
   expect(doc.results[1].expected).toContain('accepted');
   for (const r of doc.results) expect((await caplab(['verify', r.runDir], dir)).code).toBe(0);
   const text = await caplab(['check', '--scenarios', scenarios, '--out', join(dir, 'text')], dir);
-  expect(text.out.split('\n')[0]).toBe(`caplab check — 2 scenarios from ${scenarios}, run dirs under ${join(dir, 'text')}`);
+  expect(text.out.split('\n')[0]).toBe(`caplab check — 2 scenario(s) from ${scenarios}, run dirs under ${join(dir, 'text')}`);
 }, 60_000);
 
 test('an expectations case whose server does not start is a failed case (exit 1), not exit 3; the next case still runs', async () => {
@@ -134,3 +134,22 @@ test('an expectations case whose server does not start is a failed case (exit 1)
 test("check's help states the limit LIMITS.checkScenarios holds", () => {
   expect(HELP['check']!.replace(/\s+/g, ' ')).toContain(`*.scenario.json of DIR instead (sorted by name, not the folders below it, at most ${LIMITS.checkScenarios}: checkScenarios)`);
 });
+
+test('what needs the servers\' listing is checked for every file before the first case: a later file\'s output_valid without outputSchema, or rule naming an unlisted tool, is exit 2 naming it, no run dir', async () => {
+  const dir = scratchDir();
+  const mark = `check-scenarios-${crypto.randomUUID()}`;
+  const config = writeConfig(dir, mark, { a: testServer('echo') });
+  const good = echoScenario('good', 'a', ['e1']);
+  const late: Record<string, [unknown, string]> = {
+    'output_valid without outputSchema': [{ ...good, name: 'late', expect: { calls: { e1: { ok: true, output_valid: true } } } }, 'expect.calls.e1.output_valid: tool "mcp__a__echo" lists no outputSchema'],
+    'a rule naming an unlisted tool': [{ ...good, name: 'late', permissions: { allow: ['mcp__a__nope'] } }, 'mcp__a__nope'],
+  };
+  for (const [what, [body, says]] of Object.entries(late)) {
+    const sub = scratchDir();
+    const scenarios = folder(sub, { 'a-good.scenario.json': good, 'z-late.scenario.json': body });
+    const out = join(sub, 'runs');
+    const run = await caplab(['check', '--scenarios', scenarios, '--mcp-config', config, '--out', out], sub);
+    expect({ what, code: run.code, out: run.out, names: run.err.includes(`${join(scenarios, 'z-late.scenario.json')}: `), says: run.err.includes(says), runs: existsSync(out) }).toEqual({ what, code: 2, out: '', names: true, says: true, runs: false });
+  }
+  expect(await serversLeft(mark)).toEqual([]);
+}, 60_000);

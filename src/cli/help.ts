@@ -156,8 +156,9 @@ every run dir is then verified offline. Prints a table scenario / expected / obs
                  handler was entered at most once, only for a tool_use id a recorded response asked
                  for; --json lists each check with its verdict and evidence. An excerpt scenario is
                  judged as the built-in ones. A case whose servers do not start fails (exit 1).
-                 What needs its servers' listing (an output_valid tool, a permission rule's tool
-                 name) is checked as its case starts: exit 2 for the first case, a failed case after.
+                 Then each file's servers are started once and closed again, before the first case,
+                 so what needs their listing (an output_valid tool, a permission rule's tool name)
+                 is exit 2 too, whichever file it is in.
 With --mcp-config (and no --scenarios), first starts FILE's servers as a run does and adds one case
 per server, server-<key>: it started, every tool it listed bound, and it closed clean (it exited
 once stdin ended, nothing of it left running).

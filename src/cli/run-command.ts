@@ -181,6 +181,24 @@ export async function prepareRun(flags: RunFlags, answers: RunModel, io: Io, cli
   return prepared;
 }
 
+/**
+ * Everything `prepareRun` checks but taking the run dir: the servers the run
+ * would start are started and closed again, so the host's checks of their
+ * tools (rule names, the task's `checkTools`) run too. A usage refusal, or
+ * undefined (a server that does not start is the run's to report, later).
+ * `check --scenarios` checks every file so before its first case.
+ */
+export async function preflight(flags: RunFlags, answers: RunModel, io: Io, cli: CliTask): Promise<Failure | undefined> {
+  const configured = await startServers(flags, answers.scenario, io, flags.runId ?? newRunId());
+  if (configured && !configured.ok) return configured.ending.type === 'refused' ? configured.failure : undefined;
+  try {
+    const setup = await setupRun(flags, { skill: answers.skill, run: answers.scenario }, io, cli, configured ? [configured.value.servers.provider] : []);
+    return setup.ok ? undefined : setup;
+  } finally {
+    await configured?.value.servers.close();
+  }
+}
+
 /** `--mcp-config`: the users' servers, started before anything of the run exists; or why the run cannot go on (usage: 2; a required server: 3). */
 async function startServers(flags: RunFlags, scenario: ScenarioRun | undefined, io: Io, runId: string): Promise<{ readonly ok: true; readonly value: StartedConfig } | NotRun | undefined> {
   const servers = flags.servers;
