@@ -154,7 +154,11 @@ export function parseScenario(text: string, origin: string): Outcome<Scenario> {
     return dropped ? fail('invalid_arguments', 'bad_scenario', `${origin}: expect.calls: ${JSON.stringify(dropped)} cannot be a call id here: an object key of that name is not kept`) : ok(parsed.output);
   }
   const issues = parsed.issues.map(describeIssue);
-  return fail('invalid_arguments', 'bad_scenario', `${origin}: ${issues[0]}`, issues);
+  // An expectations file that forgot its `task` would hear only that `expect.accepted` is required.
+  const expect = (json.value as { expect?: unknown } | null)?.expect;
+  const forgot = task === undefined && expect !== null && typeof expect === 'object' && Object.hasOwn(expect, 'calls');
+  const hint = forgot ? ' (expect.calls is the expectations task\'s: add "task": "expectations")' : '';
+  return fail('invalid_arguments', 'bad_scenario', `${origin}: ${issues[0]}${hint}`, issues);
 }
 
 /**
