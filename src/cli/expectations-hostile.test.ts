@@ -81,7 +81,8 @@ describe('refused before any call: exit 2, no run dir, no server left running', 
     await refusedWith(at, 'invalid_arguments/unknown_name', 'permissions.allow rule "mcp__other__echo"');
   }, 30_000);
 
-  test.each([['--transport', 'mcp'], ['--transport', 'local'], ['--skills', 'skills'], ['--no-skill']])('%s with an expectations scenario', async (...flag) => {
+  test.each([['--transport mcp'], ['--transport local'], ['--skills skills'], ['--no-skill']])('%s with an expectations scenario', async (flags) => {
+    const flag = flags.split(' ');
     await refusedWith(setup(oneEcho()), 'invalid_arguments/bad_flag', `${flag[0]} does not apply to scenario hostile (task expectations)`, ...flag);
   }, 30_000);
 
