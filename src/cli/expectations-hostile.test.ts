@@ -81,6 +81,12 @@ describe('refused before any call: exit 2, no run dir, no server left running', 
     await refusedWith(at, 'invalid_arguments/unknown_name', 'permissions.allow rule "mcp__other__echo"');
   }, 30_000);
 
+  test('--require-server of a config server the scenario does not name (it would never start, the flag silently met)', async () => {
+    const at = setup(oneEcho(), { srv: testServer('echo'), other: { command: process.execPath, args: ['-e', 'process.exit(0)'] } });
+    await refusedWith(at, 'invalid_arguments/bad_flag', '--require-server other: scenario hostile servers does not name it', '--require-server', 'other');
+    expect((await runIt(setup(oneEcho()), '--require-server', 'srv')).code).toBe(0);
+  }, 30_000);
+
   test.each([['--transport mcp'], ['--transport local'], ['--skills skills'], ['--no-skill']])('%s with an expectations scenario', async (flags) => {
     const flag = flags.split(' ');
     await refusedWith(setup(oneEcho()), 'invalid_arguments/bad_flag', `${flag[0]} does not apply to scenario hostile (task expectations)`, ...flag);
