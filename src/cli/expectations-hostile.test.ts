@@ -218,6 +218,17 @@ describe('hostile but valid scenarios run and verify', () => {
     expect((await verifyJson(at.out)).code).toBe(0);
   }, 30_000);
 
+  test('control characters in an id, a pointer or a kind never reach the terminal, and the record verifies', async () => {
+    const id = 'a\u001b[31mRED\u0007';
+    const doc = scenarioDoc([[echo(id), echo('b')]], { [id]: { ok: true, values: { '/x\u001b[2J': 1 } }, b: { error: { class: 'business', kind: 'k\u001b]0;title\u0007' } } });
+    const at = setup(doc);
+    const run = await runIt(at);
+    expect([run.code, run.left]).toEqual([1, []]);
+    expect(run.out).toContain('call:a\\x1b[31mRED\\x07:/x\\x1b[2J');
+    expect(`${run.out}${run.err}`).not.toMatch(/[\u001b\u0007]/);
+    expect((await verifyJson(at.out)).code).toBe(0);
+  }, 30_000);
+
   test('a config key that maps (my.server) is named in a scenario by its mapped key, as the refusal lists it', async () => {
     const probe = setup(oneEcho(undefined, { servers: ['my_server'] }), { 'my.server': testServer('echo') });
     const refused = await runIt(probe);

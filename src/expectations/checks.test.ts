@@ -151,3 +151,12 @@ describe('expectationChecks', () => {
     expect(got).toEqual({ 'call:constructor:ok': 'pass: ok', 'call:toString:error': 'pass: business/tool_error' });
   });
 });
+
+test('a check reads inert: control characters of an id, a pointer or an error kind are written out, never sent to a terminal', () => {
+  const id = 'a\u001b[31mRED\u0007';
+  const expectations: Expectations = { calls: { [id]: { ok: true, values: { '/x\u001b[2J': 1 } }, b: { error: { class: 'business', kind: 'k\u001b]0;title\u0007' } } } };
+  const checks = checksOf(expectations, run([success(id, {}), failure('b', 'business', 'other')]));
+  expect(checks.map((c) => c.id)).toEqual(['call:a\\x1b[31mRED\\x07:ok', 'call:a\\x1b[31mRED\\x07:/x\\x1b[2J', 'call:b:error']);
+  for (const check of checks) for (const text of [check.id, check.object, check.condition, check.evidence]) expect(text).not.toMatch(/[\u0000-\u001f\u007f]/);
+  expect(checks[2]!.condition).toBe('the call failed business/k\\x1b]0;title\\x07');
+});
