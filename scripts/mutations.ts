@@ -49,6 +49,7 @@ const PROBE_HOSTILE_TESTS = ['src/cli/probe-hostile.test.ts'];
 const PROBE_EVIDENCE_TESTS = ['src/mcp/probe/probe-evidence.test.ts'];
 const GUARD_TESTS = ['src/platform/guard.test.ts', 'src/cli/sigkill.test.ts'];
 const HOST_SESSION_TESTS = ['src/mcp/client/host-session.test.ts'];
+const EXPECTATIONS_UNIT_TESTS = ['src/expectations/checks.test.ts', 'src/cli/expectations-run.test.ts'];
 const CONFIGURED_CLI_TESTS = ['src/cli/configured-run.test.ts', 'src/cli/configured-tools.test.ts', 'src/cli/configured-check.test.ts'];
 
 export const MUTATIONS: readonly Mutation[] = [
@@ -1221,4 +1222,19 @@ export const MUTATIONS: readonly Mutation[] = [
   { id: 'junit-failed-check-ids-unnamed', claim: 'usage', file: 'src/cli/junit.ts', find: "    const named = failed.length > 0 ? `failed checks: ${failed.map((check) => check.id).join(', ')}; ` : '';", replace: "    const named = '';", tests: ['src/cli/check-scenarios-everything.test.ts'] },
   { id: 'junit-failed-check-lines-dropped', claim: 'usage', file: 'src/cli/junit.ts', find: '    const body = [r.failure?.message ?? r.observed, ...failed.map(', replace: '    const body = [r.failure?.message ?? r.observed, ...failed.slice(0, 0).map(', tests: ['src/cli/check-scenarios-everything.test.ts'] },
   { id: 'check-scenarios-no-preflight', claim: 'usage', file: 'src/cli/check-command.ts', find: '      if (refusal) return usage(io, `${item.file ?? item.id}: ${failureText(refusal)}`);', replace: '      if (refusal && refusal.kind === \'\u0000\') return usage(io, `${item.file ?? item.id}: ${failureText(refusal)}`);', tests: ['src/cli/check-scenarios.test.ts'] },
+  // W5 (issue 23): the expectations task's re-computed checks, the result-file tie, the scenario copy, the scenario's servers and request bound.
+  { id: 'expect-ok-any-outcome', claim: 'acceptance', file: 'src/expectations/checks.ts', find: "'the call succeeded', call?.outcome.ok === true,", replace: "'the call succeeded', call !== undefined,", tests: EXPECTATIONS_UNIT_TESTS },
+  { id: 'expect-error-kind-ignored', claim: 'acceptance', file: 'src/expectations/checks.ts', find: 'call.outcome.class === want.class && (want.kind === undefined || call.outcome.kind === want.kind);', replace: 'call.outcome.class === want.class;', tests: EXPECTATIONS_UNIT_TESTS },
+  { id: 'expect-values-not-compared', claim: 'acceptance', file: 'src/expectations/checks.ts', find: 'found.found && canonicalJson(found.value) === canonicalJson(value),', replace: 'found.found,', tests: EXPECTATIONS_UNIT_TESTS },
+  { id: 'expect-output-valid-always', claim: 'acceptance', file: 'src/expectations/checks.ts', find: 'add(`call:${id}:output_valid`, object, condition, error === undefined,', replace: 'add(`call:${id}:output_valid`, object, condition, true,', tests: EXPECTATIONS_UNIT_TESTS },
+  { id: 'expect-end-calls-always', claim: 'acceptance', file: 'src/expectations/checks.ts', find: 'observed.calls.length === end.calls,', replace: 'true,', tests: EXPECTATIONS_UNIT_TESTS },
+  { id: 'expect-end-stop-always', claim: 'acceptance', file: 'src/expectations/checks.ts', find: 'observed.stop === end.stop,', replace: 'true,', tests: EXPECTATIONS_UNIT_TESTS },
+  { id: 'result-file-hash-untied', claim: 'record-story', file: 'src/harness/result-files.ts', find: '    if (file.sha256 !== call.outcome.data_sha256) return mismatch(', replace: "    if (file.sha256 === 'never') return mismatch(", tests: ['src/harness/result-files.test.ts', 'src/cli/expectations-run.test.ts'] },
+  { id: 'scenario-copy-name-unchecked', claim: 'record-story', file: 'src/expectations/task.ts', find: 'if (parsed.value.task !== EXPECTATIONS_TASK || parsed.value.name !== name) return mismatch(', replace: 'if (parsed.value.task !== EXPECTATIONS_TASK) return mismatch(', tests: ['src/cli/expectations-run.test.ts'] },
+  { id: 'scenario-server-unknown-key-started', claim: 'usage', file: 'src/cli/configured.ts', find: '  if (missing.length > 0) {', replace: '  if (missing.length > 1e9) {', tests: ['src/cli/expectations-hostile.test.ts'] },
+  { id: 'scenario-unchosen-required-ignored', claim: 'usage', file: 'src/cli/configured.ts', find: '  if (unchosen.length > 0) {', replace: '  if (unchosen.length > 1e9) {', tests: ['src/cli/expectations-hostile.test.ts'] },
+  { id: 'scenario-max-requests-dropped', claim: 'record-limits', file: 'src/cli/run-command.ts', find: '    ...(prepared.maxRequests !== undefined ? { maxRequests: prepared.maxRequests } : {}),', replace: '    ...{},', tests: ['src/cli/expectations-hostile.test.ts'] },
+  { id: 'scenario-max-requests-unbounded', claim: 'usage', file: 'src/harness/scenario.ts', find: 'v.maxValue(LIMITS.scenarioRequests,', replace: 'v.maxValue(LIMITS.scenarioRequests + 1,', tests: ['src/harness/scenario.test.ts', 'src/cli/expectations-hostile.test.ts'] },
+  { id: 'scenario-dropped-key-kept-silent', claim: 'usage', file: 'src/harness/scenario.ts', find: 'v.check((input) => dropped(input) === undefined,', replace: 'v.check(() => true,', tests: ['src/harness/scenario.test.ts', 'src/cli/expectations-hostile.test.ts'] },
+  { id: 'scenario-name-unbounded', claim: 'record-limits', file: 'src/harness/scenario.ts', find: 'v.maxLength(LIMITS.scenarioNameChars,', replace: 'v.maxLength(LIMITS.scenarioNameChars * 100,', tests: ['src/harness/scenario.test.ts', 'src/cli/expectations-hostile.test.ts'] },
 ];

@@ -87,8 +87,12 @@ function planEntries(flags: ConfigFlags, trust: boolean, io: Io): Outcome<{ spec
   if (missing.length > 0) {
     return fail('invalid_arguments', 'unknown_server', `${only.by} names ${missing.join(', ')}: ${path} has no stdio server by that key (has: ${[...known].join(', ') || 'none'})`);
   }
-  // The others are not started: the scenario chose its servers.
+  // The others are not started: the scenario chose its servers. A --require-server of another would be met by a server never started.
   const chosen = new Set(only.keys);
+  const unchosen = flags.requireServers.filter((key) => !chosen.has(key));
+  if (unchosen.length > 0) {
+    return fail('invalid_arguments', 'bad_flag', `--require-server ${unchosen.join(', ')}: ${only.by} does not name it; only those servers start, each required`);
+  }
   return ok({ specs: specs.filter((spec) => chosen.has(spec.key)), notices: notices.filter((notice) => chosen.has(notice.key)).map((notice) => notice.text) });
 }
 

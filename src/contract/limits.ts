@@ -15,6 +15,8 @@ export const LIMITS = {
   fileJsonDepth: 64,
   /** Bytes of a scenario file. */
   scenarioBytes: 4 * MiB,
+  /** Characters of a scenario's `name` (an expectations run keeps its copy as `scenario/<name>.json`, one run-dir path segment). */
+  scenarioNameChars: 64,
   /** Requests a scenario may allow itself (`max_requests`; without it a run makes at most 8). */
   scenarioRequests: 64,
   /** Scenario files `caplab check --scenarios DIR` runs; a folder with more is refused before any runs. */

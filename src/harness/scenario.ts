@@ -30,6 +30,24 @@ const Expect = v.strictObject({
 /** An RFC 6901 JSON Pointer: empty (the whole value) or `/`-separated tokens, `~` only as `~0` or `~1`. */
 export const JSON_POINTER = /^(?:\/(?:[^~/]|~[01])*)*$/;
 
+/** Keys valibot's `v.record` drops without a word (its guard against prototype pollution). */
+const DROPPED_KEYS = ['__proto__', 'constructor', 'prototype'] as const;
+
+/**
+ * A `v.record` that refuses, by name, a key it would otherwise drop: an
+ * expectation under call id `constructor`, or a `values` key `__proto__`,
+ * would silently check nothing.
+ */
+function keptRecord<const K extends v.GenericSchema<string>, const T extends v.GenericSchema>(key: K, value: T, what: string) {
+  const dropped = (input: unknown): string | undefined =>
+    input !== null && typeof input === 'object' ? DROPPED_KEYS.find((name) => Object.hasOwn(input, name)) : undefined;
+  return v.pipe(
+    v.unknown(),
+    v.check((input) => dropped(input) === undefined, (issue) => `${what} ${JSON.stringify(dropped(issue.input))} cannot be kept (a JSON object key caplab's parser drops); use another`),
+    v.record(key, value),
+  );
+}
+
 /**
  * What one call must show, by its tool_use id: `ok: true`, or `error` (its
  * class, and kind when given); with `ok`, `values` (pointers into the call's
@@ -40,7 +58,7 @@ const CallExpect = v.pipe(
   v.strictObject({
     ok: v.optional(v.literal(true)),
     error: v.optional(v.strictObject({ class: v.picklist(ERROR_CLASSES), kind: v.optional(v.pipe(v.string(), v.minLength(1))) })),
-    values: v.optional(v.record(v.pipe(v.string(), v.regex(JSON_POINTER, 'is not a JSON Pointer (RFC 6901)')), v.unknown())),
+    values: v.optional(keptRecord(v.pipe(v.string(), v.regex(JSON_POINTER, 'is not a JSON Pointer (RFC 6901)')), v.unknown(), 'the key')),
     output_valid: v.optional(v.literal(true)),
   }),
   v.check((call) => (call.ok === undefined) !== (call.error === undefined), 'a call expectation has exactly one of ok: true and error'),
@@ -57,7 +75,7 @@ const EndExpect = v.strictObject({
 
 /** The expectations task's `expect`: per call by tool_use id, and the end. */
 const Expectations = v.strictObject({
-  calls: v.record(v.pipe(v.string(), v.minLength(1)), CallExpect),
+  calls: keptRecord(v.pipe(v.string(), v.minLength(1)), CallExpect, 'the call id'),
   end: v.optional(EndExpect),
 });
 export type Expectations = v.InferOutput<typeof Expectations>;
@@ -75,7 +93,7 @@ const ServerKey = v.pipe(v.string(), v.regex(/^[a-zA-Z0-9_-]{1,64}$/, 'is not a 
 
 /** Fields every scenario may carry, whatever its task. */
 const COMMON = {
-  name: v.pipe(v.string(), v.regex(/^[a-z0-9-]+$/)),
+  name: v.pipe(v.string(), v.regex(/^[a-z0-9-]+$/), v.maxLength(LIMITS.scenarioNameChars, `is at most ${LIMITS.scenarioNameChars} characters (LIMITS.scenarioNameChars)`)),
   description: v.string(),
   /** Config keys: only these servers start, each required. */
   servers: v.optional(v.pipe(v.array(ServerKey), v.minLength(1), v.check((keys) => new Set(keys).size === keys.length, 'names a server twice'))),
@@ -131,22 +149,14 @@ export function parseScenario(text: string, origin: string): Outcome<Scenario> {
     return fail('invalid_arguments', 'bad_scenario', `${origin}: task: unknown task ${JSON.stringify(task)} (known: ${SCENARIO_TASKS.join(', ')})`);
   }
   const parsed = task === 'expectations' ? v.safeParse(ExpectationsScenario, json.value) : v.safeParse(ExcerptScenario, json.value);
-  if (parsed.success) {
-    const dropped = parsed.output.task === 'expectations' ? droppedKey(json.value, parsed.output) : undefined;
-    return dropped ? fail('invalid_arguments', 'bad_scenario', `${origin}: expect.calls: ${JSON.stringify(dropped)} cannot be a call id here: an object key of that name is not kept`) : ok(parsed.output);
-  }
+  // A key valibot's record would drop (`__proto__`, `constructor`, `prototype`) was refused by name in the schema (keptRecord).
+  if (parsed.success) return ok(parsed.output);
   const issues = parsed.issues.map(describeIssue);
-  return fail('invalid_arguments', 'bad_scenario', `${origin}: ${issues[0]}`, issues);
-}
-
-/**
- * An `expect.calls` key the parsed scenario lost (`__proto__`: a record
- * assigns it as the object's prototype): refused, never a check silently
- * left out.
- */
-function droppedKey(raw: unknown, parsed: ExpectationsScenario): string | undefined {
-  const calls = (raw as { expect: { calls: object } }).expect.calls;
-  return Object.keys(calls).find((key) => !Object.hasOwn(parsed.expect.calls, key));
+  // An expectations file that forgot its `task` would hear only that `expect.accepted` is required.
+  const expect = (json.value as { expect?: unknown } | null)?.expect;
+  const forgot = task === undefined && expect !== null && typeof expect === 'object' && Object.hasOwn(expect, 'calls');
+  const hint = forgot ? ' (expect.calls is the expectations task\'s: add "task": "expectations")' : '';
+  return fail('invalid_arguments', 'bad_scenario', `${origin}: ${issues[0]}${hint}`, issues);
 }
 
 /** One issue as `path: what is wrong`, an unknown key named as such (valibot says "Expected never"). */
