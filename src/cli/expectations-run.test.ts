@@ -6,7 +6,7 @@
  * in all; the example's run dir is shared by the tests that read it.
  */
 import { expect, test } from 'bun:test';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { scratchDir } from '../../test/scratch.ts';
 import { canonicalJson, sha256Hex } from '../contract/index.ts';
@@ -149,4 +149,24 @@ test('a record whose scenario copy was rewritten (its ref recomputed, re-chained
   // An expectation changed: the checks re-computed from the copy are not the recorded ones.
   const stricter = await verifyJson(edit((s) => (s.expect.calls.weather.values['/temperature'] = 37)));
   expect([stricter.code, stricter.doc.error?.kind]).toEqual([1, 'acceptance_mismatch']);
+}, 60_000);
+
+test('verify ties each result file to its call: a file rewritten (its ref re-hashed, re-chained) under an unchanged data_sha256 is result_mismatch, whatever the checks read; a dropped one too', async () => {
+  const { dir } = await example();
+  const parent = scratchDir();
+  const rewritten = copyRun(dir, parent);
+  const weather = callsOf(rewritten)['weather']!;
+  const path = weather.files[0].path as string;
+  // Humidity is read by no check: only the tie to data_sha256 can tell this file from the one the server sent.
+  const forged = canonicalJson({ ...JSON.parse(readFileSync(join(rewritten, path), 'utf8')), humidity: 1 });
+  writeFileSync(join(rewritten, path), forged);
+  rechain(rewritten, (all) => all.map((e) => (e.type === 'call' && e['tool_call_id'] === 'weather' ? { ...e, files: [{ ...weather.files[0], sha256: sha256Hex(forged), bytes: Buffer.byteLength(forged) }] } : e)));
+  const tied = await verifyJson(rewritten);
+  expect([tied.code, tied.doc.error?.kind, tied.doc.error?.message]).toEqual([1, 'result_mismatch', `call weather: ${path} is not the data its outcome hashes (data_sha256)`]);
+  const dropped = copyRun(dir, parent);
+  const echo = callsOf(dropped)['echo']!;
+  rmSync(join(dropped, echo.files[0].path as string));
+  rechain(dropped, (all) => all.map((e) => (e.type === 'call' && e['tool_call_id'] === 'echo' ? (({ files: _, ...rest }) => rest)(e) : e)));
+  const missing = await verifyJson(dropped);
+  expect([missing.code, missing.doc.error?.kind, missing.doc.error?.message]).toEqual([1, 'result_mismatch', 'call echo: succeeded, but no result file (call_result) keeps its data']);
 }, 60_000);
