@@ -53,7 +53,7 @@ export function rechain(dir: string, edit: (events: Event[]) => Event[]): string
 }
 
 /** `caplab verify DIR --json ARGS…`: exit code, the raw output and the one JSON document it must be. */
-export async function verifyJson(dir: string, ...args: string[]): Promise<{ code: number; out: string; doc: { verified: boolean; error?: { kind: string; at: { file: string } } } & Record<string, unknown> }> {
+export async function verifyJson(dir: string, ...args: string[]): Promise<{ code: number; out: string; doc: { verified: boolean; error?: { kind: string; message?: string; at: { file: string } } } & Record<string, unknown> }> {
   const io = testIo('/');
   const code = await cli(['verify', dir, '--json', ...args], io);
   return { code, out: io.out(), doc: JSON.parse(io.out()) };
