@@ -1241,4 +1241,5 @@ export const MUTATIONS: readonly Mutation[] = [
   { id: 'format-6-unnamed', claim: 'record-format', file: 'src/harness/open-run.ts', find: 'this.#dir.nameFormat(this.#options.task.keepsResults ? LEDGER_FORMAT_6 :', replace: 'this.#dir.nameFormat(false ? LEDGER_FORMAT_6 :', tests: ['src/cli/expectations-run.test.ts'] },
   { id: 'call-result-unwritten', claim: 'record-format', file: 'src/harness/calls-step.ts', find: '  const kept = context.task.keepsResults && record.outcome.ok &&', replace: '  const kept = false && record.outcome.ok &&', tests: ['src/cli/expectations-run.test.ts'] },
   { id: 'result-files-unwired', claim: 'record-story', file: 'src/harness/recheck.ts', find: ' ?? checkResultFiles(events, readFile, task.keepsResults ?? false);', replace: ' ?? (void checkResultFiles, undefined);', tests: ['src/cli/expectations-run.test.ts'] },
+  { id: 'check-case-unknown-outcome-passes', claim: 'usage', file: 'src/cli/check-expectations.ts', find: "  const passed = completed && outcome.ending.type === 'accepted' &&", replace: '  const passed = completed && loop.accepted &&', tests: ['src/cli/check-scenarios.test.ts'] },
 ];

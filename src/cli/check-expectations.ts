@@ -1,4 +1,4 @@
-import { recheckAcceptance, type Task } from '../harness/index.ts';
+import { recheckAcceptance, summaryOf, type Task } from '../harness/index.ts';
 import { verify } from '../ledger/index.ts';
 import { callEffectViolation, readCallEffects, type CallEffects } from './check-effects.ts';
 import type { CaseCheck, CheckResult } from './check.ts';
@@ -18,7 +18,9 @@ const listed = (checks: readonly CaseCheck[]): CaseCheck[] => checks.map(({ id, 
 
 /**
  * Judges an expectations case: it passed iff the run completed (its loop
- * reached a verdict), its acceptance accepted (every expectation holds), its
+ * reached a verdict), it ended accepted (every expectation holds, and no
+ * call's outcome is unknown nor a server's transport failed: those end a run
+ * exit 4 or 3 whatever was expected), its
  * run dir verifies with the task's recheck (so the checks are re-computed
  * from the recorded bytes, never taken from the run's word), and the
  * per-call side-effect rule holds (`callEffectViolation`, read back from
@@ -46,10 +48,11 @@ export function judgeExpectations(item: ExpectationsCase, executed: Executed): C
   const observed = [
     ...(completed ? [] : [`did not complete: ${loop.stop}${loop.failure ? ` (${loop.failure.class}/${loop.failure.kind})` : ''}`]),
     ...(completed && failed.length === 0 ? [`all ${checks.length} checks pass`] : failed.map((check) => `${check.id}: ${check.evidence}`)),
+    ...(completed && outcome.ending.type !== 'accepted' && outcome.ending.type !== 'not_accepted' ? [`ended ${summaryOf(outcome.ending)}`] : []),
     ...(violation ? [violation] : []),
     verified.ok ? 'record verifies' : `record fails: ${verified.kind}`,
   ].join(', ');
-  const passed = completed && loop.accepted && failed.length === 0 && violation === undefined && verified.ok;
+  const passed = completed && outcome.ending.type === 'accepted' && failed.length === 0 && violation === undefined && verified.ok;
   const failure = loop.failure ?? (verified.ok ? undefined : verified);
   return {
     ...base,

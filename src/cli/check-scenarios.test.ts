@@ -153,3 +153,26 @@ test('what needs the servers\' listing is checked for every file before the firs
   }
   expect(await serversLeft(mark)).toEqual([]);
 }, 60_000);
+
+test('[test server] a case whose call outcome is unknown fails even where its expectation says that error: run exits 4, check 1', async () => {
+  const dir = scratchDir();
+  const mark = `check-scenarios-${crypto.randomUUID()}`;
+  const config = writeConfig(dir, mark, { d: testServer('die') });
+  const crash = {
+    task: 'expectations',
+    name: 'crash',
+    description: 'Call crash, which kills the server before it answers.',
+    servers: ['d'],
+    permissions: { allow: ['mcp__d__crash'] },
+    responses: [{ tool_calls: [{ id: 'c1', name: 'mcp__d__crash', arguments: {} }], usage }, { text: 'Done.', usage }],
+    expect: { calls: { c1: { error: { class: 'closed' } } } },
+  };
+  const scenarios = folder(dir, { 'crash.scenario.json': crash });
+  const run = await caplab(['run', '--scenario', join(scenarios, 'crash.scenario.json'), '--mcp-config', config, '--out', join(dir, 'run')], dir);
+  expect(run.code).toBe(4);
+  const check = await caplab(['check', '--scenarios', scenarios, '--mcp-config', config, '--out', join(dir, 'check'), '--json'], dir);
+  const doc = JSON.parse(check.out);
+  expect([check.code, doc.results[0].passed, doc.results[0].checks.map((c: { id: string; verdict: string }) => `${c.id} ${c.verdict}`)]).toEqual([1, false, ['call:c1:error pass']]);
+  expect(doc.results[0].observed).toContain('ended outcome unknown');
+  expect(await serversLeft(mark)).toEqual([]);
+}, 60_000);
