@@ -152,9 +152,10 @@ every run dir is then verified offline. Prints a table scenario / expected / obs
                  --mcp-config). Every file is read, parsed and checked, and its servers looked up
                  in the config, before the first case: a bad file, a symlink or folder named so, or
                  too many files is exit 2 with no run dir and no server started. An expectations
-                 scenario passes iff every expectation holds, its run dir verifies, and each call's
-                 handler was entered at most once, only for a tool_use id a recorded response asked
-                 for; --json lists each check with its verdict and evidence. An excerpt scenario is
+                 scenario passes iff every expectation holds and the run ended accepted (an unknown
+                 outcome or a failed transport fails it, whatever was expected), its run dir
+                 verifies, and each call's handler was entered at most once, only for a tool_use id
+                 a recorded response asked for; --json lists each check with its verdict and evidence. An excerpt scenario is
                  judged as the built-in ones. A case whose servers do not start fails (exit 1).
                  Then each file's servers are started once and closed again, before the first case,
                  so what needs their listing (an output_valid tool, a permission rule's tool name)
