@@ -45,9 +45,21 @@ type Sending = 'request' | 'notification' | 'response';
 /** The headers the transport sets itself: a configured header of the same name is refused (see `openHttpTransport`). */
 export const OWN_HEADERS: ReadonlySet<string> = new Set(['accept', 'connection', 'content-length', 'content-type', 'host', 'last-event-id', 'mcp-protocol-version', 'mcp-session-id', 'transfer-encoding']);
 
-function sending(message: OutboundMessage): { readonly kind: Sending; readonly what: string; readonly key?: string } {
-  if ('method' in message) return 'id' in message ? { kind: 'request', what: `${message.method} #${message.id}`, key: idKey(message.id) } : { kind: 'notification', what: message.method };
-  return { kind: 'response', what: `the answer to server request #${message.id}` };
+interface Sent {
+  readonly kind: Sending;
+  /** The message as a failure names it (`tools/call #3`). */
+  readonly what: string;
+  /** A request's id key: the answer that settles it. */
+  readonly key?: string;
+  /** Aborts its POST; it leaves the transport's in-flight set once its answer (or its failure) is taken. */
+  readonly controller: AbortController;
+}
+
+function sending(message: OutboundMessage, controller: AbortController): Sent {
+  if ('method' in message) {
+    return 'id' in message ? { kind: 'request', what: `${message.method} #${message.id}`, key: idKey(message.id), controller } : { kind: 'notification', what: message.method, controller };
+  }
+  return { kind: 'response', what: `the answer to server request #${message.id}`, controller };
 }
 
 const isAnswerTo = (message: InboundMessage, key: string | undefined): boolean =>
@@ -181,19 +193,20 @@ export class HttpTransport implements Transport<HttpCloseReport> {
     (failure.class === 'closed' ? this.onclose : this.onerror)?.(failure);
   }
 
-  /** Delivers one message; false once the session is over (the callback may have ended it). */
-  #deliver(message: InboundMessage, bytes: number): boolean {
+  /** Delivers one message that came back on `sent`'s POST; false once the session is over (the callback may have ended it). */
+  #deliver(message: InboundMessage, bytes: number, sent: Sent): boolean {
     if (this.#done) return false;
+    if (isAnswerTo(message, sent.key)) this.#inflight.delete(sent.controller);
     this.onmessage?.(message, { bytes });
     return !this.#done;
   }
 
   async #post(message: OutboundMessage, body: string): Promise<void> {
-    const sent = sending(message);
+    const controller = new AbortController();
+    const sent = sending(message, controller);
     const after = this.#ordered;
     let statusKnown = (): void => {};
     if (sent.kind !== 'request') this.#ordered = new Promise((resolve) => (statusKnown = resolve));
-    const controller = new AbortController();
     this.#inflight.add(controller);
     try {
       await this.#started;
@@ -207,6 +220,7 @@ export class HttpTransport implements Transport<HttpCloseReport> {
         return this.#end(fetchFailure(sent.what, error));
       }
       statusKnown();
+      if (sent.kind !== 'request') this.#inflight.delete(controller);
       await this.#answer(response, sent, carriedSession, 'method' in message && message.method === 'initialize');
     } finally {
       statusKnown();
@@ -214,7 +228,7 @@ export class HttpTransport implements Transport<HttpCloseReport> {
     }
   }
 
-  async #answer(response: Response, sent: ReturnType<typeof sending>, carriedSession: boolean, initialize: boolean): Promise<void> {
+  async #answer(response: Response, sent: Sent, carriedSession: boolean, initialize: boolean): Promise<void> {
     const failed = statusFailure(sent.what, response, carriedSession) ?? (initialize ? this.#takeSessionId(response) : undefined);
     if (failed || sent.kind !== 'request') void response.body?.cancel().catch(() => {});
     if (failed) {
@@ -241,18 +255,18 @@ export class HttpTransport implements Transport<HttpCloseReport> {
     return bad;
   }
 
-  async #readJson(response: Response, sent: ReturnType<typeof sending>): Promise<void> {
+  async #readJson(response: Response, sent: Sent): Promise<void> {
     const body = await readBodyBounded(response, this.#limits.bodyBytes, sent.what);
     if (this.#done) return;
     if (!body.ok) return this.#end(body);
     const decoded = decodeHttp(body.value, `the JSON body answering ${sent.what}`);
     if (!decoded.ok) return this.#end(decoded);
     if (!isAnswerTo(decoded.value, sent.key)) return this.#end(refuse('protocol', 'no_answer', `${sent.what}: the JSON body is not its answer (a request answered as JSON MUST get its response)`));
-    this.#deliver(decoded.value, body.value.byteLength);
+    this.#deliver(decoded.value, body.value.byteLength, sent);
   }
 
   /** Delivers the stream's messages until the request's answer (then stops reading); a stream that ends first is closed/stream_dropped. */
-  async #readStream(response: Response, sent: ReturnType<typeof sending>): Promise<void> {
+  async #readStream(response: Response, sent: Sent): Promise<void> {
     const reader = response.body?.getReader();
     if (!reader) return this.#end(dropped(sent.what, 'the SSE stream had no body'));
     const parser = new SseParser(this.#limits.sseEventBytes);
@@ -265,7 +279,7 @@ export class HttpTransport implements Transport<HttpCloseReport> {
         for (const event of events) {
           const decoded = decodeHttp(event.data, `an SSE event answering ${sent.what}`);
           if (!decoded.ok) return this.#end(decoded);
-          if (!this.#deliver(decoded.value, event.bytes) || isAnswerTo(decoded.value, sent.key)) return;
+          if (!this.#deliver(decoded.value, event.bytes, sent) || isAnswerTo(decoded.value, sent.key)) return;
         }
         if (failure) return this.#end(failure);
       }
