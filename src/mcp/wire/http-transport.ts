@@ -176,7 +176,7 @@ export class HttpTransport implements Transport<HttpCloseReport> {
     }
   }
 
-  #init(method: 'POST' | 'DELETE', body: string | undefined, signal: AbortSignal): RequestInit & { readonly proxy: false } {
+  #init(method: 'POST' | 'DELETE', body: string | undefined, signal: AbortSignal): RequestInit & { readonly proxy?: false } {
     const headers = new Headers(this.#headers.map(([name, value]) => [name, value]));
     if (body !== undefined) headers.set('content-type', 'application/json');
     headers.set('accept', 'application/json, text/event-stream');
