@@ -26,7 +26,7 @@ export const CLAIMS = {
   guard: { readme: 'caplab even when caplab itself is SIGKILLed', text: 'hooks, servers and probe temp cwd die with caplab even when it is SIGKILLed (its guard)' },
   usage: { readme: 'usage error (bad flag, argument, path or file), found before any work', text: 'a bad flag, path or file is a usage error (exit 2) before any work, and caplab never overwrites what is not its own' },
   packages: { readme: '(`skills/`, SKILL.md) organise tools and references', text: 'SKILL.md packages are read strictly and bounded; a plain one is sent and recorded as its body' },
-  'http-client': { readme: 'a redirect is refused, never followed', text: 'the HTTP client transport never follows a redirect, ignores proxy variables, bounds bodies, SSE events and session ids, requires 202, and starts one new session after a 404' },
+  'http-client': { readme: 'a redirect is refused, never followed', text: 'the HTTP client transport never follows a redirect, ignores proxy variables, bounds bodies, SSE events and session ids, requires 202, keeps no socket after close, and starts one new session after a 404' },
   probe: { readme: 'Every finding carries class, kind, tool, evidence and its basis', text: 'probe reports whatever a server does as a finding with class, kind, tool, evidence and basis' },
 } as const;
 
@@ -1251,5 +1251,6 @@ export const MUTATIONS: readonly Mutation[] = [
   { id: 'sse-event-bound-ignored', claim: 'http-client', file: 'src/mcp/wire/sse.ts', find: 'this.#maxEventBytes = maxEventBytes;', replace: 'this.#maxEventBytes = maxEventBytes * 1024;', tests: HTTP_TESTS },
   { id: 'http-202-not-required', claim: 'http-client', file: 'src/mcp/wire/http-transport.ts', find: '      if (response.status === 202) return;', replace: '      if (response.status < 300) return;', tests: HTTP_TESTS },
   { id: 'http-session-id-bound-ignored', claim: 'http-client', file: 'src/mcp/wire/http-status.ts', find: '  if (id.length > maxBytes) return', replace: '  if (id.length > maxBytes * 1024) return', tests: HTTP_TESTS },
+  { id: 'http-socket-pooled', claim: 'http-client', file: 'src/mcp/wire/http-transport.ts', find: "    headers.set('connection', 'close');", replace: '', tests: HTTP_TESTS },
   { id: 'http-404-not-renewed', claim: 'http-client', file: 'src/mcp/client/host-session.ts', find: "if (correlator.failure?.kind === 'session_gone') await", replace: "if (correlator.failure?.kind === 'session_closed') await", tests: ['src/mcp/client/host-renew.test.ts'] },
 ];

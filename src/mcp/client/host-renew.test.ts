@@ -44,7 +44,8 @@ test('a 404 on a live session: closed/session_gone, one fresh initialize, a seco
   expect(s.failure()).toMatchObject({ class: 'closed', kind: 'session_gone' });
   expect((await s.close()).session).toEqual({ deleted: false, why: 'the server had ended it (404)' });
   expect(await socketsBackTo(baseline)).toBe(baseline);
-
+  // Stopped first: every line the server wrote is read.
+  expect(await server.stop()).toBe(true);
   const posts = server.seen.filter((entry) => entry.method === 'POST' && entry.body?.method !== undefined);
   expect(posts.map((entry) => `${entry.body?.method} ${entry.headers?.['mcp-session-id'] ?? '-'} ${entry.headers?.['mcp-protocol-version'] ?? '-'}`)).toEqual([
     'initialize - -',
@@ -69,5 +70,6 @@ test('without reopen (a stdio session), a session_gone session stays ended: noth
   expect(await session.value.callTool({ name: 'add' }, {}, ids)).toMatchObject({ ok: false, kind: 'session_gone' });
   expect(await session.value.callTool({ name: 'add' }, {}, ids)).toMatchObject({ ok: false, kind: 'server_closed' });
   await session.value.close();
+  expect(await server.stop()).toBe(true);
   expect(server.seen.filter((entry) => entry.body?.method === 'initialize')).toHaveLength(1);
 });

@@ -91,6 +91,8 @@ describe('HttpTransport against a server in another process', () => {
       expect(failure.message).toContain(`HTTP ${status}`);
       expect(failure.message).toContain(JSON.stringify(target.url));
       expect((await s.closed()).session).toEqual({ deleted: false, why: 'no session id was issued' });
+      // Stopped first: every line either server wrote is read.
+      expect([await server.stop(), await target.stop()]).toEqual([true, true]);
       expect(server.seen).toHaveLength(1);
       expect(target.seen).toEqual([]);
     });
@@ -153,6 +155,7 @@ describe('HttpTransport against a server in another process', () => {
     expect(failure).toMatchObject({ class: 'closed', kind: 'stream_dropped' });
     expect(failure.message).toContain('outcome unknown, never re-sent');
     expect((await s.closed()).session).toEqual({ deleted: true, status: 200 });
+    expect(await server.stop()).toBe(true);
     expect(server.seen.filter((entry) => entry.body?.method === 'tools/call')).toHaveLength(1);
   });
 
@@ -164,6 +167,7 @@ describe('HttpTransport against a server in another process', () => {
     expect(failure).toMatchObject({ class: 'closed', kind: 'session_gone' });
     expect(failure.message).toContain('never re-sent');
     expect((await s.closed()).session).toEqual({ deleted: false, why: 'the server had ended it (404)' });
+    expect(await server.stop()).toBe(true);
     expect(server.seen.map((entry) => entry.method)).not.toContain('DELETE');
   });
 
@@ -201,6 +205,7 @@ describe('HttpTransport against a server in another process', () => {
         else process.env[name] = value;
       }
     }
+    expect([await server.stop(), await decoy.stop()]).toEqual([true, true]);
     expect(server.seen.length).toBeGreaterThanOrEqual(3);
     expect(decoy.seen).toEqual([]);
   });

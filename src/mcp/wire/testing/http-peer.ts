@@ -3,7 +3,7 @@
  * counts the test process's sockets (`/proc/self/fd`), so a test can prove the
  * client transport kept none.
  */
-import { readdirSync, readlinkSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { until } from '../../../../test/until.ts';
 import { isRunning } from './processes.ts';
@@ -23,7 +23,7 @@ export interface Hostile {
   readonly pid: number;
   /** What it saw so far, in order. */
   readonly seen: Seen[];
-  /** Closes its stdin and waits for it to exit (killed if it does not); true if it is gone. */
+  /** Closes its stdin and waits for it to exit (killed if it does not) and for the last line it wrote; true if it is gone. Idempotent. */
   stop(): Promise<boolean>;
 }
 
@@ -34,7 +34,7 @@ export async function startHostile(mode: string, arg = ''): Promise<Hostile> {
   const child = Bun.spawn([process.execPath, SCRIPT, mode, arg], { stdin: 'pipe', stdout: 'pipe', stderr: 'ignore', env: { PATH: process.env['PATH'] ?? '' } });
   const seen: Seen[] = [];
   let port = 0;
-  void (async () => {
+  const reading = (async () => {
     let buffered = '';
     for await (const chunk of child.stdout.pipeThrough(new TextDecoderStream())) {
       buffered += chunk;
@@ -58,16 +58,41 @@ export async function startHostile(mode: string, arg = ''): Promise<Hostile> {
       await Promise.race([child.exited, Bun.sleep(5_000)]);
       if (isRunning(child.pid)) child.kill('SIGKILL');
       await child.exited;
+      // Every line it wrote is in `seen` once its stdout reached EOF.
+      await reading;
       return !isRunning(child.pid);
     },
   };
 }
 
-/** The test process's open sockets. */
+/** Inodes of the TCP sockets in this network namespace (`/proc/self/net/tcp`, `tcp6`). */
+function tcpInodes(): Set<string> {
+  const inodes = new Set<string>();
+  for (const table of ['/proc/self/net/tcp', '/proc/self/net/tcp6']) {
+    let text = '';
+    try {
+      text = readFileSync(table, 'utf8');
+    } catch {
+      continue;
+    }
+    for (const row of text.split('\n').slice(1)) {
+      const inode = row.trim().split(/\s+/)[9];
+      if (inode !== undefined) inodes.add(inode);
+    }
+  }
+  return inodes;
+}
+
+/**
+ * The TCP sockets the test process holds: its `/proc/self/fd` links to
+ * `socket:[inode]` that are TCP (a child's stdio are socketpairs, not counted).
+ */
 export function socketCount(): number {
+  const tcp = tcpInodes();
   return readdirSync('/proc/self/fd').filter((fd) => {
     try {
-      return readlinkSync(`/proc/self/fd/${fd}`).startsWith('socket:');
+      const inode = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/self/fd/${fd}`))?.[1];
+      return inode !== undefined && tcp.has(inode);
     } catch {
       return false;
     }
