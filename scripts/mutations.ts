@@ -26,6 +26,7 @@ export const CLAIMS = {
   guard: { readme: 'caplab even when caplab itself is SIGKILLed', text: 'hooks, servers and probe temp cwd die with caplab even when it is SIGKILLed (its guard)' },
   usage: { readme: 'usage error (bad flag, argument, path or file), found before any work', text: 'a bad flag, path or file is a usage error (exit 2) before any work, and caplab never overwrites what is not its own' },
   packages: { readme: '(`skills/`, SKILL.md) organise tools and references', text: 'SKILL.md packages are read strictly and bounded; a plain one is sent and recorded as its body' },
+  'http-client': { readme: 'a redirect is refused, never followed', text: 'the HTTP client transport never follows a redirect, ignores proxy variables, bounds bodies, SSE events and session ids, requires 202, keeps no socket after close, and starts one new session after a 404' },
   probe: { readme: 'Every finding carries class, kind, tool, evidence and its basis', text: 'probe reports whatever a server does as a finding with class, kind, tool, evidence and basis' },
 } as const;
 
@@ -49,6 +50,7 @@ const PROBE_HOSTILE_TESTS = ['src/cli/probe-hostile.test.ts'];
 const PROBE_EVIDENCE_TESTS = ['src/mcp/probe/probe-evidence.test.ts'];
 const GUARD_TESTS = ['src/platform/guard.test.ts', 'src/cli/sigkill.test.ts'];
 const HOST_SESSION_TESTS = ['src/mcp/client/host-session.test.ts'];
+const HTTP_TESTS = ['src/mcp/wire/http-transport.test.ts', 'src/mcp/wire/sse.test.ts'];
 const EXPECTATIONS_UNIT_TESTS = ['src/expectations/checks.test.ts', 'src/cli/expectations-run.test.ts'];
 const CONFIGURED_CLI_TESTS = ['src/cli/configured-run.test.ts', 'src/cli/configured-tools.test.ts', 'src/cli/configured-check.test.ts'];
 
@@ -1159,7 +1161,7 @@ export const MUTATIONS: readonly Mutation[] = [
   // W4: the host session profile for servers users configure (src/mcp/client/host-*.ts).
   { id: 'host-drift-changed-callable', claim: 'mcp-client', file: 'src/mcp/client/host-relist.ts', find: "for (const name of changed) this.#drifted.set(name, 'changed');", replace: 'for (const name of changed) void name;', tests: HOST_SESSION_TESTS },
   { id: 'host-no-relist-before-call', claim: 'mcp-client', file: 'src/mcp/client/host-relist.ts', find: 'if (this.#source.seen() > this.#answered) {', replace: 'if (this.#source.seen() > this.#answered + Number.MAX_SAFE_INTEGER) {', tests: HOST_SESSION_TESTS },
-  { id: 'host-server-closed-sent', claim: 'mcp-client', file: 'src/mcp/client/host-session.ts', find: "listed first`);\n      if (correlator.failure) return serverClosed(tool.name, correlator.failure);", replace: 'listed first`);', tests: HOST_SESSION_TESTS },
+  { id: 'host-server-closed-sent', claim: 'mcp-client', file: 'src/mcp/client/host-session.ts', find: '      if (failure()) return serverClosed(tool.name, failure()!);', replace: '      if (failure() && tool.name === \'\') return serverClosed(tool.name, failure()!);', tests: HOST_SESSION_TESTS },
   { id: 'host-is-error-as-result', claim: 'mcp-client', file: 'src/mcp/client/host-call.ts', find: 'if (result.isError === true) return', replace: 'if (result.isError === true && texts.length < 0) return', tests: HOST_SESSION_TESTS },
   { id: 'host-non-text-block-as-json', claim: 'mcp-client', file: 'src/mcp/client/host-content.ts', find: "text: block.type === 'text' ? block.text : blockLine(block)", replace: "text: block.type === 'text' ? block.text : JSON.stringify(block)", tests: HOST_SESSION_TESTS },
   { id: 'host-text-disagreement-unchecked', claim: 'mcp-client', file: 'src/mcp/client/host-call.ts', find: 'if (texts.length > 0 && !jsonTextAgrees(texts, structured))', replace: 'if (texts.length > 1 && !jsonTextAgrees(texts, structured))', tests: HOST_SESSION_TESTS },
@@ -1242,4 +1244,13 @@ export const MUTATIONS: readonly Mutation[] = [
   { id: 'call-result-unwritten', claim: 'record-format', file: 'src/harness/calls-step.ts', find: '  const kept = context.task.keepsResults && record.outcome.ok &&', replace: '  const kept = context.task.keepsResults === undefined && record.outcome.ok &&', tests: ['src/cli/expectations-run.test.ts'] },
   { id: 'result-files-unwired', claim: 'record-story', file: 'src/harness/recheck.ts', find: ' ?? checkResultFiles(events, readFile, task.keepsResults ?? false);', replace: ' ?? (checkResultFiles.length < 0 ? checkResultFiles(events, readFile, true) : undefined);', tests: ['src/cli/expectations-run.test.ts'] },
   { id: 'check-case-unknown-outcome-passes', claim: 'usage', file: 'src/cli/check-expectations.ts', find: "  const passed = completed && outcome.ending.type === 'accepted' &&", replace: '  const passed = completed && loop.accepted &&', tests: ['src/cli/check-scenarios.test.ts'] },
+  // W6 (issue 24), the client's Streamable HTTP transport: each refusal made lenient, against a hostile server in another process.
+  { id: 'http-redirect-followed', claim: 'http-client', file: 'src/mcp/wire/http-transport.ts', find: "redirect: 'manual', proxy: false,", replace: "redirect: 'follow', proxy: false,", tests: HTTP_TESTS },
+  { id: 'http-proxy-not-disabled', claim: 'http-client', file: 'src/mcp/wire/http-transport.ts', find: 'proxy: false, ...(body', replace: '...(body', tests: HTTP_TESTS },
+  { id: 'http-body-bound-ignored', claim: 'http-client', file: 'src/mcp/wire/http-body.ts', find: '      if (total > maxBytes) {', replace: '      if (total > maxBytes * 1024) {', tests: HTTP_TESTS },
+  { id: 'sse-event-bound-ignored', claim: 'http-client', file: 'src/mcp/wire/sse.ts', find: 'this.#maxEventBytes = maxEventBytes;', replace: 'this.#maxEventBytes = maxEventBytes * 1024;', tests: HTTP_TESTS },
+  { id: 'http-202-not-required', claim: 'http-client', file: 'src/mcp/wire/http-transport.ts', find: '      if (response.status === 202) return;', replace: '      if (response.status < 300) return;', tests: HTTP_TESTS },
+  { id: 'http-session-id-bound-ignored', claim: 'http-client', file: 'src/mcp/wire/http-status.ts', find: '  if (id.length > maxBytes) return', replace: '  if (id.length > maxBytes * 1024) return', tests: HTTP_TESTS },
+  { id: 'http-socket-pooled', claim: 'http-client', file: 'src/mcp/wire/http-transport.ts', find: "    headers.set('connection', 'close');", replace: '', tests: HTTP_TESTS },
+  { id: 'http-404-not-renewed', claim: 'http-client', file: 'src/mcp/client/host-session.ts', find: "if (correlator.failure?.kind === 'session_gone') await", replace: "if (correlator.failure?.kind === 'session_closed') await", tests: ['src/mcp/client/host-renew.test.ts'] },
 ];
