@@ -43,6 +43,10 @@ export const LIMITS = {
   hookOutputBytes: 64 * KiB,
   /** Bytes of one inbound MCP stdio line (one JSON-RPC message). */
   mcpLineBytes: 1 * MiB,
+  /** Bytes of one HTTP body carrying one MCP message (`serve --http` reads at most this of a POST): one message, bounded as one stdio line is. */
+  httpBodyBytes: 1 * MiB,
+  /** Live sessions of `serve --http` (each initialize opens one, DELETE ends it); an initialize beyond them is answered 503. */
+  httpSessions: 64,
   /** Bytes written to an MCP server's stdin that it has not read yet (requests, answers to its pings). */
   mcpUnsentBytes: 4 * MiB,
   /** Bytes of an MCP server's stderr kept while it runs (the newest); the rest is read and dropped. */
