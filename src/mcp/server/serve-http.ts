@@ -39,7 +39,7 @@ export interface HttpServeIo {
 /** How `serve --http` ended: 0 stopped (a signal or stdin EOF; the CLI ranks a signal), 3 it could not listen. */
 export const HTTP_SERVE_EXIT = { ok: 0, listen: 3 } as const;
 
-/** The one bound on a request body: ours as we read it, and Bun's own past it (the same number). */
+/** The bound on a request body, as `readBounded` reads it (Bun's own, 128 MiB, is never reached: it would answer 413 without a word). */
 const BODY_LIMIT = LIMITS.httpBodyBytes;
 /** How long a stop waits for requests in flight (a client still sending its body) before their sockets are closed. */
 const STOP_GRACE_MS = 5_000;
@@ -190,7 +190,6 @@ function listen(options: HttpServeOptions, ctx: Context): Server<undefined> {
   return Bun.serve({
     hostname: options.host,
     port: options.port,
-    maxRequestBodySize: BODY_LIMIT,
     fetch: (request) => route(request, ctx),
     // A bug in a handler, or a client gone mid-body: one line, and a 500 if anyone still listens.
     error: (error) => {
@@ -233,7 +232,9 @@ export async function serveToolsHttp(server: ToolServer, options: HttpServeOptio
   const stop = stopRequested(options, io);
   const reason = await stop.reason;
   stop.release();
-  await close(listener);
+  const closing = close(listener);
+  log(`${reason}: stopping (listener closed; ${listener.pendingRequests} requests in flight)`);
+  await closing;
   log(`${reason}: stopped (listener closed, answers in flight written, ${ctx.sessions.size} sessions ended)`);
   return HTTP_SERVE_EXIT.ok;
 }
