@@ -51,7 +51,7 @@ export async function accepts(port: number, host = '127.0.0.1'): Promise<boolean
   }
 }
 
-async function firstLine(stream: ReadableStream<Uint8Array>): Promise<{ line: string; after: string; rest: ReadableStreamDefaultReader<Uint8Array> }> {
+async function firstLine(stream: ReadableStream<Uint8Array>): Promise<{ line: string; after: string; rest: { read(): Promise<{ done: boolean; value?: Uint8Array | undefined }> } }> {
   const reader = stream.getReader();
   let text = '';
   while (!text.includes('\n')) {
@@ -101,7 +101,7 @@ export async function startServe(args: readonly string[] = [], env: Record<strin
   });
   const after = async (): Promise<string> => {
     let text = leftover;
-    for (let read = await rest.read(); !read.done; read = await rest.read()) text += new TextDecoder().decode(read.value);
+    for (let read = await rest.read(); !read.done; read = await rest.read()) text += new TextDecoder().decode(read.value!);
     return text;
   };
   return { url: match[1]!, port, proc, stderr: () => stderr, rest: after, stop };
