@@ -26,6 +26,7 @@ export const CLAIMS = {
   guard: { readme: 'caplab even when caplab itself is SIGKILLed', text: 'hooks, servers and probe temp cwd die with caplab even when it is SIGKILLed (its guard)' },
   usage: { readme: 'usage error (bad flag, argument, path or file), found before any work', text: 'a bad flag, path or file is a usage error (exit 2) before any work, and caplab never overwrites what is not its own' },
   packages: { readme: '(`skills/`, SKILL.md) organise tools and references', text: 'SKILL.md packages are read strictly and bounded; a plain one is sent and recorded as its body' },
+  'serve-http': { readme: '`Host`/`Origin` checked (403)', text: 'serve --http refuses a foreign Host or Origin (403), a missing or wrong token (401), an over-size body (413), a session not live (404) and GET (405)' },
   'http-client': { readme: 'a redirect is refused, never followed', text: 'the HTTP client transport never follows a redirect, ignores proxy variables, bounds bodies, SSE events and session ids, requires 202, keeps no socket after close, and starts one new session after a 404' },
   probe: { readme: 'Every finding carries class, kind, tool, evidence and its basis', text: 'probe reports whatever a server does as a finding with class, kind, tool, evidence and basis' },
 } as const;
@@ -52,6 +53,7 @@ const GUARD_TESTS = ['src/platform/guard.test.ts', 'src/cli/sigkill.test.ts'];
 const HOST_SESSION_TESTS = ['src/mcp/client/host-session.test.ts'];
 const HTTP_TESTS = ['src/mcp/wire/http-transport.test.ts', 'src/mcp/wire/sse.test.ts'];
 const EXPECTATIONS_UNIT_TESTS = ['src/expectations/checks.test.ts', 'src/cli/expectations-run.test.ts'];
+const SERVE_HTTP_TESTS = ['src/cli/serve-http.test.ts'];
 const CONFIGURED_CLI_TESTS = ['src/cli/configured-run.test.ts', 'src/cli/configured-tools.test.ts', 'src/cli/configured-check.test.ts'];
 
 export const MUTATIONS: readonly Mutation[] = [
@@ -1244,6 +1246,12 @@ export const MUTATIONS: readonly Mutation[] = [
   { id: 'call-result-unwritten', claim: 'record-format', file: 'src/harness/calls-step.ts', find: '  const kept = context.task.keepsResults && record.outcome.ok &&', replace: '  const kept = context.task.keepsResults === undefined && record.outcome.ok &&', tests: ['src/cli/expectations-run.test.ts'] },
   { id: 'result-files-unwired', claim: 'record-story', file: 'src/harness/recheck.ts', find: ' ?? checkResultFiles(events, readFile, task.keepsResults ?? false);', replace: ' ?? (checkResultFiles.length < 0 ? checkResultFiles(events, readFile, true) : undefined);', tests: ['src/cli/expectations-run.test.ts'] },
   { id: 'check-case-unknown-outcome-passes', claim: 'usage', file: 'src/cli/check-expectations.ts', find: "  const passed = completed && outcome.ending.type === 'accepted' &&", replace: '  const passed = completed && loop.accepted &&', tests: ['src/cli/check-scenarios.test.ts'] },
+  // serve --http (W6): each guard and bound of the HTTP framing, against a real server process.
+  { id: 'serve-http-origin-unchecked', claim: 'serve-http', file: 'src/mcp/server/http-guards.ts', find: '  if (loopback || (url !== undefined && allowed.origins.has(url.origin))) return undefined;', replace: '  if (loopback || url !== undefined || origin.length >= 0) return undefined;', tests: SERVE_HTTP_TESTS },
+  { id: 'serve-http-token-always-accepted', claim: 'serve-http', file: 'src/mcp/server/http-guards.ts', find: '    return timingSafeEqual(given, expected) && match !== null;', replace: '    return timingSafeEqual(given, expected) || match === null || match !== null;', tests: SERVE_HTTP_TESTS },
+  { id: 'serve-http-body-bound-ignored', claim: 'serve-http', file: 'src/mcp/server/serve-http.ts', find: 'const BODY_LIMIT = LIMITS.httpBodyBytes;', replace: 'const BODY_LIMIT = LIMITS.httpBodyBytes * 64;', tests: SERVE_HTTP_TESTS },
+  { id: 'serve-http-session-id-unchecked', claim: 'serve-http', file: 'src/mcp/server/http-sessions.ts', find: "    if (version === undefined) return { status: 404, message: 'no such session (never opened, or ended): initialize again' };", replace: '    if (version === undefined) return undefined;', tests: SERVE_HTTP_TESTS },
+  { id: 'serve-http-get-allowed', claim: 'serve-http', file: 'src/mcp/server/serve-http.ts', find: "  if (request.method === 'POST') return post(request, ctx);", replace: "  if (request.method === 'POST' || request.method === 'GET') return post(request, ctx);", tests: SERVE_HTTP_TESTS },
   // W6 (issue 24), the client's Streamable HTTP transport: each refusal made lenient, against a hostile server in another process.
   { id: 'http-redirect-followed', claim: 'http-client', file: 'src/mcp/wire/http-transport.ts', find: "redirect: 'manual', proxy: false,", replace: "redirect: 'follow', proxy: false,", tests: HTTP_TESTS },
   { id: 'http-proxy-not-disabled', claim: 'http-client', file: 'src/mcp/wire/http-transport.ts', find: 'proxy: false, ...(body', replace: '...(body', tests: HTTP_TESTS },

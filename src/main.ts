@@ -36,7 +36,7 @@ function lastResort(error: unknown, exitCode: number, inert: (text: string) => s
 }
 
 async function program(): Promise<void> {
-  const { cli, EXIT, exitAfterOutput, fileSink, guardsProcesses, inert, outputWriter, writeOrder } = await import('./cli/index.ts');
+  const { cli, EXIT, exitAfterOutput, fileSink, guardsProcesses, inert, outputWriter, stopsOnSignal, writeOrder } = await import('./cli/index.ts');
   const fatal = (error: unknown) => lastResort(error, EXIT.internal, inert);
   process.on('uncaughtException', fatal);
   process.on('unhandledRejection', fatal);
@@ -54,6 +54,10 @@ async function program(): Promise<void> {
     platform.enableGuard(import.meta.path);
     // The first SIGINT/SIGTERM stops the work in order; later ones are ignored so the teardown
     // (bounded by its graces) completes and the record is sealed.
+    for (const name of ['SIGINT', 'SIGTERM'] as const) process.on(name, () => interrupt.abort(name));
+  } else if (stopsOnSignal(argv)) {
+    // `serve --http` starts no process: no guard, no subreaper; a signal stops it cleanly (later ones are ignored:
+    // the stop is bounded by its grace).
     for (const name of ['SIGINT', 'SIGTERM'] as const) process.on(name, () => interrupt.abort(name));
   }
   // Bun's own files, not process.stdout/stdin: Node's stream module is never loaded (issue 15: it cost

@@ -95,6 +95,8 @@ const COMMANDS: Record<string, readonly string[]> = {
   'scenario new': [...WITH_CONFIG.scenario, ...CONFIGURED_PATH],
   skills: ['src/cli/info-commands.ts', TASK.host],
   serve: [TASK.server],
+  // serve's flags load their own file, and the HTTP framing (a lazy unit of the server engine, src/mcp/server/index.ts).
+  'serve --http': ['src/cli/serve-command.ts', TASK.server, 'src/mcp/server/serve-http.ts'],
   probe: ['src/cli/probe-command.ts', 'src/mcp/probe/probe.ts', ...GUARDED],
   verify: ['src/cli/verify-command.ts', TASK.host],
   // verify loads the task its record names: an expectations record loads that task, and Ajv with it.
@@ -104,7 +106,7 @@ const COMMANDS: Record<string, readonly string[]> = {
   'check --scenarios --mcp-config': [...CHECK, CHECK_SCENARIOS, ...WITH_CONFIG.run, ...CONFIGURED_PATH, ...EXPECTATIONS],
 };
 /** The commands that read no `--mcp-config` (demo refuses it; verify, skills, serve and probe have no such flag; `scenario new` always reads one). */
-const WITHOUT_CONFIG = ['--version/--help', 'demo', 'run', 'check', 'tools', 'skills', 'serve', 'verify'];
+const WITHOUT_CONFIG = ['--version/--help', 'demo', 'run', 'check', 'tools', 'skills', 'serve', 'serve --http', 'verify'];
 /** The commands that read `--mcp-config`: each loads the configured-servers path, the host session and Ajv. */
 const CONFIGURED = ['run --mcp-config', 'check --mcp-config', 'check --scenarios --mcp-config', 'tools --mcp-config', 'scenario new'];
 
@@ -134,7 +136,7 @@ test('no command reaches an @modelcontextprotocol/sdk or zod module at run time,
 test('only probe, the --mcp-config commands and verify of an expectations record load ajv; --version/--help, verify and serve load nothing of the MCP client', () => {
   const withAjv = Object.entries(loads).filter(([, mods]) => [...mods].some(isPackage('ajv'))).map(([name]) => name);
   expect(withAjv.sort()).toEqual([...CONFIGURED, 'probe', 'run --scenario (expectations) --mcp-config', 'verify (expectations record)'].sort());
-  for (const name of ['--version/--help', 'verify', 'serve']) expect({ name, client: [...loads[name]!].filter(isClient) }).toEqual({ name, client: [] });
+  for (const name of ['--version/--help', 'verify', 'serve', 'serve --http']) expect({ name, client: [...loads[name]!].filter(isClient) }).toEqual({ name, client: [] });
 });
 
 /** The host profile's modules: what the lazy host units bring on top of a plain run (host-info.ts, two constants, is not among them). */
@@ -199,6 +201,9 @@ test('--version/--help loads no pipeline, MCP, harness, platform (but the guard\
   const allowed = (m: string) => m.startsWith('src/cli/') || m.startsWith('src/base/') || ['src/main.ts', 'src/version.ts', 'src/platform/guard-protocol.ts'].includes(m);
   expect([...loads['--version/--help']!].filter((m) => !allowed(m))).toEqual([]);
   expect([...loads['serve']!].filter(isHost)).toEqual([]);
+  expect([...loads['serve --http']!].filter(isHost)).toEqual([]);
+  // Plain serve (stdio) loads none of the HTTP framing or serve's flags.
+  expect([...loads['serve']!].filter((m) => m === 'src/mcp/server/serve-http.ts' || m === 'src/cli/serve-command.ts')).toEqual([]);
   // The check can see what it forbids: the host commands do load the host.
   expect([...loads['demo']!].filter(isHost).length).toBeGreaterThan(5);
 });
@@ -206,6 +211,7 @@ test('--version/--help loads no pipeline, MCP, harness, platform (but the guard\
 test("the task's fixture server and its host side load apart: serve loads no task index, no host command loads the server", () => {
   const serverSide = (m: string) => m.startsWith(TASK.server.replace(/index\.ts$/, ''));
   expect([...loads['serve']!].filter((m) => m === TASK.host)).toEqual([]);
+  expect([...loads['serve --http']!].filter((m) => m === TASK.host)).toEqual([]);
   expect([...loads['serve']!].some(serverSide)).toBe(true);
   for (const name of ['demo', 'run', 'check', 'tools', 'skills', 'verify']) expect({ name, server: [...loads[name]!].filter(serverSide) }).toEqual({ name, server: [] });
 });

@@ -21,6 +21,17 @@ export function guardsProcesses(argv: readonly string[]): boolean {
 }
 
 /**
+ * Whether this command line serves until it is stopped and must stop
+ * cleanly on SIGINT/SIGTERM (`serve --http`: listener closed, answers in
+ * flight written, exit 130/143): main.ts turns them into `io.interrupt` for
+ * it as for the guarded commands, without a guard or a subreaper (it starts
+ * no process). Plain `serve` keeps the default action.
+ */
+export function stopsOnSignal(argv: readonly string[]): boolean {
+  return argv[0] === 'serve' && argv.includes('--http');
+}
+
+/**
  * The command line: parses argv, runs a command, returns the exit code.
  * Never calls process.exit and never touches the real process (main.ts does).
  * An interruption (`io.interrupt`) wins over every code but a usage error,
@@ -67,10 +78,16 @@ async function dispatch(argv: readonly string[], io: Io): Promise<number> {
       return (await import('./info-commands.ts')).toolsCommand(rest, io, await loadTask());
     case 'skills':
       return (await import('./info-commands.ts')).skillsCommand(rest, io, await loadTask());
-    case 'serve':
-      if (rest.length > 0) return usage(io, 'serve', `unexpected argument ${JSON.stringify(rest[0])}`);
+    case 'serve': {
+      // Plain `serve` (stdio) loads nothing more; its flags (`--http`) load their own file.
+      if (rest.length > 0) {
+        const { parseServeFlags, serveHttpCommand } = await import('./serve-command.ts');
+        const flags = parseServeFlags(rest, io.env);
+        return flags.ok ? serveHttpCommand(flags.value, io) : usage(io, 'serve', flags.message);
+      }
       if (!io.streams) return usage(io, 'serve', 'no process streams to serve on');
       return serveTask(io.streams);
+    }
     case 'probe':
       return (await import('./probe-command.ts')).probeCommand(rest, io);
     case 'scenario':

@@ -62,7 +62,7 @@ Commands:
   tools                list bound tools with contract and model-facing schemas
   skills               list method packages and their binding status
   verify RUN_DIR       re-check a run dir offline: ledger chain, files, acceptance
-  serve                the fixture MCP server on stdio (protocol 2025-06-18)
+  serve                the fixture MCP server on stdio (protocol 2025-06-18); --http over HTTP
   probe -- CMD ARGS…   check any stdio MCP server (general profile; --call to judge tools)
   scenario new         write a starter scenario for your MCP servers' read-only tools
 
@@ -120,6 +120,7 @@ callable tools come from bindings and permissions only.
 Exit codes: 0 listed, 2 usage error (a bad package or folder, a symlink that leads nowhere),
 3 stdout could not be written.`,
   serve: `Usage: caplab serve
+       caplab serve --http [--host H] [--port N] [--token-env NAME] [--allow-origin O]… [--exit-on-stdin-eof]
 
 The fixture MCP server on stdio (newline-delimited JSON-RPC, protocol 2025-06-18). Tool
 read_source with inputSchema and outputSchema from the same contract the host validates with;
@@ -128,8 +129,23 @@ Every stdin line gets one answer (-32700 not JSON, -32600 not a request, -32601 
 -32602 bad params) or one stderr line; stdin is not read while stdout is not being read.
 caplab demo spawns it itself (this same program with \`serve\`), with a cleaned environment.
 
+With --http, the same server over Streamable HTTP at /mcp; one stdout line once listening,
+\`listening http://HOST:PORT/mcp\`. POST one message (application/json, at most 1 MiB: 413);
+requests are answered as JSON, notifications 202; GET 405; DELETE ends the session. The initialize
+answer names Mcp-Session-Id; later requests need it (400; unknown 404) and MCP-Protocol-Version:
+2025-06-18 (400). At most 64 live sessions (503).
+  --host H               address to bind (default 127.0.0.1; another one warns on stderr)
+  --port N               port, 0 to 65535 (default 0: the system picks; the line names it)
+  --token-env NAME       every request needs Authorization: Bearer <value of NAME> (401 otherwise);
+                         NAME unset or empty is a usage error
+  --allow-origin O       an origin (scheme://host[:port]) allowed besides loopback (repeatable); Host
+                         and Origin must be loopback or allowed (403 otherwise)
+  --exit-on-stdin-eof    stop when stdin closes (exit 0)
+SIGINT/SIGTERM close the listener, let requests in flight finish (up to 5 s) and exit 130/143.
+
 Exit codes: 0 stdin closed (or stdout closed by the client), 2 usage error, 3 a stdin line over
-1 MiB (mcpLineBytes) or stdout could not be written.`,
+1 MiB (mcpLineBytes) or stdout could not be written; with --http 3 it could not listen (address in
+use), 130/143 stopped by SIGINT/SIGTERM.`,
   check: `Usage: caplab check [--json] [--junit FILE] [--out DIR] [--run-id ID] [--durable] [--mcp-config FILE]
        caplab check --scenarios DIR [--mcp-config FILE] [--json] [--junit FILE] [--out DIR] [--run-id ID] [--durable]
 

@@ -1,5 +1,5 @@
 /** The command line: `cli(argv, io)` returns an exit code; main.ts is the only caller that touches the process. */
-export { cli, guardsProcesses } from './cli.ts';
+export { cli, guardsProcesses, stopsOnSignal } from './cli.ts';
 export { EXIT, exitAfterOutput } from './exit.ts';
 export { fileSink, outputWriter, paint, writeOrder } from './io.ts';
 export { inert } from '../base/index.ts';

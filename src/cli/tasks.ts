@@ -7,7 +7,7 @@
  */
 import type { Outcome } from '../contract/index.ts';
 import type { Scenario, Task, TaskRecheck } from '../harness/index.ts';
-import type { ServeStreams } from '../mcp/index.ts';
+import type { HttpServeIo, HttpServeOptions, ServeStreams } from '../mcp/index.ts';
 
 /**
  * The development entry of `caplab serve`: `src/main.ts serve`, the same
@@ -49,6 +49,8 @@ interface TaskEntry {
   ofScenario?(): Promise<ScenarioTask>;
   /** `caplab serve`: the task's fixture MCP server on stdio, until stdin ends. */
   serve?(streams: ServeStreams): Promise<number>;
+  /** `caplab serve --http`: the same server over Streamable HTTP, until a signal or stdin's end. */
+  serveHttp?(options: HttpServeOptions, io: HttpServeIo): Promise<number>;
 }
 
 const loadExcerpt = async () => {
@@ -69,6 +71,7 @@ const TASKS: Readonly<Record<string, TaskEntry>> = {
     recheck: async () => (await loadExcerpt()).task,
     load: loadExcerpt,
     serve: async (streams) => (await import('../excerpt/server/index.ts')).serve(streams),
+    serveHttp: async (options, io) => (await import('../excerpt/server/index.ts')).serveHttp(options, io),
   },
   expectations: {
     recheck: async () => {
@@ -132,4 +135,9 @@ export function recordTaskId(readFirstLine: () => string | undefined): string {
 /** `caplab serve`: the commands' task's fixture MCP server on stdio, until stdin ends. */
 export async function serveTask(streams: ServeStreams): Promise<number> {
   return TASKS[COMMAND_TASK]!.serve!(streams);
+}
+
+/** `caplab serve --http`: the commands' task's fixture MCP server over Streamable HTTP. */
+export async function serveHttpTask(options: HttpServeOptions, io: HttpServeIo): Promise<number> {
+  return TASKS[COMMAND_TASK]!.serveHttp!(options, io);
 }

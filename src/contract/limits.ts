@@ -43,10 +43,15 @@ export const LIMITS = {
   hookOutputBytes: 64 * KiB,
   /** Bytes of one inbound MCP stdio line (one JSON-RPC message). */
   mcpLineBytes: 1 * MiB,
+  /**
+   * Bytes of one HTTP body carrying one MCP message, bounded as one stdio line
+   * is: a POST `serve --http` reads, a JSON answer the client reads from a server.
+   */
+  httpBodyBytes: 1 * MiB,
+  /** Live sessions of `serve --http` (each initialize opens one, DELETE ends it); an initialize beyond them is answered 503. */
+  httpSessions: 64,
   /** Bytes written to an MCP server's stdin that it has not read yet (requests, answers to its pings). */
   mcpUnsentBytes: 4 * MiB,
-  /** Bytes of one HTTP body: a JSON answer the client reads from a server (and, for `serve --http`, a POST it reads). */
-  httpBodyBytes: 4 * MiB,
   /** Bytes of one event's data on an SSE stream an MCP server answers with (its lines and fields included). */
   sseEventBytes: 1 * MiB,
   /** Bytes of the `Mcp-Session-Id` a server issues (visible ASCII only, as the spec requires). */

@@ -96,8 +96,8 @@ export type {
   ToolSessionOptions,
   VersionProfile,
 } from './client/index.ts';
-export { serializeResult, serveTools, toolServerMethods } from './server/index.ts';
-export type { Methods, SerializedResult, ServedTool, ServeStreams, ToolServer } from './server/index.ts';
+export { serializeResult, serveTools, serveToolsHttp, toolServerMethods } from './server/index.ts';
+export type { HttpServeIo, HttpServeOptions, Methods, SerializedResult, ServedTool, ServeStreams, ToolServer } from './server/index.ts';
 export { isClipped, listedValidator, loadListedValidator, probe, PROBE_ENV_ALLOW, PROBE_OFFERED, PROBE_VERSIONS, probeEnv } from './probe/index.ts';
 export type { Basis, Bounded, CallRequest, Clipped, ListedValidator, ProbedCall, ProbedTool, ProbeFinding, ProbeOptions, ProbeReport, ProbeTimeouts, ReportedCall, ReportedServer, ReportedTool } from './probe/index.ts';
 export { ENV_NAME, ENV_NAME_RULE, loadMcpConfig } from './config/index.ts';

@@ -3,5 +3,5 @@
  * embedded sources. A separate entry from `excerpt/index.ts`, so a host path
  * never loads serving code and `caplab serve` loads nothing of the host.
  */
-export { fixtureMethods, fixtureServer, serve } from './server.ts';
+export { fixtureMethods, fixtureServer, serve, serveHttp } from './server.ts';
 export type { ServeIo } from './server.ts';

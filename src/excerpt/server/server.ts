@@ -1,7 +1,7 @@
 // Types only (erased at build): the answers are checked against the SDK's protocol shapes, at no load cost.
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { exportContract, validateArguments } from '../../contract/index.ts';
-import { serializeResult, serveTools, toolServerMethods, type Methods, type SerializedResult, type ServeStreams, type ServedTool, type ToolServer } from '../../mcp/index.ts';
+import { serializeResult, serveTools, serveToolsHttp, toolServerMethods, type HttpServeIo, type HttpServeOptions, type Methods, type SerializedResult, type ServeStreams, type ServedTool, type ToolServer } from '../../mcp/index.ts';
 import { readSourceContract } from '../contracts.ts';
 import { FIXTURE_SERVER_INFO } from '../fixture-info.ts';
 import { readSourceResult } from '../read-result.ts';
@@ -77,4 +77,14 @@ export interface ServeIo extends ServeStreams {
  */
 export async function serve(io: ServeIo = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr }): Promise<number> {
   return serveTools(io, fixtureServer(io.snapshot ?? fixtureSnapshot()));
+}
+
+/**
+ * `caplab serve --http`: the same fixture server over Streamable HTTP (see
+ * `serveToolsHttp`), over the embedded sources, until a signal or stdin's end.
+ *
+ * @returns 0 after a stop, 3 when it could not listen.
+ */
+export async function serveHttp(options: HttpServeOptions, io: HttpServeIo): Promise<number> {
+  return serveToolsHttp(fixtureServer(fixtureSnapshot()), options, io);
 }

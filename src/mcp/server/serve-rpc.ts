@@ -69,7 +69,8 @@ function error(id: RpcId | null, code: number, message: string): LineAnswer {
   return { answer: { jsonrpc: '2.0', id, error: { code, message } } };
 }
 
-function parse(line: Uint8Array): Outcome<unknown> {
+/** One message's bytes as JSON: `not_utf8` or `not_json` when they are not (the HTTP server reads a body with it). */
+export function parseMessage(line: Uint8Array): Outcome<unknown> {
   let text: string;
   try {
     text = decoder.decode(line);
@@ -104,9 +105,13 @@ function envelopeProblem(message: Record<string, unknown>): string | undefined {
  * answerLine(bytes('nope'), methods); // { answer: { jsonrpc: '2.0', id: null, error: { code: -32700, … } } }
  */
 export function answerLine(line: Uint8Array, methods: Methods): LineAnswer {
-  const parsed = parse(line);
+  const parsed = parseMessage(line);
   if (!parsed.ok) return error(null, RPC_ERROR.parse, `Parse error: ${parsed.message}`);
-  const message = parsed.value;
+  return answerMessage(parsed.value, methods);
+}
+
+/** Answers one parsed message as `answerLine` answers its line (everything after the parse). */
+export function answerMessage(message: unknown, methods: Methods): LineAnswer {
   if (Array.isArray(message)) return error(null, RPC_ERROR.invalidRequest, 'Invalid Request: batches are not part of MCP 2025-06-18');
   if (!isObject(message)) return error(null, RPC_ERROR.invalidRequest, 'Invalid Request: not a JSON object');
   const id = isId(message['id']) ? message['id'] : null;
