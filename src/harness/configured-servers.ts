@@ -1,4 +1,4 @@
-import { qualifiedName, TOOL_NAME_RULE, tryBind, type Binding, type ServerIdentity } from '../binding/index.ts';
+import { qualifiedName, TOOL_NAME_RULE, tryBind, type Binding, type ServerEndpoint, type ServerIdentity } from '../binding/index.ts';
 import { clip } from '../base/index.ts';
 import { fail, LIMITS, ok, type Failure, type Outcome, type SchemaValidator } from '../contract/index.ts';
 import { HOST_ADAPTER_VERSION, protocolExchange, type Exchange, type VersionProfile } from '../mcp/index.ts';
@@ -13,6 +13,20 @@ export const CONFIGURED_GAPS: readonly string[] = [
   'annotations untrusted: readOnlyHint, idempotentHint and the like are kept as hints and change nothing',
   'processes that leave the server process group (setsid) are found and killed on close only on Linux, where caplab is a child subreaper; elsewhere they are not tracked',
 ];
+
+/** What the host cannot know about a configured server it reaches over Streamable HTTP, stated in each of its bindings. */
+export const CONFIGURED_HTTP_GAPS: readonly string[] = [
+  'remote build unknown: the server is identified only by serverInfo, its URL and tool schemas',
+  'results unverified: a configured server\'s results are checked against its own schemas, never against host state',
+  'annotations untrusted: readOnlyHint, idempotentHint and the like are kept as hints and change nothing',
+  'effects after a dropped connection unknown: a call whose connection or stream dropped may have run on the server; its outcome is unknown and it is never re-sent',
+  'host name resolved at connect time: the URL names a host, not an address; which machine answered is not recorded',
+];
+
+/** The gaps of a configured server reached at `endpoint`: `CONFIGURED_GAPS` over stdio, `CONFIGURED_HTTP_GAPS` over HTTP. */
+export function configuredGapsOf(endpoint: Pick<ServerEndpoint, 'kind'>): readonly string[] {
+  return endpoint.kind === 'http' ? CONFIGURED_HTTP_GAPS : CONFIGURED_GAPS;
+}
 
 /** One tools/call as the host session logs it (its fields as the record summarises them). */
 export type ConfiguredExchange = Pick<Exchange, 'method' | 'jsonrpcId' | 'actionId' | 'requestBytes' | 'responseBytes' | 'isError'>;
@@ -161,7 +175,7 @@ function bindListed(key: string, entry: unknown, client: ConfiguredClient, compi
     implementation: { kind: 'mcp', version: HOST_ADAPTER_VERSION },
     server: client.identity,
     naming: { full, rule: TOOL_NAME_RULE },
-    gaps: CONFIGURED_GAPS,
+    gaps: configuredGapsOf(client.identity.endpoint),
   });
   if (!binding.ok) return binding;
   return ok(runtimeTool(client, contract, binding.value, output));

@@ -59,10 +59,13 @@ export type {
 } from './wire/index.ts';
 export {
   CLIENT_INFO,
+  exchangeTransport,
   HOST_ADAPTER_VERSION,
   HOST_CLIENT_INFO,
   MCP_ADAPTER_VERSION,
   MCP_GAPS,
+  MCP_HTTP_GAPS,
+  mcpGapsOf,
   openHostClient,
   openStrictClient,
   openToolSession,
