@@ -34,6 +34,14 @@ export type ConfiguredExchange = Pick<Exchange, 'method' | 'jsonrpcId' | 'action
 /** A server started under the host session profile, as the host uses it (`openHostClient` gives one). */
 export interface ConfiguredClient {
   readonly identity: ServerIdentity;
+  /**
+   * Over HTTP, the sha256 (lowercase hex, of its UTF-8 bytes) of the
+   * `Mcp-Session-Id` the server issued at initialize: what run_start records
+   * of the session (format 7), never the id itself. Absent over stdio and
+   * when the server issued none. Kept out of `identity`, so a binding's id
+   * does not change with a random session id.
+   */
+  readonly sessionSha256?: string;
   /** The profile of the revision it answered: how a schema without `$schema` is read. */
   readonly profile: VersionProfile;
   /** The tools/list entries as listed (every page), and what listing them told the user. */
@@ -151,7 +159,8 @@ async function startOne<S extends ServerSpec>(spec: S, deps: StartDeps<S>): Prom
       listed.push({ name: nameOf(entry), status: 'unbound', failure: failureRecord(bound) });
     }
   }
-  return { record: { ...base, status: 'started', identity: client.identity, tools: listed, notices: [...client.listing.notices] }, client, tools };
+  const session = client.sessionSha256 !== undefined ? { session_sha256: client.sessionSha256 } : {};
+  return { record: { ...base, status: 'started', identity: client.identity, ...session, tools: listed, notices: [...client.listing.notices] }, client, tools };
 }
 
 /** A listed entry's name as the record shows it (one that has none is named by its place). */

@@ -53,6 +53,8 @@ export interface ServerStart {
   readonly status: 'started' | 'failed';
   /** The server as started (absent when it failed to start). */
   readonly identity?: ServerIdentity;
+  /** Over HTTP (format 7): the sha256 of the session id it issued at initialize (`ConfiguredClient.sessionSha256`), never the id. */
+  readonly session_sha256?: string;
   /** Why it did not start (status `failed`). */
   readonly failure?: FailureRecord;
   readonly tools: readonly ListedToolRecord[];
