@@ -55,6 +55,13 @@ export const MCP_KINDS = {
   untrusted_project: { class: 'permission_denied', basis: null },
   // two config names that would name their tools alike (server-keys.ts)
   bad_server_key: { class: 'invalid_arguments', basis: null },
+  // config and `probe --url`: an HTTP server as the user names it (config/http-target.ts)
+  bad_url: { class: 'invalid_arguments', basis: null },
+  bad_header: { class: 'invalid_arguments', basis: null },
+  literal_credential: { class: 'invalid_arguments', basis: null },
+  plaintext_headers: { class: 'invalid_arguments', basis: null },
+  // `probe --url` until the HTTP client transport is wired into probe's connect step (probe.ts `probeTarget`)
+  unsupported_transport: { class: 'spawn', basis: null },
 } as const satisfies KindTable;
 
 declare module '../../contract/index.ts' {
