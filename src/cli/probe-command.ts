@@ -5,14 +5,12 @@ import {
   entryArgv,
   ENV_NAME,
   ENV_NAME_RULE,
-  httpTarget,
   loadMcpConfig,
   probeEnv,
   probeTarget,
   resolvePaths,
   type CallRequest,
   type HttpConfigEntry,
-  type HttpTarget,
   type ProbeOptions,
   type ProbeReport,
   type ProbeTarget,
@@ -23,6 +21,7 @@ import { EXIT, exitCodeOf, interrupted } from './exit.ts';
 import type { Io } from './io.ts';
 import { usageFailure } from './paths.ts';
 import { renderProbeText } from './probe-render.ts';
+import { entryTarget, urlTarget, type PreparedHttp } from './probe-http.ts';
 import { redactDeep } from './redact-deep.ts';
 
 export interface ProbeFlags {
@@ -138,23 +137,6 @@ export function parseProbeFlags(args: readonly string[]): ProbeFlags | string {
   return { json, trust, env, envAllow, calls: calls.map(({ name, arguments: a }) => ({ name, arguments: a })), command, headerEnv, ...out };
 }
 
-/**
- * The headers `--header-env` names, each with its variable's value from
- * `source` (unset or empty: a usage failure naming it), and the values by
- * header name for redaction; `httpTarget`'s checks are the caller's.
- */
-export function headersFromEnv(headerEnv: ProbeFlags['headerEnv'], source: Readonly<Record<string, string | undefined>>): Outcome<{ readonly headers: Readonly<Record<string, string>>; readonly read: Readonly<Record<string, string>> }> {
-  const headers: Record<string, string> = {};
-  const read: Record<string, string> = {};
-  for (const { name, variable } of headerEnv) {
-    const value = source[variable];
-    if (value === undefined || value === '') return fail('invalid_arguments', 'unset_variable', `--header-env ${name}=${variable}: ${variable} is not set`);
-    headers[name] = value;
-    read[variable] = value;
-  }
-  return ok({ headers, read });
-}
-
 /** `--cwd` must name an existing folder: the server is started in it (a file there is a usage error, not a spawn failure). */
 function checkCwd(cwd: string): Failure | undefined {
   try {
@@ -218,10 +200,10 @@ export async function probeCommand(args: readonly string[], io: Io): Promise<num
   if (flags.server !== undefined) {
     const loaded = configServer({ ...flags, server: flags.server }, io);
     if (!loaded.ok) return io.stderr(`caplab probe: ${loaded.class}/${loaded.kind}: ${loaded.message}\n`), EXIT.usage;
-    if (loaded.value.kind === 'http') return probeHttpEntry(loaded.value, flags, io);
+    if (loaded.value.kind === 'http') return probeHttp(entryTarget(loaded.value, flags), flags, io);
     entry = loaded.value;
   }
-  if (flags.url !== undefined) return probeUrl(flags.url, flags, io);
+  if (flags.url !== undefined) return probeHttp(urlTarget(flags.url, flags.headerEnv, io.env), flags, io);
   const cwd = flags.cwd === undefined ? undefined : resolve(io.cwd, flags.cwd);
   const badCwd = cwd === undefined ? undefined : checkCwd(cwd);
   if (badCwd) return io.stderr(`caplab probe: ${badCwd.class}/${badCwd.kind}: ${badCwd.message}\n`), EXIT.usage;
@@ -244,24 +226,14 @@ function probeOptions(flags: ProbeFlags, io: Io, redactor: Redactor): ProbeOptio
   };
 }
 
-/** `--url URL [--header-env NAME=VAR]…`: the headers from the environment, checked by `httpTarget`; a refusal is a usage error. */
-async function probeUrl(url: string, flags: ProbeFlags, io: Io): Promise<number> {
-  const headers = headersFromEnv(flags.headerEnv, io.env);
-  if (!headers.ok) return io.stderr(`caplab probe: ${headers.class}/${headers.kind}: ${headers.message}\n`), EXIT.usage;
-  const target = httpTarget(url, headers.value.headers);
-  if (!target.ok) return io.stderr(`caplab probe: --url: ${target.class}/${target.kind}: ${target.message}\n`), EXIT.usage;
-  return probeHttp(target.value, redactorFor({ ...headers.value.read, ...target.value.headers }), flags, io);
-}
-
-/** `--server NAME` naming an HTTP entry: checked when the config was read; flags that shape a spawned server are a usage error. */
-async function probeHttpEntry(entry: HttpConfigEntry, flags: ProbeFlags, io: Io): Promise<number> {
-  const spawnOnly = [...(flags.cwd !== undefined ? ['--cwd'] : []), ...(Object.keys(flags.env).length > 0 ? ['--env'] : []), ...(flags.envAllow.length > 0 ? ['--env-allow'] : [])];
-  if (spawnOnly.length > 0) return io.stderr(`caplab probe: ${spawnOnly.join(', ')} shape a spawned server; server "${entry.name}" is an http entry (no environment or cwd of probe's)\n`), EXIT.usage;
-  return probeHttp(entry, redactorFor({ ...entry.expanded, ...entry.headers }), flags, io);
-}
-
-/** Probes an HTTP target (`probeTarget`); every header value, and each variable read for it, redacted from what probe prints. */
-async function probeHttp(target: HttpTarget, redactor: Redactor, flags: ProbeFlags, io: Io): Promise<number> {
+/**
+ * Probes an HTTP target (`probeTarget`), or refuses what `urlTarget` or
+ * `entryTarget` found wrong (a usage error); every header value, and each
+ * variable read for it, redacted from what probe prints.
+ */
+async function probeHttp(prepared: Outcome<PreparedHttp>, flags: ProbeFlags, io: Io): Promise<number> {
+  if (!prepared.ok) return io.stderr(`caplab probe: ${prepared.class}/${prepared.kind}: ${prepared.message}\n`), EXIT.usage;
+  const { target, redactor } = prepared.value;
   io.stderr(`caplab probe: connecting to ${redactor.redact(target.url)}\n  headers ${target.headerNames.join(', ') || '(none)'} (values not shown)\n`);
   const http: ProbeTarget = { kind: 'http', url: target.url, headers: target.headers, headerNames: target.headerNames };
   return reported(await probeTarget(http, probeOptions(flags, io, redactor)), flags, io, redactor);

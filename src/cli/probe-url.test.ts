@@ -10,7 +10,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { scratchDir } from '../../test/scratch.ts';
 import { cli } from './cli.ts';
-import { headersFromEnv, parseProbeFlags } from './probe-command.ts';
+import { parseProbeFlags } from './probe-command.ts';
+import { headersFromEnv } from './probe-http.ts';
 import { testIo } from './test-io.ts';
 
 const TOKEN = 'Bearer tok_5e1f9a0c7b';
@@ -64,7 +65,8 @@ test('each refusal exits 2 before anything connects, naming its class and kind, 
   for (const [args, message] of rows) {
     const io = testIo('/', env);
     expect({ args, code: await cli(['probe', ...args], io) }).toEqual({ args, code: 2 });
-    expect(io.err()).toContain(`caplab probe: ${message.startsWith('invalid_arguments/unset') ? '' : '--url: '}${message}`);
+    const [classKind, ...rest] = message.split(': ');
+    expect(io.err()).toContain(`caplab probe: ${classKind}: ${classKind!.endsWith('unset_variable') ? '' : '--url: '}${rest.join(': ')}`);
     expect(io.out() + io.err()).not.toContain('tok_5e1f9a0c7b');
   }
 });
