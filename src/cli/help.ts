@@ -246,7 +246,7 @@ ${EXIT_CODES_HELP}`,
   scenario: `Usage: caplab scenario new --mcp-config FILE [--server KEY]… --out FILE
 
 Starts the stdio servers of FILE as a run does (--server KEY, repeatable: only those start;
-default every stdio server), reads what each lists, closes them and writes a starter
+default every stdio and http entry, and an http one does not connect yet), reads what each lists, closes them and writes a starter
 scenario for the expectations task to --out: one scripted response with one call per tool whose
 own hints say readOnlyHint: true and not destructiveHint: true, in model-name order (ids call-01,
 call-02 …), then a final answer; each call expected ok, the end expected after that many calls on
