@@ -26,6 +26,7 @@ export const CLAIMS = {
   guard: { readme: 'caplab even when caplab itself is SIGKILLed', text: 'hooks, servers and probe temp cwd die with caplab even when it is SIGKILLed (its guard)' },
   usage: { readme: 'usage error (bad flag, argument, path or file), found before any work', text: 'a bad flag, path or file is a usage error (exit 2) before any work, and caplab never overwrites what is not its own' },
   packages: { readme: '(`skills/`, SKILL.md) organise tools and references', text: 'SKILL.md packages are read strictly and bounded; a plain one is sent and recorded as its body' },
+  'http-client': { readme: 'a redirect is refused, never followed', text: 'the HTTP client transport never follows a redirect, ignores proxy variables, bounds bodies, SSE events and session ids, requires 202, keeps no socket after close, and starts one new session after a 404' },
   probe: { readme: 'Every finding carries class, kind, tool, evidence and its basis', text: 'probe reports whatever a server does as a finding with class, kind, tool, evidence and basis' },
 } as const;
 
@@ -49,6 +50,7 @@ const PROBE_HOSTILE_TESTS = ['src/cli/probe-hostile.test.ts'];
 const PROBE_EVIDENCE_TESTS = ['src/mcp/probe/probe-evidence.test.ts'];
 const GUARD_TESTS = ['src/platform/guard.test.ts', 'src/cli/sigkill.test.ts'];
 const HOST_SESSION_TESTS = ['src/mcp/client/host-session.test.ts'];
+const HTTP_TESTS = ['src/mcp/wire/http-transport.test.ts', 'src/mcp/wire/sse.test.ts'];
 const EXPECTATIONS_UNIT_TESTS = ['src/expectations/checks.test.ts', 'src/cli/expectations-run.test.ts'];
 const CONFIGURED_CLI_TESTS = ['src/cli/configured-run.test.ts', 'src/cli/configured-tools.test.ts', 'src/cli/configured-check.test.ts'];
 
@@ -1159,7 +1161,7 @@ export const MUTATIONS: readonly Mutation[] = [
   // W4: the host session profile for servers users configure (src/mcp/client/host-*.ts).
   { id: 'host-drift-changed-callable', claim: 'mcp-client', file: 'src/mcp/client/host-relist.ts', find: "for (const name of changed) this.#drifted.set(name, 'changed');", replace: 'for (const name of changed) void name;', tests: HOST_SESSION_TESTS },
   { id: 'host-no-relist-before-call', claim: 'mcp-client', file: 'src/mcp/client/host-relist.ts', find: 'if (this.#source.seen() > this.#answered) {', replace: 'if (this.#source.seen() > this.#answered + Number.MAX_SAFE_INTEGER) {', tests: HOST_SESSION_TESTS },
-  { id: 'host-server-closed-sent', claim: 'mcp-client', file: 'src/mcp/client/host-session.ts', find: "listed first`);\n      if (correlator.failure) return serverClosed(tool.name, correlator.failure);", replace: 'listed first`);', tests: HOST_SESSION_TESTS },
+  { id: 'host-server-closed-sent', claim: 'mcp-client', file: 'src/mcp/client/host-session.ts', find: '      if (failure()) return serverClosed(tool.name, failure()!);', replace: '      if (failure() && tool.name === \'\') return serverClosed(tool.name, failure()!);', tests: HOST_SESSION_TESTS },
   { id: 'host-is-error-as-result', claim: 'mcp-client', file: 'src/mcp/client/host-call.ts', find: 'if (result.isError === true) return', replace: 'if (result.isError === true && texts.length < 0) return', tests: HOST_SESSION_TESTS },
   { id: 'host-non-text-block-as-json', claim: 'mcp-client', file: 'src/mcp/client/host-content.ts', find: "text: block.type === 'text' ? block.text : blockLine(block)", replace: "text: block.type === 'text' ? block.text : JSON.stringify(block)", tests: HOST_SESSION_TESTS },
   { id: 'host-text-disagreement-unchecked', claim: 'mcp-client', file: 'src/mcp/client/host-call.ts', find: 'if (texts.length > 0 && !jsonTextAgrees(texts, structured))', replace: 'if (texts.length > 1 && !jsonTextAgrees(texts, structured))', tests: HOST_SESSION_TESTS },
@@ -1208,7 +1210,7 @@ export const MUTATIONS: readonly Mutation[] = [
   // One logged-call engine for the strict and the host session: isError and the outcome as settled.
   { id: 'logged-call-is-error-dropped', claim: 'mcp-client', file: 'src/mcp/client/logged-call.ts', find: "    isError: !result.ok && result.class === 'business' && result.kind === 'tool_error',", replace: '    isError: false,', tests: ['src/cli/configured-hostile.test.ts', 'src/cli/mcp-failure.test.ts', 'src/mcp/client/host-session.test.ts'] },
   // Users' scenarios (issue 23, W5): verify loads only the task its record names (an excerpt record loads no ajv).
-  { id: 'verify-loads-every-task', claim: 'usage', file: 'src/cli/tasks.ts', find: '  const known = [...new Set(ids)].filter((id) => Object.hasOwn(TASKS, id));', replace: '  const known = Object.keys(TASKS);', tests: ['src/cli/tasks.test.ts'] },
+  { id: 'verify-loads-every-task', claim: 'usage', file: 'src/cli/tasks.ts', find: '  const known = [...new Set(ids)].filter((id) => Object.hasOwn(TASKS, id));', replace: '  const known = Object.keys(TASKS).filter(() => ids.length >= 0);', tests: ['src/cli/tasks.test.ts'] },
   // W5 `scenario new`: the starter never replaces a file, calls only tools whose own hints say read-only, and keeps only sets Ajv takes.
   { id: 'starter-out-overwritten', claim: 'usage', file: 'src/cli/scenario-new.ts', find: "  if (here) return fail('precondition', 'target_exists',", replace: "  if (here?.isFIFO()) return fail('precondition', 'target_exists',", tests: ['src/cli/scenario-new.test.ts'] },
   { id: 'starter-ignores-read-only-hint', claim: 'servers', file: 'src/cli/starter.ts', find: "  if (tool.hints['readOnlyHint'] !== true) return", replace: "  if (tool.hints['readOnlyHint'] === 'never') return", tests: ['src/cli/starter.test.ts', 'src/cli/scenario-new.test.ts'] },
@@ -1221,7 +1223,7 @@ export const MUTATIONS: readonly Mutation[] = [
   { id: 'check-scenarios-bad-file-skipped', claim: 'usage', file: 'src/cli/check-scenarios.ts', find: '    if (!built.ok) return built.message.startsWith(file) ? built : fail(built.class, built.kind, `${file}: ${built.message}`);', replace: '    if (!built.ok) continue;', tests: ['src/cli/check-scenarios.test.ts'] },
   { id: 'junit-failed-check-ids-unnamed', claim: 'usage', file: 'src/cli/junit.ts', find: "    const named = failed.length > 0 ? `failed checks: ${failed.map((check) => check.id).join(', ')}; ` : '';", replace: "    const named = '';", tests: ['src/cli/check-scenarios-everything.test.ts'] },
   { id: 'junit-failed-check-lines-dropped', claim: 'usage', file: 'src/cli/junit.ts', find: '    const body = [r.failure?.message ?? r.observed, ...failed.map(', replace: '    const body = [r.failure?.message ?? r.observed, ...failed.slice(0, 0).map(', tests: ['src/cli/check-scenarios-everything.test.ts'] },
-  { id: 'check-scenarios-no-preflight', claim: 'usage', file: 'src/cli/check-command.ts', find: '      if (refusal) return usage(io, `${item.file ?? item.id}: ${failureText(refusal)}`);', replace: '      if (refusal && refusal.kind === \'\u0000\') return usage(io, `${item.file ?? item.id}: ${failureText(refusal)}`);', tests: ['src/cli/check-scenarios.test.ts'] },
+  { id: 'check-scenarios-no-preflight', claim: 'usage', file: 'src/cli/check-command.ts', find: '      if (refusal) return usage(io, `${item.file ?? item.id}: ${failureText(refusal)}`);', replace: '      if (refusal && refusal.message === \'\u0000\') return usage(io, `${item.file ?? item.id}: ${failureText(refusal)}`);', tests: ['src/cli/check-scenarios.test.ts'] },
   // W5 (issue 23): the expectations task's re-computed checks, the result-file tie, the scenario copy, the scenario's servers and request bound.
   { id: 'expect-ok-any-outcome', claim: 'acceptance', file: 'src/expectations/checks.ts', find: "'the call succeeded', call?.outcome.ok === true,", replace: "'the call succeeded', call !== undefined,", tests: EXPECTATIONS_UNIT_TESTS },
   { id: 'expect-error-kind-ignored', claim: 'acceptance', file: 'src/expectations/checks.ts', find: 'call.outcome.class === want.class && (want.kind === undefined || call.outcome.kind === want.kind);', replace: 'call.outcome.class === want.class;', tests: EXPECTATIONS_UNIT_TESTS },
@@ -1237,6 +1239,15 @@ export const MUTATIONS: readonly Mutation[] = [
   { id: 'scenario-max-requests-unbounded', claim: 'usage', file: 'src/harness/scenario.ts', find: 'v.maxValue(LIMITS.scenarioRequests,', replace: 'v.maxValue(LIMITS.scenarioRequests + 1,', tests: ['src/harness/scenario.test.ts', 'src/cli/expectations-hostile.test.ts'] },
   { id: 'scenario-dropped-key-kept-silent', claim: 'usage', file: 'src/harness/scenario.ts', find: 'v.check((input) => dropped(input) === undefined,', replace: 'v.check(() => true,', tests: ['src/harness/scenario.test.ts', 'src/cli/expectations-hostile.test.ts'] },
   { id: 'scenario-name-unbounded', claim: 'record-limits', file: 'src/harness/scenario.ts', find: 'v.maxLength(LIMITS.scenarioNameChars,', replace: 'v.maxLength(LIMITS.scenarioNameChars * 100,', tests: ['src/harness/scenario.test.ts', 'src/cli/expectations-hostile.test.ts'] },
+  // W6 (issue 24), the client's Streamable HTTP transport: each refusal made lenient, against a hostile server in another process.
+  { id: 'http-redirect-followed', claim: 'http-client', file: 'src/mcp/wire/http-transport.ts', find: "redirect: 'manual', proxy: false,", replace: "redirect: 'follow', proxy: false,", tests: HTTP_TESTS },
+  { id: 'http-proxy-not-disabled', claim: 'http-client', file: 'src/mcp/wire/http-transport.ts', find: 'proxy: false, ...(body', replace: '...(body', tests: HTTP_TESTS },
+  { id: 'http-body-bound-ignored', claim: 'http-client', file: 'src/mcp/wire/http-body.ts', find: '      if (total > maxBytes) {', replace: '      if (total > maxBytes * 1024) {', tests: HTTP_TESTS },
+  { id: 'sse-event-bound-ignored', claim: 'http-client', file: 'src/mcp/wire/sse.ts', find: 'this.#maxEventBytes = maxEventBytes;', replace: 'this.#maxEventBytes = maxEventBytes * 1024;', tests: HTTP_TESTS },
+  { id: 'http-202-not-required', claim: 'http-client', file: 'src/mcp/wire/http-transport.ts', find: '      if (response.status === 202) return;', replace: '      if (response.status < 300) return;', tests: HTTP_TESTS },
+  { id: 'http-session-id-bound-ignored', claim: 'http-client', file: 'src/mcp/wire/http-status.ts', find: '  if (id.length > maxBytes) return', replace: '  if (id.length > maxBytes * 1024) return', tests: HTTP_TESTS },
+  { id: 'http-socket-pooled', claim: 'http-client', file: 'src/mcp/wire/http-transport.ts', find: "    headers.set('connection', 'close');", replace: '', tests: HTTP_TESTS },
+  { id: 'http-404-not-renewed', claim: 'http-client', file: 'src/mcp/client/host-session.ts', find: "if (correlator.failure?.kind === 'session_gone') await", replace: "if (correlator.failure?.kind === 'session_closed') await", tests: ['src/mcp/client/host-renew.test.ts'] },
   // Format 6 wiring (W5): a keeping task names format 6, the host writes each success's data, verify ties each file to its call.
   { id: 'format-6-unnamed', claim: 'record-format', file: 'src/harness/open-run.ts', find: 'LEDGER_FORMAT_7 : this.#options.task.keepsResults ? LEDGER_FORMAT_6 :', replace: 'LEDGER_FORMAT_7 : false ? LEDGER_FORMAT_6 :', tests: ['src/cli/expectations-run.test.ts'] },
   { id: 'call-result-unwritten', claim: 'record-format', file: 'src/harness/calls-step.ts', find: '  const kept = context.task.keepsResults && record.outcome.ok &&', replace: '  const kept = false && record.outcome.ok &&', tests: ['src/cli/expectations-run.test.ts'] },

@@ -54,7 +54,7 @@ export type FailureKind = { [L in Layer]: keyof FailureTables[L] & string }[Laye
 
 type ClassesOf<R> = R extends { readonly class: infer C } ? (C extends readonly (infer E)[] ? E : C) : never;
 
-/** Every class some table raises a kind under (`auth` waits for a remote transport's table). */
+/** Every class some table raises a kind under (`auth`: the HTTP transport's 401 and 403). */
 export type FailureClass = { [L in Layer]: ClassesOf<FailureTables[L][keyof FailureTables[L]]> }[Layer] & ErrorClass;
 
 /** The classes a kind is raised under, over every table that has it, by rows that name a basis (`refusal`) or not (`fail`). */

@@ -45,6 +45,12 @@ export const LIMITS = {
   mcpLineBytes: 1 * MiB,
   /** Bytes written to an MCP server's stdin that it has not read yet (requests, answers to its pings). */
   mcpUnsentBytes: 4 * MiB,
+  /** Bytes of one HTTP body: a JSON answer the client reads from a server (and, for `serve --http`, a POST it reads). */
+  httpBodyBytes: 4 * MiB,
+  /** Bytes of one event's data on an SSE stream an MCP server answers with (its lines and fields included). */
+  sseEventBytes: 1 * MiB,
+  /** Bytes of the `Mcp-Session-Id` a server issues (visible ASCII only, as the spec requires). */
+  httpSessionIdBytes: 256,
   /** Bytes of an MCP server's stderr kept while it runs (the newest); the rest is read and dropped. */
   serverStderrTailBytes: 64 * KiB,
   /** Bytes of that tail recorded in the run's close report or added to a failure's issues (its end). */

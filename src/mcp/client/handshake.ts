@@ -53,10 +53,17 @@ function checkPinned(listed: ListedTool, contract: Contract): string | undefined
 
 /**
  * The fixed profile's handshake: `initialize` at 2025-06-18 (any other
- * answered version is refused), `notifications/initialized`, then one
- * `tools/list` page that must hold exactly the pinned tools.
+ * answered version is refused), the version handed to `negotiated` (the
+ * transport's `setProtocolVersion`: HTTP sends it on every later message),
+ * `notifications/initialized`, then one `tools/list` page that must hold
+ * exactly the pinned tools.
  */
-export async function handshake(correlator: Correlator<unknown>, contracts: readonly Contract[], timeoutMs: number): Promise<Outcome<Handshake>> {
+export async function handshake(
+  correlator: Correlator<unknown>,
+  contracts: readonly Contract[],
+  timeoutMs: number,
+  negotiated: (version: string) => void = () => {},
+): Promise<Outcome<Handshake>> {
   const initialize = await expectResult(
     correlator,
     'initialize',
@@ -70,6 +77,7 @@ export async function handshake(correlator: Correlator<unknown>, contracts: read
     return refuse('protocol', 'version_mismatch', `server answered protocol ${JSON.stringify(answered)}; this client speaks only ${PROTOCOL_VERSION}`);
   }
   if (!initialize.value.capabilities.tools) return refuse('protocol', 'unexpected_tools', 'server does not declare the tools capability');
+  negotiated(answered);
   const initialized = correlator.notify('notifications/initialized', {});
   if (!initialized.ok) return initialized;
 

@@ -19,12 +19,14 @@ export interface HostHandshakeOptions {
   readonly maxPages: number;
   readonly maxEntries: number;
   readonly signal?: AbortSignal;
+  /** Gets the answered revision before anything else is sent (the transport's `setProtocolVersion`). */
+  readonly negotiated?: (version: string) => void;
 }
 
 /**
  * The host profile's handshake: `initialize` offering 2025-06-18, any answer
  * in the version table read by its profile (`versionProfile`), the tools
- * capability required, `notifications/initialized`, then tools/list followed
+ * capability required, the revision handed to `negotiated`, `notifications/initialized`, then tools/list followed
  * through its pages within bounds (`listPages`). A revision outside the
  * table is protocol/version_mismatch ("If the client does not support the
  * version in the server's response, it SHOULD disconnect").
@@ -39,6 +41,7 @@ export async function hostHandshake(correlator: Correlator<unknown>, options: Ho
     return refuse('protocol', 'version_mismatch', `server answered protocol ${excerpt(JSON.stringify(answered), 100)}; this client reads ${READ_VERSIONS.join(', ')}`);
   }
   if (!initialize.value.capabilities.tools) return refuse('protocol', 'unexpected_tools', 'server does not declare the tools capability');
+  options.negotiated?.(answered);
   const initialized = correlator.notify('notifications/initialized', {});
   if (!initialized.ok) return initialized;
   const { failure, ...pages } = await listPages(correlator, { maxPages: options.maxPages, maxEntries: options.maxEntries, timeoutMs: options.timeoutMs, ...(options.signal ? { signal: options.signal } : {}) });

@@ -86,6 +86,12 @@ export class ToolDrift {
     return refuse('protocol', 'tool_drift', `${name} ${why} after tools/list_changed; not sent (a drifted tool is never re-bound)`);
   }
 
+  /** A listing got another way (the first of a new session, after the server ended the old one), compared with the first as a re-list is. */
+  adopt(pages: Omit<Pages, 'failure'>): void {
+    this.#answered = this.#source.seen();
+    this.#record(diffListing(this.#original, pages.entries), pages);
+  }
+
   async #run(): Promise<Outcome<void>> {
     const upTo = this.#source.seen();
     const pages = await this.#source.relist();
@@ -99,7 +105,7 @@ export class ToolDrift {
     return ok(undefined);
   }
 
-  #record(diff: ReturnType<typeof diffListing>, pages: Pages): void {
+  #record(diff: ReturnType<typeof diffListing>, pages: Omit<Pages, 'failure'>): void {
     const { changed, removed, added } = diff;
     for (const name of changed) this.#drifted.set(name, 'changed');
     for (const name of removed) this.#drifted.set(name, 'removed');

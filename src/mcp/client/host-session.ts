@@ -9,7 +9,7 @@ import { loggedCall } from './logged-call.ts';
 import type { CallOptions, Exchange, SessionTimeouts } from './strict-session.ts';
 import type { VersionProfile } from './versions.ts';
 
-export interface HostSessionOptions {
+export interface HostSessionOptions<Closed = unknown> {
   /** `handshakeMs` bounds initialize and each page of the first listing; `callMs` each call and each page of a re-list. */
   readonly timeouts: SessionTimeouts;
   /** Pages a listing follows at most (default `LIMITS.probePages`). */
@@ -18,6 +18,12 @@ export interface HostSessionOptions {
   readonly explainClosed?: (failure: Failure) => Failure;
   /** Aborted while the handshake or first listing waits: that request stops waiting and the session closes (`timeout/aborted`). */
   readonly signal?: AbortSignal;
+  /**
+   * A fresh transport to the same server, for the one new session the spec
+   * requires after the server ended this one (closed/session_gone, an HTTP
+   * 404). Absent (stdio), an ended session stays ended.
+   */
+  readonly reopen?: () => Outcome<Transport<Closed>>;
 }
 
 /** A handshaken session with one server a user configured, over any transport. */
@@ -58,28 +64,34 @@ function serverClosed(name: string, ended: Failure): Failure {
  * the session. On a failed handshake the transport is closed before the
  * failure is returned. A `notifications/tools/list_changed` does not end the
  * session: it is counted, and answered by a re-list before the next call
- * (`ToolDrift`).
+ * (`ToolDrift`). When the server ends the session (closed/session_gone: the
+ * calls then in flight are unknown, never re-sent) and `reopen` is given, the
+ * next call first initializes one new session (the spec's MUST), whose
+ * listing is compared with the first as a re-list is; if that session ends
+ * too, the session stays ended.
  *
  * @example
  * const [transport, server] = memoryTransportPair();
  * … wire `server` to an in-process server …
  * const session = await startHostSession(transport, { timeouts: { handshakeMs: 5_000, callMs: 5_000 } });
  */
-export async function startHostSession<Closed>(transport: Transport<Closed>, options: HostSessionOptions): Promise<Outcome<HostSession<Closed>>> {
+export async function startHostSession<Closed>(transport: Transport<Closed>, options: HostSessionOptions<Closed>): Promise<Outcome<HostSession<Closed>>> {
   const { timeouts } = options;
   const maxPages = options.maxPages ?? LIMITS.probePages;
   const explainClosed = options.explainClosed ?? ((failure: Failure) => failure);
   // Counted from the first message: a change announced during the first listing is answered before the first call.
   let seen = 0;
-  const correlator = new Correlator(transport, {
-    onNotification: (method) => void (method === 'notifications/tools/list_changed' && seen++),
-  });
-  const shaken = await hostHandshake(correlator, { timeoutMs: timeouts.handshakeMs, maxPages, maxEntries: LIMITS.probeTools, ...(options.signal ? { signal: options.signal } : {}) });
-  if (!shaken.ok) {
-    await correlator.close();
-    return shaken;
-  }
-  const { initialize, profile, pages } = shaken.value;
+  const shake = async (over: Transport<Closed>) => {
+    const opened = new Correlator(over, { onNotification: (method) => void (method === 'notifications/tools/list_changed' && seen++) });
+    const negotiated = (version: string): void => over.setProtocolVersion?.(version);
+    const shaken = await hostHandshake(opened, { timeoutMs: timeouts.handshakeMs, maxPages, maxEntries: LIMITS.probeTools, negotiated, ...(options.signal ? { signal: options.signal } : {}) });
+    if (!shaken.ok) await opened.close();
+    return { correlator: opened, shaken };
+  };
+  const first = await shake(transport);
+  if (!first.shaken.ok) return first.shaken;
+  let correlator = first.correlator;
+  const { initialize, profile, pages } = first.shaken.value;
   const notices = listingNotices(pages, maxPages);
   const drift = new ToolDrift(pages.entries, {
     seen: () => seen,
@@ -87,6 +99,20 @@ export async function startHostSession<Closed>(transport: Transport<Closed>, opt
     maxPages,
     notice: (text) => notices.push(text),
   });
+  /** What ended the session for good: a renewal that failed; else the current correlator's failure. */
+  let ended: Failure | undefined;
+  let renewal: Promise<void> | undefined;
+  const renew = async (): Promise<void> => {
+    const reopened = options.reopen?.();
+    if (!reopened) return;
+    if (!reopened.ok) return void (ended = reopened);
+    const again = await shake(reopened.value);
+    if (!again.shaken.ok) return void (ended = again.shaken);
+    correlator = again.correlator;
+    drift.adopt(again.shaken.value.pages);
+    notices.push('the server ended the session (HTTP 404); one new session was initialized, its listing compared with the first');
+  };
+  const failure = (): Failure | undefined => ended ?? correlator.failure;
   const exchanges: Exchange[] = [];
   const closedOr = (failure: Failure): Failure => (failure.class === 'closed' ? explainClosed(failure) : failure);
 
@@ -100,7 +126,9 @@ export async function startHostSession<Closed>(transport: Transport<Closed>, opt
     notices: () => notices.slice(),
     async callTool(tool, args, call) {
       if (!drift.listed(tool.name)) throw new Error(`callTool: ${tool.name} is not a tool this server listed first`);
-      if (correlator.failure) return serverClosed(tool.name, correlator.failure);
+      // Once per session: a second session_gone finds the renewal done and ends the session.
+      if (correlator.failure?.kind === 'session_gone') await (renewal ??= renew());
+      if (failure()) return serverClosed(tool.name, failure()!);
       const allowed = await drift.before(tool.name);
       // A re-list that failed fails this call with its own failure; a session that ended while re-listing sends nothing.
       if (!allowed.ok) return closedOr(allowed);
@@ -110,7 +138,7 @@ export async function startHostSession<Closed>(transport: Transport<Closed>, opt
     },
     listChanged: () => drift.report(),
     exchanges: () => exchanges.slice(),
-    failure: () => correlator.failure,
+    failure,
     close: () => correlator.close(),
   });
 }

@@ -60,6 +60,6 @@ export async function openHostClient(...args: Parameters<OpenHostClient>): Retur
 }
 
 /** Runs the host-profile handshake and first listing over any transport (see host-session.ts); loads the session on first use. */
-export async function startHostSession<Closed>(transport: Transport<Closed>, options: HostSessionOptions): Promise<Outcome<HostSession<Closed>>> {
+export async function startHostSession<Closed>(transport: Transport<Closed>, options: HostSessionOptions<Closed>): Promise<Outcome<HostSession<Closed>>> {
   return (await import('./host-session.ts')).startHostSession(transport, options);
 }

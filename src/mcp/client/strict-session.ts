@@ -81,6 +81,7 @@ export async function startStrictSession<Closed>(transport: Transport<Closed>, o
     correlator,
     options.tools.map((tool) => tool.contract),
     timeouts.handshakeMs,
+    (version) => transport.setProtocolVersion?.(version),
   );
   if (!shaken.ok) {
     await correlator.close();

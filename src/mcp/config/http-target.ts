@@ -19,6 +19,7 @@
  * the environment values it places.
  */
 import { fail, ok, type Failure, type Outcome } from '../../contract/index.ts';
+import { OWN_HEADERS } from '../wire/index.ts';
 
 /** A server to reach over Streamable HTTP: where, and the headers to send with every request. */
 export interface HttpTarget {
@@ -33,8 +34,8 @@ export interface HttpTarget {
 /** An HTTP field name (RFC 9110 §5.6.2 token). */
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
-/** Headers the HTTP transport sets itself (lowercase): a user's would change what the protocol sends. */
-export const RESERVED_HEADERS: readonly string[] = ['accept', 'connection', 'content-length', 'content-type', 'host', 'mcp-protocol-version', 'mcp-session-id', 'transfer-encoding'];
+/** Headers the HTTP transport sets itself (lowercase; the transport's `OWN_HEADERS`): a user's would change what the protocol sends. */
+export const RESERVED_HEADERS: readonly string[] = [...OWN_HEADERS].sort();
 
 /** The only forms a config file's `Authorization` value may take: a whole variable, optionally after `Bearer `. */
 const CREDENTIAL_REFERENCE = /^(?:Bearer )?\$\{[A-Za-z_][A-Za-z0-9_]*\}$/;

@@ -23,6 +23,13 @@ test('every strict-client refusal kind names its basis', () => {
     pagination_unsupported: 'caplab host rule',
     tool_drift: 'caplab host rule',
     result_conflict: 'caplab host rule',
+    // Streamable HTTP: what the spec requires of a server's answers, and caplab's own rules
+    redirect: 'caplab host rule',
+    bad_session_id: 'spec MUST',
+    not_accepted: 'spec MUST',
+    bad_content_type: 'spec MUST',
+    no_answer: 'spec MUST',
+    http_status: 'caplab host rule',
   });
   expect(refuse('protocol', 'framing', 'stray byte')).toEqual({ ok: false, class: 'protocol', kind: 'framing', message: 'stray byte', basis: 'spec MUST' });
 });

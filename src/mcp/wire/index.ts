@@ -1,8 +1,9 @@
 /**
  * The wire: what every MCP peer shares, below any role. JSON-RPC messages
  * and their framing (one JSON text per line, no key written twice), the MCP
- * 2025-06-18 result shapes, the `Transport` seam with its stdio and in-memory
- * transports, the spawned child and its launch, and the `Correlator` (ids,
+ * 2025-06-18 result shapes, the `Transport` seam with its stdio, in-memory
+ * and Streamable HTTP transports (the last with its bounded SSE reader), the
+ * spawned child and its launch, and the `Correlator` (ids,
  * deadlines, cancellation, notifications) over any transport. The strict
  * client's refusals and their basis live here too: the wire refuses first.
  * So does mcp's failure-kind table (`MCP_KINDS`, kinds.ts): every layer
@@ -29,3 +30,5 @@ export { spawnChild, terminate } from './child.ts';
 export type { ChildProcess, CloseReport, Graces, SpawnFn } from './child.ts';
 export { buildEnv, envNameAllowed, isCompiled, stdioEndpoint } from './launch.ts';
 export type { Launch } from './launch.ts';
+export { DEFAULT_HTTP_LIMITS, HttpTransport, openHttpTransport, OWN_HEADERS } from './http-transport.ts';
+export type { FetchFn, HttpCloseReport, HttpEndpoint, HttpLimits, HttpOptions } from './http-transport.ts';

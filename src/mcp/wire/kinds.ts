@@ -31,6 +31,17 @@ export const MCP_KINDS = {
   pagination_unsupported: { class: 'protocol', basis: 'caplab host rule' },
   tool_drift: { class: 'protocol', basis: 'caplab host rule' },
   result_conflict: { class: 'evidence', basis: 'caplab host rule' },
+  // Streamable HTTP (http-transport.ts): the spec's MUSTs for what a server answers, and caplab's own rules
+  // (a redirect is never followed: the pinned URL is the one that runs the tools)
+  redirect: { class: 'protocol', basis: 'caplab host rule' },
+  bad_session_id: { class: 'protocol', basis: 'spec MUST' },
+  not_accepted: { class: 'protocol', basis: 'spec MUST' },
+  bad_content_type: { class: 'protocol', basis: 'spec MUST' },
+  no_answer: { class: 'protocol', basis: 'spec MUST' },
+  // a 4xx other than 401/403/404-of-a-session: no MCP answer, and caplab ends the session on it
+  http_status: { class: 'protocol', basis: 'caplab host rule' },
+  unauthorized: { class: 'auth', basis: null },
+  forbidden: { class: 'auth', basis: null },
   // the tool answered isError: true
   tool_error: { class: 'business', basis: null },
   // the server could not be started, or ended before the handshake
@@ -46,6 +57,11 @@ export const MCP_KINDS = {
   transport_error: { class: 'closed', basis: null },
   peer_not_reading: { class: 'closed', basis: null },
   callback_error: { class: 'closed', basis: null },
+  // HTTP: the session the server issued is gone (404), a stream ended before its answer, a 5xx, no connection
+  session_gone: { class: 'closed', basis: null },
+  stream_dropped: { class: 'closed', basis: null },
+  server_error: { class: 'closed', basis: null },
+  unreachable: { class: 'closed', basis: null },
   // `serve`: a line that is not UTF-8 JSON (answered -32700)
   not_utf8: { class: 'invalid_arguments', basis: null },
   not_json: { class: 'invalid_arguments', basis: null },
@@ -55,6 +71,8 @@ export const MCP_KINDS = {
   untrusted_project: { class: 'permission_denied', basis: null },
   // two config names that would name their tools alike (server-keys.ts)
   bad_server_key: { class: 'invalid_arguments', basis: null },
+  // an HTTP endpoint caplab cannot use as given (not an http(s) URL, a header it sets itself or cannot send)
+  bad_endpoint: { class: 'invalid_arguments', basis: null },
   // config and `probe --url`: an HTTP server as the user names it (config/http-target.ts)
   bad_url: { class: 'invalid_arguments', basis: null },
   bad_header: { class: 'invalid_arguments', basis: null },

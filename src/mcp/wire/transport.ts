@@ -30,7 +30,8 @@ export interface MessageInfo {
  * re-entrant: nothing arrives from inside `send` or `close`.
  *
  * `Closed` is what closing reports: for stdio, how the process group was
- * stopped (`CloseReport`).
+ * stopped (`CloseReport`); for HTTP, whether the server's session was ended
+ * (`HttpCloseReport`).
  */
 export interface Transport<Closed = void> {
   /** Starts reading. Call it once, after the callbacks are set: nothing is delivered before. */
@@ -39,6 +40,12 @@ export interface Transport<Closed = void> {
   send(message: OutboundMessage): Written;
   /** The bytes `send` would put on the wire for this message, without sending it. */
   measure(message: OutboundMessage): number;
+  /**
+   * The revision `initialize` negotiated, handed over by the session layer
+   * before anything else is sent (as in the SDK's `Transport`): HTTP sends it
+   * as `MCP-Protocol-Version` on every later message; stdio has no use for it.
+   */
+  setProtocolVersion?(version: string): void;
   /** Ends the connection; idempotent, every call gets the same report. */
   close(): Promise<Closed>;
   onmessage?: (message: InboundMessage, info: MessageInfo) => void;
