@@ -3,17 +3,18 @@ import * as v from 'valibot';
 import { canonicalJson, exportContract, type Contract } from '../contract/index.ts';
 import { readSourceContract, createCardContract } from '../excerpt/contracts.ts';
 import { createTaskContract, setPropertiesContract, updateNoteContract } from '../../fixtures/contracts/index.ts';
-import { bind, bindingId, MODEL_TARGETS, tryBind, type Binding, type BindOptions, type ServerIdentity } from './index.ts';
+import { bind, bindingId, MODEL_TARGETS, tryBind, type Binding, type BindOptions, type HttpEndpoint, type ServerIdentity, type StdioEndpoint } from './index.ts';
 
 const local = { kind: 'local', version: '1.0.0' } as const;
-const server: ServerIdentity = {
+const stdio: StdioEndpoint = { kind: 'stdio', argv: ['/usr/bin/caplab', 'serve'], cwd: '/', envNames: ['LANG', 'PATH'] };
+const server = {
   key: 'caplab-fixture',
   name: 'caplab-fixture',
   version: '0.1.0',
   protocolVersion: '2025-06-18',
-  endpoint: { kind: 'stdio', argv: ['/usr/bin/caplab', 'serve'], cwd: '/', envNames: ['LANG', 'PATH'] },
+  endpoint: stdio,
   instanceId: 'instance-1',
-};
+} as const satisfies ServerIdentity;
 const mcp: BindOptions = { target: 'strict', implementation: { kind: 'mcp', version: '0.1.0' }, server, gaps: ['remote build unknown'] };
 
 function bound(contract: Contract, options: BindOptions): Binding {
@@ -117,12 +118,15 @@ describe('binding ids', () => {
     });
   });
 
-  const endpoint = (change: Partial<ServerIdentity['endpoint']>): Partial<ServerIdentity> => ({ endpoint: { ...server.endpoint, ...change } });
+  const endpoint = (change: Partial<StdioEndpoint>): Partial<ServerIdentity> => ({ endpoint: { ...stdio, ...change } });
+  const http: HttpEndpoint = { kind: 'http', url: 'https://mcp.example.test/mcp', headerNames: ['Authorization'] };
+  const httpAt = (change: Partial<HttpEndpoint>): Partial<ServerIdentity> => ({ endpoint: { ...http, ...change } });
   const serverRows: [string, Partial<ServerIdentity>][] = [
     ['command', endpoint({ argv: ['/opt/caplab', 'serve'] })],
     ['args', endpoint({ argv: ['/usr/bin/caplab', 'serve', '--verbose'] })],
     ['cwd', endpoint({ cwd: '/srv/project' })],
     ['env names', endpoint({ envNames: ['LANG', 'PATH', 'TZ'] })],
+    ['transport (an HTTP endpoint)', httpAt({})],
     ['key (the name the host gives it)', { key: 'notes' }],
     ['self-reported name', { name: 'someone-else' }],
   ];
@@ -131,6 +135,13 @@ describe('binding ids', () => {
     const b = bound(updateNoteContract, { ...mcp, server: { ...server, ...change } });
     expect(b.id).not.toBe(a.id);
     expect(b.server).toMatchObject(change);
+  });
+
+  test('an HTTP server: the id changes with its URL and its header names (values are not part of an endpoint)', () => {
+    const over = (change: Partial<HttpEndpoint>): string => bound(updateNoteContract, { ...mcp, server: { ...server, ...httpAt(change) } }).id;
+    const ids = [over({}), over({ url: 'https://mcp.example.test/other' }), over({ url: 'http://127.0.0.1:8080/mcp' }), over({ headerNames: ['Authorization', 'X-Tenant'] }), over({ headerNames: [] })];
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(bound(updateNoteContract, { ...mcp, server: { ...server, ...httpAt({}) } }).server?.endpoint).toEqual(http);
   });
 
   test('change when gaps, fills or the tool name change', () => {

@@ -22,8 +22,20 @@ export interface StdioEndpoint {
   readonly envNames: readonly string[];
 }
 
-/** How a server is reached; stdio is the only kind today. */
-export type ServerEndpoint = StdioEndpoint;
+/**
+ * Where the host reaches a server over Streamable HTTP: the URL it POSTs to
+ * (as connected to, `${VAR}` expanded: no credentials belong in it) and the
+ * names of the headers it adds, sorted; header values are never recorded
+ * (they are credentials, redacted wherever caplab writes).
+ */
+export interface HttpEndpoint {
+  readonly kind: 'http';
+  readonly url: string;
+  readonly headerNames: readonly string[];
+}
+
+/** How a server is reached: a process over stdio, or a URL over Streamable HTTP. */
+export type ServerEndpoint = StdioEndpoint | HttpEndpoint;
 
 /** The identity of an MCP server instance, as far as the host can know it. */
 export interface ServerIdentity {

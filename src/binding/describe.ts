@@ -1,5 +1,5 @@
 import type { ErrorClass, JsonSchema } from '../contract/index.ts';
-import type { Binding, Implementation, ServerIdentity } from './binding.ts';
+import type { Binding, Implementation, ServerEndpoint, ServerIdentity } from './binding.ts';
 import type { ToolTable } from './table.ts';
 import type { ModelTarget } from './targets.ts';
 
@@ -104,13 +104,17 @@ export function renderToolsText(description: ToolsDescription): string {
     lines.push(`    model       ${tool.model.target}  schema ${short(tool.model.schemaHash)}`);
     lines.push(`    conversion  arguments ${tool.conversion.arguments}  results ${tool.conversion.result}`);
     lines.push(`    implements  ${tool.implementation.kind} ${tool.implementation.version}${server}`);
-    if (tool.server) {
-      const { argv, cwd, envNames } = tool.server.endpoint;
-      lines.push(`    launch      ${argv.join(' ')}  cwd ${cwd}  env names ${envNames.length > 0 ? envNames.join(', ') : 'none'}`);
-    }
+    if (tool.server) lines.push(endpointLine(tool.server.endpoint));
     if (fills.length > 0) lines.push(`    fills       ${fills.join(', ')} (filled only when missing; recorded)`);
     for (const gap of tool.gaps) lines.push(`    gap         ${gap}`);
   }
   lines.push('', 'Full schemas: --json.');
   return `${lines.join('\n')}\n`;
+}
+
+/** How a server is reached, as one line: its launch, or its URL and the names of the headers sent (never their values). */
+function endpointLine(endpoint: ServerEndpoint): string {
+  if (endpoint.kind === 'http') return `    url         ${endpoint.url}  header names ${endpoint.headerNames.length > 0 ? endpoint.headerNames.join(', ') : 'none'}`;
+  const { argv, cwd, envNames } = endpoint;
+  return `    launch      ${argv.join(' ')}  cwd ${cwd}  env names ${envNames.length > 0 ? envNames.join(', ') : 'none'}`;
 }

@@ -5,7 +5,7 @@
  * a value.
  */
 export { bind, bindingId, tryBind } from './binding.ts';
-export type { Binding, BindingBody, BindOptions, BoundContract, Implementation, ServerEndpoint, ServerIdentity, StdioEndpoint, ToolNaming } from './binding.ts';
+export type { Binding, BindingBody, BindOptions, BoundContract, HttpEndpoint, Implementation, ServerEndpoint, ServerIdentity, StdioEndpoint, ToolNaming } from './binding.ts';
 export { hashSuffix, MODEL_TOOL_NAME, modelToolName, qualifiedName, replaceOther, TOOL_NAME_RULE, TOOL_NAME_STEM } from './tool-name.ts';
 export {
   ANTHROPIC_CONVERSION,

@@ -1,7 +1,7 @@
 import { expect, test } from 'bun:test';
 import { readSourceContract } from '../excerpt/contracts.ts';
 import { createTaskContract, setPropertiesContract, updateNoteContract } from '../../fixtures/contracts/index.ts';
-import { bind, bindTable, describeTools, freezeTable, renderToolsText, strictViolations, type ToolEntry } from './index.ts';
+import { bind, bindTable, describeTools, freezeTable, renderToolsText, strictViolations, type ServerEndpoint, type ToolEntry } from './index.ts';
 
 const implementation = { kind: 'local', version: '1' } as const;
 const entries: ToolEntry[] = [updateNoteContract, setPropertiesContract, createTaskContract].map((contract) => ({ contract, implementation }));
@@ -51,4 +51,16 @@ test('renderToolsText names every tool, its binding and versions, and why a tool
   const plain = renderToolsText(describeTools(bindTable(entries, 'plain')));
   expect(plain).toContain('✓ set_properties');
   expect(plain).not.toContain('✗');
+});
+
+test('renderToolsText names a server\'s launch over stdio, its URL and header names over HTTP (never a header value)', () => {
+  const identity = { key: 's', name: 's', version: '1', protocolVersion: '2025-06-18', instanceId: 'i' };
+  const over = (endpoint: ServerEndpoint): string =>
+    renderToolsText(describeTools(bindTable([{ contract: updateNoteContract, implementation: { kind: 'mcp', version: '1' }, server: { ...identity, endpoint } }], 'plain')));
+  const stdio = over({ kind: 'stdio', argv: ['/bin/srv', '--ro'], cwd: '/w', envNames: ['PATH'] });
+  expect(stdio).toContain('    launch      /bin/srv --ro  cwd /w  env names PATH');
+  const http = over({ kind: 'http', url: 'https://mcp.example.test/mcp', headerNames: ['Authorization', 'X-Tenant'] });
+  expect(http).toContain('    url         https://mcp.example.test/mcp  header names Authorization, X-Tenant');
+  expect(http).not.toContain('launch');
+  expect(over({ kind: 'http', url: 'http://127.0.0.1:9/mcp', headerNames: [] })).toContain('header names none');
 });

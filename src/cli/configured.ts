@@ -1,6 +1,6 @@
 import { fail, ok, redactorFor, type Failure, type Outcome } from '../contract/index.ts';
 import { listedCompiler, startConfiguredServers, type ConfiguredClient, type ConfiguredServers, type ServerSpec } from '../harness/index.ts';
-import { entryArgv, loadMcpConfig, openHostClient, probeEnv, serverKeys, type HostClient, type StdioConfigEntry } from '../mcp/index.ts';
+import { entryArgv, loadMcpConfig, openHostClient, probeEnv, serverKeys, type HostClient, type HttpConfigEntry, type StdioConfigEntry } from '../mcp/index.ts';
 import { freshDir } from '../platform/index.ts';
 import type { Io } from './io.ts';
 import type { ServerFlags } from './server-flags.ts';
@@ -8,10 +8,12 @@ import type { ServerFlags } from './server-flags.ts';
 /** What a launch records as the server's cwd: a fresh empty folder each run, so that same-id runs bind alike. */
 export const FRESH_CWD = '(fresh)';
 
-/** One stdio entry of the config, keyed, ready to launch. */
-interface EntrySpec extends ServerSpec {
-  readonly entry: StdioConfigEntry;
-}
+/**
+ * One entry of the config, keyed, ready to start, by how it is reached
+ * (`connect`): a stdio entry is spawned; an HTTP entry is connected to —
+ * the seam where the HTTP client transport is wired (`openEntry`).
+ */
+type EntrySpec = ServerSpec & ({ readonly connect: 'spawn'; readonly entry: StdioConfigEntry } | { readonly connect: 'http'; readonly entry: HttpConfigEntry });
 
 /** The configured servers of a command, started, and what the user is told about them. */
 export interface StartedConfig {
@@ -26,7 +28,7 @@ export type ConfigFlags = ServerFlags & { readonly mcpConfig: string; readonly o
 export type ConfigRefusal = { readonly usage: Failure } | { readonly required: Failure };
 
 /**
- * Reads `--mcp-config`, maps its keys, and starts every stdio entry at once
+ * Reads `--mcp-config`, maps its keys, and starts every stdio and HTTP entry at once
  * under the host session profile, each in a fresh empty cwd (removed at
  * close) with probe's environment plus the entry's own. Nothing of a run
  * exists yet. With `only` (a scenario's `servers`) just those entries
@@ -38,7 +40,7 @@ export async function startConfigured(flags: ConfigFlags, trust: boolean, io: Io
   const planned = planEntries(flags, trust, io);
   if (!planned.ok) return { ok: false, refusal: { usage: planned } };
   const { specs, notices } = planned.value;
-  const redactor = redactorFor(Object.assign({}, ...specs.map(({ entry }) => ({ ...entry.expanded, ...probeEnv(io.env, [], entry.env) }))));
+  const redactor = redactorFor(Object.assign({}, ...specs.map(placedSecrets(io))));
   const servers = await startConfiguredServers(specs, {
     open: (spec) => openEntry(spec, flags, io, runId),
     compiler: listedCompiler,
@@ -58,7 +60,16 @@ export async function startConfigured(flags: ConfigFlags, trust: boolean, io: Io
   return { ok: true, value: { servers, notices: [...notices, ...failed, ...servers.starts.flatMap((start) => start.notices.map((notice) => `server ${start.key}: ${notice}`))] } };
 }
 
-/** The config's stdio entries, keyed, and notices for the others; or why the config cannot be used. */
+/**
+ * What caplab places with one entry and redacts wherever it writes, by the
+ * name a redaction shows: the variables expansion read, and a stdio
+ * server's environment or an HTTP server's header values (by header name).
+ */
+function placedSecrets(io: Io): (spec: EntrySpec) => Readonly<Record<string, string>> {
+  return (spec) => ({ ...spec.entry.expanded, ...(spec.connect === 'http' ? spec.entry.headers : probeEnv(io.env, [], spec.entry.env)) });
+}
+
+/** The config's stdio and HTTP entries, keyed, and notices for the others; or why the config cannot be used. */
 function planEntries(flags: ConfigFlags, trust: boolean, io: Io): Outcome<{ specs: EntrySpec[]; notices: string[] }> {
   const config = loadMcpConfig({ file: flags.mcpConfig, trust, cwd: io.cwd, source: io.env });
   if (!config.ok) return config;
@@ -73,19 +84,19 @@ function planEntries(flags: ConfigFlags, trust: boolean, io: Io): Outcome<{ spec
     const { key, mapped } = keyOf.get(entry.name)!;
     if (mapped) notices.push({ key, text: `server "${entry.name}" is named ${key}: its tools are mcp__${key}__<tool> (caplab.tool-name/1)` });
     if (entry.kind === 'invalid') return { ...entry.failure, message: `${path}: ${entry.failure.message}` };
-    if (entry.kind === 'unsupported') notices.push({ key, text: `server "${entry.name}" has type ${JSON.stringify(entry.type)}; only stdio servers start here, it is left out` });
-    else specs.push({ key, ...(mapped ? { configKey: entry.name } : {}), entry });
+    if (entry.kind === 'unsupported') notices.push({ key, text: `server "${entry.name}" has type ${JSON.stringify(entry.type)}; only stdio and http entries are read, it is left out` });
+    else specs.push({ key, ...(mapped ? { configKey: entry.name } : {}), ...(entry.kind === 'http' ? { connect: 'http', entry } : { connect: 'spawn', entry }) });
   }
   const known = new Set(specs.map((spec) => spec.key));
   const unknown = flags.requireServers.filter((key) => !known.has(key));
   if (unknown.length > 0) {
-    return fail('invalid_arguments', 'unknown_server', `--require-server ${unknown.join(', ')}: ${path} has no stdio server by that key (has: ${[...known].join(', ') || 'none'})`);
+    return fail('invalid_arguments', 'unknown_server', `--require-server ${unknown.join(', ')}: ${path} has no stdio or http server by that key (has: ${[...known].join(', ') || 'none'})`);
   }
   const only = flags.only;
   if (!only) return ok({ specs, notices: notices.map((notice) => notice.text) });
   const missing = only.keys.filter((key) => !known.has(key));
   if (missing.length > 0) {
-    return fail('invalid_arguments', 'unknown_server', `${only.by} names ${missing.join(', ')}: ${path} has no stdio server by that key (has: ${[...known].join(', ') || 'none'})`);
+    return fail('invalid_arguments', 'unknown_server', `${only.by} names ${missing.join(', ')}: ${path} has no stdio or http server by that key (has: ${[...known].join(', ') || 'none'})`);
   }
   // The others are not started: the scenario chose its servers. A --require-server of another would be met by a server never started.
   const chosen = new Set(only.keys);
@@ -106,8 +117,23 @@ export function configRefusal(flags: ConfigFlags, io: Io): Failure | undefined {
   return planned.ok ? undefined : planned;
 }
 
-/** Starts one entry as probe launches a server: allowlisted env plus the entry's, a fresh cwd, its own process group. */
+/**
+ * Starts one entry: a stdio one as probe launches a server (allowlisted env
+ * plus the entry's, a fresh cwd, its own process group); an HTTP one is not
+ * connected yet — `spawn/unsupported_transport`, recorded as a server that
+ * did not start. Wiring seam: connect `spec.entry` (`url`, `headers`) with
+ * the HTTP client transport under the same timeouts and interruption, and
+ * hand back a `ConfiguredClient` whose identity's endpoint is
+ * `{ kind: 'http', url, headerNames }` and whose `sessionSha256` is the
+ * issued session id's sha256.
+ */
 async function openEntry(spec: EntrySpec, flags: ServerFlags, io: Io, runId: string): Promise<Outcome<ConfiguredClient>> {
+  if (spec.connect === 'http') return fail('spawn', 'unsupported_transport', `${spec.entry.url}: HTTP servers connect once the HTTP client transport lands`);
+  return spawnEntry(spec, flags, io, runId);
+}
+
+/** Starts one stdio entry (see `openEntry`). */
+async function spawnEntry(spec: Extract<EntrySpec, { connect: 'spawn' }>, flags: ServerFlags, io: Io, runId: string): Promise<Outcome<ConfiguredClient>> {
   const env = probeEnv(io.env, [], spec.entry.env);
   const cwd = freshDir('caplab-server-');
   const opening = openHostClient({

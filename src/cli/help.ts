@@ -186,6 +186,7 @@ and every --scenarios file are checked before the first scenario), 3 a required 
 start (without --scenarios), or the JUnit file or stdout could not be written.`,
   probe: `Usage: caplab probe [options] -- CMD ARGS…
        caplab probe [options] [--mcp-config FILE] --server NAME [--trust]
+       caplab probe [options] --url URL [--header-env NAME=VAR]…
 
 Starts one stdio MCP server and checks it with the general profile: initialize (offers
 2025-06-18; reads 2025-11-25, 2025-03-26 and 2024-11-05 answers and says which checks do not
@@ -209,8 +210,19 @@ shows control and bidi characters a server sent as escapes (\\x1b, \\u202e).
                            made absolute)
   --env NAME=VALUE         set a variable for the server (repeatable)
   --env-allow NAME         pass a variable from this environment (repeatable)
-  --mcp-config FILE --server NAME   a Claude Code .mcp.json entry (stdio only; \${VAR} and
-                           \${VAR:-default} expanded; alias --config); without it, ./.mcp.json.
+  --url URL                a Streamable HTTP server (http: or https:, no user:password@);
+                           not with --, --env, --env-allow or --cwd. Not connected yet: the
+                           HTTP client transport is not wired into probe, so it ends
+                           spawn/unsupported_transport (exit 3)
+  --header-env NAME=VAR    with --url: send header NAME with the value of your variable VAR,
+                           as is (repeatable; VAR unset is a usage error; Authorization is
+                           \"Bearer <token>\" in VAR). A header value is never taken from the
+                           command line; headers over http: go only to localhost,
+                           127.0.0.0/8 or [::1]; values are never printed
+  --mcp-config FILE --server NAME   a Claude Code .mcp.json entry (stdio, or http with url and
+                           headers; \${VAR} and \${VAR:-default} expanded; an http entry's
+                           Authorization only "\${VAR}" or "Bearer \${VAR}"; alias --config);
+                           without it, ./.mcp.json.
                            Its relative command with a / and each argument naming an existing
                            path resolve against the config file's folder (whatever --cwd says);
                            a bare command is found on the server's PATH
@@ -250,7 +262,7 @@ ${EXIT_CODES_HELP}`,
   scenario: `Usage: caplab scenario new --mcp-config FILE [--server KEY]… --out FILE
 
 Starts the stdio servers of FILE as a run does (--server KEY, repeatable: only those start;
-default every stdio server), reads what each lists, closes them and writes a starter
+default every stdio and http entry, and an http one does not connect yet), reads what each lists, closes them and writes a starter
 scenario for the expectations task to --out: one scripted response with one call per tool whose
 own hints say readOnlyHint: true and not destructiveHint: true, in model-name order (ids call-01,
 call-02 …), then a final answer; each call expected ok, the end expected after that many calls on

@@ -150,6 +150,7 @@ test('.mcp.json in the cwd: refused without --trust, probed with it; ${VAR} prin
       mcpServers: {
         mis: { command: bun, args: [script, ...rest, '--token=${MY_TOKEN}'], env: { GITHUB_TOKEN: '${MY_TOKEN}', LEVEL: '${LEVEL:-debug}' } },
         remote: { type: 'http', url: 'https://example.invalid/mcp' },
+        events: { type: 'sse', url: 'https://example.invalid/sse' },
       },
     };
     writeFileSync(join(dir, '.mcp.json'), JSON.stringify(config));
@@ -159,9 +160,13 @@ test('.mcp.json in the cwd: refused without --trust, probed with it; ${VAR} prin
     expect(refused.err()).toContain('--trust');
     const named = testIo(dir, env);
     expect(await cli(['probe', '--config', './.mcp.json', '--server', 'mis'], named)).toBe(2);
+    const sse = testIo(dir, env);
+    expect(await cli(['probe', '--trust', '--server', 'events'], sse)).toBe(2);
+    expect(sse.err()).toContain('invalid_arguments/unsupported_transport');
+    // An http entry reaches probe's connect step, which has no HTTP transport yet: exit 3.
     const http = testIo(dir, env);
-    expect(await cli(['probe', '--trust', '--server', 'remote'], http)).toBe(2);
-    expect(http.err()).toContain('unsupported_transport');
+    expect(await cli(['probe', '--trust', '--server', 'remote'], http)).toBe(3);
+    expect(http.out()).toContain('spawn/unsupported_transport');
     const trusted = testIo(dir, env);
     expect(await cli(['probe', '--json', '--trust', ...FAST, '--server', 'mis'], trusted)).toBe(0);
     const report = JSON.parse(trusted.out());

@@ -1,12 +1,27 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { ARGUMENT_BOUNDS, fail, ok, parseJsonBounded, redactorFor, type Failure, type Outcome } from '../contract/index.ts';
-import { entryArgv, ENV_NAME, ENV_NAME_RULE, loadMcpConfig, probe, probeEnv, resolvePaths, type CallRequest, type ProbeReport, type StdioConfigEntry } from '../mcp/index.ts';
+import { ARGUMENT_BOUNDS, fail, ok, parseJsonBounded, redactorFor, type Failure, type Outcome, type Redactor } from '../contract/index.ts';
+import {
+  entryArgv,
+  ENV_NAME,
+  ENV_NAME_RULE,
+  loadMcpConfig,
+  probeEnv,
+  probeTarget,
+  resolvePaths,
+  type CallRequest,
+  type HttpConfigEntry,
+  type ProbeOptions,
+  type ProbeReport,
+  type ProbeTarget,
+  type StdioConfigEntry,
+} from '../mcp/index.ts';
 import { HELP } from './help.ts';
 import { EXIT, exitCodeOf, interrupted } from './exit.ts';
 import type { Io } from './io.ts';
 import { usageFailure } from './paths.ts';
 import { renderProbeText } from './probe-render.ts';
+import { entryTarget, urlTarget, type PreparedHttp } from './probe-http.ts';
 import { redactDeep } from './redact-deep.ts';
 
 export interface ProbeFlags {
@@ -21,11 +36,17 @@ export interface ProbeFlags {
   readonly server?: string;
   readonly trust: boolean;
   readonly command: readonly string[];
+  /** `--url URL`: a Streamable HTTP server, instead of a command or a config entry. */
+  readonly url?: string;
+  /** `--header-env NAME=VAR`, in order: header NAME sent with the value of the caller's VAR, as is. */
+  readonly headerEnv: readonly { readonly name: string; readonly variable: string }[];
 }
 
-const VALUE_FLAGS = new Set(['--timeout-ms', '--startup-timeout-ms', '--cwd', '--env', '--env-allow', '--call', '--args', '--mcp-config', '--server']);
+const VALUE_FLAGS = new Set(['--timeout-ms', '--startup-timeout-ms', '--cwd', '--env', '--env-allow', '--call', '--args', '--mcp-config', '--server', '--url', '--header-env']);
 /** Flags that take one value: given twice, which one was meant is unknown (a usage error, as in every command). */
-const SINGLE_FLAGS = new Set(['--timeout-ms', '--startup-timeout-ms', '--cwd', '--mcp-config', '--server']);
+const SINGLE_FLAGS = new Set(['--timeout-ms', '--startup-timeout-ms', '--cwd', '--mcp-config', '--server', '--url']);
+/** Flags that shape a spawned server (its environment, its cwd): an HTTP server (`--url`) has neither. */
+const SPAWN_FLAGS = ['--env', '--env-allow', '--cwd'];
 /** Other spellings of a flag: one flag, so giving both is giving it twice. */
 const ALIASES: Readonly<Record<string, string>> = { '--config': '--mcp-config' };
 
@@ -39,7 +60,8 @@ export function parseProbeFlags(args: readonly string[]): ProbeFlags | string {
   const env: Record<string, string> = {};
   const envAllow: string[] = [];
   const calls: { name: string; arguments: Record<string, unknown>; hasArgs: boolean }[] = [];
-  const out: { requestMs?: number; startupMs?: number; cwd?: string; config?: string; server?: string } = {};
+  const headerEnv: { name: string; variable: string }[] = [];
+  const out: { requestMs?: number; startupMs?: number; cwd?: string; config?: string; server?: string; url?: string } = {};
   const given = new Set<string>();
   for (let i = 0; i < flags.length; i++) {
     const token = flags[i]!;
@@ -76,6 +98,17 @@ export function parseProbeFlags(args: readonly string[]): ProbeFlags | string {
         break;
       }
       case '--env-allow': envAllow.push(value!); break;
+      case '--url': out.url = value!; break;
+      case '--header-env': {
+        const at = value!.indexOf('=');
+        const variable = value!.slice(at + 1);
+        if (at <= 0 || !ENV_NAME.test(variable)) return `--header-env needs NAME=VAR, VAR a variable name of ${ENV_NAME_RULE} whose value is sent (got ${JSON.stringify(value)})`;
+        headerEnv.push({ name: value!.slice(0, at), variable });
+        break;
+      }
+      // A header's value is never written on the command line (where ps and shell history keep it): it comes from the environment.
+      case '--header':
+      case '-H': return `${name} is not taken: a header's value comes from the environment (--header-env NAME=VAR), never the command line`;
       case '--call': calls.push({ name: value!, arguments: {}, hasArgs: false }); break;
       case '--args': {
         const last = calls.at(-1);
@@ -94,9 +127,14 @@ export function parseProbeFlags(args: readonly string[]): ProbeFlags | string {
     }
   }
   if (out.config !== undefined && out.server === undefined) return '--mcp-config (--config) needs --server NAME';
-  if (out.server !== undefined && command.length > 0) return 'give either --server NAME or -- CMD ARGS…, not both';
-  if (out.server === undefined && command.length === 0) return 'needs a server command after -- (or --server NAME)';
-  return { json, trust, env, envAllow, calls: calls.map(({ name, arguments: a }) => ({ name, arguments: a })), command, ...out };
+  const named = [out.server !== undefined ? '--server NAME' : '', out.url !== undefined ? '--url URL' : '', command.length > 0 ? '-- CMD ARGS…' : ''].filter(Boolean);
+  if (named.length > 1) return `give one of --server NAME, --url URL or -- CMD ARGS…, not ${named.join(' and ')}`;
+  if (named.length === 0) return 'needs a server command after -- (or --server NAME, or --url URL)';
+  if (out.url !== undefined) {
+    const spawnOnly = SPAWN_FLAGS.filter((flag) => given.has(flag));
+    if (spawnOnly.length > 0) return `${spawnOnly.join(', ')} shape a spawned server; an HTTP server (--url) has no environment or cwd of probe's`;
+  } else if (headerEnv.length > 0) return '--header-env goes with --url (a config entry\'s headers are its own)';
+  return { json, trust, env, envAllow, calls: calls.map(({ name, arguments: a }) => ({ name, arguments: a })), command, headerEnv, ...out };
 }
 
 /** `--cwd` must name an existing folder: the server is started in it (a file there is a usage error, not a spawn failure). */
@@ -119,16 +157,16 @@ export function probeExit(report: ProbeReport): number {
 
 /**
  * The `.mcp.json` entry `--server` names (`--mcp-config FILE`, or the
- * project file in `cwd`): a stdio entry, or why it cannot be probed.
+ * project file in `cwd`): a stdio or HTTP entry, or why it cannot be probed.
  */
-function configServer(flags: ProbeFlags & { readonly server: string }, io: Io): Outcome<StdioConfigEntry> {
+function configServer(flags: ProbeFlags & { readonly server: string }, io: Io): Outcome<StdioConfigEntry | HttpConfigEntry> {
   const config = loadMcpConfig({ ...(flags.config !== undefined ? { file: flags.config } : {}), trust: flags.trust, cwd: io.cwd, source: io.env });
   if (!config.ok) return config;
   const { path, entries } = config.value;
   const entry = entries.find((candidate) => candidate.name === flags.server);
   if (entry === undefined) return fail('invalid_arguments', 'unknown_server', `${path}: no server "${flags.server}" (has: ${entries.map((e) => e.name).join(', ') || 'none'})`);
   if (entry.kind === 'invalid') return entry.failure;
-  if (entry.kind === 'unsupported') return fail('invalid_arguments', 'unsupported_transport', `${path}: server "${flags.server}" has type ${JSON.stringify(entry.type)}; probe speaks stdio only`);
+  if (entry.kind === 'unsupported') return fail('invalid_arguments', 'unsupported_transport', `${path}: server "${flags.server}" has type ${JSON.stringify(entry.type)}; probe reads stdio and http entries only`);
   return ok(entry);
 }
 
@@ -150,7 +188,8 @@ const shown = (argv: readonly string[]): string => argv.map((a) => (/^[\w@%+=:,.
 
 /**
  * `caplab probe`: starts one stdio MCP server (a command, or an entry of a
- * `.mcp.json`), checks it with the general profile and reports.
+ * `.mcp.json`) or reaches an HTTP one (`--url`, or an http entry), checks
+ * it with the general profile and reports.
  */
 export async function probeCommand(args: readonly string[], io: Io): Promise<number> {
   const own = args.includes('--') ? args.slice(0, args.indexOf('--')) : args;
@@ -161,8 +200,10 @@ export async function probeCommand(args: readonly string[], io: Io): Promise<num
   if (flags.server !== undefined) {
     const loaded = configServer({ ...flags, server: flags.server }, io);
     if (!loaded.ok) return io.stderr(`caplab probe: ${loaded.class}/${loaded.kind}: ${loaded.message}\n`), EXIT.usage;
+    if (loaded.value.kind === 'http') return probeHttp(entryTarget(loaded.value, flags), flags, io);
     entry = loaded.value;
   }
+  if (flags.url !== undefined) return probeHttp(urlTarget(flags.url, flags.headerEnv, io.env), flags, io);
   const cwd = flags.cwd === undefined ? undefined : resolve(io.cwd, flags.cwd);
   const badCwd = cwd === undefined ? undefined : checkCwd(cwd);
   if (badCwd) return io.stderr(`caplab probe: ${badCwd.class}/${badCwd.kind}: ${badCwd.message}\n`), EXIT.usage;
@@ -171,18 +212,36 @@ export async function probeCommand(args: readonly string[], io: Io): Promise<num
   const { command, raw } = launchOf(flags.command, entry, cwd === undefined ? io.cwd : undefined, env);
   const redactor = redactorFor({ ...expanded, ...env });
   io.stderr(`caplab probe: starting ${redactor.redact(shown(raw))}\n  cwd ${cwd ?? '(a fresh empty directory, removed at close)'}; env ${Object.keys(env).sort().join(', ') || '(none)'}\n`);
-  const report = redactDeep(
-    await probe(command, {
-      ...(cwd !== undefined ? { cwd } : {}),
-      env,
-      display: raw,
-      calls: flags.calls,
-      redactor,
-      ...(io.interrupt ? { signal: io.interrupt } : {}),
-      timeouts: { ...(flags.requestMs !== undefined ? { requestMs: flags.requestMs } : {}), ...(flags.startupMs !== undefined ? { startupMs: flags.startupMs } : {}) },
-    }),
+  const target: ProbeTarget = { kind: 'stdio', command };
+  return reported(await probeTarget(target, { ...(cwd !== undefined ? { cwd } : {}), env, display: raw, ...probeOptions(flags, io, redactor) }), flags, io, redactor);
+}
+
+/** What probe is given however it connects: the calls, the redactor, the interruption, the timeouts. */
+function probeOptions(flags: ProbeFlags, io: Io, redactor: Redactor): ProbeOptions {
+  return {
+    calls: flags.calls,
     redactor,
-  );
+    ...(io.interrupt ? { signal: io.interrupt } : {}),
+    timeouts: { ...(flags.requestMs !== undefined ? { requestMs: flags.requestMs } : {}), ...(flags.startupMs !== undefined ? { startupMs: flags.startupMs } : {}) },
+  };
+}
+
+/**
+ * Probes an HTTP target (`probeTarget`), or refuses what `urlTarget` or
+ * `entryTarget` found wrong (a usage error); every header value, and each
+ * variable read for it, redacted from what probe prints.
+ */
+async function probeHttp(prepared: Outcome<PreparedHttp>, flags: ProbeFlags, io: Io): Promise<number> {
+  if (!prepared.ok) return io.stderr(`caplab probe: ${prepared.class}/${prepared.kind}: ${prepared.message}\n`), EXIT.usage;
+  const { target, redactor } = prepared.value;
+  io.stderr(`caplab probe: connecting to ${redactor.redact(target.url)}\n  headers ${target.headerNames.join(', ') || '(none)'} (values not shown)\n`);
+  const http: ProbeTarget = { kind: 'http', url: target.url, headers: target.headers, headerNames: target.headerNames };
+  return reported(await probeTarget(http, probeOptions(flags, io, redactor)), flags, io, redactor);
+}
+
+/** Prints a probe's report (redacted once more, whole) and returns its exit code. */
+function reported(probed: ProbeReport, flags: ProbeFlags, io: Io, redactor: Redactor): number {
+  const report = redactDeep(probed, redactor);
   // An interruption wins over what was found (as `cli` ranks it), and the report says so too.
   const signalled = io.interrupt?.aborted ? exitCodeOf(interrupted(io.interrupt)) : undefined;
   const exit = signalled ?? probeExit(report);

@@ -50,6 +50,16 @@ function callLines(call: ReportedCall): string[] {
   return lines;
 }
 
+/** What probe reached: a command with its cwd and environment names, or a URL with its header names (values never shown). */
+function reachedLines(report: ProbeReport): string[] {
+  if ('url' in report) return [`probe: ${report.url}`, `  headers   ${report.headerNames.join(', ') || '(none)'} (values not shown)`];
+  return [
+    `probe: ${report.command.join(' ')}`,
+    `  cwd       ${report.cwd}${report.cwdIsTemp ? ' (fresh, removed at close)' : ''}`,
+    `  env       ${report.envNames.join(', ') || '(none)'} (values not shown)`,
+  ];
+}
+
 /**
  * Renders a probe report for people: what was started, the server, its
  * tools, calls, findings, its stderr, and why it ended. Every line is made
@@ -57,9 +67,7 @@ function callLines(call: ReportedCall): string[] {
  * line of its own.
  */
 export function renderProbeText(report: ProbeReport, exit: number): string {
-  const lines = [`probe: ${report.command.join(' ')}`];
-  lines.push(`  cwd       ${report.cwd}${report.cwdIsTemp ? ' (fresh, removed at close)' : ''}`);
-  lines.push(`  env       ${report.envNames.join(', ') || '(none)'} (values not shown)`);
+  const lines = reachedLines(report);
   const server = report.serverInfo;
   lines.push(server ? `  server    ${text(server.name)} ${text(server.version)}, MCP ${report.protocolVersion === undefined ? '?' : text(report.protocolVersion)}` : '  server    no handshake');
   if (report.versionNotes) {
@@ -79,7 +87,8 @@ export function renderProbeText(report: ProbeReport, exit: number): string {
   if (report.failure) {
     lines.push(findingLine(report.failure, '  ENDED     '));
     const code = report.close?.exitCode;
-    lines.push(`  server    exit ${code === undefined ? 'unknown' : code === null ? 'by signal' : `code ${code}`}`);
+    // A process's exit: an HTTP server is no process of probe's.
+    if (!('url' in report)) lines.push(`  server    exit ${code === undefined ? 'unknown' : code === null ? 'by signal' : `code ${code}`}`);
   }
   if (report.stderr.trim() !== '') lines.push('  stderr    (last lines)', ...report.stderr.trimEnd().split('\n').slice(-10).map((line) => `    | ${line}`));
   if (report.hint) lines.push(`  hint      ${report.hint}`);

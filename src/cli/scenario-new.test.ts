@@ -134,11 +134,19 @@ test('--out inside a run dir is a bad path (nothing is written into a run\'s rec
   expect(readdirSync(join(dir, 'run'))).toEqual(['ledger.jsonl']);
 });
 
-test('a config with no stdio server (only other types): exit 2, nothing written', async () => {
+test('a config with no stdio or http server (only other types): exit 2, nothing written', async () => {
+  const dir = scratchDir();
+  writeFileSync(join(dir, 'web.mcp.json'), JSON.stringify({ mcpServers: { web: { type: 'sse', url: 'http://127.0.0.1:9/sse' } } }));
+  const run = await caplab(['scenario', 'new', '--mcp-config', 'web.mcp.json', '--out', 'x.json'], dir);
+  expect([run.code, run.err]).toEqual([2, 'caplab scenario new: invalid_arguments/unknown_server: web.mcp.json has no stdio or http server to write a starter for\n']);
+  expect(readdirSync(dir)).toEqual(['web.mcp.json']);
+});
+
+test('an http entry, before the HTTP client transport is wired, is a server that did not start: exit 3, nothing written', async () => {
   const dir = scratchDir();
   writeFileSync(join(dir, 'web.mcp.json'), JSON.stringify({ mcpServers: { web: { type: 'http', url: 'http://127.0.0.1:9/mcp' } } }));
   const run = await caplab(['scenario', 'new', '--mcp-config', 'web.mcp.json', '--out', 'x.json'], dir);
-  expect([run.code, run.err]).toEqual([2, 'caplab scenario new: invalid_arguments/unknown_server: web.mcp.json has no stdio server to write a starter for\n']);
+  expect([run.code, run.err]).toEqual([3, 'caplab scenario new: spawn/required_server: a server did not start: web: spawn/unsupported_transport: http://127.0.0.1:9/mcp: HTTP servers connect once the HTTP client transport lands\n']);
   expect(readdirSync(dir)).toEqual(['web.mcp.json']);
 });
 

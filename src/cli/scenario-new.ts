@@ -23,7 +23,7 @@ const OPTIONS = {
 /** What `scenario new` was asked for. */
 interface NewFlags {
   readonly mcpConfig: string;
-  /** `--server KEY`s as given; none: every stdio server of the config. */
+  /** `--server KEY`s as given; none: every stdio and http entry of the config. */
   readonly servers: readonly string[];
   /** `--out`, absolute. */
   readonly out: string;
@@ -90,7 +90,7 @@ export async function scenarioNew(args: readonly string[], io: Io): Promise<numb
 
 /** The chosen servers' keys and every tool they listed; or the exit code when they could not be read. */
 async function listTools(flags: NewFlags, io: Io): Promise<{ readonly servers: readonly string[]; readonly tools: readonly StarterTool[] } | number> {
-  // With --server just those start, each required; without, every stdio server starts and each is required below.
+  // With --server just those start, each required; without, every stdio and http server starts and each is required below.
   const only = flags.servers.length > 0 ? { only: { keys: flags.servers, by: '--server' } } : {};
   const started = await startConfigured({ mcpConfig: flags.mcpConfig, requireServers: [], startupTimeoutMs: flags.startupTimeoutMs, timeoutMs: flags.timeoutMs, ...only }, false, io, 'scenario-new');
   if (!started.ok) return 'usage' in started.refusal ? refused(io, started.refusal.usage, EXIT.usage) : refused(io, started.refusal.required, EXIT.protocol);
@@ -101,7 +101,7 @@ async function listTools(flags: NewFlags, io: Io): Promise<{ readonly servers: r
     return exitCodeOf(interrupted(io.interrupt));
   }
   const chosen = servers.starts;
-  if (chosen.length === 0) return refused(io, fail('invalid_arguments', 'unknown_server', `${flags.mcpConfig} has no stdio server to write a starter for`), EXIT.usage);
+  if (chosen.length === 0) return refused(io, fail('invalid_arguments', 'unknown_server', `${flags.mcpConfig} has no stdio or http server to write a starter for`), EXIT.usage);
   const failed = chosen.filter((start) => start.status === 'failed').map((start) => `${start.key}: ${start.failure!.class}/${start.failure!.kind}: ${start.failure!.message}`);
   if (failed.length > 0) return refused(io, fail('spawn', 'required_server', `a server did not start: ${failed.join('; ')}`), EXIT.protocol);
   for (const notice of notices) io.stderr(`caplab: ${inert(notice)}\n`);

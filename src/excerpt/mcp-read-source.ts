@@ -1,6 +1,6 @@
 import { bind } from '../binding/index.ts';
 import { fail, ok, sha256Hex, type Outcome } from '../contract/index.ts';
-import { MCP_ADAPTER_VERSION, MCP_GAPS, protocolExchange, type ExpectedTool, type StrictClient } from '../mcp/index.ts';
+import { MCP_ADAPTER_VERSION, mcpGapsOf, protocolExchange, type ExpectedTool, type StrictClient } from '../mcp/index.ts';
 import { attributesOf, textBlock, type CallContext, type RuntimeTool, type ToolOutput } from '../pipeline/index.ts';
 import { readSourceContract, type ReadSourceResult } from './contracts.ts';
 import { sourceById, type Snapshot, type SourceSnapshot } from './snapshot.ts';
@@ -65,7 +65,7 @@ export function mcpReadSource(client: StrictClient, snapshot: Snapshot, options:
     ...(options.toolName ? { tool: options.toolName } : {}),
     implementation: { kind: 'mcp', version: MCP_ADAPTER_VERSION },
     server: client.identity,
-    gaps: MCP_GAPS,
+    gaps: mcpGapsOf(client.identity.endpoint),
   });
   return {
     contract: readSourceContract,

@@ -3,7 +3,7 @@ import type { ServerIdentity } from '../binding/index.ts';
 import { fail, ok, type SchemaValidator } from '../contract/index.ts';
 import { versionProfile } from '../mcp/index.ts';
 import { textBlock } from '../pipeline/index.ts';
-import { startConfiguredServers, type ConfiguredClient, type ServerSpec, type StartDeps } from './configured-servers.ts';
+import { CONFIGURED_GAPS, CONFIGURED_HTTP_GAPS, startConfiguredServers, type ConfiguredClient, type ServerSpec, type StartDeps } from './configured-servers.ts';
 import { CONTENT_RESULT, type CompileListed } from './configured-tool.ts';
 
 const identity = (key: string): ServerIdentity => ({
@@ -130,6 +130,25 @@ describe('startConfiguredServers', () => {
     const [end] = opened.value.servers!.end();
     expect(end!.stderr.endsWith('token=[redacted:TOKEN]')).toBe(true);
     expect(end!.stderr.length).toBeLessThanOrEqual(4096);
+  });
+
+  test('a server reached over HTTP: its bindings state the HTTP gaps, its exchanges are mcp-http, its session is recorded by sha256 only', async () => {
+    const endpoint = { kind: 'http', url: 'https://mcp.example.test/mcp', headerNames: ['Authorization'] } as const;
+    const remote = { ...fakeClient('remote', [echoEntry]), identity: { ...identity('remote'), endpoint }, sessionSha256: 'c'.repeat(64) };
+    const local = fakeClient('local', [echoEntry]);
+    const servers = await startConfiguredServers([{ key: 'remote' }, { key: 'local' }], deps({ remote, local }));
+    expect(servers.starts.map((start) => start.session_sha256)).toEqual(['c'.repeat(64), undefined]);
+    expect('session_sha256' in servers.starts[1]!).toBe(false);
+    const opened = await servers.provider.open({ runId: 'run-1' });
+    if (!opened.ok) throw new Error(opened.message);
+    const [remoteTool, localTool] = opened.value.tools;
+    expect([remoteTool!.binding.gaps, localTool!.binding.gaps]).toEqual([CONFIGURED_HTTP_GAPS, CONFIGURED_GAPS]);
+    expect(remoteTool!.binding.server?.endpoint).toEqual(endpoint);
+    const context = (actionId: string) => ({ runDir: '/', actionId, toolCallId: `toolu_${actionId}`, request: { id: 'req-1', payload: new Uint8Array(), payloadSha256: '', bindings: {} }, signal: new AbortController().signal });
+    const calls = [await remoteTool!.handler({ text: 'a' }, context('act-1')), await localTool!.handler({ text: 'b' }, context('act-2'))];
+    expect(calls.map((call) => call.ok && call.value.protocol?.transport)).toEqual(['mcp-http', 'mcp-stdio']);
+    expect([opened.value.protocolOf?.('act-1')?.transport, opened.value.protocolOf?.('act-2')?.transport]).toEqual(['mcp-http', 'mcp-stdio']);
+    await opened.value.close();
   });
 
   test('a revision without structured results binds no outputSchema: one listed anyway is an extra field', async () => {

@@ -1,4 +1,4 @@
-import { qualifiedName, TOOL_NAME_RULE, tryBind, type Binding, type ServerIdentity } from '../binding/index.ts';
+import { qualifiedName, TOOL_NAME_RULE, tryBind, type Binding, type ServerEndpoint, type ServerIdentity } from '../binding/index.ts';
 import { clip } from '../base/index.ts';
 import { fail, LIMITS, ok, type Failure, type Outcome, type SchemaValidator } from '../contract/index.ts';
 import { HOST_ADAPTER_VERSION, protocolExchange, type Exchange, type VersionProfile } from '../mcp/index.ts';
@@ -14,12 +14,34 @@ export const CONFIGURED_GAPS: readonly string[] = [
   'processes that leave the server process group (setsid) are found and killed on close only on Linux, where caplab is a child subreaper; elsewhere they are not tracked',
 ];
 
+/** What the host cannot know about a configured server it reaches over Streamable HTTP, stated in each of its bindings. */
+export const CONFIGURED_HTTP_GAPS: readonly string[] = [
+  'remote build unknown: the server is identified only by serverInfo, its URL and tool schemas',
+  'results unverified: a configured server\'s results are checked against its own schemas, never against host state',
+  'annotations untrusted: readOnlyHint, idempotentHint and the like are kept as hints and change nothing',
+  'effects after a dropped connection unknown: a call whose connection or stream dropped may have run on the server; its outcome is unknown and it is never re-sent',
+  'host name resolved at connect time: the URL names a host, not an address; which machine answered is not recorded',
+];
+
+/** The gaps of a configured server reached at `endpoint`: `CONFIGURED_GAPS` over stdio, `CONFIGURED_HTTP_GAPS` over HTTP. */
+export function configuredGapsOf(endpoint: Pick<ServerEndpoint, 'kind'>): readonly string[] {
+  return endpoint.kind === 'http' ? CONFIGURED_HTTP_GAPS : CONFIGURED_GAPS;
+}
+
 /** One tools/call as the host session logs it (its fields as the record summarises them). */
 export type ConfiguredExchange = Pick<Exchange, 'method' | 'jsonrpcId' | 'actionId' | 'requestBytes' | 'responseBytes' | 'isError'>;
 
 /** A server started under the host session profile, as the host uses it (`openHostClient` gives one). */
 export interface ConfiguredClient {
   readonly identity: ServerIdentity;
+  /**
+   * Over HTTP, the sha256 (lowercase hex, of its UTF-8 bytes) of the
+   * `Mcp-Session-Id` the server issued at initialize: what run_start records
+   * of the session (format 7), never the id itself. Absent over stdio and
+   * when the server issued none. Kept out of `identity`, so a binding's id
+   * does not change with a random session id.
+   */
+  readonly sessionSha256?: string;
   /** The profile of the revision it answered: how a schema without `$schema` is read. */
   readonly profile: VersionProfile;
   /** The tools/list entries as listed (every page), and what listing them told the user. */
@@ -137,7 +159,8 @@ async function startOne<S extends ServerSpec>(spec: S, deps: StartDeps<S>): Prom
       listed.push({ name: nameOf(entry), status: 'unbound', failure: failureRecord(bound) });
     }
   }
-  return { record: { ...base, status: 'started', identity: client.identity, tools: listed, notices: [...client.listing.notices] }, client, tools };
+  const session = client.sessionSha256 !== undefined ? { session_sha256: client.sessionSha256 } : {};
+  return { record: { ...base, status: 'started', identity: client.identity, ...session, tools: listed, notices: [...client.listing.notices] }, client, tools };
 }
 
 /** A listed entry's name as the record shows it (one that has none is named by its place). */
@@ -161,7 +184,7 @@ function bindListed(key: string, entry: unknown, client: ConfiguredClient, compi
     implementation: { kind: 'mcp', version: HOST_ADAPTER_VERSION },
     server: client.identity,
     naming: { full, rule: TOOL_NAME_RULE },
-    gaps: CONFIGURED_GAPS,
+    gaps: configuredGapsOf(client.identity.endpoint),
   });
   if (!binding.ok) return binding;
   return ok(runtimeTool(client, contract, binding.value, output));

@@ -1,9 +1,10 @@
 import { clip } from '../base/index.ts';
 import { LIMITS } from '../contract/index.ts';
-import { MCP_ADAPTER_VERSION, MCP_GAPS, openToolSession, type ExpectedTool, type Launch, type StrictClient, type ToolSessionOptions } from '../mcp/index.ts';
+import { MCP_ADAPTER_VERSION, mcpGapsOf, openToolSession, type ExpectedTool, type Launch, type StrictClient, type ToolSessionOptions } from '../mcp/index.ts';
 import type { RuntimeTool } from '../pipeline/index.ts';
 import type { TaskRun } from './task.ts';
-import type { ToolProvider } from './tools.ts';
+import type { ServerReport, ToolProvider } from './tools.ts';
+import type { ServerIdentity } from '../binding/index.ts';
 
 /** Stands in for a process id in records that must not depend on which process ran. */
 export const PID_PLACEHOLDER = '<pid>';
@@ -60,15 +61,7 @@ export function mcpProvider(options: McpProviderOptions): ToolProvider {
           transport: 'mcp',
           tools: session.value.tools,
           protocolOf: session.value.protocolOf,
-          server: {
-            serverInfo: { name: identity.name, version: identity.version },
-            protocolVersion: identity.protocolVersion,
-            launch: identity.endpoint.argv,
-            cwd: identity.endpoint.cwd,
-            envNames: identity.endpoint.envNames,
-            instanceId: identity.instanceId,
-            gaps: MCP_GAPS,
-          },
+          server: serverReportOf(identity),
           close: async () => {
             const report = await session.value.close();
             return {
@@ -82,4 +75,13 @@ export function mcpProvider(options: McpProviderOptions): ToolProvider {
       };
     },
   };
+}
+
+/** What run_start records of the server: over stdio its launch, over HTTP its URL and header names; the gaps of its transport. */
+export function serverReportOf(identity: ServerIdentity): ServerReport {
+  const base = { serverInfo: { name: identity.name, version: identity.version }, protocolVersion: identity.protocolVersion };
+  const { endpoint } = identity;
+  const gaps = mcpGapsOf(endpoint);
+  if (endpoint.kind === 'http') return { ...base, url: endpoint.url, headerNames: endpoint.headerNames, instanceId: identity.instanceId, gaps };
+  return { ...base, launch: endpoint.argv, cwd: endpoint.cwd, envNames: endpoint.envNames, instanceId: identity.instanceId, gaps };
 }

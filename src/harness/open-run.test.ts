@@ -5,7 +5,7 @@ import { scratchDir } from '../../test/scratch.ts';
 import { fail } from '../contract/index.ts';
 import { fixedClock, verify } from '../ledger/index.ts';
 import { UNDECIDED, type LoopResult } from './decide-acceptance.ts';
-import { openRun, type RunRecordOptions } from './open-run.ts';
+import { openRun, reachesHttp, type RunRecordOptions } from './open-run.ts';
 import { scripted } from './testing/loop-kit.ts';
 
 const usage = { input_tokens: 1, output_tokens: 1 };
@@ -91,4 +91,24 @@ test('a crash before run_start is recorded as one, with a run_start first', asyn
   const run = opened();
   await run.end({ type: 'crashed', error: new Error('boom'), answered: 0 });
   expect(events(run.dir).map((e) => [e.type, e.cause])).toEqual([['run_start', undefined], ['run_end', 'crash: Error: boom']]);
+});
+
+test('tools with a server reached over HTTP name format 7 (the record verifies); the same run over stdio keeps format 4', async () => {
+  const base = { serverInfo: { name: 's', version: '1' }, protocolVersion: '2025-06-18', instanceId: 'open/s', gaps: [] };
+  const http = { ...base, url: 'http://127.0.0.1:9/mcp', headerNames: ['Authorization'], sessionSha256: 'a'.repeat(64) };
+  const stdio = { ...base, launch: ['srv'], cwd: '/', envNames: [] };
+  const formats: unknown[] = [];
+  for (const server of [http, stdio]) {
+    expect(reachesHttp({ transport: 'mcp', server, bindings: [] })).toBe(server === http);
+    const run = opened();
+    run.holdTools(async () => null);
+    expect(run.start({ transport: 'mcp', server, bindings: [] }).ok).toBe(true);
+    expect(run.recorder.append('acceptance', { accepted: true, checks: [] }).ok).toBe(true);
+    const ended = await run.end({ type: 'loop', loop: finished, answered: 0 });
+    if (!ended.ok) throw new Error(ended.message);
+    const verified = verify(run.dir, { expectedHead: ended.value.head });
+    expect(verified.ok || verified.message).toBe(true);
+    formats.push(JSON.parse(readFileSync(join(run.dir, 'ledger.head'), 'utf8')).format);
+  }
+  expect(formats).toEqual(['caplab.ledger/7', 'caplab.ledger/4']);
 });

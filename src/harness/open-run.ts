@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { EXIT, exitCodeOf } from '../base/index.ts';
 import type { Binding } from '../binding/index.ts';
 import { fail, ok, type Failure, type Outcome } from '../contract/index.ts';
-import { LEDGER_FORMAT_5, LEDGER_FORMAT_6, openRunDir, type Clock, type EventInput, type RecordFormat, type RecordLimits, type RunDir, type RunDirFs } from '../ledger/index.ts';
+import { LEDGER_FORMAT_5, LEDGER_FORMAT_6, LEDGER_FORMAT_7, openRunDir, type Clock, type EventInput, type RecordFormat, type RecordLimits, type RunDir, type RunDirFs } from '../ledger/index.ts';
 import type { Hook } from '../pipeline/index.ts';
 import { mergeReports, reapOrphans, type SweepGraces } from '../platform/index.ts';
 import { CAPLAB_VERSION } from '../version.ts';
@@ -60,6 +60,19 @@ export interface OpenedTools {
 }
 
 const NO_TOOLS: OpenedTools = { transport: null, server: null, bindings: [] };
+
+/**
+ * Whether the opened tools carry a server reached over HTTP — a binding's
+ * server, a configured server's identity, or the server run_start names —
+ * the shape only format 7 records (the ledger's `FORMAT_USES` asks the same of the events).
+ */
+export function reachesHttp(tools: OpenedTools): boolean {
+  return (
+    (tools.server !== null && 'url' in tools.server) ||
+    tools.bindings.some((binding) => binding.server?.endpoint.kind === 'http') ||
+    (tools.servers?.start ?? []).some((start) => start.identity?.endpoint.kind === 'http')
+  );
+}
 
 /**
  * How a run ends: through its loop (with its verdict, or without one), or
@@ -141,15 +154,16 @@ export class OpenRun {
 
   /**
    * Records run_start: the run, its model, hooks and method, the task's files
-   * and fields, and the tools that opened. A task that keeps its calls'
-   * results names format 6; tools with configured servers name format 5,
-   * which records them; every other run keeps the format it opened with.
+   * and fields, and the tools that opened. Tools with a server reached over
+   * HTTP name format 7 (which has 6's and 5's shapes too); a task that keeps
+   * its calls' results names format 6; tools with configured servers name
+   * format 5, which records them; every other run keeps the format it opened with.
    */
   start(tools: OpenedTools): Outcome<void> {
     const { model, hooks, method } = this.#options;
     const { servers, ...opened } = tools;
     // Named on each attempt: a run_start refused (a record limit) is written again, without them, by the failed end.
-    this.#dir.nameFormat(this.#options.task.keepsResults ? LEDGER_FORMAT_6 : servers ? LEDGER_FORMAT_5 : this.#baseFormat);
+    this.#dir.nameFormat(reachesHttp(tools) ? LEDGER_FORMAT_7 : this.#options.task.keepsResults ? LEDGER_FORMAT_6 : servers ? LEDGER_FORMAT_5 : this.#baseFormat);
     const appended = this.recorder.append('run_start', {
       ...this.#taskFields,
       caplab: CAPLAB_VERSION,

@@ -64,12 +64,11 @@ export function runReport(outcome: RunOutcome, artifactName: string): Record<str
 
 /** The server behind MCP tools as the report names it. */
 function serverReport(server: ServerReport): Record<string, unknown> {
+  const reached = 'url' in server ? { url: server.url, header_names: server.headerNames } : { launch: server.launch, cwd: server.cwd, env_names: server.envNames };
   return {
     serverInfo: server.serverInfo,
     protocolVersion: server.protocolVersion,
-    launch: server.launch,
-    cwd: server.cwd,
-    env_names: server.envNames,
+    ...reached,
     instance_id: server.instanceId,
     gaps: server.gaps,
   };

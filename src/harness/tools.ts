@@ -4,17 +4,33 @@ import { fail, ok, type Contract, type Outcome } from '../contract/index.ts';
 import { toolNames, type ProtocolExchange, type RuntimeTool } from '../pipeline/index.ts';
 import type { TaskRun } from './task.ts';
 
-/** What the run reports about the server behind MCP tools. */
-export interface ServerReport {
+/** What the run reports about the server behind MCP tools, however it is reached. */
+interface ServerReportBase {
   readonly serverInfo: { readonly name: string; readonly version: string };
   readonly protocolVersion: string;
+  readonly instanceId: string;
+  readonly gaps: readonly string[];
+}
+
+/** A server started over stdio: its launch. */
+export interface StdioServerReport extends ServerReportBase {
   readonly launch: readonly string[];
   readonly cwd: string;
   /** Names only: values never leave the launch. */
   readonly envNames: readonly string[];
-  readonly instanceId: string;
-  readonly gaps: readonly string[];
 }
+
+/** A server reached over Streamable HTTP (record format 7): its URL and header names, and the session it issued by sha256 only. */
+export interface HttpServerReport extends ServerReportBase {
+  readonly url: string;
+  /** Names only: header values are credentials, never recorded. */
+  readonly headerNames: readonly string[];
+  /** sha256 of the `Mcp-Session-Id` the server issued at initialize (its UTF-8 bytes); absent when it issued none. */
+  readonly sessionSha256?: string;
+}
+
+/** What the run reports about the server behind MCP tools: over stdio or over HTTP (`'url' in report`). */
+export type ServerReport = StdioServerReport | HttpServerReport;
 
 // A failure and a re-list as records name them: the MCP client's own shapes, one definition.
 export type { FailureRecord, RelistRecord };
@@ -37,6 +53,8 @@ export interface ServerStart {
   readonly status: 'started' | 'failed';
   /** The server as started (absent when it failed to start). */
   readonly identity?: ServerIdentity;
+  /** Over HTTP (format 7): the sha256 of the session id it issued at initialize (`ConfiguredClient.sessionSha256`), never the id. */
+  readonly session_sha256?: string;
   /** Why it did not start (status `failed`). */
   readonly failure?: FailureRecord;
   readonly tools: readonly ListedToolRecord[];

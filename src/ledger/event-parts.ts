@@ -53,6 +53,9 @@ export const ServerIdentityRecord = v.strictObject({
   instanceId: v.string(),
 });
 
+/** A server reached over stdio (binding's `StdioEndpoint`): its launch argv, cwd and environment names. */
+const StdioEndpointRecord = v.strictObject({ kind: v.literal('stdio'), argv: v.array(v.string()), cwd: v.string(), envNames: v.array(v.string()) });
+
 /**
  * A binding's server from format 4 (binding's `ServerIdentity`): the host's
  * key for it, what it says it is, and the endpoint it was reached at.
@@ -62,11 +65,20 @@ export const KeyedServerRecord = v.strictObject({
   name: v.string(),
   version: v.string(),
   protocolVersion: v.string(),
-  endpoint: v.strictObject({ kind: v.literal('stdio'), argv: v.array(v.string()), cwd: v.string(), envNames: v.array(v.string()) }),
+  endpoint: StdioEndpointRecord,
   instanceId: v.string(),
 });
 
-/** The server a run's tools came from, as run_start records it (harness's `ServerReport`). */
+/**
+ * A server reached over Streamable HTTP (binding's `HttpEndpoint`, format 7):
+ * the URL connected to and the names of the headers sent; no header value.
+ */
+export const HttpEndpointRecord = v.strictObject({ kind: v.literal('http'), url: v.string(), headerNames: v.array(v.string()) });
+
+/** A binding's server from format 7: as in format 4, reached over stdio or over HTTP. */
+export const KeyedServerRecord7 = v.strictObject({ ...KeyedServerRecord.entries, endpoint: v.variant('kind', [StdioEndpointRecord, HttpEndpointRecord]) });
+
+/** The server a run's tools came from, as run_start records it (harness's `StdioServerReport`). */
 export const ServerRecord = v.strictObject({
   serverInfo: v.strictObject({ name: v.string(), version: v.string() }),
   protocolVersion: v.string(),
@@ -76,6 +88,24 @@ export const ServerRecord = v.strictObject({
   instanceId: v.string(),
   gaps: v.array(v.string()),
 });
+
+/**
+ * The server a run's tools came from from format 7 (harness's
+ * `ServerReport`): launched over stdio as before, or reached over HTTP — its
+ * URL, header names, and the session id it issued by sha256 only.
+ */
+export const ServerRecord7 = v.union([
+  ServerRecord,
+  v.strictObject({
+    serverInfo: v.strictObject({ name: v.string(), version: v.string() }),
+    protocolVersion: v.string(),
+    url: v.string(),
+    headerNames: v.array(v.string()),
+    sessionSha256: v.optional(Sha256),
+    instanceId: v.string(),
+    gaps: v.array(v.string()),
+  }),
+]);
 
 /** What a binding records of its contract (binding's `BoundContract`). */
 const CONTRACT_ENTRIES = {
@@ -125,6 +155,13 @@ export const BindingRecord5 = bindingRecord(
   v.strictObject({ ...CONTRACT_ENTRIES, hints: v.optional(JsonObject) }),
   { naming: v.optional(v.strictObject({ full: v.string(), rule: v.string() })) },
 );
+/** A binding from format 7: format 5's, its server reached over stdio or over HTTP (`KeyedServerRecord7`). */
+export const BindingRecord7 = bindingRecord(
+  v.picklist(['local', 'mcp', 'host']),
+  KeyedServerRecord7,
+  v.strictObject({ ...CONTRACT_ENTRIES, hints: v.optional(JsonObject) }),
+  { naming: v.optional(v.strictObject({ full: v.string(), rule: v.string() })) },
+);
 
 /** A failure as a server's record names it (harness's `FailureRecord`). */
 export const FailureRecord = v.strictObject({ class: v.string(), kind: v.string(), message: v.string() });
@@ -145,6 +182,14 @@ export const ServerStartRecord = v.strictObject({
   tools: v.array(ListedToolRecord),
   notices: v.array(v.string()),
 });
+
+/**
+ * One configured server as run_start records it from format 7: its identity
+ * may be reached over HTTP, and such a server's session id (`Mcp-Session-Id`
+ * issued at initialize) is recorded only as the sha256 of its bytes
+ * (`session_sha256`); absent over stdio, or when the server issued none.
+ */
+export const ServerStartRecord7 = v.strictObject({ ...ServerStartRecord.entries, identity: v.optional(KeyedServerRecord7), session_sha256: v.optional(Sha256) });
 
 /** A re-list after `notifications/tools/list_changed` (harness's `RelistRecord`). */
 export const RelistRecord = v.strictObject({
@@ -211,6 +256,9 @@ export const ProtocolRecord = v.strictObject({
   responseBytes: Count,
   isError: v.boolean(),
 });
+
+/** The MCP exchange behind a call from format 7: over stdio or over Streamable HTTP (`mcp-http`). */
+export const ProtocolRecord7 = v.strictObject({ ...ProtocolRecord.entries, transport: v.picklist(['mcp-stdio', 'mcp-http']) });
 
 /** A call's arguments on the way to its handler (pipeline's `CallArguments`; values JSON cannot carry as stand-ins). */
 export const ArgumentsRecord = v.strictObject({ original: v.unknown(), converted: v.optional(v.unknown()), filled: v.optional(v.array(v.string())), rewritten: v.optional(v.unknown()) });

@@ -13,8 +13,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { toJsonSchema } from '@valibot/to-json-schema';
 import * as v from 'valibot';
-import { EVENT_SCHEMAS, EVENT_TYPES, type CallEvent, type Event, type EventInput } from './events.ts';
-import { KNOWN_FORMATS, LEDGER_FORMAT, LEDGER_FORMAT_2, LEDGER_FORMAT_3, LEDGER_FORMAT_4, LEDGER_FORMAT_5, type RecordFormat } from './format.ts';
+import { EVENT_SCHEMAS, EVENT_TYPES, FORMAT_USES, type CallEvent, type Event, type EventInput } from './events.ts';
+import { KNOWN_FORMATS, LEDGER_FORMAT, LEDGER_FORMAT_2, LEDGER_FORMAT_3, LEDGER_FORMAT_4, LEDGER_FORMAT_5, LEDGER_FORMAT_6, LEDGER_FORMAT_7, type RecordFormat } from './format.ts';
 import { fixedClock } from './clock.ts';
 import { assertWritable } from './parse-events.ts';
 import { readRecordEvents } from './read-events.ts';
@@ -148,6 +148,49 @@ test('format 5 has the shapes of 4 and adds configured servers (run_start, run_e
   expect(() => assertWritable(LEDGER_FORMAT_4, 'run_start', line({ ...sampleStart(), bindings: [binding] }, 'run_start'))).toThrow(/naming: Invalid key/);
   expect(() => assertWritable(LEDGER_FORMAT_4, 'run_start', line({ ...sampleStart(), bindings: [{ ...binding, naming: undefined }] }, 'run_start'))).toThrow(/hints: Invalid key/);
   expect(() => assertWritable(LEDGER_FORMAT_4, 'run_start', line({ ...sampleStart(), bindings: [SAMPLE_BINDING] }, 'run_start'))).not.toThrow();
+});
+
+test('format 7 has the shapes of 6 and adds servers reached over HTTP (endpoint, run_start.server, session_sha256, mcp-http), which 6 refuses', () => {
+  const line = (data: object, type: string) => ({ ...data, seq: 0, type, at: '2023-11-14T22:13:20.000Z', prev: H });
+  const http = { kind: 'http', url: 'https://mcp.example.test/mcp', headerNames: ['Authorization'] };
+  const identity = { ...SAMPLE_BINDING.server, endpoint: http };
+  const servers = [{ key: 'a', status: 'started', identity, session_sha256: H, tools: [], notices: [] }];
+  const start = line({ ...sampleStart(), servers, bindings: [{ ...SAMPLE_BINDING, server: identity }] }, 'run_start');
+  expect(() => assertWritable(LEDGER_FORMAT_7, 'run_start', start)).not.toThrow();
+  expect(() => assertWritable(LEDGER_FORMAT_6, 'run_start', start)).toThrow(/endpoint/);
+  // A stdio record of 6 is one of 7 too (7 has 6's shapes).
+  const stdio = line({ ...sampleStart(), servers: [{ key: 'a', status: 'started', identity: SAMPLE_BINDING.server, tools: [], notices: [] }], bindings: [SAMPLE_BINDING] }, 'run_start');
+  expect(() => assertWritable(LEDGER_FORMAT_6, 'run_start', stdio)).not.toThrow();
+  expect(() => assertWritable(LEDGER_FORMAT_7, 'run_start', stdio)).not.toThrow();
+  // A session is recorded by its sha256 only, and only from 7; an endpoint never holds header values.
+  expect(() => assertWritable(LEDGER_FORMAT_6, 'run_start', { ...stdio, servers: [{ ...servers[0], identity: SAMPLE_BINDING.server }] })).toThrow(/session_sha256: Invalid key/);
+  expect(() => assertWritable(LEDGER_FORMAT_7, 'run_start', { ...start, servers: [{ ...servers[0], session_sha256: 'sess-1' }] })).toThrow(/session_sha256/);
+  expect(() => assertWritable(LEDGER_FORMAT_7, 'run_start', { ...start, servers: [{ ...servers[0], identity: { ...identity, endpoint: { ...http, headers: { Authorization: 'Bearer t' } } } }] })).toThrow(/headers: Invalid key/);
+  expect(() => assertWritable(LEDGER_FORMAT_7, 'run_start', { ...start, servers: [{ ...servers[0], identity: { ...identity, endpoint: { ...http, argv: ['s'] } } }] })).toThrow(/argv: Invalid key/);
+  // run_start.server reached over HTTP: its URL and header names, its session by sha256.
+  const server = { serverInfo: { name: 'n', version: '1' }, protocolVersion: 'p', url: http.url, headerNames: [], sessionSha256: H, instanceId: 'i', gaps: [] };
+  expect(() => assertWritable(LEDGER_FORMAT_7, 'run_start', line({ ...sampleStart(), transport: 'mcp', server }, 'run_start'))).not.toThrow();
+  expect(() => assertWritable(LEDGER_FORMAT_6, 'run_start', line({ ...sampleStart(), transport: 'mcp', server }, 'run_start'))).toThrow(/server/);
+  // A call's exchange over HTTP.
+  const call = line({
+    request_id: 'req-1', tool_call_id: 'toolu_1', action_id: 'act-01', jsonrpc_id: 2, via: 'mcp', name: 'e.x', binding_id: H,
+    protocol: { transport: 'mcp-http', server: 'a', method: 'tools/call', jsonrpcId: 2, requestBytes: 10, responseBytes: 20, isError: false },
+    arguments: { original: {} }, stages: [], hooks: [], permission: null, handler_entered: true,
+    outcome: { ok: true, evidence: 'e', object_version: null, data_sha256: H }, model_content_sha256: H,
+  }, 'call');
+  expect(() => assertWritable(LEDGER_FORMAT_7, 'call', call)).not.toThrow();
+  expect(() => assertWritable(LEDGER_FORMAT_6, 'call', call)).toThrow(/transport/);
+});
+
+test('FORMAT_USES: a record names format 7 only when a server is reached over HTTP, in a binding, a configured server or run_start.server', () => {
+  const start = (data: object) => ({ ...sampleStart(), seq: 0, type: 'run_start', at: '', prev: H, ...data }) as unknown as Event;
+  const http = { kind: 'http', url: 'http://127.0.0.1:9/mcp', headerNames: [] };
+  const { used } = FORMAT_USES[LEDGER_FORMAT_7];
+  expect(used([start({ bindings: [SAMPLE_BINDING] })])).toBe(false);
+  expect(used([start({ servers: [{ key: 'a', status: 'failed', failure: { class: 'spawn', kind: 'unsupported_transport', message: 'm' }, tools: [], notices: [] }] })])).toBe(false);
+  expect(used([start({ bindings: [{ ...SAMPLE_BINDING, server: { ...SAMPLE_BINDING.server, endpoint: http } }] })])).toBe(true);
+  expect(used([start({ servers: [{ key: 'a', status: 'started', identity: { ...SAMPLE_BINDING.server, endpoint: http }, tools: [], notices: [] }] })])).toBe(true);
+  expect(used([start({ server: { serverInfo: { name: 'n', version: '1' }, protocolVersion: 'p', url: http.url, headerNames: [], instanceId: 'i', gaps: [] } })])).toBe(true);
 });
 
 test('the writer\'s types are the schemas\': each value below fails tsc (without its directive) and the run dir\'s check', () => {

@@ -20,6 +20,8 @@ import {
   BindingRecord,
   BindingRecord4,
   BindingRecord5,
+  BindingRecord7,
+  HttpEndpointRecord,
   CheckRecord,
   Count,
   FileRefs,
@@ -33,9 +35,12 @@ import {
   PermissionRecord,
   PlainMethodRecord,
   ProtocolRecord,
+  ProtocolRecord7,
   ServerEndRecord,
   ServerRecord,
+  ServerRecord7,
   ServerStartRecord,
+  ServerStartRecord7,
   Sha256,
   SnapshotRecord,
   StageRecord,
@@ -43,7 +48,7 @@ import {
   UsageRecord4,
   WrittenFileRecord,
 } from './event-parts.ts';
-import { KNOWN_FORMATS, LEDGER_FORMAT_2, LEDGER_FORMAT_3, LEDGER_FORMAT_4, LEDGER_FORMAT_5, LEDGER_FORMAT_6, type RecordFormat } from './format.ts';
+import { KNOWN_FORMATS, LEDGER_FORMAT_2, LEDGER_FORMAT_3, LEDGER_FORMAT_4, LEDGER_FORMAT_5, LEDGER_FORMAT_6, LEDGER_FORMAT_7, type RecordFormat } from './format.ts';
 import type { Frozen } from './frozen.ts';
 import { NAMED_FORMAT, resolveField, since, NO_ENTRY, type Field, type From, type Newest, type NoEntry } from './since.ts';
 
@@ -63,12 +68,13 @@ const EVENTS = {
     scenario: since(LEDGER_FORMAT_4, v.nullable(v.string()), v.string()),
     model: since(LEDGER_FORMAT_4, ModelRecord4, v.strictObject({ name: v.string(), scripted: v.boolean() })),
     transport: v.nullable(v.picklist(['local', 'mcp'])),
-    server: v.nullable(ServerRecord),
-    // Format 5: every server a user configured, started or not, and each tool it listed (a record names 5 only with them: `FORMAT_USES`).
-    servers: since(LEDGER_FORMAT_5, v.optional(v.pipe(v.array(ServerStartRecord), v.minLength(1))), NO_ENTRY),
+    // Format 7: the server may be reached over HTTP (its URL and header names, its session id by sha256).
+    server: since(LEDGER_FORMAT_7, v.nullable(ServerRecord7), v.nullable(ServerRecord)),
+    // Format 5: every server a user configured, started or not, and each tool it listed (a record names 5 only with them: `FORMAT_USES`); format 7: reached over HTTP too.
+    servers: since(LEDGER_FORMAT_7, v.optional(v.pipe(v.array(ServerStartRecord7), v.minLength(1))), since(LEDGER_FORMAT_5, v.optional(v.pipe(v.array(ServerStartRecord), v.minLength(1))), NO_ENTRY)),
     // The excerpt's snapshot; from format 4 a task's own field (the excerpt's recheck reads it).
     snapshot: since(LEDGER_FORMAT_4, NO_ENTRY, SnapshotRecord),
-    bindings: since(LEDGER_FORMAT_5, v.array(BindingRecord5), since(LEDGER_FORMAT_4, v.array(BindingRecord4), v.array(BindingRecord))),
+    bindings: since(LEDGER_FORMAT_7, v.array(BindingRecord7), since(LEDGER_FORMAT_5, v.array(BindingRecord5), since(LEDGER_FORMAT_4, v.array(BindingRecord4), v.array(BindingRecord)))),
     hooks: v.array(HookRecord),
     // Format 3 adds the plain Agent Skills record (`PlainMethodRecord`); before it, no record says `plain`.
     method: since(LEDGER_FORMAT_3, v.nullable(MethodRecord), v.nullable(v.looseObject({ plain: ABSENT }))),
@@ -110,7 +116,8 @@ const EVENTS = {
     action_id: v.string(),
     jsonrpc_id: v.nullable(v.union([v.string(), v.number()])),
     via: since(LEDGER_FORMAT_4, v.picklist(['mcp', 'local', 'host', 'not_executed']), v.picklist(['mcp', 'local', 'not_executed'])),
-    protocol: v.nullable(ProtocolRecord),
+    // Format 7: an exchange over Streamable HTTP (`mcp-http`).
+    protocol: since(LEDGER_FORMAT_7, v.nullable(ProtocolRecord7), v.nullable(ProtocolRecord)),
     name: v.string(),
     binding_id: v.nullable(Sha256),
     arguments: ArgumentsRecord,
@@ -247,6 +254,7 @@ export const EVENT_SCHEMAS: { readonly [F in RecordFormat]: FormatSchemas<F> } =
   [LEDGER_FORMAT_4]: schemasOf(LEDGER_FORMAT_4),
   [LEDGER_FORMAT_5]: schemasOf(LEDGER_FORMAT_5),
   [LEDGER_FORMAT_6]: schemasOf(LEDGER_FORMAT_6),
+  [LEDGER_FORMAT_7]: schemasOf(LEDGER_FORMAT_7),
 };
 
 type DataOf<T extends EventType, F extends RecordFormat> = { [V in Variants<T>]: v.InferInput<DataSchema<V, F>> }[Variants<T>];
@@ -284,7 +292,24 @@ export const FORMAT_USES: { readonly [F in Exclude<RecordFormat, typeof LEDGER_F
     shapes: 'a scenario copy in run_start, call result files',
     used: (events) => events.some((e) => (e.type === 'run_start' && e.files.some((f) => f.role === 'scenario')) || (e.type === 'call' && (e.files ?? []).some((f) => f.role === 'call_result'))),
   },
+  // Only a run whose tools carry a server reached over HTTP names format 7: a binding's, a configured server's or run_start.server's endpoint.
+  [LEDGER_FORMAT_7]: {
+    shapes: 'a server reached over HTTP',
+    used: (events) => events.some((e) => e.type === 'run_start' && startUsesHttp(e)),
+  },
 };
+
+/** Whether a run_start records a server reached over HTTP: in a binding, a configured server's identity, or run_start.server. */
+function startUsesHttp(start: Event<'run_start'>): boolean {
+  const http = (endpoint: unknown): boolean => v.is(HttpEndpointRecord, endpoint);
+  // Read as format 7 reads them: before it, no endpoint is HTTP, and `servers` may be a task's own field.
+  const servers: readonly unknown[] = 'servers' in start && Array.isArray(start.servers) ? start.servers : [];
+  return (
+    (start.server !== null && 'url' in start.server) ||
+    start.bindings.some((binding) => binding.server !== undefined && 'endpoint' in binding.server && http(binding.server.endpoint)) ||
+    servers.some((server) => v.is(v.looseObject({ identity: v.looseObject({ endpoint: HttpEndpointRecord }) }), server))
+  );
+}
 
 /** The call event, as parsed (the one description of a call in the record). */
 export type CallEvent = Event<'call'>;

@@ -79,11 +79,25 @@ export const LEDGER_FORMAT_5 = 'caplab.ledger/5';
  */
 export const LEDGER_FORMAT_6 = 'caplab.ledger/6';
 
-/** The format a new run names, unless its tools carry configured servers (`LEDGER_FORMAT_5`) or its task keeps results (`LEDGER_FORMAT_6`). */
+/**
+ * Version 7, which only a run whose tools carry a server reached over
+ * Streamable HTTP names: version 6's shapes, and a server's endpoint (a
+ * binding's `server.endpoint`, a configured server's `identity.endpoint`)
+ * may be `{ kind: "http", url, headerNames }` — the URL connected to and the
+ * names of the headers sent, never a header value; `run_start.server` may
+ * be such a server (`url`, `headerNames`, `sessionSha256`); a configured
+ * server's start may carry `session_sha256`, the sha256 of the
+ * `Mcp-Session-Id` it issued at initialize (the id itself is never
+ * recorded); a call's `protocol.transport` may be `mcp-http`. Every other
+ * run keeps version 4, 5 or 6, and its bytes.
+ */
+export const LEDGER_FORMAT_7 = 'caplab.ledger/7';
+
+/** The format a new run names, unless its tools carry configured servers (`LEDGER_FORMAT_5`), its task keeps results (`LEDGER_FORMAT_6`) or a server is reached over HTTP (`LEDGER_FORMAT_7`). */
 export const LEDGER_FORMAT = LEDGER_FORMAT_4;
 
 /** Every format this verifier can read, oldest first (version 1 records predate `ending` and are not read). */
-export const KNOWN_FORMATS = [LEDGER_FORMAT_2, LEDGER_FORMAT_3, LEDGER_FORMAT_4, LEDGER_FORMAT_5, LEDGER_FORMAT_6] as const;
+export const KNOWN_FORMATS = [LEDGER_FORMAT_2, LEDGER_FORMAT_3, LEDGER_FORMAT_4, LEDGER_FORMAT_5, LEDGER_FORMAT_6, LEDGER_FORMAT_7] as const;
 /** A record format this verifier reads. */
 export type RecordFormat = (typeof KNOWN_FORMATS)[number];
 

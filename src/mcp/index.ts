@@ -59,10 +59,13 @@ export type {
 } from './wire/index.ts';
 export {
   CLIENT_INFO,
+  exchangeTransport,
   HOST_ADAPTER_VERSION,
   HOST_CLIENT_INFO,
   MCP_ADAPTER_VERSION,
   MCP_GAPS,
+  MCP_HTTP_GAPS,
+  mcpGapsOf,
   openHostClient,
   openStrictClient,
   openToolSession,
@@ -98,9 +101,9 @@ export type {
 } from './client/index.ts';
 export { serializeResult, serveTools, serveToolsHttp, toolServerMethods } from './server/index.ts';
 export type { HttpServeIo, HttpServeOptions, Methods, SerializedResult, ServedTool, ServeStreams, ToolServer } from './server/index.ts';
-export { isClipped, listedValidator, loadListedValidator, probe, PROBE_ENV_ALLOW, PROBE_OFFERED, PROBE_VERSIONS, probeEnv } from './probe/index.ts';
-export type { Basis, Bounded, CallRequest, Clipped, ListedValidator, ProbedCall, ProbedTool, ProbeFinding, ProbeOptions, ProbeReport, ProbeTimeouts, ReportedCall, ReportedServer, ReportedTool } from './probe/index.ts';
-export { ENV_NAME, ENV_NAME_RULE, loadMcpConfig } from './config/index.ts';
-export type { InvalidConfigEntry, McpConfig, McpConfigEntry, McpConfigOptions, StdioConfigEntry, UnsupportedConfigEntry } from './config/index.ts';
+export { isClipped, listedValidator, loadListedValidator, probe, PROBE_ENV_ALLOW, PROBE_OFFERED, PROBE_VERSIONS, probeEnv, probeTarget } from './probe/index.ts';
+export type { Basis, Bounded, CallRequest, Clipped, HttpReached, ListedValidator, ProbedCall, ProbedTool, ProbeFinding, ProbeOptions, ProbeReport, ProbeTarget, ProbeTimeouts, StdioReached, ReportedCall, ReportedServer, ReportedTool } from './probe/index.ts';
+export { ENV_NAME, ENV_NAME_RULE, httpTarget, isLoopbackHost, loadMcpConfig, RESERVED_HEADERS } from './config/index.ts';
+export type { HttpConfigEntry, HttpTarget, InvalidConfigEntry, McpConfig, McpConfigEntry, McpConfigOptions, StdioConfigEntry, UnsupportedConfigEntry } from './config/index.ts';
 export { entryArgv, resolveCommand, resolvePaths, serverKey, serverKeys } from './config/index.ts';
 export type { ServerKey } from './config/index.ts';

@@ -18,9 +18,9 @@ export interface ProducingRequest {
   readonly bindings: Readonly<Record<string, Binding>>;
 }
 
-/** A protocol exchange behind a call (MCP): the correlated ids and what crossed the wire. */
+/** A protocol exchange behind a call (MCP over stdio or Streamable HTTP): the correlated ids and what crossed the wire. */
 export interface ProtocolExchange {
-  readonly transport: 'mcp-stdio';
+  readonly transport: 'mcp-stdio' | 'mcp-http';
   readonly server: string;
   readonly method: string;
   readonly jsonrpcId: number | string;

@@ -18,7 +18,7 @@ import type { Transport } from '../wire/index.ts';
 import type { HostSession, HostSessionOptions } from './host-session.ts';
 import type { SessionOptions, StrictSession } from './strict-session.ts';
 
-export { MCP_ADAPTER_VERSION, MCP_GAPS, protocolExchange } from './adapter.ts';
+export { exchangeTransport, MCP_ADAPTER_VERSION, MCP_GAPS, MCP_HTTP_GAPS, mcpGapsOf, protocolExchange } from './adapter.ts';
 export type { CallResult, ExpectedTool, TextAgreement } from './call.ts';
 export type { ClientOptions, StrictClient, Timeouts } from './client.ts';
 export { CLIENT_INFO, expectResult } from './handshake.ts';

@@ -1,7 +1,7 @@
-import { expect, test } from 'bun:test';
+import { describe, expect, test } from 'bun:test';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { LIMITS } from '../../contract/index.ts';
+import { LIMITS, type FailureKind } from '../../contract/index.ts';
 import { scratchDir } from '../../../test/scratch.ts';
 import { loadMcpConfig, PROJECT_MCP_CONFIG, type McpConfigOptions } from './load-mcp-config.ts';
 
@@ -17,7 +17,7 @@ function folder(files: Record<string, string>, options: Partial<McpConfigOptions
 
 const config = (servers: unknown) => JSON.stringify({ mcpServers: servers });
 
-test('every entry comes back in file order: stdio parsed, http and sse kept as unsupported, a malformed one as invalid', () => {
+test('every entry comes back in file order: stdio and http parsed, sse kept as unsupported, a malformed one as invalid', () => {
   const options = folder({
     [PROJECT_MCP_CONFIG]: config({
       notes: { command: '/usr/bin/notes', args: ['--ro'], env: { LEVEL: 'debug' } },
@@ -26,7 +26,7 @@ test('every entry comes back in file order: stdio parsed, http and sse kept as u
       events: { type: 'sse', url: 'https://example.invalid/sse' },
       typed: { type: 'stdio', command: 'srv' },
     }),
-  });
+  }, { source: { TOKEN: 'tok_123456789' } });
   const loaded = loadMcpConfig(options);
   if (!loaded.ok) throw new Error(loaded.message);
   const path = join(options.cwd, PROJECT_MCP_CONFIG);
@@ -34,7 +34,7 @@ test('every entry comes back in file order: stdio parsed, http and sse kept as u
     path,
     entries: [
       { kind: 'stdio', name: 'notes', raw: ['/usr/bin/notes', '--ro'], command: ['/usr/bin/notes', '--ro'], folder: options.cwd, env: { LEVEL: 'debug' }, expanded: {} },
-      { kind: 'unsupported', name: 'remote', type: 'http' },
+      { kind: 'http', name: 'remote', rawUrl: 'https://example.invalid/mcp', url: 'https://example.invalid/mcp', headers: { Authorization: 'Bearer tok_123456789' }, headerNames: ['Authorization'], expanded: { TOKEN: 'tok_123456789' } },
       { kind: 'invalid', name: 'broken', failure: { ok: false, class: 'invalid_arguments', kind: 'malformed_config', message: `${path}: server "broken" has no "command" string` } },
       { kind: 'unsupported', name: 'events', type: 'sse' },
       { kind: 'stdio', name: 'typed', raw: ['srv'], command: ['srv'], folder: options.cwd, env: {}, expanded: {} },
@@ -127,4 +127,67 @@ test('an entry\'s folder is the config file\'s, wherever the caller is', () => {
   const options = folder({ 'deep/er/servers.json': config({ s: { command: './srv' } }) }, { file: 'deep/er/servers.json' });
   const loaded = loadMcpConfig(options);
   expect(loaded.ok && loaded.value.entries[0]).toMatchObject({ kind: 'stdio', command: ['./srv'], folder: join(options.cwd, 'deep/er') });
+});
+
+describe('an http entry', () => {
+  const load = (entry: unknown, source: Record<string, string> = {}) => {
+    const loaded = loadMcpConfig(folder({ [PROJECT_MCP_CONFIG]: config({ s: entry }) }, { source }));
+    if (!loaded.ok) throw new Error(loaded.message);
+    return { path: loaded.value.path, entry: loaded.value.entries[0]! };
+  };
+
+  test('${VAR} expands in its url and header values; what was read is kept for redaction; the header names sorted', () => {
+    const { entry } = load(
+      { type: 'http', url: 'https://${HOST:-mcp.example.test}/mcp?tenant=${TENANT}', headers: { 'X-Tenant': '${TENANT}', Authorization: '${AUTH}' }, command: 'ignored' },
+      { TENANT: 'acme-west', AUTH: 'Bearer s3cret-token' },
+    );
+    expect(entry).toEqual({
+      kind: 'http',
+      name: 's',
+      rawUrl: 'https://${HOST:-mcp.example.test}/mcp?tenant=${TENANT}',
+      url: 'https://mcp.example.test/mcp?tenant=acme-west',
+      headers: { 'X-Tenant': 'acme-west', Authorization: 'Bearer s3cret-token' },
+      headerNames: ['Authorization', 'X-Tenant'],
+      expanded: { TENANT: 'acme-west', AUTH: 'Bearer s3cret-token' },
+    });
+    // Over plain http to a loopback host, headers are allowed; the URL is as connected to.
+    expect(load({ type: 'http', url: 'http://127.0.0.1:8080/mcp', headers: { Authorization: 'Bearer ${T}' } }, { T: 'tok_1234' }).entry).toMatchObject({ kind: 'http', url: 'http://127.0.0.1:8080/mcp' });
+    expect(load({ type: 'http', url: 'http://example.test/mcp' }).entry).toMatchObject({ kind: 'http', url: 'http://example.test/mcp', headerNames: [] });
+  });
+
+  test('each refusal is the entry\'s, invalid_arguments naming the file, the entry and the rule; no header value is quoted', () => {
+    const cases: [unknown, Record<string, string>, FailureKind, string][] = [
+      [{ type: 'http', url: 'https://h.test/mcp', headers: { Authorization: '${NOPE}' } }, {}, 'unset_variable', 'header Authorization: ${NOPE} is not set and has no default'],
+      [{ type: 'http', url: 'https://${NOHOST}/mcp' }, {}, 'unset_variable', 'url: ${NOHOST} is not set and has no default'],
+      [{ type: 'http', url: 'https://h.test/mcp', headers: { Authorization: 'Bearer abc123literal' } }, {}, 'literal_credential', 'header Authorization must be "${VAR}" or "Bearer ${VAR}" (no default): credentials come from the environment, never the file'],
+      [{ type: 'http', url: 'https://h.test/mcp', headers: { authorization: 'Bearer ${T:-fallback-token}' } }, { T: 'tok_1234' }, 'literal_credential', 'header authorization must be'],
+      [{ type: 'http', url: 'https://h.test/mcp', headers: { Authorization: 'Token ${T}' } }, { T: 'tok_1234' }, 'literal_credential', 'header Authorization must be'],
+      [{ type: 'http', url: 'https://h.test/mcp', headers: { Authorization: '${A}${B}' } }, { A: 'aaaa', B: 'bbbb' }, 'literal_credential', 'header Authorization must be'],
+      [{ type: 'http', url: 'http://mcp.example.test/mcp', headers: { Authorization: 'Bearer ${T}' } }, { T: 'tok_1234' }, 'plaintext_headers', 'headers Authorization would cross the network unencrypted to mcp.example.test over http:'],
+      [{ type: 'http', url: 'http://10.0.0.1/mcp', headers: { 'X-Key': 'k' } }, {}, 'plaintext_headers', 'to 10.0.0.1 over http:'],
+      [{ type: 'http', url: 'ftp://h.test/mcp' }, {}, 'bad_url', 'ftp: URL "ftp://h.test/mcp": caplab speaks Streamable HTTP over http: and https: only'],
+      [{ type: 'http', url: 'file:///tmp/x' }, {}, 'bad_url', 'file: URL'],
+      [{ type: 'http', url: 'not a url' }, {}, 'bad_url', '"not a url" is not a URL'],
+      [{ type: 'http', url: 'https://user:pw@h.test/mcp' }, {}, 'literal_credential', 'the URL holds a user or password'],
+      [{ type: 'http', url: 'https://h.test/mcp', headers: { 'Bad Name': 'x' } }, {}, 'bad_header', 'header name "Bad Name" is not an HTTP token'],
+      [{ type: 'http', url: 'https://h.test/mcp', headers: { 'Mcp-Session-Id': 'x' } }, {}, 'bad_header', 'header Mcp-Session-Id is set by the HTTP transport itself'],
+      [{ type: 'http', url: 'https://h.test/mcp', headers: { 'X-A': 'a', 'x-a': 'b' } }, {}, 'bad_header', 'headers X-A and x-a are one header'],
+      [{ type: 'http', url: 'https://h.test/mcp', headers: { 'X-A': '${NL}' } }, { NL: 'line1\r\nInjected: yes' }, 'bad_header', 'header X-A: its value holds a CR, LF or NUL'],
+      [{ type: 'http' }, {}, 'malformed_config', 'server "s" has no "url" string'],
+      [{ type: 'http', url: 'https://h.test/mcp', headers: ['x'] }, {}, 'malformed_config', '"headers" must map names to strings'],
+      [{ type: 'http', url: 'https://h.test/mcp', headers: { A: 1 } }, {}, 'malformed_config', '"headers" must map names to strings'],
+    ];
+    for (const [written, source, kind, message] of cases) {
+      const { path, entry } = load(written, source);
+      const failure = entry.kind === 'invalid' ? entry.failure : undefined;
+      expect({ written, kind: failure?.kind, class: failure?.class, starts: failure?.message.startsWith(`${path}: `), says: failure?.message.includes(message) }).toEqual({ written, kind, class: 'invalid_arguments', starts: true, says: true });
+      for (const value of Object.values(source)) expect(failure?.message.includes(value)).toBe(false);
+    }
+  });
+
+  test('loopback is localhost, 127.0.0.0/8 and [::1]; sse and ws stay unsupported', () => {
+    for (const host of ['localhost', '127.0.0.1', '127.1.2.3', '[::1]']) expect(load({ type: 'http', url: `http://${host}:9/mcp`, headers: { 'X-K': 'v' } }).entry.kind).toBe('http');
+    for (const host of ['localhost.example.test', '128.0.0.1', '[::2]', '0.0.0.0']) expect(load({ type: 'http', url: `http://${host}:9/mcp`, headers: { 'X-K': 'v' } }).entry).toMatchObject({ kind: 'invalid', failure: { kind: 'plaintext_headers' } });
+    for (const type of ['sse', 'ws']) expect(load({ type, url: 'https://h.test/x' }).entry).toEqual({ kind: 'unsupported', name: 's', type });
+  });
 });

@@ -43,7 +43,7 @@ function sameFile(a: string, b: string): boolean {
  * (`LIMITS.settingsBytes`, `LIMITS.fileJsonDepth`). The project file — found,
  * or named and resolving to it — is used only with `trust`; any other named
  * file is used as named. Every entry comes back, in file order: stdio ones
- * parsed and expanded, other types kept as unsupported, a malformed one as
+ * and HTTP ones parsed and expanded, other types (`sse`, `ws`, …) kept as unsupported, a malformed one as
  * invalid with its failure — so one bad entry never hides the others.
  *
  * @example

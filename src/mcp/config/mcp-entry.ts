@@ -2,6 +2,7 @@ import { dirname } from 'node:path';
 import * as v from 'valibot';
 import { fail, type Failure } from '../../contract/index.ts';
 import { expandVars } from './expand-vars.ts';
+import { checkCredentialReference, httpTarget, type HttpTarget } from './http-target.ts';
 
 /** An environment variable name a server can be given (`--env`, an entry's `env`): a POSIX shell name, so `A=B` or `` is refused. */
 export const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -24,7 +25,22 @@ export interface StdioConfigEntry {
   readonly expanded: Readonly<Record<string, string>>;
 }
 
-/** An entry of another transport (`http`, `sse`, …): kept, with its type, for a caller to name; not parsed further. */
+/**
+ * A Streamable HTTP server of a `.mcp.json` (`{ "type": "http", "url",
+ * "headers" }`), checked by `httpTarget`'s rules: its URL as written (for
+ * display) and as connected to, its headers expanded — secrets: a caller
+ * redacts them (`headers`' values and `expanded`) and records only `headerNames`.
+ */
+export interface HttpConfigEntry extends HttpTarget {
+  readonly kind: 'http';
+  readonly name: string;
+  /** `url` as written, `${VAR}` unexpanded. */
+  readonly rawUrl: string;
+  /** The variables expansion read from the caller's environment (URL and headers), for redaction. */
+  readonly expanded: Readonly<Record<string, string>>;
+}
+
+/** An entry of another transport (`sse`, `ws`, …): kept, with its type, for a caller to name; not parsed further. */
 export interface UnsupportedConfigEntry {
   readonly kind: 'unsupported';
   readonly name: string;
@@ -38,7 +54,7 @@ export interface InvalidConfigEntry {
   readonly failure: Failure;
 }
 
-export type McpConfigEntry = StdioConfigEntry | UnsupportedConfigEntry | InvalidConfigEntry;
+export type McpConfigEntry = StdioConfigEntry | HttpConfigEntry | UnsupportedConfigEntry | InvalidConfigEntry;
 
 /** The stdio entry's fields as Claude Code writes them; each message names what is wrong as `caplab probe` prints it. */
 function stdioSchema(name: string) {
@@ -66,16 +82,56 @@ function stdioSchema(name: string) {
   );
 }
 
+/** The HTTP entry's fields as Claude Code writes them; any other key is left alone, as in a stdio entry. */
+function httpSchema(name: string) {
+  const noUrl = `server "${name}" has no "url" string`;
+  const badHeaders = '"headers" must map names to strings';
+  return v.object(
+    {
+      type: v.literal('http'),
+      url: v.pipe(v.string(noUrl), v.nonEmpty(noUrl)),
+      headers: v.optional(v.pipe(v.custom<unknown>((input) => !Array.isArray(input), badHeaders), v.record(v.string(), v.string(badHeaders), badHeaders)), {}),
+    },
+    (issue) => (issue.expected === '"url"' ? noUrl : `server "${name}" is not an object`),
+  );
+}
+
+/**
+ * Reads an HTTP entry: `${VAR}` expanded in its URL and header values (an
+ * unset one is `unset_variable`), `Authorization` only as a reference to the
+ * environment, then `httpTarget`'s checks; each failure names `path` and the entry.
+ */
+function readHttpEntry(path: string, name: string, entry: unknown, source: Readonly<Record<string, string | undefined>>): HttpConfigEntry | InvalidConfigEntry {
+  const invalid = (failure: Failure): InvalidConfigEntry => ({ kind: 'invalid', name, failure: { ...failure, message: `${path}: server "${name}": ${failure.message}` } });
+  const parsed = v.safeParse(httpSchema(name), entry, { abortEarly: true });
+  if (!parsed.success) return { kind: 'invalid', name, failure: fail('invalid_arguments', 'malformed_config', `${path}: ${parsed.issues[0].message}`) };
+  const used: Record<string, string> = {};
+  const url = expandVars(parsed.output.url, source, used);
+  if (!url.ok) return invalid({ ...url, message: `url: ${url.message}` });
+  const headers: Record<string, string> = {};
+  for (const [header, raw] of Object.entries(parsed.output.headers)) {
+    const literal = checkCredentialReference(header, raw);
+    if (literal) return invalid(literal);
+    const value = expandVars(raw, source, used);
+    if (!value.ok) return invalid({ ...value, message: `header ${header}: ${value.message}` });
+    headers[header] = value.value;
+  }
+  const target = httpTarget(url.value, headers);
+  if (!target.ok) return invalid(target);
+  return { kind: 'http', name, rawUrl: parsed.output.url, ...target.value, expanded: used };
+}
+
 /**
  * Reads one `mcpServers` entry: a stdio server (no `type`, or `"stdio"`)
- * fully, `${VAR}` and `${VAR:-default}` expanded from `source`; another type
- * kept as unsupported; anything else invalid, its failure naming `path` and
- * the entry.
+ * or an HTTP one (`"http"`) fully, `${VAR}` and `${VAR:-default}` expanded
+ * from `source`; another type kept as unsupported; anything else invalid,
+ * its failure naming `path` and the entry.
  */
 export function readEntry(path: string, name: string, entry: unknown, source: Readonly<Record<string, string | undefined>>): McpConfigEntry {
   const invalid = (failure: Failure): InvalidConfigEntry => ({ kind: 'invalid', name, failure });
   const malformed = (message: string): InvalidConfigEntry => invalid(fail('invalid_arguments', 'malformed_config', `${path}: ${message}`));
   const type = entry !== null && typeof entry === 'object' ? (entry as { type?: unknown }).type : undefined;
+  if (type === 'http') return readHttpEntry(path, name, entry, source);
   if (type !== undefined && type !== 'stdio') {
     return typeof type === 'string' ? { kind: 'unsupported', name, type } : malformed(`server "${name}": "type" must be a string`);
   }

@@ -1,5 +1,5 @@
 /**
- * The prober: any stdio MCP server checked under the general profile, each
+ * The prober: any MCP server (stdio; Streamable HTTP once its transport is wired into `probeTarget`) checked under the general profile, each
  * finding with class, kind, tool, evidence and basis, everything it reports
  * bounded and clipped. It uses the client's handshake checks and the wire;
  * `probe` loads on first use, and ajv with it. `listedValidator` (a listed
@@ -9,7 +9,7 @@
 import type { ListedValidator } from './listed-schema.ts';
 import type { Which } from './probe-schema.ts';
 import type { VersionProfile } from '../client/index.ts';
-import type { ProbeOptions, ProbeReport } from './probe.ts';
+import type { ProbeOptions, ProbeReport, ProbeTarget, StdioProbeReport } from './probe.ts';
 
 export type { CallRequest, ProbedCall } from './probe-calls.ts';
 export { PROBE_ENV_ALLOW, probeEnv } from './probe-env.ts';
@@ -21,13 +21,18 @@ export type { ProbedTool } from './probe-tools.ts';
 export { OFFERED_VERSION as PROBE_OFFERED, READ_VERSIONS as PROBE_VERSIONS } from '../client/index.ts';
 // One definition, in contract (a strict-client failure carries it too); probe's findings reuse it.
 export type { Basis } from '../../contract/index.ts';
-export type { ProbeOptions, ProbeReport, ProbeTimeouts } from './probe.ts';
+export type { HttpReached, ProbeFindings, ProbeOptions, ProbeReport, ProbeTarget, ProbeTimeouts, StdioProbeReport, StdioReached } from './probe.ts';
 export { isClipped } from './report-value.ts';
 export type { Bounded, Clipped } from './report-value.ts';
 
 /** Probes any stdio MCP server (see probe.ts); loads it, and ajv with it, on first use. */
-export async function probe(command: readonly string[], options: ProbeOptions = {}): Promise<ProbeReport> {
+export async function probe(command: readonly string[], options: ProbeOptions = {}): Promise<StdioProbeReport> {
   return (await import('./probe.ts')).probe(command, options);
+}
+
+/** Probes what `target` names: a stdio command, or an HTTP server (see `probeTarget` in probe.ts); loads it on first use. */
+export async function probeTarget(target: ProbeTarget, options: ProbeOptions = {}): Promise<ProbeReport> {
+  return (await import('./probe.ts')).probeTarget(target, options);
 }
 
 /**

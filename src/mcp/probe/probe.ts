@@ -1,6 +1,6 @@
-import { NO_REDACTION, redactorFor, type Redactor } from '../../contract/index.ts';
+import { fail, NO_REDACTION, redactorFor, type Redactor } from '../../contract/index.ts';
 import { atLastResort, freshDir, isGuardableGroup, signalGroup } from '../../platform/index.ts';
-import { resolveCommand } from '../config/index.ts';
+import { resolveCommand, type HttpTarget } from '../config/index.ts';
 import { buildEnv, type CloseReport, type ConnectionLimits, type Graces, type Launch, openStdioTransport, type SpawnFn, type StdioTransport } from '../wire/index.ts';
 import { PROBE_ENV_ALLOW } from './probe-env.ts';
 import { notSent, type CallRequest } from './probe-calls.ts';
@@ -37,16 +37,39 @@ export interface ProbeOptions {
   readonly redactor?: Redactor;
 }
 
-/**
- * What the general profile found, as it leaves probe: every server value
- * redacted and bounded (probe-report.ts). Values of the server's environment
- * never appear: only names.
- */
-export interface ProbeReport {
+/** A server probe spawned over stdio, as the report names it: its command, cwd and environment names. */
+export interface StdioReached {
   readonly command: readonly string[];
   readonly cwd: string;
   readonly cwdIsTemp: boolean;
   readonly envNames: readonly string[];
+}
+
+/** A server probe reached over Streamable HTTP, as the report names it: its URL and the names of the headers sent. */
+export interface HttpReached {
+  readonly url: string;
+  readonly headerNames: readonly string[];
+}
+
+/**
+ * What probe connects to (its connect step, `probeTarget`): a command it
+ * spawns over stdio, or a URL it POSTs to with the given headers (values
+ * expanded: secrets, which the caller's redactor holds).
+ */
+export type ProbeTarget = { readonly kind: 'stdio'; readonly command: readonly string[] } | ({ readonly kind: 'http' } & HttpTarget);
+
+/**
+ * What the general profile found, as it leaves probe: every server value
+ * redacted and bounded (probe-report.ts). Values of the server's environment
+ * and of the headers sent never appear: only names. Over stdio it names the
+ * command, cwd and environment (`StdioReached`); over HTTP the URL and header names (`HttpReached`).
+ */
+export type ProbeReport = ProbeFindings & (StdioReached | HttpReached);
+/** A report of a server probe spawned over stdio (what `probe` returns). */
+export type StdioProbeReport = ProbeFindings & StdioReached;
+
+/** What the general profile found, however the server was reached. */
+export interface ProbeFindings {
   readonly serverInfo?: ReportedServer;
   readonly protocolVersion?: Bounded<string>;
   readonly instructions?: Bounded<string>;
@@ -76,7 +99,7 @@ export interface ProbeReport {
  * catches meanwhile, main.ts's last resort kills the group and removes the
  * folder at once (registered with `atLastResort`).
  */
-export async function probe(command: readonly string[], options: ProbeOptions = {}): Promise<ProbeReport> {
+export async function probe(command: readonly string[], options: ProbeOptions = {}): Promise<StdioProbeReport> {
   const timeouts = { ...PROBE_TIMEOUTS, ...options.timeouts };
   const env = options.env ?? buildEnv(PROBE_ENV_ALLOW, options.envSource ?? process.env);
   const redactor = options.redactor ?? redactorFor(env);
@@ -95,10 +118,26 @@ export async function probe(command: readonly string[], options: ProbeOptions = 
   }
 }
 
-type ReportBase = Pick<ProbeReport, 'command' | 'cwd' | 'cwdIsTemp' | 'envNames'>;
+type ReportBase = StdioReached;
 
-/** A server that could not be spawned: nothing listed, every call not sent. */
-function notStarted(base: ReportBase, failure: ProbeFinding, calls: readonly CallRequest[]): ProbeReport {
+/**
+ * Probe's connect step: spawns a stdio target (`probe`), or reaches an HTTP
+ * one. Until the HTTP client transport is wired here, an HTTP target is
+ * not connected to: the report's failure is `spawn/unsupported_transport`
+ * (probe exits 3), nothing listed, every call not sent. Wiring seam: open
+ * the transport on `target.url` with `target.headers` and run the profile
+ * over it (`runProbe`, as `probeServer` does over stdio), the report naming
+ * `HttpReached`.
+ */
+export async function probeTarget(target: ProbeTarget, options: ProbeOptions = {}): Promise<ProbeReport> {
+  if (target.kind === 'stdio') return probe(target.command, options);
+  const redactor = options.redactor ?? redactorFor(target.headers);
+  const unwired = fail('spawn', 'unsupported_transport', `${target.url}: HTTP servers connect once the HTTP client transport lands`);
+  return notStarted({ url: target.url, headerNames: target.headerNames }, reportFinding(fromFailure(unwired), redactor), options.calls ?? []);
+}
+
+/** A server that could not be spawned (or reached): nothing listed, every call not sent. */
+function notStarted<B extends StdioReached | HttpReached>(base: B, failure: ProbeFinding, calls: readonly CallRequest[]): ProbeFindings & B {
   const listChanged = { declared: false, received: 0, relisted: false, changed: false };
   // Only the user's names are in these: nothing of the server's to redact.
   const notSentCalls = calls.map((call) => reportCall(notSent(call, `the server did not start: ${failure.class}/${failure.kind}`), NO_REDACTION));
@@ -112,7 +151,7 @@ async function probeServer(
   options: ProbeOptions & { readonly timeouts: ProbeTimeouts },
   redactor: Redactor,
   removeTemp: () => void,
-): Promise<ProbeReport> {
+): Promise<StdioProbeReport> {
   const release = atLastResort(() => {
     if (isGuardableGroup(server.pid)) signalGroup(server.pid, 'SIGKILL');
     removeTemp();
@@ -137,7 +176,7 @@ async function probeServer(
 }
 
 /** The run as reported: every server value redacted and bounded. */
-function reportOf(run: ProbeRun<CloseReport>, base: ReportBase, stderr: string, redactor: Redactor): ProbeReport {
+function reportOf(run: ProbeRun<CloseReport>, base: ReportBase, stderr: string, redactor: Redactor): StdioProbeReport {
   return {
     ...base,
     ...(run.serverInfo ? { serverInfo: reportServer(run.serverInfo, redactor) } : {}),

@@ -73,6 +73,13 @@ export const MCP_KINDS = {
   bad_server_key: { class: 'invalid_arguments', basis: null },
   // an HTTP endpoint caplab cannot use as given (not an http(s) URL, a header it sets itself or cannot send)
   bad_endpoint: { class: 'invalid_arguments', basis: null },
+  // config and `probe --url`: an HTTP server as the user names it (config/http-target.ts)
+  bad_url: { class: 'invalid_arguments', basis: null },
+  bad_header: { class: 'invalid_arguments', basis: null },
+  literal_credential: { class: 'invalid_arguments', basis: null },
+  plaintext_headers: { class: 'invalid_arguments', basis: null },
+  // `probe --url` until the HTTP client transport is wired into probe's connect step (probe.ts `probeTarget`)
+  unsupported_transport: { class: 'spawn', basis: null },
 } as const satisfies KindTable;
 
 declare module '../../contract/index.ts' {
