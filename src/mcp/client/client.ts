@@ -71,12 +71,17 @@ export async function openStrictClient(options: ClientOptions): Promise<Outcome<
 
 /** A spawned server's identity: the key and instance the host gives it, what it says of itself, how it was launched. */
 export function identityOf(options: Pick<ClientOptions, 'key' | 'launch' | 'instanceId'>, session: { readonly serverInfo: ServerInfo; readonly protocolVersion: string }): ServerIdentity {
+  return identityAt(options, session, stdioEndpoint(options.launch));
+}
+
+/** A server's identity at an endpoint (stdio: how it was launched; HTTP: its url and header names, never their values). */
+export function identityAt(options: Pick<ClientOptions, 'key' | 'instanceId'>, session: { readonly serverInfo: ServerInfo; readonly protocolVersion: string }, endpoint: ServerIdentity['endpoint']): ServerIdentity {
   return {
     key: options.key,
     name: session.serverInfo.name,
     version: session.serverInfo.version,
     protocolVersion: session.protocolVersion,
-    endpoint: stdioEndpoint(options.launch),
+    endpoint,
     instanceId: options.instanceId ?? crypto.randomUUID(),
   };
 }
