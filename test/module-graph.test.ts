@@ -58,8 +58,8 @@ const CLI = 'src/cli/index.ts';
 const GUARD = 'src/platform/guard-process.ts';
 /** The strict client's lazy units (src/mcp/client/index.ts): the task's fixture server, in every run. */
 const STRICT_SESSION = ['src/mcp/client/session.ts', 'src/mcp/client/client.ts', 'src/mcp/client/strict-session.ts'];
-/** The host profile's lazy units (src/mcp/client/index.ts `openHostClient`, `startHostSession`): configured servers only. */
-const HOST_SESSION = ['src/mcp/client/host-client.ts', 'src/mcp/client/host-session.ts'];
+/** The host profile's lazy units (src/mcp/client/index.ts `openHostClient`, `openHttpHostClient`, `startHostSession`): configured servers only. */
+const HOST_SESSION = ['src/mcp/client/host-client.ts', 'src/mcp/client/host-http-client.ts', 'src/mcp/client/host-session.ts'];
 /** A listed tool's schema compiled with Ajv (src/mcp/probe/index.ts `loadListedValidator`): a lazy unit of its own. */
 const LISTED_SCHEMA = 'src/mcp/probe/listed-schema.ts';
 /** main.ts makes the commands that start processes a child subreaper, importing platform for them only. */

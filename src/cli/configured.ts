@@ -1,6 +1,6 @@
 import { fail, ok, redactorFor, type Failure, type Outcome } from '../contract/index.ts';
 import { listedCompiler, startConfiguredServers, type ConfiguredClient, type ConfiguredServers, type ServerSpec } from '../harness/index.ts';
-import { entryArgv, loadMcpConfig, openHostClient, probeEnv, serverKeys, type HostClient, type HttpConfigEntry, type StdioConfigEntry } from '../mcp/index.ts';
+import { entryArgv, loadMcpConfig, openHostClient, openHttpHostClient, probeEnv, serverKeys, type HostClient, type HttpConfigEntry, type HttpHostClient, type StdioConfigEntry } from '../mcp/index.ts';
 import { freshDir } from '../platform/index.ts';
 import type { Io } from './io.ts';
 import type { ServerFlags } from './server-flags.ts';
@@ -10,8 +10,7 @@ export const FRESH_CWD = '(fresh)';
 
 /**
  * One entry of the config, keyed, ready to start, by how it is reached
- * (`connect`): a stdio entry is spawned; an HTTP entry is connected to —
- * the seam where the HTTP client transport is wired (`openEntry`).
+ * (`connect`): a stdio entry is spawned; an HTTP entry is connected to (`openEntry`).
  */
 type EntrySpec = ServerSpec & ({ readonly connect: 'spawn'; readonly entry: StdioConfigEntry } | { readonly connect: 'http'; readonly entry: HttpConfigEntry });
 
@@ -119,17 +118,31 @@ export function configRefusal(flags: ConfigFlags, io: Io): Failure | undefined {
 
 /**
  * Starts one entry: a stdio one as probe launches a server (allowlisted env
- * plus the entry's, a fresh cwd, its own process group); an HTTP one is not
- * connected yet — `spawn/unsupported_transport`, recorded as a server that
- * did not start. Wiring seam: connect `spec.entry` (`url`, `headers`) with
- * the HTTP client transport under the same timeouts and interruption, and
- * hand back a `ConfiguredClient` whose identity's endpoint is
- * `{ kind: 'http', url, headerNames }` and whose `sessionSha256` is the
- * issued session id's sha256.
+ * plus the entry's, a fresh cwd, its own process group); an HTTP one is
+ * connected to (`openHttpHostClient`: its url and expanded headers) under
+ * the same timeouts and interruption.
  */
 async function openEntry(spec: EntrySpec, flags: ServerFlags, io: Io, runId: string): Promise<Outcome<ConfiguredClient>> {
-  if (spec.connect === 'http') return fail('spawn', 'unsupported_transport', `${spec.entry.url}: HTTP servers connect once the HTTP client transport lands`);
+  if (spec.connect === 'http') return connectEntry(spec, flags, io, runId);
   return spawnEntry(spec, flags, io, runId);
+}
+
+/** Connects one HTTP entry (see `openEntry`); interrupted while it starts, the session is closed once it has answered or failed. */
+async function connectEntry(spec: Extract<EntrySpec, { connect: 'http' }>, flags: ServerFlags, io: Io, runId: string): Promise<Outcome<ConfiguredClient>> {
+  const opening = openHttpHostClient({
+    key: spec.key,
+    url: spec.entry.url,
+    headers: spec.entry.headers,
+    instanceId: `${runId}/${spec.key}`,
+    timeouts: { handshakeMs: flags.startupTimeoutMs, callMs: flags.timeoutMs },
+    ...(io.interrupt ? { signal: io.interrupt } : {}),
+  });
+  const opened = await untilInterrupted(opening, io.interrupt);
+  if (!opened.ok) {
+    if (opened.kind === 'run_interrupted') void opening.then(async (late) => (late.ok ? late.value.close() : undefined));
+    return opened;
+  }
+  return ok(httpConfigured(opened.value));
 }
 
 /** Starts one stdio entry (see `openEntry`). */
@@ -166,6 +179,22 @@ function untilInterrupted<T>(start: Promise<Outcome<T>>, signal: AbortSignal | u
     signal.addEventListener('abort', onAbort, { once: true });
     start.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
   });
+}
+
+/** An HTTP host client as the harness uses it: its identity as connected (no cwd: no process of caplab's), the issued session by sha256, no stderr. */
+function httpConfigured(client: HttpHostClient): ConfiguredClient {
+  return {
+    identity: client.identity,
+    ...(client.sessionSha256 !== undefined ? { sessionSha256: client.sessionSha256 } : {}),
+    profile: client.profile,
+    listing: { tools: client.listing.entries, notices: client.notices() },
+    callTool: async (tool, args, options) => client.callTool(tool, args, options),
+    listChanged: () => client.listChanged(),
+    ended: () => client.failure(),
+    exchanges: () => client.exchanges(),
+    stderr: () => '',
+    close: () => client.close(),
+  };
 }
 
 /** A host client as the harness uses it: the cwd recorded as fresh, the folder removed once it closed. */

@@ -211,9 +211,9 @@ shows control and bidi characters a server sent as escapes (\\x1b, \\u202e).
   --env NAME=VALUE         set a variable for the server (repeatable)
   --env-allow NAME         pass a variable from this environment (repeatable)
   --url URL                a Streamable HTTP server (http: or https:, no user:password@);
-                           not with --, --env, --env-allow or --cwd. Not connected yet: the
-                           HTTP client transport is not wired into probe, so it ends
-                           spawn/unsupported_transport (exit 3)
+                           not with --, --env, --env-allow or --cwd. Only that URL is
+                           contacted: a redirect is not followed, no proxy is used; the
+                           session is ended (DELETE) at close
   --header-env NAME=VAR    with --url: send header NAME with the value of your variable VAR,
                            as is (repeatable; VAR unset is a usage error; Authorization is
                            \"Bearer <token>\" in VAR). A header value is never taken from the
@@ -261,8 +261,8 @@ ${SERVER_FLAGS}
 ${EXIT_CODES_HELP}`,
   scenario: `Usage: caplab scenario new --mcp-config FILE [--server KEY]… --out FILE
 
-Starts the stdio servers of FILE as a run does (--server KEY, repeatable: only those start;
-default every stdio and http entry, and an http one does not connect yet), reads what each lists, closes them and writes a starter
+Starts the stdio and http servers of FILE as a run does (--server KEY, repeatable: only those
+start; default every stdio and http entry), reads what each lists, closes them and writes a starter
 scenario for the expectations task to --out: one scripted response with one call per tool whose
 own hints say readOnlyHint: true and not destructiveHint: true, in model-name order (ids call-01,
 call-02 …), then a final answer; each call expected ok, the end expected after that many calls on

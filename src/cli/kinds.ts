@@ -10,8 +10,8 @@ export const CLI_KINDS = {
   write_failed: { class: 'business', basis: null },
   mcp_unavailable: { class: 'spawn', basis: null },
   unknown_server: { class: 'invalid_arguments', basis: null },
-  // a config entry of a type caplab does not speak (usage), or an HTTP entry before the HTTP client transport is wired (configured.ts `openEntry`)
-  unsupported_transport: { class: ['invalid_arguments', 'spawn'], basis: null },
+  // probe --server: a config entry of a type caplab does not speak (sse, ws …)
+  unsupported_transport: { class: 'invalid_arguments', basis: null },
   // `probe --header-env NAME=VAR`: VAR unset or empty (probe-http.ts)
   unset_variable: { class: 'invalid_arguments', basis: null },
   // `--require-server KEY`: that configured server did not start (exit 3, no run dir)

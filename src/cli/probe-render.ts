@@ -1,10 +1,17 @@
 import { clipChars } from '../base/index.ts';
 import { LIMITS } from '../contract/index.ts';
-import { isClipped, type Clipped, type CloseReport, type ProbeFinding, type ProbeReport, type ReportedCall } from '../mcp/index.ts';
+import { isClipped, type Clipped, type CloseReport, type HttpCloseReport, type ProbeFinding, type ProbeReport, type ReportedCall } from '../mcp/index.ts';
 import type { NamedCount } from '../platform/index.ts';
 import { inert } from '../base/index.ts';
 
 const named = (counts: readonly NamedCount[]) => counts.map((c) => `${c.name} ×${c.count}`).join(', ');
+
+/** How an HTTP session ended: its DELETE (or why none was sent), and the POSTs cut off. */
+function httpCloseLine(close: HttpCloseReport): string {
+  const { session } = close;
+  const ended = !session.deleted ? `no DELETE (${session.why})` : 'status' in session ? `DELETE → ${session.status}` : `DELETE failed (${session.error})`;
+  return `${ended}; ${close.aborted === 0 ? 'no request in flight' : `${close.aborted} request(s) in flight aborted, outcome unknown`}`;
+}
 
 /** Survivors of the group and of the escaped processes, what was killed after escaping, or the gap that hides them. */
 function closeSummary(close: CloseReport): string {
@@ -86,13 +93,17 @@ export function renderProbeText(report: ProbeReport, exit: number): string {
   for (const f of report.findings) lines.push(findingLine(f, '  finding   '));
   if (report.failure) {
     lines.push(findingLine(report.failure, '  ENDED     '));
-    const code = report.close?.exitCode;
     // A process's exit: an HTTP server is no process of probe's.
-    if (!('url' in report)) lines.push(`  server    exit ${code === undefined ? 'unknown' : code === null ? 'by signal' : `code ${code}`}`);
+    if (!('url' in report)) {
+      const code = report.close?.exitCode;
+      lines.push(`  server    exit ${code === undefined ? 'unknown' : code === null ? 'by signal' : `code ${code}`}`);
+    }
   }
   if (report.stderr.trim() !== '') lines.push('  stderr    (last lines)', ...report.stderr.trimEnd().split('\n').slice(-10).map((line) => `    | ${line}`));
   if (report.hint) lines.push(`  hint      ${report.hint}`);
-  if (report.close) lines.push(`  closed    ${report.close.steps.join(' → ')}${closeSummary(report.close)}`);
+  if ('url' in report) {
+    if (report.close) lines.push(`  closed    ${httpCloseLine(report.close)}`);
+  } else if (report.close) lines.push(`  closed    ${report.close.steps.join(' → ')}${closeSummary(report.close)}`);
   lines.push(`  exit      ${exit} (${EXIT_MEANING[exit] ?? '?'})`);
   return `${lines.map(inert).join('\n')}\n`;
 }

@@ -187,7 +187,7 @@ test('FORMAT_USES: a record names format 7 only when a server is reached over HT
   const http = { kind: 'http', url: 'http://127.0.0.1:9/mcp', headerNames: [] };
   const { used } = FORMAT_USES[LEDGER_FORMAT_7];
   expect(used([start({ bindings: [SAMPLE_BINDING] })])).toBe(false);
-  expect(used([start({ servers: [{ key: 'a', status: 'failed', failure: { class: 'spawn', kind: 'unsupported_transport', message: 'm' }, tools: [], notices: [] }] })])).toBe(false);
+  expect(used([start({ servers: [{ key: 'a', status: 'failed', failure: { class: 'spawn', kind: 'exited_early', message: 'm' }, tools: [], notices: [] }] })])).toBe(false);
   expect(used([start({ bindings: [{ ...SAMPLE_BINDING, server: { ...SAMPLE_BINDING.server, endpoint: http } }] })])).toBe(true);
   expect(used([start({ servers: [{ key: 'a', status: 'started', identity: { ...SAMPLE_BINDING.server, endpoint: http }, tools: [], notices: [] }] })])).toBe(true);
   expect(used([start({ server: { serverInfo: { name: 'n', version: '1' }, protocolVersion: 'p', url: http.url, headerNames: [], instanceId: 'i', gaps: [] } })])).toBe(true);

@@ -9,7 +9,7 @@
  *   correlator, `openStrictClient` over a spawned server's stdio, and the tool
  *   session that wraps a server's tools as ordinary runtime tools; beside it
  *   the host profile for servers users configure (`startHostSession`,
- *   `openHostClient`);
+ *   `openHostClient`, `openHttpHostClient`);
  * - `server/`: a tools-only server engine (a task's fixture server runs on it
  *   as `caplab serve`), apart from the client: the two meet only on the wire;
  * - `probe/`: the prober, on the client's checks and the wire;
@@ -41,6 +41,7 @@ export type {
   CorrelatorOptions,
   ErrorObject,
   Graces,
+  HttpCloseReport,
   InboundMessage,
   JsonRpcId,
   Launch,
@@ -67,6 +68,7 @@ export {
   MCP_HTTP_GAPS,
   mcpGapsOf,
   openHostClient,
+  openHttpHostClient,
   openStrictClient,
   openToolSession,
   protocolExchange,
@@ -86,6 +88,8 @@ export type {
   HostSession,
   HostSessionOptions,
   HostTool,
+  HttpHostClient,
+  HttpHostClientOptions,
   ListChanged,
   FailureRecord,
   RelistRecord,

@@ -9,7 +9,8 @@
  *   version table (`versionProfile`, which probe reads too), tools/list
  *   followed through its pages within bounds (`listPages`, probe's engine
  *   too), `list_changed` answered by a re-list before the next call, results
- *   read by what the tool listed (`startHostSession`, `openHostClient`).
+ *   read by what the tool listed (`startHostSession`, `openHostClient`, and
+ *   `openHttpHostClient` over Streamable HTTP).
  * The sessions and clients load on first use, so `caplab serve` and `verify`
  * never evaluate them (test/module-graph.test.ts holds this).
  */
@@ -24,6 +25,7 @@ export type { ClientOptions, StrictClient, Timeouts } from './client.ts';
 export { CLIENT_INFO, expectResult } from './handshake.ts';
 export type { HostCallResult, HostTool } from './host-call.ts';
 export type { HostClient, HostClientOptions } from './host-client.ts';
+export type { HttpHostClient, HttpHostClientOptions } from './host-http-client.ts';
 export { HOST_ADAPTER_VERSION, HOST_CLIENT_INFO } from './host-info.ts';
 export type { FailureRecord, ListChanged, RelistRecord } from './host-relist.ts';
 export type { HostSession, HostSessionOptions } from './host-session.ts';
@@ -38,6 +40,7 @@ export type { VersionProfile } from './versions.ts';
 type OpenToolSession = typeof import('./session.ts').openToolSession;
 type OpenStrictClient = typeof import('./client.ts').openStrictClient;
 type OpenHostClient = typeof import('./host-client.ts').openHostClient;
+type OpenHttpHostClient = typeof import('./host-http-client.ts').openHttpHostClient;
 
 /** Opens a session with one server, its tools wrapped for the pipeline (see session.ts); loads the strict client on first use. */
 export async function openToolSession(...args: Parameters<OpenToolSession>): ReturnType<OpenToolSession> {
@@ -57,6 +60,11 @@ export async function startStrictSession<Closed>(transport: Transport<Closed>, o
 /** Opens a host-profile client over a spawned server's stdio (see host-client.ts); loads it on first use. */
 export async function openHostClient(...args: Parameters<OpenHostClient>): ReturnType<OpenHostClient> {
   return (await import('./host-client.ts')).openHostClient(...args);
+}
+
+/** Opens a host-profile client over Streamable HTTP (see host-http-client.ts); loads it on first use. */
+export async function openHttpHostClient(...args: Parameters<OpenHttpHostClient>): ReturnType<OpenHttpHostClient> {
+  return (await import('./host-http-client.ts')).openHttpHostClient(...args);
 }
 
 /** Runs the host-profile handshake and first listing over any transport (see host-session.ts); loads the session on first use. */

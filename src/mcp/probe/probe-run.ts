@@ -111,6 +111,8 @@ export async function runProbe<Closed>(transport: Transport<Closed>, options: Pr
     // "If the client does not support the version in the server's response, it SHOULD disconnect."
     return finish(undefined, finding('protocol', 'version_mismatch', 'spec SHOULD', `server answered a revision probe does not read (it reads ${READ_VERSIONS.join(', ')})`, { evidence: excerpt(protocolVersion) }));
   }
+  // Over HTTP every later message carries the revision read (MCP-Protocol-Version); one probe does not read is never spoken.
+  transport.setProtocolVersion?.(protocolVersion);
   if (protocolVersion !== OFFERED_VERSION) known.versionNotes = { notApplicable: profile.notApplicable, notChecked: profile.notChecked };
   listChanged.declared = capabilities.tools?.listChanged === true;
   const initialized = session.notify('notifications/initialized', {});

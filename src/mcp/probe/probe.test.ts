@@ -5,7 +5,7 @@ import { until } from '../../../test/until.ts';
 import { exportContract } from '../../contract/index.ts';
 import { readSourceContract } from '../../excerpt/contracts.ts';
 import { DEV_SERVE_ENTRY } from '../../cli/tasks.ts';
-import { probe, type ProbeOptions, type ProbeReport, type ProbeTimeouts } from './probe.ts';
+import { probe, type ProbeOptions, type StdioProbeReport as ProbeReport, type ProbeTimeouts } from './probe.ts';
 import type { CallRequest } from './probe-calls.ts';
 import { isRunning } from '../wire/testing/processes.ts';
 import { misbehaveLaunch } from '../../excerpt/testing/misbehave-launch.ts';

@@ -1,7 +1,7 @@
-import { fail, NO_REDACTION, redactorFor, type Redactor } from '../../contract/index.ts';
+import { NO_REDACTION, redactorFor, type Redactor } from '../../contract/index.ts';
 import { atLastResort, freshDir, isGuardableGroup, signalGroup } from '../../platform/index.ts';
 import { resolveCommand, type HttpTarget } from '../config/index.ts';
-import { buildEnv, type CloseReport, type ConnectionLimits, type Graces, type Launch, openStdioTransport, type SpawnFn, type StdioTransport } from '../wire/index.ts';
+import { buildEnv, type CloseReport, type ConnectionLimits, type Graces, type HttpCloseReport, type Launch, openHttpTransport, openStdioTransport, type SpawnFn, type StdioTransport } from '../wire/index.ts';
 import { PROBE_ENV_ALLOW } from './probe-env.ts';
 import { notSent, type CallRequest } from './probe-calls.ts';
 import { excerpt, fromFailure, type ProbeFinding } from './probe-finding.ts';
@@ -64,12 +64,12 @@ export type ProbeTarget = { readonly kind: 'stdio'; readonly command: readonly s
  * and of the headers sent never appear: only names. Over stdio it names the
  * command, cwd and environment (`StdioReached`); over HTTP the URL and header names (`HttpReached`).
  */
-export type ProbeReport = ProbeFindings & (StdioReached | HttpReached);
+export type ProbeReport = (ProbeFindings<CloseReport> & StdioReached) | (ProbeFindings<HttpCloseReport> & HttpReached);
 /** A report of a server probe spawned over stdio (what `probe` returns). */
-export type StdioProbeReport = ProbeFindings & StdioReached;
+export type StdioProbeReport = ProbeFindings<CloseReport> & StdioReached;
 
-/** What the general profile found, however the server was reached. */
-export interface ProbeFindings {
+/** What the general profile found, however the server was reached; `close` is what closing that transport did. */
+export interface ProbeFindings<Closed = CloseReport | HttpCloseReport> {
   readonly serverInfo?: ReportedServer;
   readonly protocolVersion?: Bounded<string>;
   readonly instructions?: Bounded<string>;
@@ -83,9 +83,10 @@ export interface ProbeFindings {
   /** What ended the session early (protocol, transport, spawn); absent when probe closed it itself. */
   readonly failure?: ProbeFinding;
   readonly hint?: string;
-  /** The end of the server's stderr (at most `reportValueBytes`). */
+  /** The end of the server's stderr (at most `reportValueBytes`); empty over HTTP. */
   readonly stderr: string;
-  readonly close?: CloseReport;
+  /** What closing did: a stdio server's process group stopped, or an HTTP session ended. */
+  readonly close?: Closed;
 }
 
 /**
@@ -118,26 +119,36 @@ export async function probe(command: readonly string[], options: ProbeOptions = 
   }
 }
 
-type ReportBase = StdioReached;
-
 /**
  * Probe's connect step: spawns a stdio target (`probe`), or reaches an HTTP
- * one. Until the HTTP client transport is wired here, an HTTP target is
- * not connected to: the report's failure is `spawn/unsupported_transport`
- * (probe exits 3), nothing listed, every call not sent. Wiring seam: open
- * the transport on `target.url` with `target.headers` and run the profile
- * over it (`runProbe`, as `probeServer` does over stdio), the report naming
- * `HttpReached`.
+ * one: the profile (`runProbe`) over the HTTP client transport on
+ * `target.url` with `target.headers` — the pinned URL only (no redirect
+ * followed, no proxy), the session DELETEd at close — the report naming
+ * `HttpReached`. An HTTP target has no process and no stderr.
  */
 export async function probeTarget(target: ProbeTarget, options: ProbeOptions = {}): Promise<ProbeReport> {
   if (target.kind === 'stdio') return probe(target.command, options);
+  const timeouts = { ...PROBE_TIMEOUTS, ...options.timeouts };
   const redactor = options.redactor ?? redactorFor(target.headers);
-  const unwired = fail('spawn', 'unsupported_transport', `${target.url}: HTTP servers connect once the HTTP client transport lands`);
-  return notStarted({ url: target.url, headerNames: target.headerNames }, reportFinding(fromFailure(unwired), redactor), options.calls ?? []);
+  const base: HttpReached = { url: target.url, headerNames: target.headerNames };
+  const transport = openHttpTransport({ url: target.url, headers: target.headers, closeMs: timeouts.exitMs });
+  if (!transport.ok) return notStarted(base, reportFinding(fromFailure(transport), redactor), options.calls ?? []);
+  try {
+    const run = await runProbe(transport.value, {
+      timeouts,
+      ...(options.calls ? { calls: options.calls } : {}),
+      ...(options.maxPages !== undefined ? { maxPages: options.maxPages } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+    return { ...base, ...findingsOf(run, '', redactor) };
+  } finally {
+    // After runProbe this is the report it already had; after a throw, it aborts what is in flight and ends the session here.
+    await transport.value.close();
+  }
 }
 
 /** A server that could not be spawned (or reached): nothing listed, every call not sent. */
-function notStarted<B extends StdioReached | HttpReached>(base: B, failure: ProbeFinding, calls: readonly CallRequest[]): ProbeFindings & B {
+function notStarted<B extends StdioReached | HttpReached>(base: B, failure: ProbeFinding, calls: readonly CallRequest[]): ProbeFindings<never> & B {
   const listChanged = { declared: false, received: 0, relisted: false, changed: false };
   // Only the user's names are in these: nothing of the server's to redact.
   const notSentCalls = calls.map((call) => reportCall(notSent(call, `the server did not start: ${failure.class}/${failure.kind}`), NO_REDACTION));
@@ -147,7 +158,7 @@ function notStarted<B extends StdioReached | HttpReached>(base: B, failure: Prob
 /** Runs the profile over a spawned server; the server is closed however this ends. */
 async function probeServer(
   server: StdioTransport,
-  base: ReportBase,
+  base: StdioReached,
   options: ProbeOptions & { readonly timeouts: ProbeTimeouts },
   redactor: Redactor,
   removeTemp: () => void,
@@ -164,7 +175,7 @@ async function probeServer(
       ...(options.maxPages !== undefined ? { maxPages: options.maxPages } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
     });
-    const report = reportOf(run, base, server.stderr(), redactor);
+    const report = { ...base, ...findingsOf(run, server.stderr(), redactor) };
     // Only a lost connection (an exit, a closed pipe) says the server stopped; not one that reads nothing, nor a Ctrl-C.
     const hint = !run.started && base.cwdIsTemp && run.failure?.kind === 'connection_lost' ? 'the server stopped before answering initialize in an empty temp cwd; if it needs its project files, try --cwd .' : undefined;
     return { ...report, ...(hint ? { hint } : {}) };
@@ -176,9 +187,8 @@ async function probeServer(
 }
 
 /** The run as reported: every server value redacted and bounded. */
-function reportOf(run: ProbeRun<CloseReport>, base: ReportBase, stderr: string, redactor: Redactor): StdioProbeReport {
+function findingsOf<Closed>(run: ProbeRun<Closed>, stderr: string, redactor: Redactor): ProbeFindings<Closed> {
   return {
-    ...base,
     ...(run.serverInfo ? { serverInfo: reportServer(run.serverInfo, redactor) } : {}),
     ...(run.protocolVersion !== undefined ? { protocolVersion: boundText(run.protocolVersion, redactor) } : {}),
     ...(run.instructions !== undefined ? { instructions: boundText(run.instructions, redactor) } : {}),

@@ -78,8 +78,6 @@ export const MCP_KINDS = {
   bad_header: { class: 'invalid_arguments', basis: null },
   literal_credential: { class: 'invalid_arguments', basis: null },
   plaintext_headers: { class: 'invalid_arguments', basis: null },
-  // `probe --url` until the HTTP client transport is wired into probe's connect step (probe.ts `probeTarget`)
-  unsupported_transport: { class: 'spawn', basis: null },
 } as const satisfies KindTable;
 
 declare module '../../contract/index.ts' {
