@@ -149,7 +149,7 @@ test('.mcp.json in the cwd: refused without --trust, probed with it; ${VAR} prin
     const config = {
       mcpServers: {
         mis: { command: bun, args: [script, ...rest, '--token=${MY_TOKEN}'], env: { GITHUB_TOKEN: '${MY_TOKEN}', LEVEL: '${LEVEL:-debug}' } },
-        remote: { type: 'http', url: 'https://example.invalid/mcp' },
+        remote: { type: 'http', url: 'http://127.0.0.1:9/mcp' },
         events: { type: 'sse', url: 'https://example.invalid/sse' },
       },
     };
@@ -163,10 +163,10 @@ test('.mcp.json in the cwd: refused without --trust, probed with it; ${VAR} prin
     const sse = testIo(dir, env);
     expect(await cli(['probe', '--trust', '--server', 'events'], sse)).toBe(2);
     expect(sse.err()).toContain('invalid_arguments/unsupported_transport');
-    // An http entry reaches probe's connect step, which has no HTTP transport yet: exit 3.
+    // An http entry is connected to: nothing listens on port 9 (closed/unreachable), exit 3.
     const http = testIo(dir, env);
     expect(await cli(['probe', '--trust', '--server', 'remote'], http)).toBe(3);
-    expect(http.out()).toContain('spawn/unsupported_transport');
+    expect(http.out()).toContain('ENDED     closed/unreachable');
     const trusted = testIo(dir, env);
     expect(await cli(['probe', '--json', '--trust', ...FAST, '--server', 'mis'], trusted)).toBe(0);
     const report = JSON.parse(trusted.out());

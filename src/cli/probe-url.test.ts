@@ -1,18 +1,20 @@
 /**
  * `caplab probe --url URL [--header-env NAME=VAR]…` and an http entry of a
  * `.mcp.json`: the flags, every usage error (exit 2) before anything
- * connects, and the connect step's seam — until the HTTP client transport
- * is wired into `probeTarget`, an HTTP target ends spawn/unsupported_transport
- * (exit 3), nothing sent. No header value is ever printed.
+ * connects, and probe over HTTP against a real `caplab serve --http` in
+ * another process (the call answered, a wrong token refused). No header
+ * value is ever printed; no socket is left in this process.
  */
-import { expect, test } from 'bun:test';
+import { describe, expect, test } from 'bun:test';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { scratchDir } from '../../test/scratch.ts';
+import { until } from '../../test/until.ts';
 import { cli } from './cli.ts';
 import { parseProbeFlags } from './probe-command.ts';
 import { headersFromEnv } from './probe-http.ts';
 import { testIo } from './test-io.ts';
+import { socketCount, startServe } from './testing/serve-http.ts';
 
 const TOKEN = 'Bearer tok_5e1f9a0c7b';
 const URL = 'https://mcp.example.test/mcp';
@@ -71,32 +73,58 @@ test('each refusal exits 2 before anything connects, naming its class and kind, 
   }
 });
 
-test('--url reaches probe\'s connect step: spawn/unsupported_transport, exit 3, every call not sent; names shown, values never', async () => {
-  const io = testIo('/', { PATH: '/usr/bin:/bin', MCP_TOKEN: TOKEN });
-  expect(await cli(['probe', '--url', URL, '--header-env', 'Authorization=MCP_TOKEN', '--call', 'add_numbers'], io)).toBe(3);
-  expect(io.err()).toContain(`caplab probe: connecting to ${URL}\n  headers Authorization (values not shown)\n`);
-  expect(io.out()).toContain(`probe: ${URL}\n  headers   Authorization (values not shown)\n`);
-  expect(io.out()).toContain('ENDED     spawn/unsupported_transport [caplab host rule]');
-  expect(io.out()).toContain('HTTP servers connect once the HTTP client transport lands');
-  expect(io.out()).toContain('not_sent  (the server did not start: spawn/unsupported_transport)');
-  expect(io.out()).not.toContain('server    exit');
-  const json = testIo('/', { PATH: '/usr/bin:/bin', MCP_TOKEN: TOKEN });
-  expect(await cli(['probe', '--json', '--url', 'http://127.0.0.1:9/mcp', '--header-env', 'Authorization=MCP_TOKEN'], json)).toBe(3);
-  const report = JSON.parse(json.out());
-  expect(report).toMatchObject({ url: 'http://127.0.0.1:9/mcp', headerNames: ['Authorization'], tools: [], failure: { class: 'spawn', kind: 'unsupported_transport' }, exit: 3 });
-  expect(report).not.toHaveProperty('command');
-  for (const text of [io.out(), io.err(), json.out(), json.err()]) expect(text).not.toContain('tok_5e1f9a0c7b');
+describe('--url against a real caplab serve --http (another process)', () => {
+  const SERVE_TOKEN = 'tok_5e1f9a0c7b';
+  const serveEnv = { CAPLAB_TEST_TOKEN: SERVE_TOKEN };
+
+  test('lists read_source and --call read_source answers; names shown, values never; no socket left', async () => {
+    const served = await startServe(['--token-env', 'CAPLAB_TEST_TOKEN'], serveEnv);
+    const sockets = socketCount();
+    const io = testIo('/', { PATH: '/usr/bin:/bin', MCP_TOKEN: TOKEN });
+    expect(await cli(['probe', '--url', served.url, '--header-env', 'Authorization=MCP_TOKEN', '--call', 'read_source', '--args', '{"source_id":"alpha"}'], io)).toBe(0);
+    expect(io.err()).toContain(`caplab probe: connecting to ${served.url}\n  headers Authorization (values not shown)\n`);
+    expect(io.out()).toContain(`probe: ${served.url}\n  headers   Authorization (values not shown)\n`);
+    expect(io.out()).toContain('server    caplab-fixture 1.0.0, MCP 2025-06-18');
+    expect(io.out()).toMatch(/call +read_source +result/);
+    expect(io.out()).toContain('The lighthouse keeper');
+    expect(io.out()).toMatch(/closed +DELETE → 2\d\d; no request in flight/);
+    const json = testIo('/', { PATH: '/usr/bin:/bin', MCP_TOKEN: TOKEN });
+    expect(await cli(['probe', '--json', '--url', served.url, '--header-env', 'Authorization=MCP_TOKEN'], json)).toBe(0);
+    const report = JSON.parse(json.out());
+    expect(report).toMatchObject({ url: served.url, headerNames: ['Authorization'], protocolVersion: '2025-06-18', tools: [{ name: 'read_source' }], stderr: '', exit: 0 });
+    expect(report.close.session.deleted).toBe(true);
+    expect(report).not.toHaveProperty('command');
+    for (const text of [io.out(), io.err(), json.out(), json.err()]) expect(text).not.toContain(SERVE_TOKEN);
+    await until(() => socketCount() <= sockets);
+    expect(socketCount()).toBeLessThanOrEqual(sockets);
+  });
+
+  test('a wrong token is exit 3 naming auth/unauthorized, nothing listed, the call not sent; a refused port is closed/unreachable', async () => {
+    const served = await startServe(['--token-env', 'CAPLAB_TEST_TOKEN'], serveEnv);
+    const io = testIo('/', { PATH: '/usr/bin:/bin', MCP_TOKEN: 'Bearer not-the-token' });
+    expect(await cli(['probe', '--json', '--url', served.url, '--header-env', 'Authorization=MCP_TOKEN', '--call', 'read_source'], io)).toBe(3);
+    const report = JSON.parse(io.out());
+    expect(report).toMatchObject({ tools: [], failure: { class: 'auth', kind: 'unauthorized' }, exit: 3 });
+    expect(report.failure.message).toContain('HTTP 401');
+    expect(report.calls).toMatchObject([{ tool: 'read_source', outcome: 'not_sent', why: 'the session ended first: auth/unauthorized' }]);
+    expect(io.out() + io.err()).not.toContain('not-the-token');
+    const refused = testIo('/', { PATH: '/usr/bin:/bin' });
+    expect(await cli(['probe', '--url', 'http://127.0.0.1:9/mcp'], refused)).toBe(3);
+    expect(refused.out()).toContain('ENDED     closed/unreachable');
+    expect(refused.out()).not.toContain('server    exit');
+  });
 });
 
-test('--server NAME on an http entry reaches the same seam; its header values and the variables they came from are never printed', async () => {
+test('--server NAME on an http entry probes it over HTTP; its header values and the variables they came from are never printed', async () => {
+  const served = await startServe(['--token-env', 'CAPLAB_TEST_TOKEN'], { CAPLAB_TEST_TOKEN: 'tok_5e1f9a0c7b' });
   const dir = scratchDir('caplab-probe-http-entry-');
-  const url = 'https://mcp.example.test/${TENANT}/mcp';
+  const url = `${served.url}?tenant=\${TENANT}`;
   writeFileSync(join(dir, 'servers.json'), JSON.stringify({ mcpServers: { remote: { type: 'http', url, headers: { Authorization: 'Bearer ${MCP_TOKEN}', 'X-Tenant': '${TENANT}' } }, literal: { type: 'http', url: URL, headers: { Authorization: TOKEN } } } }));
   const env = { PATH: '/usr/bin:/bin', MCP_TOKEN: 'tok_5e1f9a0c7b', TENANT: 'tenant-acme' };
   const io = testIo(dir, env);
-  expect(await cli(['probe', '--mcp-config', 'servers.json', '--server', 'remote'], io)).toBe(3);
-  expect(io.err()).toContain('connecting to https://mcp.example.test/[redacted:TENANT]/mcp\n  headers Authorization, X-Tenant (values not shown)');
-  expect(io.out()).toContain('spawn/unsupported_transport');
+  expect(await cli(['probe', '--mcp-config', 'servers.json', '--server', 'remote'], io)).toBe(0);
+  expect(io.err()).toContain(`connecting to ${served.url}?tenant=[redacted:TENANT]\n  headers Authorization, X-Tenant (values not shown)`);
+  expect(io.out()).toMatch(/\n {4}read_source {2}input /);
   for (const secret of ['tok_5e1f9a0c7b', 'tenant-acme']) expect(io.out() + io.err()).not.toContain(secret);
   // The entry is refused when it is read: a literal Authorization, and flags that shape a spawned server.
   const literal = testIo(dir, env);

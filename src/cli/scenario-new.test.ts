@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { scratchDir } from '../../test/scratch.ts';
 import { parseScenario } from '../harness/index.ts';
 import { loadListedValidator, versionProfile } from '../mcp/index.ts';
+import { startServe } from './testing/serve-http.ts';
 import { callsOf, caplab, EVERYTHING_CONFIG, everythingListing, serversLeft, testServer, writeConfig } from './testing/configured-kit.ts';
 
 const listedValidator = await loadListedValidator();
@@ -142,13 +143,26 @@ test('a config with no stdio or http server (only other types): exit 2, nothing 
   expect(readdirSync(dir)).toEqual(['web.mcp.json']);
 });
 
-test('an http entry, before the HTTP client transport is wired, is a server that did not start: exit 3, nothing written', async () => {
+test('an http entry nothing answers at is a server that did not start: exit 3, nothing written', async () => {
   const dir = scratchDir();
   writeFileSync(join(dir, 'web.mcp.json'), JSON.stringify({ mcpServers: { web: { type: 'http', url: 'http://127.0.0.1:9/mcp' } } }));
   const run = await caplab(['scenario', 'new', '--mcp-config', 'web.mcp.json', '--out', 'x.json'], dir);
-  expect([run.code, run.err]).toEqual([3, 'caplab scenario new: spawn/required_server: a server did not start: web: spawn/unsupported_transport: http://127.0.0.1:9/mcp: HTTP servers connect once the HTTP client transport lands\n']);
+  expect([run.code, run.err.slice(0, 136)]).toEqual([3, 'caplab scenario new: spawn/required_server: a server did not start: web: closed/unreachable: initialize #1: no HTTP answer (ECONNREFUSED']);
   expect(readdirSync(dir)).toEqual(['web.mcp.json']);
 });
+
+test('an http entry to caplab serve --http: the starter calls read_source (its hints say read-only)', async () => {
+  const served = await startServe(['--token-env', 'CAPLAB_TEST_TOKEN'], { CAPLAB_TEST_TOKEN: 'tok_2b9e61d0c4' });
+  const dir = scratchDir();
+  writeFileSync(join(dir, 'web.mcp.json'), JSON.stringify({ mcpServers: { web: { type: 'http', url: served.url, headers: { Authorization: 'Bearer ${WEB_TOKEN}' } } } }));
+  const run = await caplab(['scenario', 'new', '--mcp-config', 'web.mcp.json', '--out', 'web.scenario.json'], dir, { WEB_TOKEN: 'tok_2b9e61d0c4' });
+  expect([run.code, run.err]).toEqual([0, '']);
+  const text = readFileSync(join(dir, 'web.scenario.json'), 'utf8');
+  const starter = JSON.parse(text) as Starter;
+  expect(starter.servers).toEqual(['web']);
+  expect(starter.responses[0]!.tool_calls!.map((call) => call.name)).toEqual(['mcp__web__read_source']);
+  expect(text).not.toContain('tok_2b9e61d0c4');
+}, 30_000);
 
 test.each([
   ['named with --server', ['--server', 'gone']],

@@ -49,8 +49,8 @@ export function writeScenario(dir: string, batches: ReadonlyArray<ReadonlyArray<
 }
 
 /** Runs the CLI in-process in `cwd`, with the environment a user's shell would give servers. */
-export async function caplab(argv: readonly string[], cwd: string): Promise<{ code: number; out: string; err: string }> {
-  const io = testIo(cwd, { PATH: process.env['PATH'], HOME: process.env['HOME'], TMPDIR: tmpdir() });
+export async function caplab(argv: readonly string[], cwd: string, env: Readonly<Record<string, string>> = {}): Promise<{ code: number; out: string; err: string }> {
+  const io = testIo(cwd, { PATH: process.env['PATH'], HOME: process.env['HOME'], TMPDIR: tmpdir(), ...env });
   const code = await cli(argv, io);
   return { code, out: io.out(), err: io.err() };
 }
