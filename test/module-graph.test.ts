@@ -60,6 +60,8 @@ const GUARD = 'src/platform/guard-process.ts';
 const STRICT_SESSION = ['src/mcp/client/session.ts', 'src/mcp/client/client.ts', 'src/mcp/client/strict-session.ts'];
 /** The host profile's lazy units (src/mcp/client/index.ts `openHostClient`, `openHttpHostClient`, `startHostSession`): configured servers only. */
 const HOST_SESSION = ['src/mcp/client/host-client.ts', 'src/mcp/client/host-http-client.ts', 'src/mcp/client/host-session.ts'];
+/** Of those, what only an http entry loads (`openHttpHostClient`): a config of stdio entries never evaluates it. */
+const HTTP_ONLY = ['src/mcp/client/host-http-client.ts'];
 /** A listed tool's schema compiled with Ajv (src/mcp/probe/index.ts `loadListedValidator`): a lazy unit of its own. */
 const LISTED_SCHEMA = 'src/mcp/probe/listed-schema.ts';
 /** main.ts makes the commands that start processes a child subreaper, importing platform for them only. */
@@ -170,6 +172,7 @@ test('the configured-servers path is reached only through dynamic imports: no mo
     'src/cli/info-commands.ts -> src/cli/tools-servers.ts',
     'src/cli/run-command.ts -> src/cli/configured.ts',
     'src/mcp/client/index.ts -> src/mcp/client/host-client.ts',
+    'src/mcp/client/index.ts -> src/mcp/client/host-http-client.ts',
     'src/mcp/client/index.ts -> src/mcp/client/host-session.ts',
     'src/mcp/probe/index.ts -> src/mcp/probe/listed-schema.ts',
   ]);
@@ -287,7 +290,9 @@ test('run as processes, the commands without --mcp-config evaluate none of the c
   for (const [name, { code, stderr, loaded }] of Object.entries(runs)) {
     const config = MCP_CONFIG_UNITS.filter((m) => loaded.has(m)).concat(hostOnly.filter((m) => loaded.has(m)));
     expect({ name, code, stderr: code === 0 ? '' : stderr, unlisted: [...loaded].filter((m) => ours(m) && !loads[name]!.has(m)), ajv: [...loaded].some(isPackage('ajv')) }).toEqual({ name, code: 0, stderr: '', unlisted: [], ajv: CONFIGURED.includes(name) });
-    if (CONFIGURED.includes(name)) expect({ name, missing: [...CONFIGURED_PATH, ...hostOnly].filter((m) => !loaded.has(m)) }).toEqual({ name, missing: [] });
+    // The config has stdio entries only: the HTTP host client stays unloaded.
+    expect({ name, http: HTTP_ONLY.filter((m) => loaded.has(m)) }).toEqual({ name, http: [] });
+    if (CONFIGURED.includes(name)) expect({ name, missing: [...CONFIGURED_PATH, ...hostOnly].filter((m) => !loaded.has(m) && !HTTP_ONLY.includes(m)) }).toEqual({ name, missing: [] });
     else expect({ name, config }).toEqual({ name, config: [] });
   }
 });

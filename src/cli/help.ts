@@ -34,9 +34,10 @@ const RUN_FLAGS = `  --transport mcp|local   read_source over the fixture MCP se
 
 /** The flags of run, check and tools for users' MCP servers (demo runs the task alone). */
 const SERVER_FLAGS = `  --mcp-config FILE       also start the stdio servers of FILE (Claude Code's .mcp.json format; the
-                          project's own ./.mcp.json only with run's --trust): all at once, before the run
-                          dir opens, each in a fresh empty cwd (removed at close) with PATH, HOME,
-                          LANG, LC_ALL, LC_CTYPE, TZ, TMPDIR and the entry's env. Relative paths in
+                          project's own ./.mcp.json only with run's --trust) and connect to its http
+                          ones: all at once, before the run dir opens, each stdio one in a fresh
+                          empty cwd (removed at close) with PATH, HOME, LANG, LC_ALL, LC_CTYPE, TZ,
+                          TMPDIR and the entry's env. Relative paths in
                           an entry resolve against FILE's folder. Tools are mcp__<key>__<tool>
                           (rewritten to the Messages API's ^[a-zA-Z0-9_-]{1,64}$ where needed),
                           untrusted: effect external, never read-only, so they ask (denied unless
@@ -188,11 +189,12 @@ start (without --scenarios), or the JUnit file or stdout could not be written.`,
        caplab probe [options] [--mcp-config FILE] --server NAME [--trust]
        caplab probe [options] --url URL [--header-env NAME=VAR]…
 
-Starts one stdio MCP server and checks it with the general profile: initialize (offers
-2025-06-18; reads 2025-11-25, 2025-03-26 and 2024-11-05 answers and says which checks do not
-apply), tools/list within bounds, the requested calls, a re-list after list_changed, then a
-clean close of the server's whole process group and, on Linux, of processes that left it
-(setsid: caplab is their child subreaper). Every finding names its class, kind, tool,
+Starts one stdio MCP server (or, with --url, reaches one over Streamable HTTP) and checks it
+with the general profile: initialize (offers 2025-06-18; reads 2025-11-25, 2025-03-26 and
+2024-11-05 answers and says which checks do not apply), tools/list within bounds, the
+requested calls, a re-list after list_changed, then a clean close: of a stdio server's whole
+process group and, on Linux, of processes that left it (setsid: caplab is their child
+subreaper); of an HTTP server's session (DELETE). Every finding names its class, kind, tool,
 evidence and basis: spec MUST, spec SHOULD, or caplab host rule. Annotations are shown as
 untrusted hints. A protocol violation (any non-protocol stdout byte included) ends the session.
 A server value past 4 KiB or 8 levels deep is clipped (its size and sha256 kept); text mode
