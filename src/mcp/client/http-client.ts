@@ -87,7 +87,7 @@ export async function openHttpServeClient(options: HttpServeClientOptions): Prom
   const tail = new StderrTail(LIMITS.serverStderrTailBytes, child.redactor);
   const drained = tail.drain(child.stderr);
   const stopped = async (failure: Failure): Promise<Failure> => {
-    await terminate(child, timeouts);
+    await stopGroup(child, timeouts, drained);
     return startFailure(failure, tail.text());
   };
   const url = await readListening(child.stdout, options.startupMs ?? timeouts.handshakeMs);
