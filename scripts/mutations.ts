@@ -28,6 +28,7 @@ export const CLAIMS = {
   packages: { readme: '(`skills/`, SKILL.md) organise tools and references', text: 'SKILL.md packages are read strictly and bounded; a plain one is sent and recorded as its body' },
   'serve-http': { readme: '`Host`/`Origin` checked (403)', text: 'serve --http refuses a foreign Host or Origin (403), a missing or wrong token (401), an over-size body (413), a session not live (404) and GET (405)' },
   'http-client': { readme: 'a redirect is refused, never followed', text: 'the HTTP client transport never follows a redirect, ignores proxy variables, bounds bodies, SSE events and session ids, requires 202, keeps no socket after close, and starts one new session after a 404' },
+  'demo-http': { readme: 'spawned with a fresh token that is never', text: 'demo --transport http gives its serve --http a fresh token that is never recorded or printed, and reaps its process group' },
   probe: { readme: 'Every finding carries class, kind, tool, evidence and its basis', text: 'probe reports whatever a server does as a finding with class, kind, tool, evidence and basis' },
 } as const;
 
@@ -54,6 +55,7 @@ const HOST_SESSION_TESTS = ['src/mcp/client/host-session.test.ts'];
 const HTTP_TESTS = ['src/mcp/wire/http-transport.test.ts', 'src/mcp/wire/sse.test.ts'];
 const EXPECTATIONS_UNIT_TESTS = ['src/expectations/checks.test.ts', 'src/cli/expectations-run.test.ts'];
 const SERVE_HTTP_TESTS = ['src/cli/serve-http.test.ts'];
+const DEMO_HTTP_TESTS = ['src/cli/demo-http.test.ts'];
 const CONFIGURED_CLI_TESTS = ['src/cli/configured-run.test.ts', 'src/cli/configured-tools.test.ts', 'src/cli/configured-check.test.ts'];
 
 export const MUTATIONS: readonly Mutation[] = [
@@ -1252,6 +1254,9 @@ export const MUTATIONS: readonly Mutation[] = [
   { id: 'serve-http-session-id-unchecked', claim: 'serve-http', file: 'src/mcp/server/http-sessions.ts', find: "    if (version === undefined) return { status: 404, message: 'no such session (never opened, or ended): initialize again' };", replace: '    if (version === undefined) return undefined;', tests: SERVE_HTTP_TESTS },
   { id: 'serve-http-get-allowed', claim: 'serve-http', file: 'src/mcp/server/serve-http.ts', find: "  if (request.method === 'POST') return post(request, ctx);", replace: "  if (request.method === 'POST' || request.method === 'GET') return post(request, ctx);", tests: SERVE_HTTP_TESTS },
   // W6 (issue 24), the client's Streamable HTTP transport: each refusal made lenient, against a hostile server in another process.
+  // demo --transport http (src/mcp/client/http-client.ts): the token stays out of the record; the server's group ends with the run.
+  { id: 'demo-http-token-recorded', claim: 'demo-http', file: 'src/mcp/client/http-client.ts', find: 'identity: identityAt(options, session.value, endpointOf(url.value))', replace: 'identity: identityAt(options, session.value, endpointOf(`${url.value}?token=${token}`))', tests: DEMO_HTTP_TESTS },
+  { id: 'demo-http-group-not-reaped', claim: 'demo-http', file: 'src/mcp/client/http-client.ts', find: '  const report = await terminate(child, timeouts);', replace: '  const report = await terminate({ ...child, endInput: () => {}, signal: () => {}, members: () => [] }, { ...timeouts, exitMs: 0 });', tests: DEMO_HTTP_TESTS },
   { id: 'http-redirect-followed', claim: 'http-client', file: 'src/mcp/wire/http-transport.ts', find: "redirect: 'manual', proxy: false,", replace: "redirect: 'follow', proxy: false,", tests: HTTP_TESTS },
   { id: 'http-proxy-not-disabled', claim: 'http-client', file: 'src/mcp/wire/http-transport.ts', find: 'proxy: false, ...(body', replace: '...(body', tests: HTTP_TESTS },
   { id: 'http-body-bound-ignored', claim: 'http-client', file: 'src/mcp/wire/http-body.ts', find: '      if (total > maxBytes) {', replace: '      if (total > maxBytes * 1024) {', tests: HTTP_TESTS },

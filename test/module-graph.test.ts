@@ -58,6 +58,8 @@ const CLI = 'src/cli/index.ts';
 const GUARD = 'src/platform/guard-process.ts';
 /** The strict client's lazy units (src/mcp/client/index.ts): the task's fixture server, in every run. */
 const STRICT_SESSION = ['src/mcp/client/session.ts', 'src/mcp/client/client.ts', 'src/mcp/client/strict-session.ts'];
+/** The strict client over HTTP to a `serve --http` it spawned (src/mcp/client/session.ts loads it): `--transport http` only. */
+const HTTP_CLIENT = 'src/mcp/client/http-client.ts';
 /** The host profile's lazy units (src/mcp/client/index.ts `openHostClient`, `openHttpHostClient`, `startHostSession`): configured servers only. */
 const HOST_SESSION = ['src/mcp/client/host-client.ts', 'src/mcp/client/host-http-client.ts', 'src/mcp/client/host-session.ts'];
 /** Of those, what only an http entry loads (`openHttpHostClient`): a config of stdio entries never evaluates it. */
@@ -89,6 +91,7 @@ const COMMANDS: Record<string, readonly string[]> = {
   '--version/--help': [],
   demo: RUN,
   run: RUN,
+  'demo --transport http': [...RUN, HTTP_CLIENT],
   'run --mcp-config': [...RUN, ...WITH_CONFIG.run, ...CONFIGURED_PATH],
   check: CHECK,
   'check --mcp-config': [...CHECK, ...WITH_CONFIG.check, ...CONFIGURED_PATH],
@@ -108,13 +111,13 @@ const COMMANDS: Record<string, readonly string[]> = {
   'check --scenarios --mcp-config': [...CHECK, CHECK_SCENARIOS, ...WITH_CONFIG.run, ...CONFIGURED_PATH, ...EXPECTATIONS],
 };
 /** The commands that read no `--mcp-config` (demo refuses it; verify, skills, serve and probe have no such flag; `scenario new` always reads one). */
-const WITHOUT_CONFIG = ['--version/--help', 'demo', 'run', 'check', 'tools', 'skills', 'serve', 'serve --http', 'verify'];
+const WITHOUT_CONFIG = ['--version/--help', 'demo', 'demo --transport http', 'run', 'check', 'tools', 'skills', 'serve', 'serve --http', 'verify'];
 /** The commands that read `--mcp-config`: each loads the configured-servers path, the host session and Ajv. */
 const CONFIGURED = ['run --mcp-config', 'check --mcp-config', 'check --scenarios --mcp-config', 'tools --mcp-config', 'scenario new'];
 
 const isPackage = (name: string) => (m: string) => m.includes(`node_modules/${name}/`);
 const sdkOrZod = (m: string) => isPackage('@modelcontextprotocol/sdk')(m) || isPackage('zod')(m);
-const isClient = (m: string) => STRICT_SESSION.includes(m) || HOST_SESSION.includes(m);
+const isClient = (m: string) => STRICT_SESSION.includes(m) || m === HTTP_CLIENT || HOST_SESSION.includes(m);
 const isHost = (m: string) => m.startsWith('src/harness/') || isClient(m) || /^src\/cli\/(run|check|verify|probe)-command\.ts$/.test(m);
 
 const graph = await graphOf('src/main.ts');

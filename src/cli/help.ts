@@ -15,7 +15,10 @@ export const EXIT_CODES_HELP = `Exit codes:
   143  the same, by SIGTERM
 When several apply, the most severe wins: 2 > 70 > 130/143 > 4 > 3 > 1 > 0.`;
 
-const RUN_FLAGS = `  --transport mcp|local   read_source over the fixture MCP server (default) or as a local function
+const RUN_FLAGS = `  --transport mcp|local|http
+                          read_source over the fixture MCP server on stdio (default), as a local
+                          function, or over Streamable HTTP (caplab serve --http spawned with a
+                          fresh bearer token, never recorded or printed)
   --out DIR               run dir (default ./caplab-runs/<run-id>/); must not exist or be empty, and
                           lie in no run dir and not under /proc or /sys
   --run-id ID             run id: ${RUN_ID_RULE};

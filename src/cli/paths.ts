@@ -23,6 +23,15 @@ export function lstatOrUndefined(path: string): Stats | undefined {
   }
 }
 
+/** What is at `path`, symlinks followed, or undefined when nothing can be stat'ed there. */
+export function statOrUndefined(path: string): Stats | undefined {
+  try {
+    return statSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
 /** The nearest existing ancestor of `path` (following symlinks: they are the user's own layout above the run dir). */
 function nearestExisting(path: string): { readonly path: string; readonly stats: Stats } | undefined {
   for (let at = dirname(path); ; at = dirname(at)) {

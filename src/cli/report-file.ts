@@ -1,7 +1,7 @@
 import * as nodeFs from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fail, type Failure } from '../contract/index.ts';
-import { enclosingRunDir, isWithin, lstatOrUndefined, realPathOf, tempBeside, unwritablePlace, usageFailure } from './paths.ts';
+import { enclosingRunDir, isWithin, lstatOrUndefined, realPathOf, statOrUndefined, tempBeside, unwritablePlace, usageFailure } from './paths.ts';
 
 /** What a report file may replace: a regular file its owner may write, and nothing else. */
 function unreplaceable(stats: nodeFs.Stats): string | undefined {
@@ -155,14 +155,6 @@ function attempt(step: () => void): void {
 function lstatWith(fs: ReportFs, path: string): nodeFs.Stats | undefined {
   try {
     return fs.lstatSync(path);
-  } catch {
-    return undefined;
-  }
-}
-
-function statOrUndefined(path: string): nodeFs.Stats | undefined {
-  try {
-    return nodeFs.statSync(path);
   } catch {
     return undefined;
   }

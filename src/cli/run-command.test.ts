@@ -108,7 +108,7 @@ test.each(['local', 'mcp'])('with --run-id and SOURCE_DATE_EPOCH two runs (%s) g
 test('usage errors exit 2 with a message; a taken run dir is refused and not touched', async () => {
   const io = testIo(temp());
   expect(await cli(['demo', '--transport', 'carrier-pigeon'], io)).toBe(2);
-  expect(io.err()).toContain('--transport must be mcp or local');
+  expect(io.err()).toContain('--transport must be mcp, local or http');
   expect(await cli(['demo', '--bogus'], io)).toBe(2);
   expect(await cli(['run'], io)).toBe(2);
   expect(await cli(['run', '--scenario', 'no-such-scenario'], io)).toBe(2);

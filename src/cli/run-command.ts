@@ -49,7 +49,7 @@ export function parseRunFlags(args: readonly string[], command: 'demo' | 'run', 
   if (repeated) return badFlag(repeated);
   const v = parsed.values;
   const transport = v.transport ?? 'mcp';
-  if (transport !== 'mcp' && transport !== 'local') return badFlag(`--transport must be mcp or local, got ${JSON.stringify(transport)}`);
+  if (transport !== 'mcp' && transport !== 'local' && transport !== 'http') return badFlag(`--transport must be mcp, local or http, got ${JSON.stringify(transport)}`);
   const badId = v['run-id'] !== undefined ? checkRunId(v['run-id']) : undefined;
   if (badId) return badId;
   if (v.out === '') return badFlag('--out needs a folder; an empty path would mean the working directory');
@@ -317,9 +317,16 @@ async function loadAnswers(flags: RunFlags, io: Io, { scenarios }: Pick<CliTask,
   return loaded.ok ? scenarioAnswers(loaded.value, flags) : loaded;
 }
 
+/** How the header names each transport. */
+const TRANSPORT_LINES: Readonly<Record<RunFlags['transport'], string>> = {
+  mcp: 'over MCP (stdio, 2025-06-18)',
+  http: 'over MCP (Streamable HTTP, 2025-06-18)',
+  local: 'with local tools',
+};
+
 /** The two lines a human run starts with: transport (or the scenario's servers) and what answers, then how the model is labelled. */
 function header(flags: RunFlags, { model, scenario }: RunModel, colours: Paint): string {
-  const transport = scenario?.task ? `${scenario.task.id} on your servers (${(scenario.servers ?? []).join(', ')})` : flags.transport === 'mcp' ? 'over MCP (stdio, 2025-06-18)' : 'with local tools';
+  const transport = scenario?.task ? `${scenario.task.id} on your servers (${(scenario.servers ?? []).join(', ')})` : TRANSPORT_LINES[flags.transport];
   if (model.origin === 'scripted') {
     return `caplab ${transport} — scenario ${model.record.scenario}\n${colours.dim('model: scripted (replayed responses; usage is synthetic)')}\n`;
   }

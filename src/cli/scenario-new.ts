@@ -7,7 +7,7 @@ import { startConfigured } from './configured.ts';
 import { EXIT, exitCodeOf, interrupted } from './exit.ts';
 import { repeatedFlag } from './flags.ts';
 import type { Io } from './io.ts';
-import { enclosingRunDir, lstatOrUndefined, realPathOf, tempBeside, unwritablePlace, usageFailure } from './paths.ts';
+import { enclosingRunDir, lstatOrUndefined, realPathOf, statOrUndefined, tempBeside, unwritablePlace, usageFailure } from './paths.ts';
 import { SERVER_OPTIONS, serverFlags } from './server-flags.ts';
 import { starterName, starterScenario, type StarterTool } from './starter.ts';
 
@@ -140,14 +140,6 @@ function checkTarget(path: string): Failure | undefined {
     return usageFailure('bad_path', `--out ${path}: its folder cannot be written: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
   }
   return undefined;
-}
-
-function statOrUndefined(path: string): nodeFs.Stats | undefined {
-  try {
-    return nodeFs.statSync(path);
-  } catch {
-    return undefined;
-  }
 }
 
 /**

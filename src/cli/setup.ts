@@ -6,7 +6,8 @@ import type { CliTask } from './tasks.ts';
 
 /** Flags shared by demo and run. */
 export interface RunFlags {
-  readonly transport: 'mcp' | 'local';
+  /** Where read_source runs: the fixture server over stdio (`mcp`) or over Streamable HTTP (`http`), or in-process (`local`). */
+  readonly transport: 'mcp' | 'local' | 'http';
   /** The scenario (built-in name or file) whose scripted steps answer the run; absent with `replay`. */
   readonly scenario?: string;
   /** `run --replay FILE`: a file of recorded responses answers the run instead (never with a scenario). */
@@ -52,8 +53,8 @@ export interface ScenarioRun {
  */
 export async function setupRun(flags: RunFlags, scenario: { readonly skill?: string | undefined; readonly run?: ScenarioRun | undefined }, io: Io, cli: CliTask, providers: readonly ToolProvider[] = []): Promise<Outcome<HostedTask>> {
   const own = scenario.run?.task;
-  const task = own ?? (flags.transport === 'mcp' ? cli.overMcp : cli.task);
-  if (!task) return fail('spawn', 'mcp_unavailable', 'the MCP transport is not available in this build');
+  const task = own ?? (flags.transport === 'mcp' ? cli.overMcp : flags.transport === 'http' ? cli.overHttp : cli.task);
+  if (!task) return fail('spawn', 'mcp_unavailable', `the ${flags.transport === 'http' ? 'MCP HTTP' : 'MCP'} transport is not available in this build`);
   const permissions = scenario.run?.permissions;
   const host = createHost({
     cwd: io.cwd,

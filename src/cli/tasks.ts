@@ -29,6 +29,8 @@ export interface CliTask {
   readonly scenarios: TaskScenarios;
   /** The task with its served tools from its own MCP server, launched as the CLI said; absent: no MCP transport. */
   readonly overMcp?: Task;
+  /** The same, its server started as `serve --http` and reached over Streamable HTTP (`--transport http`); absent: no HTTP transport. */
+  readonly overHttp?: Task;
 }
 
 /** How the CLI hands a task the launch of its MCP server: the environment the server is started from. */
@@ -44,7 +46,7 @@ interface TaskEntry {
   /** The task as `verify` re-checks a record of it: loads what its recheck needs, nothing else. */
   recheck(): Promise<TaskRecheck>;
   /** The commands' task (`COMMAND_TASK`): its tools, its built-in scenarios, its MCP server. */
-  load?(): Promise<{ readonly task: Task; readonly scenarios: TaskScenarios; overMcp?(launch: McpLaunch): Task }>;
+  load?(): Promise<{ readonly task: Task; readonly scenarios: TaskScenarios; overMcp?(launch: McpLaunch): Task; overHttp?(launch: McpLaunch): Task }>;
   /** A task whose run is its scenario's (`run --scenario FILE`, `check --scenarios DIR`): built from the file. */
   ofScenario?(): Promise<ScenarioTask>;
   /** `caplab serve`: the task's fixture MCP server on stdio, until stdin ends. */
@@ -57,7 +59,9 @@ const loadExcerpt = async () => {
   const excerpt = await import('../excerpt/index.ts');
   // The fixture server is this program's `serve`: the task is handed its launch, built on the entry only the CLI knows.
   const overMcp = ({ envSource }: McpLaunch): Task => excerpt.excerptTaskOverMcp({ envSource, launch: excerpt.fixtureLaunch({ devEntry: DEV_SERVE_ENTRY, envSource }) });
-  return { task: excerpt.excerptTask, scenarios: excerpt.EXCERPT_SCENARIOS, overMcp };
+  const overHttp = ({ envSource }: McpLaunch): Task =>
+    excerpt.excerptTaskOverMcp({ envSource, launch: excerpt.fixtureLaunch({ devEntry: DEV_SERVE_ENTRY, envSource, http: true }), http: { tokenEnv: excerpt.FIXTURE_TOKEN_ENV } });
+  return { task: excerpt.excerptTask, scenarios: excerpt.EXCERPT_SCENARIOS, overMcp, overHttp };
 };
 
 /** The expectations task's folder and its `output_valid` validator (Ajv: loaded only with it). */
@@ -94,7 +98,12 @@ export const UNNAMED_TASK = 'excerpt';
 /** The commands' task, its MCP server launched from `launch` (the CLI's environment). */
 export async function loadTask(launch: McpLaunch = { envSource: {} }): Promise<CliTask> {
   const loaded = await TASKS[COMMAND_TASK]!.load!();
-  return { task: loaded.task, scenarios: loaded.scenarios, ...(loaded.overMcp ? { overMcp: loaded.overMcp(launch) } : {}) };
+  return {
+    task: loaded.task,
+    scenarios: loaded.scenarios,
+    ...(loaded.overMcp ? { overMcp: loaded.overMcp(launch) } : {}),
+    ...(loaded.overHttp ? { overHttp: loaded.overHttp(launch) } : {}),
+  };
 }
 
 /** Every registered task's recheck by id (`verify` re-checks a record with the task it names). */

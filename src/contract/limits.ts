@@ -56,6 +56,8 @@ export const LIMITS = {
   sseEventBytes: 1 * MiB,
   /** Bytes of the `Mcp-Session-Id` a server issues (visible ASCII only, as the spec requires). */
   httpSessionIdBytes: 256,
+  /** Bytes of the `listening http://HOST:PORT/mcp` line `demo --transport http` reads from the `serve --http` it started. */
+  serveLineBytes: 1 * KiB,
   /** Bytes of an MCP server's stderr kept while it runs (the newest); the rest is read and dropped. */
   serverStderrTailBytes: 64 * KiB,
   /** Bytes of that tail recorded in the run's close report or added to a failure's issues (its end). */

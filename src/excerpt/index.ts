@@ -18,7 +18,7 @@ export type { Snapshot, SourceSnapshot } from './snapshot.ts';
 export { parseCard, renderCard } from './card.ts';
 export { createCardContract, readSourceContract, ReadSourceResult } from './contracts.ts';
 export { checkAgainstSnapshot, READ_SOURCE_EXPECTED } from './mcp-read-source.ts';
-export { FIXTURE_ENV_ALLOW, FIXTURE_KEY, fixtureLaunch } from './fixture-launch.ts';
+export { FIXTURE_ENV_ALLOW, FIXTURE_HTTP_ARGS, FIXTURE_KEY, FIXTURE_TOKEN_ENV, fixtureLaunch } from './fixture-launch.ts';
 export type { FixtureLaunchOptions } from './fixture-launch.ts';
 export { fixtureSnapshot, SOURCE_IDS } from './sources.ts';
 export { takeSnapshot } from './snapshot.ts';

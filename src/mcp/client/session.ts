@@ -18,6 +18,12 @@ export interface ToolSessionOptions {
   readonly timeouts?: Partial<Timeouts>;
   readonly limits?: Partial<ConnectionLimits>;
   readonly spawn?: SpawnFn;
+  /**
+   * Set: `launch` starts a server that serves MCP over Streamable HTTP with
+   * a bearer token from this variable (`openHttpServeClient`); unset: the
+   * server speaks on its stdio.
+   */
+  readonly http?: { readonly tokenEnv: string };
 }
 
 /** An open session with one server, its tools wrapped for the pipeline (over the strict client). */
@@ -36,7 +42,7 @@ export interface ToolSession {
 }
 
 /**
- * Starts a server, checks it lists the expected tools, and returns them
+ * Starts a server (over its stdio, or over HTTP with `http`), checks it lists the expected tools, and returns them
  * wrapped as runtime tools. If `adapt` throws, the server is stopped before
  * the error propagates.
  *
@@ -46,15 +52,17 @@ export interface ToolSession {
  * try { … run with session.value.tools … } finally { await session.value.close(); }
  */
 export async function openToolSession(options: ToolSessionOptions): Promise<Outcome<ToolSession>> {
-  const client = await openStrictClient({
+  const common = {
     key: options.key,
     launch: options.launch,
     tools: options.tools,
     ...(options.instanceId ? { instanceId: options.instanceId } : {}),
     ...(options.timeouts ? { timeouts: options.timeouts } : {}),
-    ...(options.limits ? { limits: options.limits } : {}),
     ...(options.spawn ? { spawn: options.spawn } : {}),
-  });
+  };
+  const client = options.http
+    ? await (await import('./http-client.ts')).openHttpServeClient({ ...common, tokenEnv: options.http.tokenEnv })
+    : await openStrictClient({ ...common, ...(options.limits ? { limits: options.limits } : {}) });
   if (!client.ok) return client;
   let tools: readonly RuntimeTool[];
   try {

@@ -29,6 +29,7 @@ export type { CorrelatorOptions, NotificationPolicy, Reply, RequestObserver, Req
 export { spawnChild, terminate } from './child.ts';
 export type { ChildProcess, CloseReport, Graces, SpawnFn } from './child.ts';
 export { buildEnv, envNameAllowed, isCompiled, stdioEndpoint } from './launch.ts';
+export { StderrTail } from './stderr.ts';
 export type { Launch } from './launch.ts';
 export { DEFAULT_HTTP_LIMITS, HttpTransport, openHttpTransport, OWN_HEADERS } from './http-transport.ts';
 export type { FetchFn, HttpCloseReport, HttpEndpoint, HttpLimits, HttpOptions } from './http-transport.ts';
