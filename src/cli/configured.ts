@@ -181,17 +181,24 @@ function untilInterrupted<T>(start: Promise<Outcome<T>>, signal: AbortSignal | u
   });
 }
 
-/** An HTTP host client as the harness uses it: its identity as connected (no cwd: no process of caplab's), the issued session by sha256, no stderr. */
-function httpConfigured(client: HttpHostClient): ConfiguredClient {
+/** What the harness uses of a host session, stdio or HTTP alike: its profile, first listing, calls and what it saw. */
+function sessionPart(client: HostClient | HttpHostClient): Pick<ConfiguredClient, 'profile' | 'listing' | 'callTool' | 'listChanged' | 'ended' | 'exchanges'> {
   return {
-    identity: client.identity,
-    ...(client.sessionSha256 !== undefined ? { sessionSha256: client.sessionSha256 } : {}),
     profile: client.profile,
     listing: { tools: client.listing.entries, notices: client.notices() },
     callTool: async (tool, args, options) => client.callTool(tool, args, options),
     listChanged: () => client.listChanged(),
     ended: () => client.failure(),
     exchanges: () => client.exchanges(),
+  };
+}
+
+/** An HTTP host client as the harness uses it: its identity as connected (no cwd: no process of caplab's), the issued session by sha256, no stderr. */
+function httpConfigured(client: HttpHostClient): ConfiguredClient {
+  return {
+    identity: client.identity,
+    ...(client.sessionSha256 !== undefined ? { sessionSha256: client.sessionSha256 } : {}),
+    ...sessionPart(client),
     stderr: () => '',
     close: () => client.close(),
   };
@@ -202,12 +209,7 @@ function asConfigured(client: HostClient, removeCwd: () => void): ConfiguredClie
   const endpoint = { ...client.identity.endpoint, cwd: FRESH_CWD };
   return {
     identity: { ...client.identity, endpoint },
-    profile: client.profile,
-    listing: { tools: client.listing.entries, notices: client.notices() },
-    callTool: async (tool, args, options) => client.callTool(tool, args, options),
-    listChanged: () => client.listChanged(),
-    ended: () => client.failure(),
-    exchanges: () => client.exchanges(),
+    ...sessionPart(client),
     stderr: () => client.stderr(),
     close: async () => {
       try {
