@@ -37,6 +37,12 @@ export const LIMITS = {
   argumentsBytes: 256 * KiB,
   /** Tool calls in one model response; beyond it none of them runs and the run fails. */
   callsPerResponse: 256,
+  /** Deferred tools in one request (the Messages API's cap); beyond it nothing is sent and the run fails. */
+  deferredTools: 10_000,
+  /** Names one ToolSearch answer may reference (its `max_results` at most). */
+  toolSearchResults: 20,
+  /** Code points of a ToolSearch query (the Messages API's BM25 search's cap). */
+  toolSearchQueryChars: 500,
   /** Bytes of one request payload; beyond it nothing is sent and the run fails. */
   requestPayloadBytes: 16 * MiB,
   /** Bytes kept of each of a command hook's stdout and stderr; the rest is read and dropped. */
