@@ -157,7 +157,7 @@ export function newRunId(now: Date = new Date()): string {
 
 /** The host's checks of one task, in the order a user meets them, and its assembled run. */
 async function prepareTask(host: HostOptions, cwd: string, task: Task, use: PrepareOptions): Promise<Outcome<HostedTask>> {
-  const defer = deferRules(host.defer ?? []);
+  const defer = parseDefer(host.defer ?? []);
   if (!defer.ok) return defer;
   const builtins = [...(host.builtins ?? []), ...(defer.value.length > 0 ? [toolSearch()] : [])];
   const offers = [...offeredTools(task), ...(host.providers ?? []).flatMap((provider) => provider.offers), ...builtinOffers(builtins)];
@@ -196,8 +196,12 @@ async function prepareTask(host: HostOptions, cwd: string, task: Task, use: Prep
   return ok({ options: hosted, notices, run: (model, options = {}) => runHosted(hosted, model, options) });
 }
 
-/** Every defer name parsed as a rule, each with where it came from; `ToolSearch` is never deferred. */
-function deferRules(sources: readonly DeferSource[]): Outcome<readonly { where: string; rule: Rule }[]> {
+/**
+ * Every defer name parsed as a rule (`parseRules`: a tool's name, or a whole
+ * server `mcp__<key>`), each with where it came from, for `checkNames`;
+ * `ToolSearch` is never deferred (`invalid_arguments/bad_rule`).
+ */
+export function parseDefer(sources: readonly DeferSource[]): Outcome<readonly { where: string; rule: Rule }[]> {
   const parsed: { where: string; rule: Rule }[] = [];
   for (const { source, names } of sources) {
     const rules = parseRules(names, source);
