@@ -199,7 +199,7 @@ async function prepareTask(host: HostOptions, cwd: string, task: Task, use: Prep
 /**
  * Every defer name parsed as a rule (`parseRules`: a tool's name, or a whole
  * server `mcp__<key>`), each with where it came from, for `checkNames`;
- * `ToolSearch` is never deferred (`invalid_arguments/bad_rule`).
+ * `ToolSearch` is never deferred (`invalid_arguments/not_deferrable`).
  */
 export function parseDefer(sources: readonly DeferSource[]): Outcome<readonly { where: string; rule: Rule }[]> {
   const parsed: { where: string; rule: Rule }[] = [];
@@ -208,7 +208,7 @@ export function parseDefer(sources: readonly DeferSource[]): Outcome<readonly { 
     if (!rules.ok) return rules;
     for (const [index, rule] of rules.value.entries()) {
       const where = source.startsWith('--') ? `${source}=${rule.text}` : `${source}[${index}] ${JSON.stringify(rule.text)}`;
-      if (rule.kind === 'tool' && rule.name === TOOL_SEARCH) return fail('invalid_arguments', 'bad_rule', `${where}: ToolSearch finds deferred tools and is never deferred itself`);
+      if (rule.kind === 'tool' && rule.name === TOOL_SEARCH) return fail('invalid_arguments', 'not_deferrable', `${where}: ToolSearch finds deferred tools and is never deferred itself`);
       parsed.push({ where, rule });
     }
   }

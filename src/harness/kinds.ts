@@ -10,6 +10,8 @@ export const HARNESS_KINDS = {
   too_large: { class: 'precondition', basis: null },
   // more deferred tools than one request may carry (LIMITS.deferredTools)
   too_many_deferred: { class: 'precondition', basis: null },
+  // a defer name the host cannot defer (ToolSearch itself)
+  not_deferrable: { class: 'invalid_arguments', basis: null },
   record_write_failed: { class: 'business', basis: null },
   // the host: a method package not found
   unknown_skill: { class: 'invalid_arguments', basis: null },

@@ -1,5 +1,5 @@
 import { resolvePinned, type Binding } from '../../binding/index.ts';
-import { refusal, type Failure, type Outcome } from '../../contract/index.ts';
+import { fail, type Failure, type Outcome } from '../../contract/index.ts';
 import type { ProducingRequest, RuntimeTool, ToolCall } from '../tool.ts';
 import { next, stop, type Pipeline, type CallStage } from './stage.ts';
 
@@ -29,7 +29,7 @@ export function resolveCall(call: ToolCall, request: ProducingRequest, tools: Pi
  */
 function undisclosed(tool: RuntimeTool, name: string, request: ProducingRequest): Failure | undefined {
   if (!tool.attributes.deferred || (request.disclosedTools ?? []).includes(name)) return undefined;
-  return refusal('precondition', 'tool_not_disclosed', 'caplab host rule', `${name} is deferred and request ${request.id} did not disclose it: call ToolSearch first; its reference reaches the model in the next request`);
+  return fail('precondition', 'tool_not_disclosed', `${name} is deferred and request ${request.id} did not disclose it (a caplab host rule): call ToolSearch first; its reference reaches the model in the next request`);
 }
 
 /** resolve: the tool and binding the call runs under; the record's detail is the binding id. */
