@@ -232,7 +232,7 @@ describe('serve --http: start and stop', () => {
     // A raw socket, so the test knows the request is in the server's hands (its 100 Continue) before the signal.
     let received = '';
     const socket = await Bun.connect({ hostname: '127.0.0.1', port: served.port, socket: { data: (_s, data) => void (received += data.toString()), error() {} } });
-    const head = [`POST /mcp HTTP/1.1`, `Host: 127.0.0.1:${served.port}`, 'Content-Type: application/json', `Content-Length: ${body.length}`, 'Expect: 100-continue',
+    const head = [`POST /mcp HTTP/1.1`, `Host: 127.0.0.1:${served.port}`, 'Content-Type: application/json', 'Accept: application/json, text/event-stream', `Content-Length: ${body.length}`, 'Expect: 100-continue',
       `Mcp-Session-Id: ${session['mcp-session-id']}`, `MCP-Protocol-Version: ${VERSION}`, 'Connection: close'];
     socket.write(`${head.join('\r\n')}\r\n\r\n`);
     await until(() => received.includes('100 Continue'));
