@@ -141,10 +141,11 @@ Every stdin line gets one answer (-32700 not JSON, -32600 not a request, -32601 
 caplab demo spawns it itself (this same program with \`serve\`), with a cleaned environment.
 
 With --http, the same server over Streamable HTTP at /mcp; one stdout line once listening,
-\`listening http://HOST:PORT/mcp\`. POST one message (application/json, at most 1 MiB: 413);
-requests are answered as JSON, notifications 202; GET 405; DELETE ends the session. The initialize
-answer names Mcp-Session-Id; later requests need it (400; unknown 404) and MCP-Protocol-Version:
-2025-06-18 (400). At most 64 live sessions (503).
+\`listening http://HOST:PORT/mcp\`. POST one message (application/json, at most 1 MiB: 413;
+Accept listing application/json and text/event-stream: 406); requests are answered as JSON,
+notifications 202; GET 405; DELETE ends the session, as do 30 minutes without a request. The
+initialize answer names Mcp-Session-Id; later requests need it (400; unknown or expired 404) and
+MCP-Protocol-Version: 2025-06-18 (400). At most 64 live sessions (503).
   --host H               address to bind (default 127.0.0.1; another one warns on stderr)
   --port N               port, 0 to 65535 (default 0: the system picks; the line names it)
   --token-env NAME       every request needs Authorization: Bearer <value of NAME> (401 otherwise);
@@ -152,7 +153,8 @@ answer names Mcp-Session-Id; later requests need it (400; unknown 404) and MCP-P
   --allow-origin O       an origin (scheme://host[:port]) allowed besides loopback (repeatable); Host
                          and Origin must be loopback or allowed (403 otherwise)
   --exit-on-stdin-eof    stop when stdin closes (exit 0)
-SIGINT/SIGTERM close the listener, let requests in flight finish (up to 5 s) and exit 130/143.
+SIGINT/SIGTERM close the listener, let requests in flight finish (up to 5 s) and exit 130/143;
+a second one cuts that wait short (same exit code).
 
 Exit codes: 0 stdin closed (or stdout closed by the client), 2 usage error, 3 a stdin line over
 1 MiB (mcpLineBytes) or stdout could not be written; with --http 3 it could not listen (address in
