@@ -15,29 +15,45 @@ export interface SearchableTool {
   readonly input_schema: Readonly<Record<string, unknown>>;
 }
 
-/** One tool's document: the tokens of its name (for `+word`) and every token BM25 counts. */
+/**
+ * One tool as BM25 needs it: the tokens of its name (for `+word`), its
+ * length in tokens, and how often each token the query ranks by occurs.
+ */
 export interface ToolDocument {
   readonly name: string;
   readonly nameTokens: readonly string[];
-  readonly tokens: readonly string[];
+  readonly length: number;
+  readonly counts: ReadonlyMap<string, number>;
 }
 
 type JsonObject = Readonly<Record<string, unknown>>;
 
 const isObject = (value: unknown): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** Appends one by one: spreading a long description's tokens into `push` would overflow the call stack. */
-function append(out: string[], tokens: readonly string[]): void {
-  for (const token of tokens) out.push(token);
+/**
+ * A document being counted. Tokens are counted as they come, never gathered
+ * into one list: a description of a million words costs its tokens once, and
+ * nothing is spread onto the call stack.
+ */
+interface Tally {
+  length: number;
+  readonly counts: Map<string, number>;
+  readonly wanted: ReadonlySet<string>;
+}
+
+/** Counts `tokens` into `tally`: each adds to the length, a wanted one to its count. */
+function add(tally: Tally, tokens: readonly string[]): void {
+  tally.length += tokens.length;
+  for (const token of tokens) if (tally.wanted.has(token)) tally.counts.set(token, (tally.counts.get(token) ?? 0) + 1);
 }
 
 /**
- * Adds the argument names and descriptions of `schema` to `out`: each
- * property of `properties`, and of nested objects' `properties` and `items`,
- * down to `LIMITS.argumentsDepth` levels (an argument nested deeper could not
- * be called with). Anything that is not an object is skipped.
+ * Counts the argument names and descriptions of `schema`: each property of
+ * `properties`, and of nested objects' `properties` and `items`, down to
+ * `LIMITS.argumentsDepth` levels (an argument nested deeper could not be
+ * called with). Anything that is not an object is skipped.
  */
-function addSchemaTokens(schema: unknown, out: string[]): void {
+function countSchema(schema: unknown, tally: Tally): void {
   const stack: { readonly node: unknown; readonly depth: number }[] = [{ node: schema, depth: 0 }];
   while (stack.length > 0) {
     const { node, depth } = stack.pop()!;
@@ -46,10 +62,10 @@ function addSchemaTokens(schema: unknown, out: string[]): void {
     const properties = node['properties'];
     if (isObject(properties)) {
       for (const [key, property] of Object.entries(properties)) {
-        append(out, nameTokens(key));
+        add(tally, nameTokens(key));
         if (!isObject(property)) continue;
         const description = property['description'];
-        if (typeof description === 'string') append(out, textTokens(description));
+        if (typeof description === 'string') add(tally, textTokens(description));
         stack.push({ node: property, depth: depth + 1 });
       }
     }
@@ -65,17 +81,19 @@ export function entryName(tool: SearchableTool): string | undefined {
 }
 
 /**
- * The document of one payload entry, or undefined when it is not an object
- * or its name is not a string (such an entry cannot be named by a reference, so it is not searched).
+ * The document of one payload entry, counting the tokens in `wanted`; undefined
+ * when the entry is not an object or its name not a string (no reference
+ * could name it, so it is not searched).
  */
-export function toolDocument(tool: SearchableTool): ToolDocument | undefined {
+export function toolDocument(tool: SearchableTool, wanted: ReadonlySet<string>): ToolDocument | undefined {
   const name = entryName(tool);
   if (name === undefined) return undefined;
   const entry = tool as unknown as JsonObject;
   const own = nameTokens(name);
-  const tokens = [...own];
+  const tally: Tally = { length: 0, counts: new Map(), wanted };
+  add(tally, own);
   const description = entry['description'];
-  if (typeof description === 'string') append(tokens, textTokens(description));
-  addSchemaTokens(entry['input_schema'], tokens);
-  return { name, nameTokens: own, tokens };
+  if (typeof description === 'string') add(tally, textTokens(description));
+  countSchema(entry['input_schema'], tally);
+  return { name, nameTokens: own, length: tally.length, counts: tally.counts };
 }

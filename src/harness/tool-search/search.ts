@@ -66,28 +66,22 @@ interface Scored {
  * or not, so a `+word` filters tools without changing any score.
  */
 function scoreDocuments(documents: readonly ToolDocument[], query: Query): Scored[] {
-  const wanted = new Set(query.ranked);
-  const counts = documents.map((document) => {
-    const tf = new Map<string, number>();
-    for (const token of document.tokens) if (wanted.has(token)) tf.set(token, (tf.get(token) ?? 0) + 1);
-    return tf;
-  });
   const df = new Map<string, number>();
-  for (const tf of counts) for (const token of tf.keys()) df.set(token, (df.get(token) ?? 0) + 1);
+  for (const document of documents) for (const token of document.counts.keys()) df.set(token, (df.get(token) ?? 0) + 1);
   const n = documents.length;
-  const meanLength = documents.reduce((sum, document) => sum + document.tokens.length, 0) / n;
+  const meanLength = documents.reduce((sum, document) => sum + document.length, 0) / n;
   const idf = new Map(query.ranked.map((token) => [token, Math.log(1 + (n - (df.get(token) ?? 0) + 0.5) / ((df.get(token) ?? 0) + 0.5))]));
   const scored: Scored[] = [];
-  documents.forEach((document, at) => {
-    if (!query.required.every((token) => document.nameTokens.includes(token))) return;
-    const norm = K1 * (1 - B + (B * document.tokens.length) / meanLength);
+  for (const document of documents) {
+    if (!query.required.every((token) => document.nameTokens.includes(token))) continue;
+    const norm = K1 * (1 - B + (B * document.length) / meanLength);
     let score = 0;
     for (const token of query.ranked) {
-      const tf = counts[at]!.get(token) ?? 0;
+      const tf = document.counts.get(token) ?? 0;
       if (tf > 0) score += (idf.get(token)! * tf * (K1 + 1)) / (tf + norm);
     }
     scored.push({ name: document.name, score: round9(score) });
-  });
+  }
   return scored;
 }
 
@@ -118,9 +112,10 @@ function byRank(a: Scored, b: Scored): number {
 export function searchTools(tools: readonly SearchableTool[], query: string, maxResults: number): SearchAnswer {
   const limit = Number.isNaN(maxResults) ? 0 : Math.max(0, Math.floor(maxResults));
   if (query.startsWith(SELECT)) return selectTools(tools, query.slice(SELECT.length), limit);
-  const documents = tools.map((tool) => toolDocument(tool)).filter((document) => document !== undefined);
   const parsed = parseQuery(query);
-  if ((parsed.required.length === 0 && parsed.ranked.length === 0) || documents.length === 0) return { names: [], unknown: [] };
+  if (parsed.required.length === 0 && parsed.ranked.length === 0) return { names: [], unknown: [] };
+  const wanted = new Set(parsed.ranked);
+  const documents = tools.map((tool) => toolDocument(tool, wanted)).filter((document) => document !== undefined);
   const kept = scoreDocuments(documents, parsed).filter((scored) => scored.score > 0 || parsed.required.length > 0);
   const names = new Set<string>();
   for (const scored of kept.sort(byRank)) {
