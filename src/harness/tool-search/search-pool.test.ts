@@ -24,12 +24,12 @@ const ANSWERS: Readonly<Record<string, SearchAnswer>> = {
   // No stop words: `on` and `an` count too, but rarely enough to stay behind `comment` and `issue`.
   'comment on an issue': found([
     'add_issue_comment', 'list_issue_comments', 'create_review', 'create_issue', 'update_issue', 'get_issue',
-    'run_workflow', 'fork_repository', 'list_reviews', 'create_branch', 'search_issues',
+    'run_workflow', 'fork_repository', 'create_branch', 'list_reviews', 'search_issues', 'create_or_update_file',
   ]),
   'release notes': found(['create_release', 'get_latest_release']),
   // delete_file and get_commit tie (three `commit` each among 40 tokens): by name.
   commit: found([
-    'push_files', 'delete_file', 'get_commit', 'create_or_update_file', 'compare_commits', 'merge_pull_request',
+    'push_files', 'delete_file', 'get_commit', 'compare_commits', 'merge_pull_request', 'create_or_update_file',
     'get_file_contents', 'create_repository', 'list_branches', 'create_branch', 'update_pull_request_branch', 'list_commits',
   ]),
   // Only a +word: every tool with `issue` in its name, by name (no stemming: list_issues says `issues`).
