@@ -6,7 +6,7 @@
  * is walked without recursion to `LIMITS.argumentsDepth` levels.
  */
 import { LIMITS } from '../../contract/index.ts';
-import { nameTokens, textTokens } from './tokens.ts';
+import { countNameTokens, countTokens, nameTokens } from './tokens.ts';
 
 /** A tool as a request payload's `tools` entry shows it (the Messages API shape). */
 export interface SearchableTool {
@@ -30,21 +30,11 @@ type JsonObject = Readonly<Record<string, unknown>>;
 
 const isObject = (value: unknown): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/**
- * A document being counted. Tokens are counted as they come, never gathered
- * into one list: a description of a million words costs its tokens once, and
- * nothing is spread onto the call stack.
- */
+/** A document being counted: tokens are counted as they are read, never gathered into one list. */
 interface Tally {
   length: number;
   readonly counts: Map<string, number>;
-  readonly wanted: ReadonlySet<string>;
-}
-
-/** Counts `tokens` into `tally`: each adds to the length, a wanted one to its count. */
-function add(tally: Tally, tokens: readonly string[]): void {
-  tally.length += tokens.length;
-  for (const token of tokens) if (tally.wanted.has(token)) tally.counts.set(token, (tally.counts.get(token) ?? 0) + 1);
+  readonly wanted: readonly string[];
 }
 
 /**
@@ -61,11 +51,14 @@ function countSchema(schema: unknown, tally: Tally): void {
     if (!isObject(node) || depth >= LIMITS.argumentsDepth) continue;
     const properties = node['properties'];
     if (isObject(properties)) {
-      for (const [key, property] of Object.entries(properties)) {
-        add(tally, nameTokens(key));
+      // for…in, not Object.entries: no pair array per property (own keys only, should a caller pass a non-JSON object).
+      for (const key in properties) {
+        if (!Object.hasOwn(properties, key)) continue;
+        const property = properties[key];
+        tally.length += countNameTokens(key, tally.wanted, tally.counts);
         if (!isObject(property)) continue;
         const description = property['description'];
-        if (typeof description === 'string') add(tally, textTokens(description));
+        if (typeof description === 'string') tally.length += countTokens(description, tally.wanted, tally.counts);
         stack.push({ node: property, depth: depth + 1 });
       }
     }
@@ -81,19 +74,19 @@ export function entryName(tool: SearchableTool): string | undefined {
 }
 
 /**
- * The document of one payload entry, counting the tokens in `wanted`; undefined
+ * The document of one payload entry, counting the (distinct) tokens in `wanted`; undefined
  * when the entry is not an object or its name not a string (no reference
  * could name it, so it is not searched).
  */
-export function toolDocument(tool: SearchableTool, wanted: ReadonlySet<string>): ToolDocument | undefined {
+export function toolDocument(tool: SearchableTool, wanted: readonly string[]): ToolDocument | undefined {
   const name = entryName(tool);
   if (name === undefined) return undefined;
   const entry = tool as unknown as JsonObject;
   const own = nameTokens(name);
-  const tally: Tally = { length: 0, counts: new Map(), wanted };
-  add(tally, own);
+  const tally: Tally = { length: own.length, counts: new Map(), wanted };
+  for (const token of own) if (wanted.includes(token)) tally.counts.set(token, (tally.counts.get(token) ?? 0) + 1);
   const description = entry['description'];
-  if (typeof description === 'string') add(tally, textTokens(description));
+  if (typeof description === 'string') tally.length += countTokens(description, wanted, tally.counts);
   countSchema(entry['input_schema'], tally);
   return { name, nameTokens: own, length: tally.length, counts: tally.counts };
 }

@@ -114,8 +114,7 @@ export function searchTools(tools: readonly SearchableTool[], query: string, max
   if (query.startsWith(SELECT)) return selectTools(tools, query.slice(SELECT.length), limit);
   const parsed = parseQuery(query);
   if (parsed.required.length === 0 && parsed.ranked.length === 0) return { names: [], unknown: [] };
-  const wanted = new Set(parsed.ranked);
-  const documents = tools.map((tool) => toolDocument(tool, wanted)).filter((document) => document !== undefined);
+  const documents = tools.map((tool) => toolDocument(tool, parsed.ranked)).filter((document) => document !== undefined);
   const kept = scoreDocuments(documents, parsed).filter((scored) => scored.score > 0 || parsed.required.length > 0);
   const names = new Set<string>();
   for (const scored of kept.sort(byRank)) {

@@ -1,5 +1,6 @@
 import { expect, test } from 'bun:test';
-import { nameTokens, textTokens } from './tokens.ts';
+import { seeded } from '../testing/tool-pool.ts';
+import { countNameTokens, countTokens, nameTokens, textTokens } from './tokens.ts';
 
 test('text is lowercased runs of Unicode letters and digits; everything else separates, nothing is stemmed or dropped', () => {
   expect(textTokens('Read the FILE, then files: read-only!')).toEqual(['read', 'the', 'file', 'then', 'files', 'read', 'only']);
@@ -25,4 +26,31 @@ test('a name splits at `_`, `-` and case changes: lower→upper, digit→upper, 
   expect(nameTokens('ÉtéChaud')).toEqual(['été', 'chaud']);
   expect(nameTokens('URL')).toEqual(['url']);
   expect(nameTokens('größeÄndern')).toEqual(['größe', 'ändern']);
+});
+
+/** What `countTokens` must give, computed from `textTokens`' list. */
+function expected(tokens: readonly string[], wanted: readonly string[]): { tokens: number; counts: Record<string, number> } {
+  const counts: Record<string, number> = {};
+  for (const token of tokens) if (wanted.includes(token)) counts[token] = (counts[token] ?? 0) + 1;
+  return { tokens: tokens.length, counts };
+}
+
+/** Runs of ASCII, Latin, Turkish İ, sharp s, combining marks, CJK, emoji, a non-BMP letter, lone surrogates, digits of other scripts. */
+const ALPHABET = ['a', 'B', 'z', 'Q', '0', '9', ' ', '_', '-', ',', 'É', 'ö', 'ß', 'ẞ', 'İ', '\u0301', '工', '具', '😀', '\u{1d400}', '\ud800', '\udc00', '٤', 'Ⅻ', '\u00a0', 'ǅ', 'K'];
+
+test('countTokens counts exactly the tokens textTokens gives (and countNameTokens those of nameTokens), over seeded random text', () => {
+  const random = seeded(2024);
+  for (let round = 0; round < 2000; round++) {
+    const text = Array.from({ length: Math.floor(random() * 40) }, () => ALPHABET[Math.floor(random() * ALPHABET.length)]!).join('');
+    for (const [list, count] of [[textTokens, countTokens], [nameTokens, countNameTokens]] as const) {
+      const tokens = list(text);
+      const wanted = [...new Set([...tokens.slice(0, 3), 'a', 'zz', 'ß'])];
+      const counts = new Map<string, number>();
+      const total = count(text, wanted, counts);
+      expect({ text, tokens: total, counts: Object.fromEntries(counts) }).toEqual({ text, ...expected(tokens, wanted) });
+    }
+  }
+  const counts = new Map<string, number>();
+  expect(countTokens('Read a file, read it again.', ['read'], counts)).toBe(6);
+  expect(Object.fromEntries(counts)).toEqual({ read: 2 });
 });
