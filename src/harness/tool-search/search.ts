@@ -7,6 +7,8 @@
 import { entryName, toolDocument, type SearchableTool, type ToolDocument } from './document.ts';
 import { textTokens } from './tokens.ts';
 
+export type { SearchableTool } from './document.ts';
+
 /** What a query found: names best first, and `select:` names no searchable tool has. */
 export interface SearchAnswer {
   readonly names: readonly string[];
