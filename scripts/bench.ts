@@ -4,7 +4,7 @@
  * floor, all in one run on one machine, reported as ratios. Measurement only —
  * no thresholds are asserted, and the exit code says only whether the run worked.
  *
- * Usage: bun scripts/bench.ts [--calls N] [--reps N] [--cold N] [--profile | --listing | --servers | --expectations] [--json]
+ * Usage: bun scripts/bench.ts [--calls N] [--reps N] [--cold N] [--profile | --listing | --servers | --expectations | --http] [--json]
  *   --calls    timed tools/call round trips per target and payload size (default 500)
  *   --reps     timed repetitions of session setup and of the demo (default 5)
  *   --cold     interleaved pairs for the cold-start comparisons of dist/caplab (default 20)
@@ -15,6 +15,12 @@
  *              like the listing, min(--reps, 3) repetitions
  *   --expectations  only users' scenarios (issue 23): whole `run` and `verify` processes of the
  *              expectations example against an excerpt scenario on the same server, min(--reps, 3) pairs
+ *   --http     only Streamable HTTP (issue 24) against stdio: steady calls (1 KiB sources) of caplab's
+ *              strict client and host session over HTTP, the SDK's Streamable HTTP client and server, the
+ *              same over stdio and raw pipe/HTTP floors; session setup and close (spawned servers, and
+ *              initialize…DELETE on running ones, --reps repetitions); probe --url listing 1,000
+ *              realistic tools against probe over stdio (min(--reps, 3) pairs); and what was left
+ *              (ports, sockets, temp entries)
  *   --json     print only the final JSON line
  */
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
@@ -24,7 +30,8 @@ import { parseArgs } from 'node:util';
 import { coldStart } from './bench/cold.ts';
 import { probeListing } from './bench/probe-listing.ts';
 import { profileRoundTrip } from './bench/profile.ts';
-import { footer, render, renderListing, renderServers, type ServersBench } from './bench/report.ts';
+import { httpBench } from './bench/http.ts';
+import { footer, render, renderHttp, renderListing, renderServers, type ServersBench } from './bench/report.ts';
 import { bigListing } from './bench/servers-listing.ts';
 import { startMany, steadyCalls } from './bench/servers.ts';
 import { expectationsBench, renderExpectations } from './bench/expectations.ts';
@@ -32,14 +39,14 @@ import { measureSize, slope, type CallSettings } from './bench/sweep.ts';
 import { binaryLaunch, caplabClient, openCaplab, openSdk, readSnapshot } from './bench/targets.ts';
 import { childrenOf, nowUs, processesMatching, ratio, stats } from './bench/util.ts';
 
-const options = { calls: { type: 'string' }, reps: { type: 'string' }, cold: { type: 'string' }, profile: { type: 'boolean' }, listing: { type: 'boolean' }, servers: { type: 'boolean' }, expectations: { type: 'boolean' }, json: { type: 'boolean' } } as const;
+const options = { calls: { type: 'string' }, reps: { type: 'string' }, cold: { type: 'string' }, profile: { type: 'boolean' }, listing: { type: 'boolean' }, servers: { type: 'boolean' }, expectations: { type: 'boolean' }, http: { type: 'boolean' }, json: { type: 'boolean' } } as const;
 const { values: flags } = parseArgs({ options });
 const CALLS = Number(flags.calls ?? 500);
 const REPS = Number(flags.reps ?? 5);
 const COLD = Number(flags.cold ?? 20);
-const modes = [flags.profile, flags.listing, flags.servers, flags.expectations].filter(Boolean).length;
+const modes = [flags.profile, flags.listing, flags.servers, flags.expectations, flags.http].filter(Boolean).length;
 if (!(Number.isInteger(CALLS) && CALLS >= 10 && Number.isInteger(REPS) && REPS >= 1 && Number.isInteger(COLD) && COLD >= 1 && modes <= 1)) {
-  process.stderr.write('usage: bun scripts/bench.ts [--calls N≥10] [--reps N≥1] [--cold N≥1] [--profile | --listing | --servers | --expectations] [--json]\n');
+  process.stderr.write('usage: bun scripts/bench.ts [--calls N≥10] [--reps N≥1] [--cold N≥1] [--profile | --listing | --servers | --expectations | --http] [--json]\n');
   process.exit(2);
 }
 const settings: CallSettings = { calls: CALLS, warmup: Math.min(100, Math.ceil(CALLS / 5)), rounds: 10 };
@@ -52,7 +59,7 @@ const hasBinary = existsSync(binary);
 const fixtures = join(root, 'fixtures/sources');
 const log = (text: string) => void (flags.json || process.stderr.write(text));
 // Command-line fragments of everything this bench starts, directly or not.
-const MARKERS = ['src/main.ts run', 'src/main.ts verify', 'server-everything/dist/index.js', 'src/mcp/probe/testing/hostile.ts', 'scripts/bench/echo.ts', 'scripts/bench/sdk-server.ts', 'scripts/bench/caplab-server.ts', 'src/main.ts serve', 'src/main.ts demo', 'caplab serve', 'caplab demo'];
+const MARKERS = ['src/main.ts run', 'src/main.ts verify', 'server-everything/dist/index.js', 'src/mcp/probe/testing/hostile.ts', 'scripts/bench/echo.ts', 'scripts/bench/sdk-server.ts', 'scripts/bench/caplab-server.ts', 'src/main.ts serve', 'src/main.ts demo', 'caplab serve', 'caplab demo', 'src/main.ts probe', 'scripts/bench/sdk-http-server.ts', 'scripts/bench/hostile-http.ts', 'scripts/bench/echo-http.ts'];
 const before = processesMatching(MARKERS);
 const started: number[] = [];
 const track = <T extends { pid: number }>(t: T): T => (started.push(t.pid), t);
@@ -147,6 +154,15 @@ try {
     if (!flags.json) process.stdout.write(renderExpectations(expectations));
     process.stdout.write(`${JSON.stringify(result)}\n`);
     process.exitCode = result.cleanup.childrenStillAlive.length === 0 ? 0 : 1;
+  } else if (flags.http) {
+    log(`caplab bench: Streamable HTTP against stdio, ${CALLS} calls (+${settings.warmup} warm-up, ${settings.rounds} rotated rounds), ${REPS} reps\n`);
+    const http = await httpBench(caplabEntries['source']!, scratch, settings, REPS, track, log);
+    const result = { bench: 'caplab', when: new Date().toISOString(), machine: machine(), calls: CALLS, reps: REPS, http, cleanup: cleanup(), wallSeconds: wallSeconds() };
+    if (!flags.json) process.stdout.write(`${renderHttp(http)}\n${footer(result)}`);
+    process.stdout.write(`${JSON.stringify(result)}\n`);
+    const { leftovers } = http;
+    const clean = result.cleanup.childrenStillAlive.length === 0 && leftovers.portsStillOpen.length === 0 && leftovers.socketsAfter <= leftovers.socketsBefore && leftovers.tempEntries.length === 0;
+    process.exitCode = clean ? 0 : 1;
   } else if (flags.servers) {
     log(`caplab bench: configured servers, ${LISTING_REPS} reps, ${CALLS} calls\n`);
     const measured = await servers([1, 8, 32], true);

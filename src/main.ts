@@ -41,6 +41,7 @@ async function program(): Promise<void> {
   process.on('uncaughtException', fatal);
   process.on('unhandledRejection', fatal);
   const interrupt = new AbortController();
+  const forceStop = new AbortController();
   // The binary starts with a reluctant JIT (scripts/build.ts): right for a run, not for a long `serve`
   // session, which gets the normal policy after its first second.
   if (argv[0] === 'serve') setTimeout(() => Bun.unsafe.setJITPolicy?.(1), 1000).unref();
@@ -56,9 +57,9 @@ async function program(): Promise<void> {
     // (bounded by its graces) completes and the record is sealed.
     for (const name of ['SIGINT', 'SIGTERM'] as const) process.on(name, () => interrupt.abort(name));
   } else if (stopsOnSignal(argv)) {
-    // `serve --http` starts no process: no guard, no subreaper; a signal stops it cleanly (later ones are ignored:
-    // the stop is bounded by its grace).
-    for (const name of ['SIGINT', 'SIGTERM'] as const) process.on(name, () => interrupt.abort(name));
+    // `serve --http` starts no process: no guard, no subreaper; a signal stops it cleanly, and a second one
+    // during that stop ends its grace at once (the exit code stays the first one's).
+    for (const name of ['SIGINT', 'SIGTERM'] as const) process.on(name, () => (interrupt.signal.aborted ? forceStop.abort(name) : interrupt.abort(name)));
   }
   // Bun's own files, not process.stdout/stdin: Node's stream module is never loaded (issue 15: it cost
   // every start about 20 ms of cpu, and serve twice that). One write chain for both, so `2>&1` keeps
@@ -80,6 +81,7 @@ async function program(): Promise<void> {
       return (streams ??= { stdin: Bun.stdin.stream(), stdout: fileSink(Bun.stdout), stderr: fileSink(Bun.stderr) });
     },
     interrupt: interrupt.signal,
+    forceStop: forceStop.signal,
   });
   // A closed pipe (`| head`) is not a failure; anything else that lost stdout is, and is said on stderr.
   const lost = await stdout.settled();

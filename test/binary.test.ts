@@ -9,6 +9,7 @@ import { build } from '../scripts/build.ts';
 import { scratchDir } from './scratch.ts';
 import { killAllWith, setsidSleep, waitNoneWith } from '../src/platform/testing/find.ts';
 import { sigkillTrial } from '../src/platform/testing/sigkill-trial.ts';
+import { accepts } from '../src/cli/testing/serve-http.ts';
 
 const bin = join(scratchDir('caplab-bin-'), 'caplab');
 
@@ -37,6 +38,27 @@ test('env -i caplab demo --json from an empty dir: accepted over MCP, the child 
   expect(close.survivors).toEqual([]);
   expect(close.server_stderr).toContain('inherited fds 0,1,2; other descriptors: none');
   expect(doc.run_dir.startsWith(cwd)).toBe(true);
+});
+
+test('env -i caplab demo --transport http from an empty dir: the binary spawns itself as serve --http, accepted over Streamable HTTP, verify passes, nothing left listening', async () => {
+  const cwd = scratchDir('caplab-bin-http-');
+  const { stdout, code, stderr } = await run(['env', '-i', bin, 'demo', '--transport', 'http', '--json'], cwd);
+  expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+  const doc = JSON.parse(stdout);
+  const url: string = doc.server.url;
+  expect([doc.accepted, doc.scripted, doc.requests, doc.tool_calls, doc.mcp_calls]).toEqual([true, true, 3, 3, 2]);
+  expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+  expect([doc.server.protocolVersion, doc.server.header_names]).toEqual(['2025-06-18', ['Authorization']]);
+  const events = readFileSync(join(doc.run_dir, 'ledger.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  const end = events.find((e) => e.type === 'run_end');
+  expect(end.format).toBe('caplab.ledger/7');
+  // The server was the binary's own serve --http, and it stopped on stdin's end after the DELETE.
+  const close = end.transport_close;
+  expect(close.server_stderr).toContain('caplab serve: caplab-fixture 1.0.0 ready (MCP 2025-06-18, Streamable HTTP;');
+  expect([close.exitCode, close.steps, close.survivors, close.http.session]).toEqual([0, ['stdin_end'], [], { deleted: true, status: 204 }]);
+  expect(await accepts(Number(new URL(url).port))).toBe(false);
+  const verified = await run(['env', '-i', bin, 'verify', doc.run_dir], cwd);
+  expect([verified.code, verified.stdout]).toEqual([0, expect.stringContaining('caplab.ledger/7')]);
 });
 
 test.each(['mcp', 'local'])('env -i caplab run --replay the example (%s): accepted, every response replayed, usage the file’s totals, and verify re-computes it', async (transport) => {

@@ -1,5 +1,6 @@
 /** The human-readable tables of scripts/bench.ts (the JSON line is printed after them). */
 import type { ColdStart } from './cold.ts';
+import type { HttpBench } from './http.ts';
 import type { ListingPoint } from './probe-listing.ts';
 import type { ProfileRow } from './profile.ts';
 import type { BigListing } from './servers-listing.ts';
@@ -133,5 +134,28 @@ export function footer(result: Pick<BenchResult, 'machine' | 'cleanup' | 'wallSe
   const { childrenStillAlive: alive, newLookalikes: lookalikes } = result.cleanup;
   out += `cleanup: ${alive.length === 0 ? 'no child process left' : `killed leftover children ${alive.join(', ')}`}`;
   out += `${lookalikes.length === 0 ? '' : `; new look-alike processes (maybe another run): ${lookalikes.map((l) => l.pid).join(', ')}`}; wall ${result.wallSeconds} s\n\n`;
+  return out;
+}
+
+const ratioLines = (ratios: readonly { readonly name: string; readonly ratio: number }[]) => ratios.map((r) => `  ${r.name.padEnd(58)}${r.ratio.toFixed(2).padStart(7)}\n`).join('');
+
+/** The name column of the HTTP tables. */
+const W = 52;
+
+/** Streamable HTTP against stdio (scripts/bench/http.ts): steady calls, session setup and close, probe's big listing, what was left. */
+export function renderHttp(http: HttpBench): string {
+  const { steady, setup, listing, leftovers } = http;
+  let out = head('steady tools/call, 1 KiB sources (µs)', W, [['×SDK HTTP', 11], ['×SDK stdio', 11]]);
+  for (const r of steady.perCallUs) out += row(r.name.padEnd(W), r.us, `${r.vsSdkHttp.toFixed(2).padStart(11)}${r.vsSdkStdio.toFixed(2).padStart(11)}`);
+  out += `response line bytes (alpha, beta): ${steady.responseBytes.join(', ')}; ×SDK HTTP is against the SDK server answering JSON\n${ratioLines(steady.ratios)}`;
+  out += head('session setup, spawned server (ms)', W, [['close ms', 10]]);
+  for (const r of setup.spawned) out += row(`${r.name} open`.padEnd(W), r.open, f(r.close.median, 10));
+  out += head('session setup, running server: initialize…DELETE (ms)', W, [['close ms', 10]]);
+  for (const r of setup.session) out += row(`${r.name} open`.padEnd(W), r.open, f(r.close.median, 10));
+  out += `  open median ratios:\n${ratioLines(setup.ratios)}`;
+  out += head(`probe listing ${listing.tools} realistic tools, whole process (ms)`, W, [['probe KiB', 11]]);
+  for (const r of listing.rows) out += row(r.name.padEnd(W), r.wallMs, String(r.probeKiB).padStart(11));
+  out += `${ratioLines([{ name: 'HTTP / stdio (stdio includes spawning the server)', ratio: listing.httpOverStdio }])}`;
+  out += `left behind: ${leftovers.portsStillOpen.length === 0 ? 'no port accepting' : `ports still accepting ${leftovers.portsStillOpen.join(', ')}`}; TCP sockets ${leftovers.socketsBefore} before, ${leftovers.socketsAfter} after; ${leftovers.tempEntries.length === 0 ? 'probe TMPDIR empty' : `in probe TMPDIR: ${leftovers.tempEntries.join(', ')}`}\n`;
   return out;
 }

@@ -44,10 +44,10 @@ function childrenOf(pid: number): number[] {
   }
 }
 
-/** Runs `argv` to its end (stdout must contain `expect`) and returns the peaks seen. */
-export async function peakRss(argv: readonly string[], cwd: string, expect: string): Promise<PeakRss> {
+/** Runs `argv` to its end (stdout must contain `expect`) and returns the peaks seen; `env` is all it gets (default: a PATH). */
+export async function peakRss(argv: readonly string[], cwd: string, expect: string, env: Record<string, string> = { PATH: '/usr/bin:/bin' }): Promise<PeakRss> {
   const t0 = Bun.nanoseconds();
-  const proc = Bun.spawn([...argv], { cwd, env: { PATH: '/usr/bin:/bin' }, stdout: 'pipe', stderr: 'pipe', stdin: 'ignore' });
+  const proc = Bun.spawn([...argv], { cwd, env, stdout: 'pipe', stderr: 'pipe', stdin: 'ignore' });
   const peaks = new Map<number, number>();
   const argvs = new Map<number, string[]>();
   const note = (pid: number) => {

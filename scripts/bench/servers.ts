@@ -23,7 +23,7 @@ import { startConfigured, type StartedConfig } from '../../src/cli/configured.ts
 import type { Io } from '../../src/cli/io.ts';
 import { validateArguments } from '../../src/contract/index.ts';
 import { listedCompiler } from '../../src/harness/index.ts';
-import { openHostClient } from '../../src/mcp/index.ts';
+import { openHostClient, type HostSession } from '../../src/mcp/index.ts';
 import type { CallContext, RuntimeTool } from '../../src/pipeline/index.ts';
 import { callTimes, type CallSettings } from './sweep.ts';
 import { openEcho, openSdk, type Target } from './targets.ts';
@@ -137,14 +137,18 @@ const context = (i: number): CallContext => ({
 async function hostClientTarget(track: Track): Promise<Target & { responseBytes(): number[] }> {
   const opened = await openHostClient({ key: 'bench', launch: { command: [process.execPath, SDK_SERVER, FIXTURES], cwd: '/', env: {} }, instanceId: 'bench/host' });
   if (!opened.ok) throw new Error(`openHostClient: ${opened.class}/${opened.kind}: ${opened.message}`);
-  const client = track(opened.value);
+  return hostCallTarget(track(opened.value), 'caplab host client.callTool', opened.value.pid);
+}
+
+/** read_source through an open host session (any transport), its result checked by the listed outputSchema's Ajv validator as a run checks it. */
+export async function hostCallTarget(client: HostSession<unknown>, name: string, pid: number): Promise<Target & { responseBytes(): number[] }> {
   const listed = client.listing.entries[0] as { outputSchema: object };
   const output = (await listedCompiler(client.profile))(listed.outputSchema, 'outputSchema', 'read_source');
   if (!output.ok) throw new Error(output.message);
   const tool = { name: 'read_source', output: output.value };
   return {
-    name: 'caplab host client.callTool',
-    pid: client.pid,
+    name,
+    pid,
     async call(i) {
       const called = await client.callTool(tool, { source_id: source(i) }, { toolCallId: `t${i}`, actionId: `a${i}` });
       if (!called.ok) throw new Error(`host callTool: ${called.class}/${called.kind}: ${called.message}`);

@@ -15,6 +15,8 @@ export type ToolDescription =
       readonly implementation: Implementation;
       readonly server?: ServerIdentity;
       readonly gaps: readonly string[];
+      /** Sent with `defer_loading` (a host's `--defer-tool`): callable once a ToolSearch answer disclosed it. */
+      readonly deferred?: true;
     }
   | {
       readonly tool: string;
@@ -97,7 +99,8 @@ export function renderToolsText(description: ToolsDescription): string {
     }
     const server = tool.server ? `  server ${tool.server.name}@${tool.server.version} (${tool.server.protocolVersion})` : '';
     const fills = Object.keys(tool.contract.fills);
-    lines.push(`✓ ${tool.tool}  binding ${short(tool.bindingId)}`);
+    lines.push(`✓ ${tool.tool}  binding ${short(tool.bindingId)}${tool.deferred ? '  deferred' : ''}`);
+    if (tool.deferred) lines.push('    deferred    sent with defer_loading; callable once a ToolSearch answer references it');
     lines.push(`    contract    ${tool.contract.name}@${tool.contract.version}  schema ${short(tool.contract.schemaHash)}  ${fieldCount(tool.contract.schema)} fields`);
     lines.push(`    effect      ${tool.contract.effect} (${attributeWords(tool.contract.attributes)})  as ${tool.contract.identity}`);
     lines.push(`    limits      ${tool.contract.limits.timeoutMs} ms, ${tool.contract.limits.maxResultBytes} result bytes  result schema ${short(tool.contract.resultSchemaHash)}`);

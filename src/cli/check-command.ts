@@ -24,6 +24,7 @@ const CHECK_OPTIONS = {
   'run-id': { type: 'string' },
   durable: { type: 'boolean' },
   scenarios: { type: 'string' },
+  'defer-tool': { type: 'string', multiple: true },
   ...SERVER_OPTIONS,
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -41,6 +42,8 @@ interface CheckFlags {
   readonly servers: ServerFlags;
   /** `--scenarios DIR` as given: its `*.scenario.json` files run instead of the built-in and per-server cases. */
   readonly scenarios?: string;
+  /** `--defer-tool=NAME` (with `--scenarios` only): deferred in every scenario's run, before the scenario's own `defer`. */
+  readonly deferTools: readonly string[];
 }
 
 /** Parses check's flags and checks every path, before the first scenario runs: a typo must not cost a whole check. */
@@ -68,12 +71,14 @@ function parseCheckFlags(args: readonly string[], cwd: string): Outcome<CheckFla
   if (!servers.ok) return servers;
   if (v.scenarios === '') return badFlag('--scenarios needs a folder');
   if (v.scenarios !== undefined && servers.value.requireServers.length > 0) return badFlag('--require-server does not apply to --scenarios: each scenario names its servers, and each is required');
+  if (v.scenarios === undefined && v['defer-tool'] !== undefined) return badFlag('--defer-tool applies to --scenarios: the built-in cases defer what their own scenarios name, and expect the endings that gives');
   return ok({
     json: v.json ?? false,
     durable: v.durable ?? false,
     checkId,
     root,
     servers: servers.value,
+    deferTools: v['defer-tool'] ?? [],
     ...(junit !== undefined ? { junit: { path: junit, target: reportTarget(junit) } } : {}),
     ...(v.scenarios !== undefined ? { scenarios: v.scenarios } : {}),
   });
@@ -88,7 +93,7 @@ export async function checkCommand(args: readonly string[], io: Io, task: CliTas
   if (flags.scenarios !== undefined) {
     // Loaded only here: the built-in check evaluates nothing of the scenario files' path.
     const { scenarioCases } = await import('./check-scenarios.ts');
-    const cases = await scenarioCases({ dir: flags.scenarios, servers: flags.servers, root: flags.root, checkId: flags.checkId, durable: flags.durable }, io, task);
+    const cases = await scenarioCases({ dir: flags.scenarios, servers: flags.servers, root: flags.root, checkId: flags.checkId, durable: flags.durable, deferTools: flags.deferTools }, io, task);
     if (!cases.ok) return usage(io, failureText(cases));
     // What needs the servers' listings (rule names, output_valid's outputSchema) is checked for every file before the first case too.
     for (const item of cases.value) {

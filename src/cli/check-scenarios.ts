@@ -31,6 +31,8 @@ export interface ScenariosCheck {
   readonly root: string;
   readonly checkId: string;
   readonly durable: boolean;
+  /** `--defer-tool`: deferred in every scenario's run. */
+  readonly deferTools?: readonly string[];
 }
 
 const refuse = (kind: 'bad_scenario' | 'too_many_scenarios' | 'no_scenarios', message: string): Failure => fail('invalid_arguments', kind, message);
@@ -94,6 +96,7 @@ async function buildCase(check: ScenariosCheck, file: string, id: string, io: Io
   const flags: RunFlags = {
     ...caseFlags(cli, item, check.root, runId),
     ...(check.durable ? { durable: true } : {}),
+    deferTools: check.deferTools ?? [],
     // Only a scenario that names servers starts any, and only those (prepareRun passes them as `only`).
     ...(scenario.servers ? { servers: check.servers } : {}),
   };

@@ -161,6 +161,7 @@ export function caseFlags(cli: Pick<CliTask, 'task'>, item: CaseName, root: stri
     trustProject: false,
     allowTools: [],
     denyTools: [],
+    deferTools: [],
     skillDirs: [],
     noSkill: false,
     settings: [],

@@ -42,5 +42,5 @@ test('without --help, run still needs --scenario (exit 2)', async () => {
 test("check's help names exactly the scenarios the task runs over MCP too", async () => {
   const { overMcp } = (await loadTask()).scenarios;
   const named = /\(([^)]*) also over MCP\)/.exec(HELP['check']!.replace(/\s+/g, ' '))?.[1];
-  expect(named?.split(' and ')).toEqual([...overMcp]);
+  expect(named?.split(/, | and /)).toEqual([...overMcp]);
 });

@@ -29,6 +29,9 @@ const RUN_FLAGS = `  --transport mcp|local|http
   --trust                 apply settings found in the working directory (alias --trust-project)
   --allow-tool=NAME       allow a tool (repeatable)
   --deny-tool=NAME        deny a tool (repeatable; deny wins over every allow)
+  --defer-tool=NAME       defer a tool, or a whole server mcp__<key> (repeatable): its definition is
+                          sent with defer_loading, the host adds ToolSearch, and the tool may be
+                          called only after a ToolSearch answer referenced it (README: Deferred tools)
   --yes                   resolve permission "ask" as allow (default: deny, non-interactive)
   --skills DIR            add method packages from DIR (repeatable)
   --no-skill              adopt no method package
@@ -97,8 +100,8 @@ seal recomputed) is caught only against a head kept elsewhere:
 
 Exit codes: 0 verified (also an intact run that ended failed or interrupted),
 1 does not verify, 2 usage error, 3 stdout could not be written.`,
-  tools: `Usage: caplab tools [--model plain|strict|anthropic] [--json]
-       caplab tools --mcp-config FILE [--require-server KEY]… [--json]
+  tools: `Usage: caplab tools [--model plain|strict|anthropic] [--defer-tool=NAME]… [--json]
+       caplab tools --mcp-config FILE [--require-server KEY]… [--defer-tool=NAME]… [--json]
 
 Lists every bound tool — the excerpt task's read_source and create_card, and the library's
 example contracts — with its contract schema, the model-facing schema for the target, both
@@ -110,6 +113,10 @@ binds them instead: model name (and full mcp__<key>__<tool> name where it was re
 binding id (a run's instance ids name its run id, so its ids differ: these are a run id
 "tools"'s), schema hashes (result: none without an outputSchema), hints as listed, the
 default permission; a tool left unbound and a server that did not start, with class/kind.
+
+--defer-tool=NAME (a tool, or a whole server mcp__<key>; repeatable) marks the tools a run with
+the same flag would send deferred, and lists ToolSearch after the task's tools; an unknown name,
+or ToolSearch itself, is a usage error.
 ${SERVER_FLAGS}
 
 Exit codes: 0 listed, 2 usage error, 3 a required server did not start or stdout could not be
@@ -134,10 +141,11 @@ Every stdin line gets one answer (-32700 not JSON, -32600 not a request, -32601 
 caplab demo spawns it itself (this same program with \`serve\`), with a cleaned environment.
 
 With --http, the same server over Streamable HTTP at /mcp; one stdout line once listening,
-\`listening http://HOST:PORT/mcp\`. POST one message (application/json, at most 1 MiB: 413);
-requests are answered as JSON, notifications 202; GET 405; DELETE ends the session. The initialize
-answer names Mcp-Session-Id; later requests need it (400; unknown 404) and MCP-Protocol-Version:
-2025-06-18 (400). At most 64 live sessions (503).
+\`listening http://HOST:PORT/mcp\`. POST one message (application/json, at most 1 MiB: 413;
+Accept listing application/json and text/event-stream: 406); requests are answered as JSON,
+notifications 202; GET 405; DELETE ends the session, as do 30 minutes without a request. The
+initialize answer names Mcp-Session-Id; later requests need it (400; unknown or expired 404) and
+MCP-Protocol-Version: 2025-06-18 (400). At most 64 live sessions (503).
   --host H               address to bind (default 127.0.0.1; another one warns on stderr)
   --port N               port, 0 to 65535 (default 0: the system picks; the line names it)
   --token-env NAME       every request needs Authorization: Bearer <value of NAME> (401 otherwise);
@@ -145,16 +153,19 @@ answer names Mcp-Session-Id; later requests need it (400; unknown 404) and MCP-P
   --allow-origin O       an origin (scheme://host[:port]) allowed besides loopback (repeatable); Host
                          and Origin must be loopback or allowed (403 otherwise)
   --exit-on-stdin-eof    stop when stdin closes (exit 0)
-SIGINT/SIGTERM close the listener, let requests in flight finish (up to 5 s) and exit 130/143.
+SIGINT/SIGTERM close the listener, let requests in flight finish (up to 5 s) and exit 130/143;
+a second one cuts that wait short (same exit code).
 
 Exit codes: 0 stdin closed (or stdout closed by the client), 2 usage error, 3 a stdin line over
 1 MiB (mcpLineBytes) or stdout could not be written; with --http 3 it could not listen (address in
 use), 130/143 stopped by SIGINT/SIGTERM.`,
   check: `Usage: caplab check [--json] [--junit FILE] [--out DIR] [--run-id ID] [--durable] [--mcp-config FILE]
-       caplab check --scenarios DIR [--mcp-config FILE] [--json] [--junit FILE] [--out DIR] [--run-id ID] [--durable]
+       caplab check --scenarios DIR [--mcp-config FILE] [--defer-tool=NAME]… [--json] [--junit FILE] [--out DIR] [--run-id ID] [--durable]
 
 The smoke test for CI: the demo over MCP and over the local path, and every built-in negative
-scenario (same-batch and hostile-protocol-names also over MCP), each with its expected ending;
+scenario (same-batch, hostile-protocol-names, deferred-search, deferred-select,
+deferred-undisclosed, deferred-wrong-request, deferred-bad-search and deferred-denied also over
+MCP), each with its expected ending;
 every run dir is then verified offline. Prints a table scenario / expected / observed / ✓.
   --json         one JSON document on stdout
   --junit FILE   JUnit XML: one testcase per scenario, failures with the observed class/kind (and
@@ -180,6 +191,9 @@ every run dir is then verified offline. Prints a table scenario / expected / obs
                  Then each file's servers are started once and closed again, before the first case,
                  so what needs their listing (an output_valid tool, a permission rule's tool name)
                  is exit 2 too, whichever file it is in.
+  --defer-tool=NAME  with --scenarios only: defer that tool (or whole server mcp__<key>) in every
+                 scenario's run, before the scenario's own "defer" (the built-in cases defer what
+                 their own scenarios name)
 With --mcp-config (and no --scenarios), first starts FILE's servers as a run does and adds one case
 per server, server-<key>: it started, every tool it listed bound, and it closed clean (it exited
 once stdin ended, nothing of it left running).

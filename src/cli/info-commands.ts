@@ -8,6 +8,7 @@ import { HELP } from './help.ts';
 import { EXIT } from './exit.ts';
 import type { Io } from './io.ts';
 import { offeredTools, toolVersions } from '../harness/index.ts';
+import { isDeferred, toolsDefer } from './defer-flag.ts';
 import type { CliTask } from './tasks.ts';
 
 /**
@@ -21,7 +22,7 @@ const EXAMPLE_ENTRIES: readonly ToolEntry[] = [
 ];
 
 interface InfoFlags {
-  readonly values: { readonly json?: boolean; readonly help?: boolean; readonly model?: string; readonly skills?: readonly string[] };
+  readonly values: { readonly json?: boolean; readonly help?: boolean; readonly model?: string; readonly skills?: readonly string[]; readonly 'defer-tool'?: readonly string[] };
 }
 
 type ExtraOptions = Record<string, { readonly type: 'string'; readonly multiple?: boolean }>;
@@ -40,10 +41,10 @@ function parse(args: readonly string[], io: Io, command: string, extra: ExtraOpt
   return undefined;
 }
 
-/** `caplab tools [--model plain|strict|anthropic] [--json]`: the task's tools, then the examples. */
+/** `caplab tools [--model plain|strict|anthropic] [--defer-tool NAME]… [--json]`: the task's tools (and ToolSearch when one is deferred), then the examples. */
 export function toolsCommand(args: readonly string[], io: Io, { task }: CliTask): number | Promise<number> {
   if (args.some((arg) => arg === '--mcp-config' || arg.startsWith('--mcp-config='))) return import('./tools-servers.ts').then(({ toolsServersCommand }) => toolsServersCommand(args, io));
-  const parsed = parse(args, io, 'tools', { model: { type: 'string' } });
+  const parsed = parse(args, io, 'tools', { model: { type: 'string' }, 'defer-tool': { type: 'string', multiple: true } });
   if (!parsed) return EXIT.usage;
   if (parsed.values.help) return io.stdout(`${HELP['tools']}\n`), EXIT.ok;
   const target = (parsed.values.model ?? 'plain') as ModelTarget;
@@ -51,8 +52,13 @@ export function toolsCommand(args: readonly string[], io: Io, { task }: CliTask)
     io.stderr(`caplab tools: --model must be one of ${MODEL_TARGETS.join(', ')}\n`);
     return EXIT.usage;
   }
-  const entries = offeredTools(task).map(({ contract, implementation }): ToolEntry => ({ contract, implementation }));
-  const description = describeTools(bindTable([...entries, ...EXAMPLE_ENTRIES], target));
+  const offers = offeredTools(task);
+  const defer = toolsDefer(parsed.values['defer-tool'] ?? [], offers);
+  if (!defer.ok) return io.stderr(`caplab tools: ${defer.class}/${defer.kind}: ${defer.message}\n`), EXIT.usage;
+  const deferred = new Set(offers.filter((offer) => isDeferred(defer.value.rules, offer)).map((offer) => offer.binding.tool));
+  const entries = [...offers, ...defer.value.search].map(({ contract, implementation }): ToolEntry => ({ contract, implementation }));
+  const described = describeTools(bindTable([...entries, ...EXAMPLE_ENTRIES], target));
+  const description = { ...described, tools: described.tools.map((tool) => (tool.status === 'bound' && deferred.has(tool.tool) ? { ...tool, deferred: true as const } : tool)) };
   io.stdout(parsed.values.json ? `${JSON.stringify(description, null, 2)}\n` : `${renderToolsText(description)}\n`);
   return EXIT.ok;
 }

@@ -18,6 +18,12 @@ export interface Io {
    * as its reason (main.ts wires it; a test aborts its own).
    */
   readonly interrupt?: AbortSignal;
+  /**
+   * Aborted on a second SIGINT or SIGTERM, with its name (main.ts wires it
+   * for `serve --http` only): a stop under way ends at once instead of
+   * waiting out its grace.
+   */
+  readonly forceStop?: AbortSignal;
 }
 
 /** The part of a process stream `outputWriter` uses (a `NodeJS.WriteStream` has it). */

@@ -24,6 +24,7 @@ const RUN_OPTIONS = {
   'trust-project': { type: 'boolean' }, // the older name of --trust
   'allow-tool': { type: 'string', multiple: true },
   'deny-tool': { type: 'string', multiple: true },
+  'defer-tool': { type: 'string', multiple: true },
   yes: { type: 'boolean' },
   skills: { type: 'string', multiple: true },
   'no-skill': { type: 'boolean' },
@@ -71,6 +72,7 @@ export function parseRunFlags(args: readonly string[], command: 'demo' | 'run', 
     trustProject: (v.trust ?? false) || (v['trust-project'] ?? false),
     allowTools: v['allow-tool'] ?? [],
     denyTools: v['deny-tool'] ?? [],
+    deferTools: v['defer-tool'] ?? [],
     skillDirs: v.skills ?? [],
     noSkill: v['no-skill'] ?? false,
     ...(v.out !== undefined ? { out: v.out } : {}),
@@ -109,6 +111,7 @@ export function scripted(scenario: Scenario): RunModel {
     ...(scenario.max_requests !== undefined ? { maxRequests: scenario.max_requests } : {}),
     ...(scenario.permissions ? { permissions: scenario.permissions } : {}),
     ...(scenario.servers ? { servers: scenario.servers } : {}),
+    ...(scenario.defer ? { defer: scenario.defer } : {}),
   };
   return { model: scriptedModel(scenario), ...('skill' in scenario && scenario.skill !== undefined ? { skill: scenario.skill } : {}), scenario: run };
 }

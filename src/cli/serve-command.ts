@@ -66,7 +66,8 @@ export function parseServeFlags(args: readonly string[], env: Readonly<Record<st
 
 /**
  * `caplab serve --http`: the task's fixture server until SIGINT/SIGTERM
- * (main.ts turns them into `io.interrupt` for it: 130/143) or, with
+ * (main.ts turns them into `io.interrupt` for it: 130/143; a second one into
+ * `io.forceStop`, which ends the stop's grace at once, same code) or, with
  * `--exit-on-stdin-eof`, stdin's end (0); 3 when it cannot listen.
  */
 export async function serveHttpCommand(options: HttpServeOptions, io: Io): Promise<number> {
@@ -75,6 +76,7 @@ export async function serveHttpCommand(options: HttpServeOptions, io: Io): Promi
     stderr: io.stderr,
     ...(options.exitOnStdinEof && io.streams ? { stdin: io.streams.stdin } : {}),
     ...(io.interrupt ? { stop: io.interrupt } : {}),
+    ...(io.forceStop ? { force: io.forceStop } : {}),
   });
   // A stop by signal is that signal's code (the server said why on stderr already).
   return code === EXIT.ok && io.interrupt?.aborted ? exitCodeOf(interrupted(io.interrupt)) : code;

@@ -232,7 +232,7 @@ describe('serve --http: start and stop', () => {
     // A raw socket, so the test knows the request is in the server's hands (its 100 Continue) before the signal.
     let received = '';
     const socket = await Bun.connect({ hostname: '127.0.0.1', port: served.port, socket: { data: (_s, data) => void (received += data.toString()), error() {} } });
-    const head = [`POST /mcp HTTP/1.1`, `Host: 127.0.0.1:${served.port}`, 'Content-Type: application/json', `Content-Length: ${body.length}`, 'Expect: 100-continue',
+    const head = [`POST /mcp HTTP/1.1`, `Host: 127.0.0.1:${served.port}`, 'Content-Type: application/json', 'Accept: application/json, text/event-stream', `Content-Length: ${body.length}`, 'Expect: 100-continue',
       `Mcp-Session-Id: ${session['mcp-session-id']}`, `MCP-Protocol-Version: ${VERSION}`, 'Connection: close'];
     socket.write(`${head.join('\r\n')}\r\n\r\n`);
     await until(() => received.includes('100 Continue'));
@@ -249,6 +249,28 @@ describe('serve --http: start and stop', () => {
     expect(await served.proc.exited).toBe(code);
     expect(served.stderr()).toContain(`${signal}: stopped (listener closed, answers in flight written, 1 sessions ended)`);
   });
+
+  test.each([['SIGTERM', 'SIGINT', 143], ['SIGINT', 'SIGTERM', 130], ['SIGTERM', 'SIGTERM', 143]] as const)(
+    '%s, then %s during the grace: the stop ends at once, the request still sending its body cut, exit %d (the first signal\'s)',
+    async (first, second, code) => {
+      const served = await startServe();
+      const session = await open(served);
+      // A raw socket announcing a body it never sends: without the second signal the stop would wait out its grace.
+      let received = '';
+      const socket = await Bun.connect({ hostname: '127.0.0.1', port: served.port, socket: { data: (_s, data) => void (received += data.toString()), error() {}, close() {} } });
+      const head = [`POST /mcp HTTP/1.1`, `Host: 127.0.0.1:${served.port}`, 'Content-Type: application/json', 'Accept: application/json, text/event-stream', 'Content-Length: 100',
+        'Expect: 100-continue', `Mcp-Session-Id: ${session['mcp-session-id']}`, `MCP-Protocol-Version: ${VERSION}`];
+      socket.write(`${head.join('\r\n')}\r\n\r\n`);
+      await until(() => received.includes('100 Continue'));
+      served.proc.kill(first);
+      await until(() => served.stderr().includes(`${first}: stopping`));
+      expect(served.stderr()).toContain(`${first}: stopping (listener closed; 1 requests in flight)`);
+      served.proc.kill(second);
+      expect(await served.proc.exited).toBe(code);
+      expect(served.stderr()).toContain(`${first}: stopped at once by a second ${second} (listener closed, 1 requests in flight cut, 1 sessions ended)`);
+      socket.end();
+    },
+  );
 
   test('--exit-on-stdin-eof: stdin closed ends the server with 0; stdout held exactly one line', async () => {
     const served = await startServe(['--exit-on-stdin-eof']);

@@ -1,5 +1,5 @@
 import { fail, type Outcome } from '../contract/index.ts';
-import { createHost, type HostedTask, type HostPermissions, type ScenarioPermissions, type Task, type ToolProvider } from '../harness/index.ts';
+import { createHost, type DeferSource, type HostedTask, type HostPermissions, type ScenarioPermissions, type Task, type ToolProvider } from '../harness/index.ts';
 import type { Io } from './io.ts';
 import type { ServerFlags } from './server-flags.ts';
 import type { CliTask } from './tasks.ts';
@@ -17,6 +17,8 @@ export interface RunFlags {
   readonly trustProject: boolean;
   readonly allowTools: readonly string[];
   readonly denyTools: readonly string[];
+  /** `--defer-tool=NAME`, repeatable: tools sent deferred, found through ToolSearch. */
+  readonly deferTools: readonly string[];
   readonly skillDirs: readonly string[];
   readonly noSkill: boolean;
   /** The method package to adopt when the scenario names none (demo and check: the task's). */
@@ -42,6 +44,8 @@ export interface ScenarioRun {
   readonly permissions?: ScenarioPermissions;
   /** Config keys: only these start, each required. */
   readonly servers?: readonly string[];
+  /** Tools the scenario defers (its `defer`), after `--defer-tool`'s. */
+  readonly defer?: readonly string[];
 }
 
 /**
@@ -69,9 +73,15 @@ export async function setupRun(flags: RunFlags, scenario: { readonly skill?: str
     embeddedSkills: own === undefined,
     providers,
     ...(permissions ? { permissions: hostPermissions(`scenario ${scenario.run!.name}`, permissions) } : {}),
+    defer: deferSources(flags.deferTools, scenario.run),
   });
   const skill = flags.noSkill || own ? undefined : (scenario.skill ?? flags.defaultSkill);
   return host.prepare(task, { ...(skill !== undefined ? { skill } : {}), label: own ? `scenario ${scenario.run!.name}` : `transport ${flags.transport}` });
+}
+
+/** What the run defers: `--defer-tool`'s names, then the scenario's `defer`, each source named for a refusal. */
+function deferSources(flags: readonly string[], run: ScenarioRun | undefined): DeferSource[] {
+  return [...(flags.length > 0 ? [{ source: '--defer-tool', names: flags }] : []), ...(run?.defer ? [{ source: `scenario ${run.name} defer`, names: run.defer }] : [])];
 }
 
 /** A scenario's rules as the host's extra source (lists it left out stay out). */

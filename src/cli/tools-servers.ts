@@ -5,6 +5,7 @@ import type { RuntimeTool } from '../pipeline/index.ts';
 import { NO_RULES, permissionPolicy } from '../pipeline/index.ts';
 import { startConfigured } from './configured.ts';
 import { EXIT, exitCodeOf, interrupted } from './exit.ts';
+import { isDeferred, toolsDefer } from './defer-flag.ts';
 import { repeatedFlag } from './flags.ts';
 import type { Io } from './io.ts';
 import { SERVER_OPTIONS, serverFlags } from './server-flags.ts';
@@ -23,6 +24,8 @@ export interface ListedServerTool {
   readonly hints?: Readonly<Record<string, unknown>>;
   /** What the host decides with no rule and no flag: `ask` (denied without `--yes`) for every configured tool. */
   readonly default_permission?: 'allow' | 'ask' | 'deny';
+  /** `--defer-tool` names it: a run sends it with defer_loading, callable once ToolSearch discloses it. */
+  readonly deferred?: true;
   readonly failure?: { readonly class: string; readonly kind: string; readonly message: string };
 }
 
@@ -36,7 +39,7 @@ export interface ListedServer {
   readonly tools: readonly ListedServerTool[];
 }
 
-const OPTIONS = { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' }, ...SERVER_OPTIONS } as const;
+const OPTIONS = { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' }, 'defer-tool': { type: 'string', multiple: true }, ...SERVER_OPTIONS } as const;
 const DEFAULT_POLICY = permissionPolicy({ rules: NO_RULES, allowFlags: [], denyFlags: [], interactive: false, yes: false });
 
 function describeTool(tool: RuntimeTool, listedOutput: boolean): ListedServerTool {
@@ -81,6 +84,8 @@ export async function toolsServersCommand(args: readonly string[], io: Io): Prom
   const opened = await servers.provider.open({ runId: 'tools' });
   const tools = opened.ok ? opened.value.tools : [];
   await servers.close();
+  const defer = toolsDefer(values['defer-tool'] ?? [], tools, servers.starts.map((start) => start.key));
+  if (!defer.ok) return io.stderr(`caplab tools: ${defer.class}/${defer.kind}: ${defer.message}\n`), EXIT.usage;
   const listed = servers.starts.map((start): ListedServer => ({
     key: start.key,
     ...(start.config_key !== undefined ? { config_key: start.config_key } : {}),
@@ -90,7 +95,8 @@ export async function toolsServersCommand(args: readonly string[], io: Io): Prom
     tools: start.tools.map((record) => {
       if (record.status === 'unbound') return { name: record.name, status: 'unbound', failure: record.failure };
       const tool = tools.find((t) => t.binding.id === record.binding_id)!;
-      return describeTool(tool, tool.contract.result !== CONTENT_RESULT);
+      const listed = describeTool(tool, tool.contract.result !== CONTENT_RESULT);
+      return isDeferred(defer.value.rules, tool) ? { ...listed, deferred: true as const } : listed;
     }),
   }));
   if (io.interrupt?.aborted) {
@@ -111,7 +117,7 @@ function renderServers(servers: readonly ListedServer[]): string {
     lines.push(`server ${server.key}${server.config_key !== undefined ? ` (config "${inert(server.config_key)}")` : ''} — ${head}`);
     for (const tool of server.tools) {
       if (tool.status === 'unbound') lines.push(`  ${inert(tool.name)}  unbound: ${tool.failure!.class}/${tool.failure!.kind}: ${inert(tool.failure!.message)}`);
-      else lines.push(`  ${tool.model_name}  ${tool.default_permission}  binding ${tool.binding_id!.slice(0, 12)}  schema ${tool.schema_hash!.slice(0, 12)}  result ${tool.result_schema_hash ? tool.result_schema_hash.slice(0, 12) : '(content, no outputSchema)'}${tool.full_name !== tool.model_name ? `  (full name ${inert(tool.full_name!)})` : ''}`);
+      else lines.push(`  ${tool.model_name}  ${tool.default_permission}  binding ${tool.binding_id!.slice(0, 12)}  schema ${tool.schema_hash!.slice(0, 12)}  result ${tool.result_schema_hash ? tool.result_schema_hash.slice(0, 12) : '(content, no outputSchema)'}${tool.full_name !== tool.model_name ? `  (full name ${inert(tool.full_name!)})` : ''}${tool.deferred ? '  deferred' : ''}`);
     }
   }
   return `${lines.join('\n')}\n`;

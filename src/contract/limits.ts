@@ -37,6 +37,12 @@ export const LIMITS = {
   argumentsBytes: 256 * KiB,
   /** Tool calls in one model response; beyond it none of them runs and the run fails. */
   callsPerResponse: 256,
+  /** Deferred tools in one request (the Messages API's cap); beyond it nothing is sent and the run fails. */
+  deferredTools: 10_000,
+  /** Names one ToolSearch answer may reference (its `max_results` at most). */
+  toolSearchResults: 20,
+  /** Code points of a ToolSearch query (the Messages API's BM25 search's cap). */
+  toolSearchQueryChars: 500,
   /** Bytes of one request payload; beyond it nothing is sent and the run fails. */
   requestPayloadBytes: 16 * MiB,
   /** Bytes kept of each of a command hook's stdout and stderr; the rest is read and dropped. */
@@ -50,6 +56,15 @@ export const LIMITS = {
   httpBodyBytes: 1 * MiB,
   /** Live sessions of `serve --http` (each initialize opens one, DELETE ends it); an initialize beyond them is answered 503. */
   httpSessions: 64,
+  /**
+   * Milliseconds a `serve --http` session may stay idle (no request let through)
+   * before it expires: a later request with its id is 404 and the client
+   * initializes again (spec MUST). Without it a client that never sends
+   * DELETE holds a slot for good. 30 minutes, the idle timeout the Python and
+   * Ruby SDKs' servers default to: long past any pause inside one agent run,
+   * short enough that abandoned sessions free their slots within the hour.
+   */
+  httpSessionIdleMs: 30 * 60 * 1000,
   /** Bytes written to an MCP server's stdin that it has not read yet (requests, answers to its pings). */
   mcpUnsentBytes: 4 * MiB,
   /** Bytes of one event's data on an SSE stream an MCP server answers with (its lines and fields included). */

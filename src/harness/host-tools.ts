@@ -1,6 +1,6 @@
 import { bind } from '../binding/index.ts';
 import { ok, type Contract, type Failure, type Outcome } from '../contract/index.ts';
-import { attributesOf, type CallContext, type RuntimeTool, type ToolAttributes, type ToolOutput } from '../pipeline/index.ts';
+import { attributesOf, type CallContext, type PermissionDecision, type RuntimeTool, type ToolAttributes, type ToolOutput } from '../pipeline/index.ts';
 import type { RunNames } from './run-names.ts';
 import type { OfferedTool, ToolProvider } from './tools.ts';
 
@@ -12,11 +12,12 @@ export interface HostServices {
   readonly names: RunNames;
   /** Aborted when the run is interrupted. */
   readonly signal: AbortSignal;
+  /** What the run's permission policy decides for a tool before any hook (ToolSearch says which deferred tools a call would be denied). */
+  permission(tool: RuntimeTool): PermissionDecision;
 }
 
 /**
- * A tool of the host itself (later `ToolSearch`, `Skill`, `Agent`; none
- * ships): bound as implementation kind `host`, it takes the same pipeline as
+ * A tool of the host itself (`ToolSearch`; later `Skill`, `Agent`): bound as implementation kind `host`, it takes the same pipeline as
  * every tool (hooks, permissions, stages), is named by its bare name, and its
  * calls are recorded `via: "host"`.
  */

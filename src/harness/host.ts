@@ -4,7 +4,9 @@ import { fail, ok, type Outcome } from '../contract/index.ts';
 import { systemClock, type Clock } from '../ledger/index.ts';
 import { checkNames, hooksFromSettings, parseRules, permissionPolicy, resolveSettings, type EffectiveSettings, type NameUses, type Rule } from '../pipeline/index.ts';
 import { bindPackage, discoverPackages, methodSupport, plainRecord, type Package } from '../skill/index.ts';
+import { TOOL_SEARCH } from './disclosure.ts';
 import { builtinOffers, type Builtin } from './host-tools.ts';
+import { toolSearch } from './tool-search/tool-search.ts';
 import type { Model } from './model.ts';
 import { runTask, type RunOptions, type RunOutcome } from './run.ts';
 import type { Task } from './task.ts';
@@ -50,6 +52,19 @@ export interface HostOptions {
    * must name a tool of the run as any rule must. `source` names them in a refusal.
    */
   readonly permissions?: HostPermissions;
+  /**
+   * Tools to defer, by source (`--defer-tool`, a scenario's `defer`): each
+   * name is a tool's name as rules name it, or a whole server `mcp__<key>`,
+   * and must name a tool of the run; `ToolSearch` itself is refused. A run
+   * with any gets the host's ToolSearch.
+   */
+  readonly defer?: readonly DeferSource[];
+}
+
+/** Names to defer, and where they come from (`--defer-tool`, `scenario defer`), which a refusal names. */
+export interface DeferSource {
+  readonly source: string;
+  readonly names: readonly string[];
 }
 
 /** Rules the host adds as one more settings source, and where they come from. */
@@ -69,7 +84,7 @@ export interface PrepareOptions {
 }
 
 /** What the host assembles for a task: everything `runTask` takes but the run's own options. */
-export type HostedRun = Pick<RunOptions, 'task' | 'cwd' | 'hooks' | 'permission' | 'convert'> & Partial<Pick<RunOptions, 'method' | 'providers' | 'builtins'>>;
+export type HostedRun = Pick<RunOptions, 'task' | 'cwd' | 'hooks' | 'permission' | 'convert'> & Partial<Pick<RunOptions, 'method' | 'providers' | 'builtins' | 'defer'>>;
 
 /**
  * A run's own options on a host: the run id (default: a fresh one), its run
@@ -142,14 +157,17 @@ export function newRunId(now: Date = new Date()): string {
 
 /** The host's checks of one task, in the order a user meets them, and its assembled run. */
 async function prepareTask(host: HostOptions, cwd: string, task: Task, use: PrepareOptions): Promise<Outcome<HostedTask>> {
-  const offers = [...offeredTools(task), ...(host.providers ?? []).flatMap((provider) => provider.offers), ...builtinOffers(host.builtins ?? [])];
+  const defer = parseDefer(host.defer ?? []);
+  if (!defer.ok) return defer;
+  const builtins = [...(host.builtins ?? []), ...(defer.value.length > 0 ? [toolSearch()] : [])];
+  const offers = [...offeredTools(task), ...(host.providers ?? []).flatMap((provider) => provider.offers), ...builtinOffers(builtins)];
   const clash = duplicateName(offers);
   if (!clash.ok) return clash;
   const rules = await hostRules(host, cwd, task);
   if (!rules.ok) return rules;
   const { settings, allow, deny, grant } = rules.value;
   const servers = [...task.tools({ runId: 'offers' }), ...(host.providers ?? [])].flatMap((provider) => provider.servers ?? []);
-  const known = checkNames(offers, nameUses(settings, allow, deny, rules.value.extra), servers);
+  const known = checkNames(offers, nameUses(settings, allow, deny, rules.value.extra, defer.value), servers);
   if (!known.ok) return use.label !== undefined ? { ...known, message: `${known.message} [${use.label}]` } : known;
   const fits = task.checkTools?.(offers) ?? ok(undefined);
   if (!fits.ok) return fits;
@@ -171,9 +189,38 @@ async function prepareTask(host: HostOptions, cwd: string, task: Task, use: Prep
     convert: (binding, args) => convertArguments(binding, args),
     ...(method.value ? { method: method.value } : {}),
     ...(host.providers && host.providers.length > 0 ? { providers: host.providers } : {}),
-    ...(host.builtins && host.builtins.length > 0 ? { builtins: host.builtins } : {}),
+    ...(builtins.length > 0 ? { builtins } : {}),
+    ...(defer.value.length > 0 ? { defer: defer.value.map(({ rule }) => rule) } : {}),
   };
-  return ok({ options: hosted, notices: [...settings.notices, ...known.value], run: (model, options = {}) => runHosted(hosted, model, options) });
+  const notices = [...settings.notices, ...known.value, ...searchDeniedNotice(defer.value, policy, offers)];
+  return ok({ options: hosted, notices, run: (model, options = {}) => runHosted(hosted, model, options) });
+}
+
+/**
+ * Every defer name parsed as a rule (`parseRules`: a tool's name, or a whole
+ * server `mcp__<key>`), each with where it came from, for `checkNames`;
+ * `ToolSearch` is never deferred (`invalid_arguments/not_deferrable`).
+ */
+export function parseDefer(sources: readonly DeferSource[]): Outcome<readonly { where: string; rule: Rule }[]> {
+  const parsed: { where: string; rule: Rule }[] = [];
+  for (const { source, names } of sources) {
+    const rules = parseRules(names, source);
+    if (!rules.ok) return rules;
+    for (const [index, rule] of rules.value.entries()) {
+      const where = source.startsWith('--') ? `${source}=${rule.text}` : `${source}[${index}] ${JSON.stringify(rule.text)}`;
+      if (rule.kind === 'tool' && rule.name === TOOL_SEARCH) return fail('invalid_arguments', 'not_deferrable', `${where}: ToolSearch finds deferred tools and is never deferred itself`);
+      parsed.push({ where, rule });
+    }
+  }
+  return ok(parsed);
+}
+
+/** A run that defers tools but denies ToolSearch can disclose none of them: said before it runs, not refused. */
+function searchDeniedNotice(defer: readonly unknown[], policy: ReturnType<typeof permissionPolicy>, offers: readonly OfferedTool[]): string[] {
+  const search = offers.find((offer) => offer.contract.name === TOOL_SEARCH && offer.implementation.kind === 'host');
+  if (defer.length === 0 || !search) return [];
+  const decision = policy({ binding: search.binding, contract: search.contract, attributes: { readOnly: search.contract.readOnly } });
+  return decision.decision === 'deny' ? [`ToolSearch is denied (${decision.reason}): no deferred tool can be disclosed, so none can be called`] : [];
 }
 
 /** The host's extra rules, parsed by kind (`HostOptions.permissions`). */
@@ -212,7 +259,7 @@ function extraRules(permissions: HostPermissions | undefined): Outcome<ExtraRule
 }
 
 /** Every rule and hook matcher that must name a tool of the run, each with where it came from. */
-function nameUses(settings: EffectiveSettings, allow: readonly Rule[], deny: readonly Rule[], extra: ExtraRules): NameUses {
+function nameUses(settings: EffectiveSettings, allow: readonly Rule[], deny: readonly Rule[], extra: ExtraRules, defer: readonly { where: string; rule: Rule }[]): NameUses {
   const rules = settings.permissions;
   const labelled = (list: readonly Rule[], where: (rule: Rule) => string) => list.map((rule) => ({ where: where(rule), rule }));
   return {
@@ -221,6 +268,7 @@ function nameUses(settings: EffectiveSettings, allow: readonly Rule[], deny: rea
       ...labelled(allow, (rule) => `--allow-tool=${rule.text}`),
       ...labelled(deny, (rule) => `--deny-tool=${rule.text}`),
       ...(['allow', 'ask', 'deny'] as const).flatMap((kind) => labelled(extra[kind], (rule) => `${extra.source} permissions.${kind} rule ${JSON.stringify(rule.text)}`)),
+      ...defer,
     ],
     matchers: settings.hooks.map((hook) => ({ where: `${hook.event} hook matcher ${JSON.stringify(hook.matcher)} (${hook.source})`, matcher: hook.matcher })),
   };

@@ -8,6 +8,10 @@ export const HARNESS_KINDS = {
   duplicate_call_id: { class: 'invalid_arguments', basis: null },
   too_many_calls: { class: 'invalid_arguments', basis: null },
   too_large: { class: 'precondition', basis: null },
+  // more deferred tools than one request may carry (LIMITS.deferredTools)
+  too_many_deferred: { class: 'precondition', basis: null },
+  // a defer name the host cannot defer (ToolSearch itself)
+  not_deferrable: { class: 'invalid_arguments', basis: null },
   record_write_failed: { class: 'business', basis: null },
   // the host: a method package not found
   unknown_skill: { class: 'invalid_arguments', basis: null },
@@ -35,6 +39,10 @@ export const HARNESS_KINDS = {
   arguments_mismatch: { class: 'evidence', basis: null },
   count_mismatch: { class: 'evidence', basis: null },
   acceptance_mismatch: { class: 'evidence', basis: null },
+  // deferred tools (format 8): a request's recorded disclosure is not its payload's, a deferred call ran undisclosed, a search answers otherwise
+  disclosure_mismatch: { class: 'evidence', basis: null },
+  undisclosed_call: { class: 'evidence', basis: null },
+  search_mismatch: { class: 'evidence', basis: null },
   // a record naming a task this recheck (or this caplab) does not know
   unknown_task: { class: 'evidence', basis: null },
   // verify: a task's recheck that threw

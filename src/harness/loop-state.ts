@@ -41,6 +41,8 @@ export interface LoopContext {
   /** The scope every request and action name of this loop comes from. */
   readonly names: RunNames;
   readonly method?: MethodSupport;
+  /** The run defers tools: each request records what its payload disclosed (`toolDisclosure` of its bytes), and calls are resolved under it. */
+  readonly defers?: boolean;
   /** The protocol exchange behind an action (MCP), failed calls included; absent for local tools. */
   readonly protocolOf?: (actionId: string) => ProtocolExchange | undefined;
   readonly onStep?: (step: LoopStep) => void;

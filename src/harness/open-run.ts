@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { EXIT, exitCodeOf } from '../base/index.ts';
 import type { Binding } from '../binding/index.ts';
 import { fail, ok, type Failure, type Outcome } from '../contract/index.ts';
-import { LEDGER_FORMAT_5, LEDGER_FORMAT_6, LEDGER_FORMAT_7, openRunDir, type Clock, type EventInput, type RecordFormat, type RecordLimits, type RunDir, type RunDirFs } from '../ledger/index.ts';
+import { LEDGER_FORMAT_5, LEDGER_FORMAT_6, LEDGER_FORMAT_7, LEDGER_FORMAT_8, openRunDir, type Clock, type EventInput, type RecordFormat, type RecordLimits, type RunDir, type RunDirFs } from '../ledger/index.ts';
 import type { Hook } from '../pipeline/index.ts';
 import { mergeReports, reapOrphans, type SweepGraces } from '../platform/index.ts';
 import { CAPLAB_VERSION } from '../version.ts';
@@ -57,6 +57,8 @@ export interface OpenedTools {
    * format 5, run_end how they ended, read after the tools closed.
    */
   readonly servers?: ConfiguredServers;
+  /** The run's defer rules as given (at least one): run_start records them and names format 8. */
+  readonly defer?: readonly string[];
 }
 
 const NO_TOOLS: OpenedTools = { transport: null, server: null, bindings: [] };
@@ -154,7 +156,8 @@ export class OpenRun {
 
   /**
    * Records run_start: the run, its model, hooks and method, the task's files
-   * and fields, and the tools that opened. Tools with a server reached over
+   * and fields, and the tools that opened. A run that defers tools names
+   * format 8 (which has 7's and the earlier shapes too); tools with a server reached over
    * HTTP name format 7 (which has 6's and 5's shapes too); a task that keeps
    * its calls' results names format 6; tools with configured servers name
    * format 5, which records them; every other run keeps the format it opened with.
@@ -163,7 +166,7 @@ export class OpenRun {
     const { model, hooks, method } = this.#options;
     const { servers, ...opened } = tools;
     // Named on each attempt: a run_start refused (a record limit) is written again, without them, by the failed end.
-    this.#dir.nameFormat(reachesHttp(tools) ? LEDGER_FORMAT_7 : this.#options.task.keepsResults ? LEDGER_FORMAT_6 : servers ? LEDGER_FORMAT_5 : this.#baseFormat);
+    this.#dir.nameFormat(tools.defer ? LEDGER_FORMAT_8 : reachesHttp(tools) ? LEDGER_FORMAT_7 : this.#options.task.keepsResults ? LEDGER_FORMAT_6 : servers ? LEDGER_FORMAT_5 : this.#baseFormat);
     const appended = this.recorder.append('run_start', {
       ...this.#taskFields,
       caplab: CAPLAB_VERSION,

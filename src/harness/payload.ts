@@ -11,11 +11,18 @@ export function systemText(task: Pick<Task, 'prompt'>): string {
   return `${HOST_RULES} ${task.prompt.rule}`;
 }
 
-/** A tool as the model sees it (provider-shaped). */
+/**
+ * A tool as the model sees it (the Messages API's shape). A deferred tool's
+ * definition is sent too, with `defer_loading: true` (never `false`: a tool
+ * deferred nothing has no such key, so a run deferring nothing sends the
+ * bytes it sent before): a provider with tool search keeps it out of the
+ * model's context until a ToolSearch answer references it.
+ */
 export interface ToolSpec {
   readonly name: string;
   readonly description: string;
   readonly input_schema: Readonly<Record<string, unknown>>;
+  readonly defer_loading?: true;
 }
 
 /** A concrete request payload, shaped like a provider's messages request. */
@@ -27,9 +34,10 @@ export interface RequestPayload {
   readonly messages: readonly Message[];
 }
 
-/** The model-visible spec of a bound tool: its pinned full description and model-facing schema. */
-export function toolSpec(binding: Binding): ToolSpec {
-  return { name: binding.tool, description: binding.contract.description, input_schema: binding.model.schema };
+/** The model-visible spec of a bound tool: its pinned full description and model-facing schema, and whether it is deferred. */
+export function toolSpec(binding: Binding, deferred = false): ToolSpec {
+  const spec = { name: binding.tool, description: binding.contract.description, input_schema: binding.model.schema };
+  return deferred ? { ...spec, defer_loading: true } : spec;
 }
 
 /**

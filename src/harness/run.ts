@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { fail, ok, type Outcome, type Success } from '../contract/index.ts';
-import type { Hook, Pipeline, RuntimeTool } from '../pipeline/index.ts';
+import { ruleMatches, toolNames, type Hook, type Pipeline, type Rule, type RuntimeTool } from '../pipeline/index.ts';
 import { decideAcceptance, withVerdict, type LoopResult } from './decide-acceptance.ts';
 import type { RunEnding } from './ending.ts';
 import { hostProvider, type Builtin, type HostServices } from './host-tools.ts';
@@ -19,8 +19,15 @@ export interface RunOptions extends RunRecordOptions {
   readonly task: Task;
   /** Tools beyond the task's own (`task.tools`), after them: users' servers. */
   readonly providers?: readonly ToolProvider[];
-  /** The host's own tools, after every provider's (none ships); each gets the run's `HostServices`. */
+  /** The host's own tools, after every provider's (ToolSearch when the run defers); each gets the run's `HostServices`. */
   readonly builtins?: readonly Builtin[];
+  /**
+   * Defer rules (`--defer-tool`, a scenario's `defer`; names checked by the
+   * host): each tool they match is sent with `defer_loading` and callable
+   * only once disclosed. A run with any names format 8 and needs ToolSearch
+   * among its built-ins.
+   */
+  readonly defer?: readonly Rule[];
   readonly cwd: string;
   readonly hooks: readonly Hook[];
   readonly permission: Pipeline['permission'];
@@ -83,12 +90,13 @@ export async function runTask(options: RunOptions): Promise<Outcome<RunOutcome>>
   try {
     const begun = run.begin(options.task.start?.(taskRun));
     if (!begun.ok) return await run.end({ type: 'broken', failure: begun, answered });
-    const toolSet = refusal.ok ? await openTable(host.providers, taskRun) : { ok: false as const, failure: refusal };
+    const toolSet = refusal.ok ? await openTable(host.providers, taskRun, options.defer ?? []) : { ok: false as const, failure: refusal };
     if (!toolSet.ok) return await run.end({ type: 'unopened', failure: toolSet.failure, ...(toolSet.servers ? { servers: toolSet.servers } : {}) });
     host.table.current = toolSet.value.table;
     run.holdTools(toolSet.value.close);
     const { servers } = toolSet.value;
-    const started = run.start({ transport: toolSet.value.transport, server: toolSet.value.server ?? null, bindings: Object.values(toolSet.value.table).map((t) => t.binding), ...(servers ? { servers } : {}) });
+    const defer = (options.defer ?? []).map((rule) => rule.text);
+    const started = run.start({ transport: toolSet.value.transport, server: toolSet.value.server ?? null, bindings: Object.values(toolSet.value.table).map((t) => t.binding), ...(servers ? { servers } : {}), ...(defer.length > 0 ? { defer } : {}) });
     if (!started.ok) return await run.end({ type: 'broken', failure: started, answered });
     const loop = await runLoop(loopOptions(options, { run, taskRun, toolSet: toolSet.value, names, onStep, maxTokens: maxTokens.ok ? maxTokens.value : DEFAULT_MAX_TOKENS }));
     const decided = decideAcceptance({ task: options.task, run: taskRun, recorder: run.recorder, readFile: (path) => run.readFile(path), onStep }, loop);
@@ -116,7 +124,7 @@ interface TableCell {
  */
 function hostTools(options: RunOptions, run: TaskRun, names: RunNames): { providers: readonly ToolProvider[]; clash: Outcome<void>; table: TableCell } {
   const table: TableCell = { current: {} };
-  const services: HostServices = { tools: () => table.current, names, signal: options.signal ?? new AbortController().signal };
+  const services: HostServices = { tools: () => table.current, names, signal: options.signal ?? new AbortController().signal, permission: (tool) => options.permission(tool, undefined) };
   const builtins = options.builtins ?? [];
   const providers = [...options.task.tools(run), ...(options.providers ?? []), ...(builtins.length > 0 ? [hostProvider(builtins, services)] : [])];
   return { providers, clash: duplicateName(providers.flatMap((provider) => provider.offers)), table };
@@ -127,7 +135,7 @@ function hostTools(options: RunOptions, run: TaskRun, names: RunNames): { provid
  * offers were: one name, one tool. When they do not open, the configured
  * servers that had started (closed again) go on record with the failure.
  */
-async function openTable(providers: readonly ToolProvider[], run: TaskRun): Promise<Success<ToolSet & { readonly table: Readonly<Record<string, RuntimeTool>> }> | Unopened> {
+async function openTable(providers: readonly ToolProvider[], run: TaskRun, defer: readonly Rule[]): Promise<Success<ToolSet & { readonly table: Readonly<Record<string, RuntimeTool>> }> | Unopened> {
   const toolSet = await openRecorded(providers, run);
   if (!toolSet.ok) return toolSet;
   const table = runtimeTable(toolSet.value.tools);
@@ -136,7 +144,17 @@ async function openTable(providers: readonly ToolProvider[], run: TaskRun): Prom
     const servers: ConfiguredServers | undefined = toolSet.value.servers;
     return { ok: false, failure: table, ...(servers ? { servers } : {}) };
   }
-  return ok({ ...toolSet.value, table: table.value });
+  return ok({ ...toolSet.value, table: deferredTable(table.value, defer) });
+}
+
+/** The table with `deferred` set on each tool a defer rule names (and cleared on every other: the rules alone decide). */
+function deferredTable(table: Readonly<Record<string, RuntimeTool>>, defer: readonly Rule[]): Readonly<Record<string, RuntimeTool>> {
+  if (defer.length === 0) return table;
+  const marked = Object.entries(table).map(([name, tool]) => {
+    const deferred = defer.some((rule) => ruleMatches(rule, toolNames(tool)));
+    return [name, tool.attributes.deferred === deferred ? tool : { ...tool, attributes: { ...tool.attributes, deferred } }] as const;
+  });
+  return Object.fromEntries(marked);
 }
 
 /** The host's `maxTokens`, checked: a positive integer (`invalid_arguments/bad_option`). */
@@ -177,6 +195,7 @@ function loopOptions(options: RunOptions, setup: LoopSetup): Parameters<typeof r
     recorder: run.recorder,
     names: setup.names,
     ...(options.method ? { method: options.method } : {}),
+    ...((options.defer ?? []).length > 0 ? { defers: true } : {}),
     ...(toolSet.protocolOf ? { protocolOf: toolSet.protocolOf } : {}),
     onStep: setup.onStep,
   };

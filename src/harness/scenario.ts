@@ -98,6 +98,8 @@ const COMMON = {
   /** Config keys: only these servers start, each required. */
   servers: v.optional(v.pipe(v.array(ServerKey), v.minLength(1), v.check((keys) => new Set(keys).size === keys.length, 'names a server twice'))),
   permissions: v.optional(Permissions),
+  /** Tools to defer, by name or whole server (`mcp__<key>`), as `--defer-tool` names them: sent with defer_loading, callable once a ToolSearch answer disclosed them. */
+  defer: v.optional(v.pipe(v.array(v.pipe(v.string(), v.minLength(1))), v.minLength(1), v.check((names) => new Set(names).size === names.length, 'names a tool twice'))),
   /** Requests at most (default 8). */
   max_requests: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(LIMITS.scenarioRequests, `is at most ${LIMITS.scenarioRequests} (LIMITS.scenarioRequests)`))),
   responses: v.pipe(v.array(Step), v.minLength(1)),

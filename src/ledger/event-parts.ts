@@ -227,6 +227,8 @@ export const IntentToolRecord = v.strictObject({
   model_schema_hash: Sha256,
   target: v.picklist(['plain', 'strict', 'anthropic']),
 });
+/** Format 8: a deferred tool's entry says so (sent with `defer_loading: true`); no other says `deferred`. */
+export const IntentToolRecord8 = v.strictObject({ ...IntentToolRecord.entries, deferred: v.optional(v.literal(true)) });
 
 /** Usage numbers of a response; `synthetic` whenever they were not measured. */
 export const UsageRecord = v.strictObject({ input_tokens: Count, output_tokens: Count, synthetic: v.boolean() });

@@ -28,6 +28,7 @@ import {
   HookRecord,
   HookResultRecord,
   IntentToolRecord,
+  IntentToolRecord8,
   MethodRecord,
   ModelRecord4,
   OrphanRecord,
@@ -48,7 +49,7 @@ import {
   UsageRecord4,
   WrittenFileRecord,
 } from './event-parts.ts';
-import { KNOWN_FORMATS, LEDGER_FORMAT_2, LEDGER_FORMAT_3, LEDGER_FORMAT_4, LEDGER_FORMAT_5, LEDGER_FORMAT_6, LEDGER_FORMAT_7, type RecordFormat } from './format.ts';
+import { KNOWN_FORMATS, LEDGER_FORMAT_2, LEDGER_FORMAT_3, LEDGER_FORMAT_4, LEDGER_FORMAT_5, LEDGER_FORMAT_6, LEDGER_FORMAT_7, LEDGER_FORMAT_8, type RecordFormat } from './format.ts';
 import type { Frozen } from './frozen.ts';
 import { NAMED_FORMAT, resolveField, since, NO_ENTRY, type Field, type From, type Newest, type NoEntry } from './since.ts';
 
@@ -78,6 +79,8 @@ const EVENTS = {
     hooks: v.array(HookRecord),
     // Format 3 adds the plain Agent Skills record (`PlainMethodRecord`); before it, no record says `plain`.
     method: since(LEDGER_FORMAT_3, v.nullable(MethodRecord), v.nullable(v.looseObject({ plain: ABSENT }))),
+    // Format 8: the defer rules as given (a record names 8 only with them: `FORMAT_USES`).
+    defer: since(LEDGER_FORMAT_8, v.optional(v.pipe(v.array(v.string()), v.minLength(1))), NO_ENTRY),
     files: FileRefs.any,
   },
   /** One model request: its payload, the tools and mapping it showed, the method adopted, what it disclosed (format 4: the task's own fields instead). */
@@ -85,11 +88,15 @@ const EVENTS = {
     request_id: v.string(),
     index: Count,
     payload: WrittenFileRecord,
-    tools: v.array(IntentToolRecord),
+    // Format 8: a deferred tool's entry says `deferred: true`.
+    tools: since(LEDGER_FORMAT_8, v.array(IntentToolRecord8), v.array(IntentToolRecord)),
     mapping_tag: v.string(),
     method: v.unknown(),
     // From format 4 a task's own field (`Task.requestFields`; the excerpt's recheck reads it).
     disclosed_sources: since(LEDGER_FORMAT_4, NO_ENTRY, v.array(v.string())),
+    // Format 8, in a run that defers: the deferred tools the payload disclosed, and the bytes of the definitions it shows (verify recomputes both from the payload).
+    disclosed_tools: since(LEDGER_FORMAT_8, v.optional(v.array(v.string())), NO_ENTRY),
+    visible_tool_bytes: since(LEDGER_FORMAT_8, v.optional(Count), NO_ENTRY),
     files: FileRefs.requestPayload,
   },
   /** The model's answer to a request (its file, label, usage, stop reason)… */
@@ -255,6 +262,7 @@ export const EVENT_SCHEMAS: { readonly [F in RecordFormat]: FormatSchemas<F> } =
   [LEDGER_FORMAT_5]: schemasOf(LEDGER_FORMAT_5),
   [LEDGER_FORMAT_6]: schemasOf(LEDGER_FORMAT_6),
   [LEDGER_FORMAT_7]: schemasOf(LEDGER_FORMAT_7),
+  [LEDGER_FORMAT_8]: schemasOf(LEDGER_FORMAT_8),
 };
 
 type DataOf<T extends EventType, F extends RecordFormat> = { [V in Variants<T>]: v.InferInput<DataSchema<V, F>> }[Variants<T>];
@@ -296,6 +304,11 @@ export const FORMAT_USES: { readonly [F in Exclude<RecordFormat, typeof LEDGER_F
   [LEDGER_FORMAT_7]: {
     shapes: 'a server reached over HTTP',
     used: (events) => events.some((e) => e.type === 'run_start' && startUsesHttp(e)),
+  },
+  // Only a run that defers tools names format 8: its run_start lists the defer rules (at least one).
+  [LEDGER_FORMAT_8]: {
+    shapes: 'deferred tools',
+    used: (events) => events.some((e) => e.type === 'run_start' && 'defer' in e && e.defer !== undefined),
   },
 };
 

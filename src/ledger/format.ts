@@ -93,11 +93,21 @@ export const LEDGER_FORMAT_6 = 'caplab.ledger/6';
  */
 export const LEDGER_FORMAT_7 = 'caplab.ledger/7';
 
-/** The format a new run names, unless its tools carry configured servers (`LEDGER_FORMAT_5`), its task keeps results (`LEDGER_FORMAT_6`) or a server is reached over HTTP (`LEDGER_FORMAT_7`). */
+/**
+ * Version 8, which only a run that defers tools names: version 7's shapes,
+ * and the defer rules in run_start (`defer`, the names as given), each
+ * request's `disclosed_tools` (the deferred tools its payload disclosed, by
+ * `toolDisclosure` of its bytes) and `visible_tool_bytes`, and `deferred:
+ * true` on a deferred tool's entry of a request's `tools`. Every other run
+ * keeps version 4 to 7, and its bytes.
+ */
+export const LEDGER_FORMAT_8 = 'caplab.ledger/8';
+
+/** The format a new run names, unless its tools carry configured servers (`LEDGER_FORMAT_5`), its task keeps results (`LEDGER_FORMAT_6`), a server is reached over HTTP (`LEDGER_FORMAT_7`) or it defers tools (`LEDGER_FORMAT_8`). */
 export const LEDGER_FORMAT = LEDGER_FORMAT_4;
 
 /** Every format this verifier can read, oldest first (version 1 records predate `ending` and are not read). */
-export const KNOWN_FORMATS = [LEDGER_FORMAT_2, LEDGER_FORMAT_3, LEDGER_FORMAT_4, LEDGER_FORMAT_5, LEDGER_FORMAT_6, LEDGER_FORMAT_7] as const;
+export const KNOWN_FORMATS = [LEDGER_FORMAT_2, LEDGER_FORMAT_3, LEDGER_FORMAT_4, LEDGER_FORMAT_5, LEDGER_FORMAT_6, LEDGER_FORMAT_7, LEDGER_FORMAT_8] as const;
 /** A record format this verifier reads. */
 export type RecordFormat = (typeof KNOWN_FORMATS)[number];
 

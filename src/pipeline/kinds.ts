@@ -14,6 +14,9 @@ export const PIPELINE_KINDS = {
   default: { class: 'permission_denied', basis: null },
   hook_conflict: { class: 'permission_denied', basis: null },
   run_interrupted: { class: 'precondition', basis: null },
+  // a deferred tool called under a request that did not disclose it (resolve): a host rule, as the excerpt's
+  // sources_not_disclosed; no basis row, since a basis names what a refused server broke
+  tool_not_disclosed: { class: 'precondition', basis: null },
   handler_threw: { class: 'business', basis: null },
   handler_timeout: { class: 'timeout', basis: null },
   // a result outside the pinned result schema: a local handler's bug, or an MCP server's (recorded without a basis)

@@ -16,6 +16,12 @@ export interface ProducingRequest {
   readonly payloadSha256: string;
   /** The bindings this request exposed, by model-visible tool name. */
   readonly bindings: Readonly<Record<string, Binding>>;
+  /**
+   * The deferred tools this request's payload disclosed (`disclosedTools` of
+   * its bytes: a ToolSearch answer in it referenced them); absent when it
+   * deferred none. A call to a deferred tool not among them is refused.
+   */
+  readonly disclosedTools?: readonly string[];
 }
 
 /** A protocol exchange behind a call (MCP over stdio or Streamable HTTP): the correlated ids and what crossed the wire. */
@@ -59,9 +65,12 @@ export interface CallContext {
 /**
  * Attributes of a runtime tool (seed 002's runtime tool object). caplab reads
  * readOnly (default permission), concurrencySafe (batching), fromMcp (the
- * class of a result_validate failure), maxResultBytes and timeoutMs;
- * needsInteraction and deferred are carried for library users and read by
- * nothing in caplab (it has no prompt and defers no tool).
+ * class of a result_validate failure), references (who may return
+ * tool_reference blocks), deferred (its definition is sent with
+ * `defer_loading` and it may be called only once a ToolSearch answer
+ * disclosed it), maxResultBytes and timeoutMs; needsInteraction is carried
+ * for library users and read by nothing in caplab (it has no prompt). The
+ * harness sets `deferred` from the run's defer rules, over what a provider gave.
  */
 export interface ToolAttributes {
   readonly readOnly: boolean;
@@ -70,6 +79,8 @@ export interface ToolAttributes {
   readonly needsInteraction: boolean;
   readonly deferred: boolean;
   readonly fromMcp: boolean;
+  /** Its results may hold tool_reference blocks: only a host tool (ToolSearch); result_validate refuses them from any other. */
+  readonly references: boolean;
   readonly maxResultBytes: number;
   readonly timeoutMs: number;
 }
@@ -97,6 +108,7 @@ export function attributesOf(contract: Contract, extra: Partial<ToolAttributes> 
     needsInteraction: !contract.readOnly,
     deferred: false,
     fromMcp: false,
+    references: false,
     maxResultBytes: contract.limits.maxResultBytes,
     timeoutMs: contract.limits.timeoutMs,
     ...extra,

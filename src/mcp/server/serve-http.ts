@@ -4,6 +4,7 @@
  * Streamable HTTP (2025-06-18), JSON answers only: no SSE stream, no GET.
  * Every request passes the guards first (`Host`/`Origin` 403, token 401),
  * then `/mcp` only (404), POST one message or DELETE a session (else 405).
+ * Sessions idle past `httpSessionIdleMs` expire (http-sessions.ts).
  */
 import type { Server } from 'bun';
 import { LIMITS } from '../../contract/index.ts';
@@ -34,6 +35,10 @@ export interface HttpServeIo {
   readonly stdin?: AsyncIterable<unknown>;
   /** Aborted on SIGINT/SIGTERM (the reason names the signal): the server stops cleanly. */
   readonly stop?: AbortSignal;
+  /** Aborted on a second SIGINT/SIGTERM (the reason names it): a stop under way ends its grace at once, cutting requests still in flight. */
+  readonly force?: AbortSignal;
+  /** The clock sessions are timed by (milliseconds; `Date.now` unless a test drives time). */
+  readonly now?: () => number;
 }
 
 /** How `serve --http` ended: 0 stopped (a signal or stdin EOF; the CLI ranks a signal), 3 it could not listen. */
@@ -60,6 +65,12 @@ function refusal(status: number, message: string, headers: Record<string, string
 
 /** The media type of a `Content-Type` value, without parameters (`; charset=utf-8`), lower case. */
 const mediaType = (value: string | null): string | undefined => value?.split(';')[0]!.trim().toLowerCase();
+
+/** Whether an `Accept` value lists both types a Streamable HTTP client MUST accept on a POST (their parameters, `q` too, not weighed). */
+function acceptsBoth(accept: string | null): boolean {
+  const types = new Set((accept ?? '').split(',').map((range) => mediaType(range)));
+  return types.has('application/json') && types.has('text/event-stream');
+}
 
 const sessionHeaders = (request: Request): SessionHeaders => ({
   sessionId: request.headers.get('mcp-session-id'),
@@ -117,9 +128,11 @@ function initialize(message: Record<string, unknown>, headers: SessionHeaders, c
   return respond(answered, ctx, { 'mcp-session-id': ctx.sessions.open(String(result['protocolVersion'])) });
 }
 
-/** POST /mcp: one JSON-RPC message (no batch), `application/json`, at most `httpBodyBytes`. */
+/** POST /mcp: one JSON-RPC message (no batch), `application/json`, at most `httpBodyBytes`, from a client that accepts JSON and SSE answers. */
 async function post(request: Request, ctx: Context): Promise<Response> {
   if (mediaType(request.headers.get('content-type')) !== 'application/json') return refusal(415, 'Content-Type must be application/json');
+  // The spec's client MUST list both (the SDK's server answers 406 too), even though this server answers JSON only.
+  if (!acceptsBoth(request.headers.get('accept'))) return refusal(406, 'Not Acceptable: Accept must list both application/json and text/event-stream');
   const body = await readBounded(request, BODY_LIMIT);
   // Unread bytes may follow: the connection is closed, not reused.
   if (!body) return refusal(413, `a body over ${BODY_LIMIT} bytes (httpBodyBytes) is not read`, { connection: 'close' });
@@ -177,13 +190,38 @@ function stopRequested(options: HttpServeOptions, io: HttpServeIo): { readonly r
   return { reason: reasons.length > 0 ? Promise.race(reasons) : new Promise(() => undefined), release };
 }
 
-/** Stops listening at once, lets requests in flight finish (their answers written) for a grace, then closes what is left. */
-async function close(listener: Server<undefined>): Promise<void> {
+/** How a stop ended: every request in flight answered, the grace over, or a second signal (its name); and how many requests it cut. */
+type How = { readonly how: 'drained' } | { readonly how: 'grace over' } | { readonly how: 'forced'; readonly by: string };
+type Closed = How & { readonly cut: number };
+
+/**
+ * Stops listening at once, lets requests in flight finish (their answers
+ * written) for a grace, or until `force` is aborted (a second signal), then
+ * closes the sockets of what is left.
+ */
+async function close(listener: Server<undefined>, force: AbortSignal | undefined): Promise<Closed> {
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, STOP_GRACE_MS)));
-  await Promise.race([listener.stop(false), grace]);
+  let onForce = (): void => undefined;
+  const grace = new Promise<How>((resolve) => (timer = setTimeout(() => resolve({ how: 'grace over' }), STOP_GRACE_MS)));
+  const forced = new Promise<How>((resolve) => {
+    onForce = () => resolve({ how: 'forced', by: String(force!.reason) });
+    if (force?.aborted) onForce();
+    else force?.addEventListener('abort', onForce, { once: true });
+  });
+  const how = await Promise.race([listener.stop(false).then((): How => ({ how: 'drained' })), grace, forced]);
   clearTimeout(timer);
+  force?.removeEventListener('abort', onForce);
+  const cut = how.how === 'drained' ? 0 : listener.pendingRequests;
   await listener.stop(true);
+  return { ...how, cut };
+}
+
+/** The last log line of a stop: what became of the requests that were in flight. */
+function stoppedLine(reason: string, closed: Closed, sessions: number): string {
+  const ended = `${sessions} sessions ended`;
+  if (closed.how === 'drained') return `${reason}: stopped (listener closed, answers in flight written, ${ended})`;
+  if (closed.how === 'grace over') return `${reason}: stopped (listener closed, ${closed.cut} requests still in flight after ${STOP_GRACE_MS} ms cut, ${ended})`;
+  return `${reason}: stopped at once by a second ${closed.by} (listener closed, ${closed.cut} requests in flight cut, ${ended})`;
 }
 
 function listen(options: HttpServeOptions, ctx: Context): Server<undefined> {
@@ -210,7 +248,7 @@ export async function serveToolsHttp(server: ToolServer, options: HttpServeOptio
   const log = (text: string): void => io.stderr(`caplab serve: ${text}\n`);
   const ctx: Context = {
     methods: toolServerMethods(server),
-    sessions: new HttpSessions(LIMITS.httpSessions),
+    sessions: new HttpSessions({ limit: LIMITS.httpSessions, idleMs: LIMITS.httpSessionIdleMs, now: io.now ?? Date.now }),
     allowed: allowedOrigins(options.allowOrigins),
     authorized: options.token === undefined ? undefined : bearerCheck(options.token),
     log,
@@ -232,9 +270,8 @@ export async function serveToolsHttp(server: ToolServer, options: HttpServeOptio
   const stop = stopRequested(options, io);
   const reason = await stop.reason;
   stop.release();
-  const closing = close(listener);
+  const closing = close(listener, io.force);
   log(`${reason}: stopping (listener closed; ${listener.pendingRequests} requests in flight)`);
-  await closing;
-  log(`${reason}: stopped (listener closed, answers in flight written, ${ctx.sessions.size} sessions ended)`);
+  log(stoppedLine(reason, await closing, ctx.sessions.size));
   return HTTP_SERVE_EXIT.ok;
 }

@@ -103,7 +103,8 @@ describe('HttpTransport against a server in another process', () => {
     const failure = failureOf(await s.request('initialize', INIT));
     expect(failure).toMatchObject({ class: 'auth', kind: 'unauthorized' });
     expect(failure.message).toContain('"https://auth.example/.well-known/oauth-protected-resource", not fetched');
-    await s.closed();
+    // Its answer (the 401) had arrived: nothing was in flight for close() to abort.
+    expect(await s.closed()).toEqual({ url: expect.any(String), session: { deleted: false, why: 'no session id was issued' }, aborted: 0 });
   });
 
   test('403 is auth/forbidden; 418 protocol/http_status; 500 closed/server_error', async () => {
@@ -114,7 +115,8 @@ describe('HttpTransport against a server in another process', () => {
     ] as const) {
       const s = session((await hostile(mode)).url);
       expect(failureOf(await s.request('initialize', INIT))).toMatchObject(expected);
-      await s.closed();
+      // The error status was the POST's answer: the close report counts no POST aborted.
+      expect({ mode, aborted: (await s.closed()).aborted }).toEqual({ mode, aborted: 0 });
     }
   });
 

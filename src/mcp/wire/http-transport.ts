@@ -186,8 +186,14 @@ export class HttpTransport implements Transport<HttpCloseReport> {
     return { method, headers, signal, redirect: 'manual', proxy: false, ...(body !== undefined ? { body } : {}) };
   }
 
-  /** Reports the end once (a closed-class failure as onclose, any other as onerror), unless closing was asked for first. */
-  #end(failure: Failure): void {
+  /**
+   * Reports the end once (a closed-class failure as onclose, any other as
+   * onerror), unless closing was asked for first. The POST that failed is
+   * over (its answer, an error, arrived or never will): it leaves the
+   * in-flight set first, so a close the callback starts does not count it as aborted.
+   */
+  #end(failure: Failure, sent: Sent): void {
+    this.#inflight.delete(sent.controller);
     if (this.#done) return;
     this.#ended = true;
     (failure.class === 'closed' ? this.onclose : this.onerror)?.(failure);
@@ -217,7 +223,7 @@ export class HttpTransport implements Transport<HttpCloseReport> {
       try {
         response = await this.#fetch(this.#url, this.#init('POST', body, controller.signal));
       } catch (error) {
-        return this.#end(fetchFailure(sent.what, error));
+        return this.#end(fetchFailure(sent.what, error), sent);
       }
       statusKnown();
       if (sent.kind !== 'request') this.#inflight.delete(controller);
@@ -233,17 +239,17 @@ export class HttpTransport implements Transport<HttpCloseReport> {
     if (failed || sent.kind !== 'request') void response.body?.cancel().catch(() => {});
     if (failed) {
       if (failed.kind === 'session_gone') this.#sessionGone = true;
-      return this.#end(failed);
+      return this.#end(failed, sent);
     }
     if (sent.kind !== 'request') {
       if (response.status === 202) return;
-      return this.#end(refuse('protocol', 'not_accepted', `${sent.what}: HTTP ${response.status}, not 202 Accepted (a notification or answer the server accepts MUST get 202 with no body)`));
+      return this.#end(refuse('protocol', 'not_accepted', `${sent.what}: HTTP ${response.status}, not 202 Accepted (a notification or answer the server accepts MUST get 202 with no body)`), sent);
     }
     const type = mediaType(response.headers.get('content-type'));
     if (response.status !== 202 && type === 'application/json') return this.#readJson(response, sent);
     if (response.status !== 202 && type === 'text/event-stream') return this.#readStream(response, sent);
     void response.body?.cancel().catch(() => {});
-    this.#end(refuse('protocol', 'bad_content_type', `${sent.what}: HTTP ${response.status} with Content-Type ${shown(response.headers.get('content-type'))}; a request MUST be answered with application/json or text/event-stream`));
+    this.#end(refuse('protocol', 'bad_content_type', `${sent.what}: HTTP ${response.status} with Content-Type ${shown(response.headers.get('content-type'))}; a request MUST be answered with application/json or text/event-stream`), sent);
   }
 
   /** The session id issued with the initialize answer, checked (visible ASCII, within the bound). */
@@ -258,33 +264,33 @@ export class HttpTransport implements Transport<HttpCloseReport> {
   async #readJson(response: Response, sent: Sent): Promise<void> {
     const body = await readBodyBounded(response, this.#limits.bodyBytes, sent.what);
     if (this.#done) return;
-    if (!body.ok) return this.#end(body);
+    if (!body.ok) return this.#end(body, sent);
     const decoded = decodeHttp(body.value, `the JSON body answering ${sent.what}`);
-    if (!decoded.ok) return this.#end(decoded);
-    if (!isAnswerTo(decoded.value, sent.key)) return this.#end(refuse('protocol', 'no_answer', `${sent.what}: the JSON body is not its answer (a request answered as JSON MUST get its response)`));
+    if (!decoded.ok) return this.#end(decoded, sent);
+    if (!isAnswerTo(decoded.value, sent.key)) return this.#end(refuse('protocol', 'no_answer', `${sent.what}: the JSON body is not its answer (a request answered as JSON MUST get its response)`), sent);
     this.#deliver(decoded.value, body.value.byteLength, sent);
   }
 
   /** Delivers the stream's messages until the request's answer (then stops reading); a stream that ends first is closed/stream_dropped. */
   async #readStream(response: Response, sent: Sent): Promise<void> {
     const reader = response.body?.getReader();
-    if (!reader) return this.#end(dropped(sent.what, 'the SSE stream had no body'));
+    if (!reader) return this.#end(dropped(sent.what, 'the SSE stream had no body'), sent);
     const parser = new SseParser(this.#limits.sseEventBytes);
     try {
       for (;;) {
         const { done, value } = await reader.read();
         if (this.#done) return;
-        if (done) return this.#end(dropped(sent.what, 'the SSE stream ended'));
+        if (done) return this.#end(dropped(sent.what, 'the SSE stream ended'), sent);
         const { events, failure } = parser.push(value);
         for (const event of events) {
           const decoded = decodeHttp(event.data, `an SSE event answering ${sent.what}`);
-          if (!decoded.ok) return this.#end(decoded);
+          if (!decoded.ok) return this.#end(decoded, sent);
           if (!this.#deliver(decoded.value, event.bytes, sent) || isAnswerTo(decoded.value, sent.key)) return;
         }
-        if (failure) return this.#end(failure);
+        if (failure) return this.#end(failure, sent);
       }
     } catch (error) {
-      if (!this.#done) this.#end(dropped(sent.what, `the SSE stream broke (${error instanceof Error ? error.message : String(error)})`));
+      if (!this.#done) this.#end(dropped(sent.what, `the SSE stream broke (${error instanceof Error ? error.message : String(error)})`), sent);
     } finally {
       void reader.cancel().catch(() => {});
     }

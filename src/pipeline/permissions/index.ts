@@ -6,6 +6,6 @@
 export { parseRule, parseRules, ruleMatches } from './rule.ts';
 export type { Rule } from './rule.ts';
 export { deniedByHookBlock, NO_RULES, permissionFailure, permissionPolicy } from './policy.ts';
-export type { HookDecision, PermissionRules, Policy, PolicyOptions } from './policy.ts';
+export type { HookDecision, PermissionRules, Policy, PolicyOptions, PolicyTool } from './policy.ts';
 export { checkNames } from './known.ts';
 export type { NameUses } from './known.ts';

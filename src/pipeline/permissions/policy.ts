@@ -1,7 +1,7 @@
 import { fail, type Failure } from '../../contract/index.ts';
 import type { PermissionDecision } from '../hook.ts';
 import type { RuntimeTool } from '../tool.ts';
-import { toolNames } from '../names.ts';
+import { toolNames, type Nameable } from '../names.ts';
 import { ruleMatches, type Rule } from './rule.ts';
 
 /** Rules from settings files, by list. */
@@ -32,7 +32,10 @@ export interface HookDecision {
   readonly reason?: string;
 }
 
-export type Policy = (tool: RuntimeTool, hook?: HookDecision) => PermissionDecision;
+/** What the policy reads of a tool: its names and whether it is read-only (a runtime tool, or an offer before anything opened). */
+export type PolicyTool = Nameable & { readonly attributes: Pick<RuntimeTool['attributes'], 'readOnly'> };
+
+export type Policy = (tool: PolicyTool, hook?: HookDecision) => PermissionDecision;
 
 function first(rules: readonly Rule[], names: readonly string[]): Rule | undefined {
   return rules.find((rule) => ruleMatches(rule, names));
@@ -72,7 +75,7 @@ export function permissionPolicy(options: PolicyOptions): Policy {
       : { decision: 'deny', by: 'policy', asked, reason: `${why}; non-interactive ask denied (pass --yes to allow) for ${name}` };
   }
 
-  return function decide(tool: RuntimeTool, hook?: HookDecision): PermissionDecision {
+  return function decide(tool: PolicyTool, hook?: HookDecision): PermissionDecision {
     const names = toolNames(tool);
     const name = names[0] ?? tool.contract.name;
     const denyFlag = first(denyFlags, names);

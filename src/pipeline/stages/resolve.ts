@@ -1,5 +1,5 @@
 import { resolvePinned, type Binding } from '../../binding/index.ts';
-import type { Outcome } from '../../contract/index.ts';
+import { fail, type Failure, type Outcome } from '../../contract/index.ts';
 import type { ProducingRequest, RuntimeTool, ToolCall } from '../tool.ts';
 import { next, stop, type Pipeline, type CallStage } from './stage.ts';
 
@@ -17,7 +17,19 @@ export function resolveCall(call: ToolCall, request: ProducingRequest, tools: Pi
   if (!pinned.ok) return pinned;
   // resolvePinned found the pinned id registered under this name, so the search always succeeds.
   const tool = registered.find((candidate) => candidate.binding.id === pinned.value.id)!;
-  return { ok: true, value: { tool, binding: pinned.value } };
+  const hidden = undisclosed(tool, call.name, request);
+  return hidden ?? { ok: true, value: { tool, binding: pinned.value } };
+}
+
+/**
+ * A deferred tool may be called only under a request whose payload disclosed
+ * it (a ToolSearch answer in it referenced it): the model has not been shown
+ * its definition otherwise. Refused before convert, validation, hooks and
+ * handler; a reference answered now reaches the model in the next request.
+ */
+function undisclosed(tool: RuntimeTool, name: string, request: ProducingRequest): Failure | undefined {
+  if (!tool.attributes.deferred || (request.disclosedTools ?? []).includes(name)) return undefined;
+  return fail('precondition', 'tool_not_disclosed', `${name} is deferred and request ${request.id} did not disclose it (a caplab host rule): call ToolSearch first; its reference reaches the model in the next request`);
 }
 
 /** resolve: the tool and binding the call runs under; the record's detail is the binding id. */
