@@ -120,6 +120,26 @@ describe('HttpTransport against a server in another process', () => {
     }
   });
 
+  test('a request answered with a JSON body labelled text/plain, or with 202, is protocol/bad_content_type (spec MUST)', async () => {
+    for (const [mode, status] of [['wrong-type', 'HTTP 200 with Content-Type "text/plain"'], ['request-202', 'HTTP 202 with Content-Type (none)']] as const) {
+      const s = session((await hostile(mode)).url);
+      expect((await s.handshake()).ok).toBe(true);
+      const failure = failureOf(await s.request('tools/call', { name: 'add', arguments: {} }));
+      expect(failure).toMatchObject({ class: 'protocol', kind: 'bad_content_type', basis: 'spec MUST' });
+      expect(failure.message).toContain(`tools/call #2: ${status}`);
+      await s.closed();
+    }
+  });
+
+  test('a JSON body answering another id is protocol/no_answer (spec MUST), not delivered as some other answer', async () => {
+    const s = session((await hostile('other-id')).url);
+    expect((await s.handshake()).ok).toBe(true);
+    const failure = failureOf(await s.request('tools/call', { name: 'add', arguments: {} }));
+    expect(failure).toMatchObject({ class: 'protocol', kind: 'no_answer', basis: 'spec MUST' });
+    expect(failure.message).toContain('tools/call #2: the JSON body is not its answer');
+    await s.closed();
+  });
+
   test('a port nothing listens on is closed/unreachable, outcome unknown', async () => {
     const server = await hostile('well');
     const url = server.url;

@@ -11,7 +11,9 @@
  * `big-json`, `big-sse`, `drop-sse` (tools/call: a stream that breaks before its
  * answer), `hang` (tools/call: a stream that never answers), `session-404`
  * (every tools/call 404s; each initialize a fresh session), `notify-200` (notifications answered 200), `bad-session-id`
- * (ARG: `long` or `space`), `decoy` (a raw TCP listener).
+ * (ARG: `long` or `space`), `wrong-type` (tools/call: its JSON answer labelled
+ * text/plain), `request-202` (tools/call answered 202), `other-id` (tools/call:
+ * a JSON answer to another id), `decoy` (a raw TCP listener).
  */
 import { LIMITS } from '../../../contract/index.ts';
 
@@ -69,6 +71,9 @@ function answer(message: { id?: unknown; method?: string; result?: unknown }): R
     if (mode === 'drop-sse') return sse([': working\n\n'], false);
     if (mode === 'hang') return new Response(new ReadableStream({ start: (c) => c.enqueue(new TextEncoder().encode(': working\n\n')) }), { headers: { 'content-type': 'text/event-stream' } });
     if (mode === 'session-404') return new Response('unknown session', { status: 404 });
+    if (mode === 'wrong-type') return new Response(JSON.stringify({ jsonrpc: '2.0', id, result: { content: [] } }), { headers: { 'content-type': 'text/plain' } });
+    if (mode === 'request-202') return new Response(null, { status: 202 });
+    if (mode === 'other-id') return json({ jsonrpc: '2.0', id: 'not-yours', result: { content: [] } });
     if (mode === 'big-json') return chunked(JSON.stringify({ jsonrpc: '2.0', id, result: { pad: 'x'.repeat(LIMITS.httpBodyBytes) } }), 'application/json');
     return json({ jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: 'ok' }] } });
   }
