@@ -12,7 +12,8 @@ export interface ToolDisclosure {
 }
 
 type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+/** Whether a JSON value is an object (not an array, not null). */
+export const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 const utf8 = new TextEncoder();
 
 /**
@@ -44,7 +45,8 @@ export function disclosedTools(payload: Uint8Array): readonly string[] {
   return toolDisclosure(payload).disclosed;
 }
 
-function parsePayload(payload: Uint8Array): Json | undefined {
+/** A payload's bytes as the JSON object they hold (fatal UTF-8); undefined when they hold none. */
+export function parsePayload(payload: Uint8Array): Json | undefined {
   try {
     const value: unknown = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(payload));
     return isObject(value) ? value : undefined;

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { codePoints, LIMITS, ok, type Contract, type Outcome } from '../../contract/index.ts';
 import { textBlock, toolReference, type CallContext, type ResultBlock, type ToolOutput } from '../../pipeline/index.ts';
-import { TOOL_SEARCH } from '../disclosure.ts';
+import { isObject, parsePayload, TOOL_SEARCH } from '../disclosure.ts';
 import type { Builtin, HostServices } from '../host-tools.ts';
 import { searchTools, type SearchableTool } from './search.ts';
 
@@ -47,8 +47,6 @@ export const toolSearchContract = {
   errorClasses: ['invalid_arguments', 'permission_denied', 'business', 'precondition', 'timeout'],
 } as const satisfies Contract;
 
-type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * The tools a request payload sent deferred (`defer_loading: true`), as the
@@ -57,15 +55,10 @@ const isObject = (value: unknown): value is Json => typeof value === 'object' &&
  * description and an object schema is not searchable.
  */
 export function deferredEntries(payload: Uint8Array): SearchableTool[] {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(payload));
-  } catch {
-    return [];
-  }
-  const tools = isObject(parsed) && Array.isArray(parsed['tools']) ? parsed['tools'] : [];
+  const parsed = parsePayload(payload);
+  const tools = Array.isArray(parsed?.['tools']) ? parsed['tools'] : [];
   return tools.filter(
-    (tool): tool is SearchableTool & Json =>
+    (tool): tool is SearchableTool =>
       isObject(tool) && tool['defer_loading'] === true && typeof tool['name'] === 'string' && typeof tool['description'] === 'string' && isObject(tool['input_schema']),
   );
 }
