@@ -45,7 +45,7 @@ function forgedEvent(dir: string, pick: (e: Event) => boolean, edit: (e: Event) 
 }
 
 /** The refusal of verify: its kind, and the message, which names the event. */
-async function refusal(dir: string): Promise<{ code: number; kind?: string; message: string }> {
+async function refusal(dir: string): Promise<{ code: number; kind: string | undefined; message: string }> {
   const { code, doc } = await verifyJson(dir);
   return { code, kind: doc.error?.kind, message: doc.error?.message ?? '' };
 }

@@ -27,7 +27,7 @@ async function recorded(name: string): Promise<{ events: Event[]; readFile: Read
     try {
       return ok(new Uint8Array(readFileSync(join(dir, path))));
     } catch {
-      return fail('evidence', 'file_missing', path);
+      return fail('evidence', 'missing_file', path);
     }
   };
   return { events, readFile, dir };

@@ -5,7 +5,7 @@ import { scratchDir } from '../../test/scratch.ts';
 import { EXCERPT_SCENARIOS, excerptTask, excerptTaskOverMcp, fixtureLaunch } from '../excerpt/index.ts';
 import { fixedClock } from '../ledger/index.ts';
 import type { RuntimeTool } from '../pipeline/index.ts';
-import { createHost } from './host.ts';
+import { createHost, type HostPermissions } from './host.ts';
 import { loadScenario, scriptedModel } from './scenario.ts';
 import type { Task } from './task.ts';
 import { replacingTool } from './testing/replace-tool.ts';
@@ -65,7 +65,8 @@ async function deferredRun(name: string, task: Task) {
   if (!scenario.ok) throw new Error(scenario.message);
   const dir = scratchDir('caplab-deferred-');
   const counted = counting(task);
-  const permissions = 'permissions' in scenario.value && scenario.value.permissions ? { source: 'scenario', ...scenario.value.permissions } : undefined;
+  const given = 'permissions' in scenario.value ? scenario.value.permissions : undefined;
+  const permissions: HostPermissions | undefined = given ? { source: 'scenario', ...(given.deny ? { deny: given.deny } : {}), ...(given.allow ? { allow: given.allow } : {}), ...(given.ask ? { ask: given.ask } : {}) } : undefined;
   const host = createHost({ cwd: dir, defer: [{ source: 'scenario defer', names: ['read_source'] }], ...(permissions ? { permissions } : {}) });
   const outcome = await host.run(counted.task, scriptedModel(scenario.value), { runId: name, runDir: join(dir, 'run'), clock: fixedClock(0) });
   if (!outcome.ok) throw new Error(outcome.message);
