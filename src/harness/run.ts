@@ -147,11 +147,18 @@ async function openTable(providers: readonly ToolProvider[], run: TaskRun, defer
   return ok({ ...toolSet.value, table: deferredTable(table.value, defer) });
 }
 
-/** The table with `deferred` set on each tool a defer rule names (and cleared on every other: the rules alone decide). */
+/**
+ * The table with `deferred` set on each tool a defer rule names (and cleared
+ * on every other: the rules alone decide). Tool rules are looked up by name,
+ * so deferring thousands of tools one by one stays linear.
+ */
 function deferredTable(table: Readonly<Record<string, RuntimeTool>>, defer: readonly Rule[]): Readonly<Record<string, RuntimeTool>> {
   if (defer.length === 0) return table;
+  const named = new Set(defer.flatMap((rule) => (rule.kind === 'tool' ? [rule.name] : [])));
+  const servers = defer.filter((rule) => rule.kind === 'server');
   const marked = Object.entries(table).map(([name, tool]) => {
-    const deferred = defer.some((rule) => ruleMatches(rule, toolNames(tool)));
+    const names = toolNames(tool);
+    const deferred = names.some((n) => named.has(n)) || servers.some((rule) => ruleMatches(rule, names));
     return [name, tool.attributes.deferred === deferred ? tool : { ...tool, attributes: { ...tool.attributes, deferred } }] as const;
   });
   return Object.fromEntries(marked);
