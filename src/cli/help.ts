@@ -1,4 +1,3 @@
-import { LIMITS } from '../contract/index.ts';
 import { CAPLAB_VERSION } from '../version.ts';
 import { RUN_ID_RULE } from './run-id.ts';
 
@@ -134,7 +133,7 @@ limit) is listed as not read, with why. A package grants nothing: callable tools
 bindings and permissions only.
 
 Exit codes: 0 listed, 2 usage error (a bad folder, a symlink that leads nowhere, a name given
-twice, more than ${LIMITS.skillPackages} packages), 3 stdout could not be written.`,
+twice, more than 256 packages), 3 stdout could not be written.`,
   serve: `Usage: caplab serve
        caplab serve --http [--host H] [--port N] [--token-env NAME] [--allow-origin O]… [--exit-on-stdin-eof]
 

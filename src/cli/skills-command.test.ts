@@ -3,7 +3,9 @@ import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { scratchDir } from '../../test/scratch.ts';
 import { NOT_APPLIED, splitSkillMd, UNKNOWN_FIELD } from '../skill/index.ts';
+import { LIMITS } from '../contract/index.ts';
 import { cli } from './cli.ts';
+import { HELP } from './help.ts';
 import { testIo } from './test-io.ts';
 
 const CC = join(import.meta.dir, '../../fixtures/skills-cc');
@@ -146,4 +148,8 @@ test('a run records a plain package\'s not-applied fields by name in run_start',
   expect(await cli(['run', '--scenario', path, '--skills', CC, '--transport', 'local', '--json'], io)).toBe(0);
   const start = JSON.parse(readFileSync(join(JSON.parse(io.out()).run_dir, 'ledger.jsonl'), 'utf8').split('\n')[0]!);
   expect(start.method.not_applied).toEqual(fixtureNotApplied());
+});
+
+test('caplab skills --help names the package limit LIMITS has', () => {
+  expect(HELP['skills']).toContain(`more than ${LIMITS.skillPackages} packages`);
 });
