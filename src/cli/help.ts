@@ -121,15 +121,19 @@ ${SERVER_FLAGS}
 
 Exit codes: 0 listed, 2 usage error, 3 a required server did not start or stdout could not be
 written.`,
-  skills: `Usage: caplab skills [--skills DIR]… [--json]
+  skills: `Usage: caplab skills [--skills DIR]… [--trust] [--json]
 
-Lists method packages (embedded, plus each DIR): name and description, version, hash, the tools
-each requires and whether they bind. A plain Agent Skills SKILL.md (no caplab-* field) is shown
-as plain: its body is its method, sent whole in every request. A package grants nothing:
-callable tools come from bindings and permissions only.
+Lists method packages (embedded, plus each DIR, plus with --trust the project's ./.claude/skills/;
+without it a present one is a notice): name and description, kind (method package or Agent Skill),
+origin, version, hash, the tools each requires and whether they bind, catalog status (listed, held
+by paths, not model-invocable, no description) and the frontmatter fields not applied, each with
+why. A plain Agent Skills SKILL.md (no caplab-* field) is shown as plain: its body is its method,
+sent whole in every request. A package that cannot be read (no frontmatter, bad YAML, over a
+limit) is listed as not read, with why. A package grants nothing: callable tools come from
+bindings and permissions only.
 
-Exit codes: 0 listed, 2 usage error (a bad package or folder, a symlink that leads nowhere),
-3 stdout could not be written.`,
+Exit codes: 0 listed, 2 usage error (a bad folder, a symlink that leads nowhere, a name given
+twice, more than 256 packages), 3 stdout could not be written.`,
   serve: `Usage: caplab serve
        caplab serve --http [--host H] [--port N] [--token-env NAME] [--allow-origin O]… [--exit-on-stdin-eof]
 

@@ -2,7 +2,8 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createTaskContract, setPropertiesContract, updateNoteContract } from '../../fixtures/contracts/index.ts';
 import { bindTable, describeTools, MODEL_TARGETS, renderToolsText, type ModelTarget, type ToolEntry } from '../binding/index.ts';
-import { describeSkills, discoverPackages, renderSkillsText } from '../skill/index.ts';
+import { inert } from '../base/index.ts';
+import { describeSkills, discoverSkills, renderSkillsText } from '../skill/index.ts';
 import { EMPTY_SKILLS, repeatedFlag } from './flags.ts';
 import { HELP } from './help.ts';
 import { EXIT } from './exit.ts';
@@ -22,10 +23,18 @@ const EXAMPLE_ENTRIES: readonly ToolEntry[] = [
 ];
 
 interface InfoFlags {
-  readonly values: { readonly json?: boolean; readonly help?: boolean; readonly model?: string; readonly skills?: readonly string[]; readonly 'defer-tool'?: readonly string[] };
+  readonly values: {
+    readonly json?: boolean;
+    readonly help?: boolean;
+    readonly model?: string;
+    readonly skills?: readonly string[];
+    readonly 'defer-tool'?: readonly string[];
+    readonly trust?: boolean;
+    readonly 'trust-project'?: boolean;
+  };
 }
 
-type ExtraOptions = Record<string, { readonly type: 'string'; readonly multiple?: boolean }>;
+type ExtraOptions = Record<string, { readonly type: 'string'; readonly multiple?: boolean } | { readonly type: 'boolean' }>;
 
 function parse(args: readonly string[], io: Io, command: string, extra: ExtraOptions = {}): InfoFlags | undefined {
   const options = { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' }, ...extra } as const;
@@ -63,20 +72,26 @@ export function toolsCommand(args: readonly string[], io: Io, { task }: CliTask)
   return EXIT.ok;
 }
 
-/** `caplab skills [--skills DIR]… [--json]`: packages parsed against the task's stages and bound to its tools. */
+/**
+ * `caplab skills [--skills DIR]… [--trust] [--json]`: packages parsed against
+ * the task's stages and bound to its tools, and those that could not be read
+ * (listed with why: exit 0). With --trust the project's ./.claude/skills/ too.
+ */
 export function skillsCommand(args: readonly string[], io: Io, { task }: CliTask): number {
-  const parsed = parse(args, io, 'skills', { skills: { type: 'string', multiple: true } });
+  const parsed = parse(args, io, 'skills', { skills: { type: 'string', multiple: true }, trust: { type: 'boolean' }, 'trust-project': { type: 'boolean' } });
   if (!parsed) return EXIT.usage;
   if (parsed.values.help) return io.stdout(`${HELP['skills']}\n`), EXIT.ok;
   const dirs = parsed.values.skills ?? [];
   if (dirs.includes('')) return io.stderr(`caplab skills: ${EMPTY_SKILLS}\n`), EXIT.usage;
-  // Folders are named relative to the caller's working directory (io.cwd).
-  const packages = discoverPackages({ dirs: dirs.map((dir) => resolve(io.cwd, dir)), stages: task.method?.stages ?? [] });
-  if (!packages.ok) {
-    io.stderr(`caplab skills: ${packages.class}/${packages.kind}: ${packages.message}\n`);
+  const trust = (parsed.values.trust ?? false) || (parsed.values['trust-project'] ?? false);
+  // Folders (and the project's ./.claude/skills/) are named relative to the caller's working directory (io.cwd).
+  const found = discoverSkills({ dirs: dirs.map((dir) => resolve(io.cwd, dir)), stages: task.method?.stages ?? [], trust, cwd: io.cwd });
+  if (!found.ok) {
+    io.stderr(`caplab skills: ${found.class}/${found.kind}: ${found.message}\n`);
     return EXIT.usage;
   }
-  const report = describeSkills(packages.value, toolVersions(offeredTools(task)));
+  for (const notice of found.value.notices) io.stderr(`caplab: ${inert(notice)}\n`);
+  const report = describeSkills(found.value.packages, toolVersions(offeredTools(task)), found.value.refused);
   io.stdout(parsed.values.json ? `${JSON.stringify(report, null, 2)}\n` : `${renderSkillsText(report)}\n`);
   return EXIT.ok;
 }

@@ -31,6 +31,14 @@ export const LIMITS = {
   skillReferenceBytes: 1 * MiB,
   /** Nesting of a SKILL.md frontmatter, bounded on its text before it is parsed (aliases count as the nesting they may repeat). */
   skillFrontmatterDepth: 32,
+  /**
+   * Package folders one run or `caplab skills` reads, over every source (embedded,
+   * each `--skills` folder, the trusted project's); more at start refuse the set
+   * before any is parsed.
+   */
+  skillPackages: 256,
+  /** Characters of one package's catalog entry (`- name: description`, plus `when_to_use`), as Claude Code cuts it; a longer one is cut there, ending in `…`. */
+  skillCatalogEntryChars: 1536,
   /** Nesting of arrays and objects in one tool call's arguments. */
   argumentsDepth: 32,
   /** Bytes of one tool call's arguments as canonical JSON. */

@@ -81,10 +81,12 @@ test('before any work: a rule naming no tool of the run (its label said), two to
   expect(readdirSync(cwd)).toEqual([]);
 });
 
-test("caplab's embedded packages are parsed only when asked for: they are staged for its own task, so a task of no stages refuses them", async () => {
+test("caplab's embedded packages are parsed only when asked for: they are staged for its own task, so a task of no stages refuses them when named", async () => {
   const cwd = scratchDir('caplab-host-embedded-');
   expect((await createHost({ cwd }).prepare(task)).ok).toBe(true);
-  const embedded = await createHost({ cwd, embeddedSkills: true }).prepare(task);
+  // Refused but not named: the run goes on without it (W8); named: the run stops on its reason.
+  expect((await createHost({ cwd, embeddedSkills: true }).prepare(task)).ok).toBe(true);
+  const embedded = await createHost({ cwd, embeddedSkills: true }).prepare(task, { skill: 'excerpt-card' });
   expect(embedded.ok || [embedded.kind, embedded.message]).toEqual(['bad_package', expect.stringContaining("unknown stage 'read'")]);
 });
 

@@ -3,7 +3,7 @@ import { convertArguments } from '../binding/index.ts';
 import { fail, ok, type Outcome } from '../contract/index.ts';
 import { systemClock, type Clock } from '../ledger/index.ts';
 import { checkNames, hooksFromSettings, parseRules, permissionPolicy, resolveSettings, type EffectiveSettings, type NameUses, type Rule } from '../pipeline/index.ts';
-import { bindPackage, discoverPackages, methodSupport, plainRecord, type Package } from '../skill/index.ts';
+import { bindPackage, discoverPackages, methodSupport, plainRecord, projectSkillsNotices, type Package } from '../skill/index.ts';
 import { TOOL_SEARCH } from './disclosure.ts';
 import { builtinOffers, type Builtin } from './host-tools.ts';
 import { toolSearch } from './tool-search/tool-search.ts';
@@ -26,7 +26,7 @@ export interface HostOptions {
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** Settings files (`--settings`), relative to `cwd`, applied in order: every file's rules and hooks added. */
   readonly settings?: readonly string[];
-  /** `--trust`: apply `<cwd>/.caplab/settings.json` if present (otherwise it is ignored with a notice). */
+  /** `--trust`: apply `<cwd>/.caplab/settings.json` and read `<cwd>/.claude/skills/` if present (otherwise each is ignored with a notice). */
   readonly trustProject?: boolean;
   /** `--allow-tool` rules. */
   readonly allowTools?: readonly string[];
@@ -179,7 +179,8 @@ async function prepareTask(host: HostOptions, cwd: string, task: Task, use: Prep
     interactive: false,
     yes: host.yes ?? false,
   });
-  const method = adopt(use.skill, { dirs: host.skillDirs ?? [], embedded: host.embeddedSkills ?? false }, task, offers, cwd);
+  const skills = { dirs: host.skillDirs ?? [], embedded: host.embeddedSkills ?? false, trust: host.trustProject ?? false };
+  const method = adopt(use.skill, skills, task, offers, cwd);
   if (!method.ok) return method;
   const hosted: HostedRun = {
     task,
@@ -192,7 +193,8 @@ async function prepareTask(host: HostOptions, cwd: string, task: Task, use: Prep
     ...(builtins.length > 0 ? { builtins } : {}),
     ...(defer.value.length > 0 ? { defer: defer.value.map(({ rule }) => rule) } : {}),
   };
-  const notices = [...settings.notices, ...known.value, ...searchDeniedNotice(defer.value, policy, offers)];
+  const skillNotices = projectSkillsNotices({ dirs: skills.dirs.map((dir) => resolve(cwd, dir)), trust: skills.trust, cwd });
+  const notices = [...settings.notices, ...skillNotices, ...known.value, ...searchDeniedNotice(defer.value, policy, offers)];
   return ok({ options: hosted, notices, run: (model, options = {}) => runHosted(hosted, model, options) });
 }
 
@@ -282,9 +284,9 @@ function runHosted(hosted: HostedRun, model: Model, options: HostRunOptions): Pr
 }
 
 /** The method package the run adopts, parsed against the task's stages and bound to its tools (or none). */
-function adopt(name: string | undefined, found: { dirs: readonly string[]; embedded: boolean }, task: Task, offers: readonly OfferedTool[], cwd: string): Outcome<RunOptions['method'] | undefined> {
-  // Folders are named relative to the host's working directory.
-  const packages = discoverPackages({ dirs: found.dirs.map((dir) => resolve(cwd, dir)), embedded: found.embedded, stages: task.method?.stages ?? [] });
+function adopt(name: string | undefined, found: { dirs: readonly string[]; embedded: boolean; trust: boolean }, task: Task, offers: readonly OfferedTool[], cwd: string): Outcome<RunOptions['method'] | undefined> {
+  // Folders are named relative to the host's working directory; a package refused by discovery stops the run only when named.
+  const packages = discoverPackages({ dirs: found.dirs.map((dir) => resolve(cwd, dir)), embedded: found.embedded, stages: task.method?.stages ?? [], trust: found.trust, cwd, named: name });
   if (!packages.ok) return packages;
   if (name === undefined) return ok(undefined);
   const pkg = packages.value.find((p) => p.name === name);
@@ -307,6 +309,6 @@ function adopt(name: string | undefined, found: { dirs: readonly string[]; embed
  * body (`plain: true` at the top level, so the record's format can say it).
  */
 function methodRecord(pkg: Package): Readonly<Record<string, unknown>> {
-  const identity = pkg.kind === 'plain' ? { ...plainRecord(pkg), ...(pkg.notApplied.length > 0 ? { not_applied: pkg.notApplied } : {}) } : { name: pkg.name, version: pkg.version, hash: pkg.hash };
+  const identity = pkg.kind === 'plain' ? { ...plainRecord(pkg), ...(pkg.notApplied.length > 0 ? { not_applied: pkg.notApplied.map(({ field }) => field) } : {}) } : { name: pkg.name, version: pkg.version, hash: pkg.hash };
   return { ...identity, origin: pkg.origin, allowed_tools: pkg.allowedTools, grants: 'nothing: callable tools come from bindings and permissions only' };
 }

@@ -1,5 +1,5 @@
 import { fail, ok, sha256Hex, type Failure, type Outcome } from '../contract/index.ts';
-import type { BoundPackage, CatalogEntry, LoadedStage, Package, Requirement, MethodStage } from './types.ts';
+import type { BoundPackage, LoadedStage, Package, Requirement, MethodStage } from './types.ts';
 
 /** A tool as the host has bound it: its model-visible name and contract version. */
 export interface BoundTool {
@@ -50,9 +50,4 @@ export function load(bound: BoundPackage, stage: MethodStage): LoadedStage {
     instructionsSha256: sha256Hex(instructions),
     resources: Object.freeze(resources.map((path) => pkg.resources.find((r) => r.path === path)!)),
   });
-}
-
-/** The catalog the model may see before activation: name and description only. */
-export function catalog(packages: readonly Package[]): readonly CatalogEntry[] {
-  return packages.map((pkg) => Object.freeze({ name: pkg.name, description: pkg.description }));
 }

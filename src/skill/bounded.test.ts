@@ -4,7 +4,7 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, unli
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LIMITS, sha256Hex } from '../contract/index.ts';
-import { diskReader, packagesInDir, parsePackage } from './index.ts';
+import { discoverSkills, diskReader, parsePackage } from './index.ts';
 import { STAGES } from '../excerpt/stages.ts';
 
 const FIXTURE = join(import.meta.dir, '../../fixtures/skills/valid-minimal');
@@ -80,7 +80,7 @@ test('--skills DIR holding a dangling symlink or a symlink loop is refused by ki
     mkdirSync(dir);
     cpSync(FIXTURE, join(dir, 'valid-minimal'), { recursive: true });
     make(dir);
-    const found = packagesInDir(dir, STAGES);
+    const found = discoverSkills({ dirs: [dir], embedded: false, stages: STAGES, cwd: scratch });
     expect(kindOf(found)).toBe('invalid_arguments/bad_skills_dir');
     expect(found.ok ? '' : found.message).toContain(name === 'dangling' ? "'broken'" : "'loop'");
   }

@@ -1,29 +1,13 @@
-import { existsSync, readdirSync, realpathSync, statSync } from 'node:fs';
-import { join, resolve, sep } from 'node:path';
+import { existsSync, lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
+import { dirname, join, resolve, sep } from 'node:path';
 import { assetBytes, assetPaths } from '../assets/index.ts';
 import { fail, LIMITS, ok, readBounded, type Failure, type Outcome } from '../contract/index.ts';
+import { NAME_PATTERN } from './fields.ts';
 import { parsePackage, type PackageReader } from './package.ts';
-import type { Package, MethodStage } from './types.ts';
+import type { Package, PackageOrigin, MethodStage } from './types.ts';
 
 /** The embedded folder of packages (repository-relative), see scripts/embed.ts. */
 export const EMBEDDED_SKILLS = 'skills';
-
-/**
- * The packages built into the program. They come from the generated manifest
- * of text imports, so they are the same bytes under `bun run`, `bun test` and
- * the compiled binary, with no file beside the executable.
- */
-export function embeddedPackages(stages: readonly MethodStage[]): Outcome<readonly Package[]> {
-  const folders = [...new Set(assetPaths(EMBEDDED_SKILLS).map((path) => path.split('/')[1]!))];
-  const packages: Package[] = [];
-  for (const folder of folders) {
-    const read: PackageReader = (rel) => assetBytes(`${EMBEDDED_SKILLS}/${folder}/${rel}`);
-    const parsed = parsePackage(folder, { kind: 'embedded' }, read, stages);
-    if (!parsed.ok) return parsed;
-    packages.push(parsed.value);
-  }
-  return ok(packages);
-}
 
 /**
  * Reads files of one package folder on disk. SKILL.md is read only as a
@@ -64,61 +48,185 @@ function isDirectory(path: string): boolean | undefined {
   }
 }
 
+/** One package folder to parse: its name, where it came from, how its files are read. */
+interface Candidate {
+  readonly folder: string;
+  readonly origin: PackageOrigin;
+  readonly read: PackageReader;
+}
+
+/** A package that could not be read (no frontmatter, bad YAML, a field's value, over a limit): listed with why. */
+export interface RefusedPackage {
+  /** The folder's name: a package's name must equal it. */
+  readonly name: string;
+  readonly origin: PackageOrigin;
+  readonly failure: Failure;
+}
+
+/** What discovery found: the packages read, those refused (each with why), and notices for the user. */
+export interface Discovery {
+  readonly packages: readonly Package[];
+  readonly refused: readonly RefusedPackage[];
+  readonly notices: readonly string[];
+}
+
+/** Where packages are looked for. */
+export interface DiscoverOptions {
+  /** The task's method stages: every package is parsed against them. */
+  readonly stages: readonly MethodStage[];
+  /** Folders of package folders (`--skills DIR`), absolute or relative to the process's working directory. */
+  readonly dirs?: readonly string[];
+  /** The packages built into caplab (default true). */
+  readonly embedded?: boolean;
+  /** `--trust`: also read the project's `./.claude/skills/` (otherwise, when present, a notice). */
+  readonly trust?: boolean;
+  /** The project root `./.claude/skills/` is looked for in (default: `process.cwd()`). */
+  readonly cwd?: string;
+}
+
+/** The project's own folder of packages, relative to its root, as Claude Code names it. */
+export const PROJECT_SKILLS = '.claude/skills';
+
+/** The packages built into the program, from the generated manifest of text imports (the same bytes under `bun run`, `bun test` and the compiled binary). */
+function embeddedCandidates(): readonly Candidate[] {
+  const folders = [...new Set(assetPaths(EMBEDDED_SKILLS).map((path) => path.split('/')[1]!))];
+  return folders.map((folder) => ({ folder, origin: { kind: 'embedded' }, read: (rel) => assetBytes(`${EMBEDDED_SKILLS}/${folder}/${rel}`) }));
+}
+
 /**
- * Reads a folder of package folders (`--skills DIR`). Every non-hidden
- * sub-folder must be a valid package; DIR itself must not be one (pass its parent).
+ * The package folders of a folder of packages: every non-hidden sub-folder,
+ * in name order. The folder must exist and not be a package itself; an entry
+ * that cannot be resolved (a dangling symlink, a loop) may have been meant as
+ * a package, so it refuses the folder rather than being skipped.
  */
-export function packagesInDir(dir: string, stages: readonly MethodStage[]): Outcome<readonly Package[]> {
-  const abs = resolve(dir);
-  if (!isDirectory(abs)) {
-    return fail('invalid_arguments', 'bad_skills_dir', `--skills ${dir}: not a directory`);
-  }
+function dirCandidates(abs: string, label: string, kind: 'dir' | 'project'): Outcome<readonly Candidate[]> {
+  if (!isDirectory(abs)) return fail('invalid_arguments', 'bad_skills_dir', `${label}: not a directory`);
   if (existsSync(join(abs, 'SKILL.md'))) {
-    return fail('invalid_arguments', 'bad_skills_dir', `--skills ${dir}: this is a package itself; pass the folder that contains package folders`);
+    return fail('invalid_arguments', 'bad_skills_dir', `${label}: this is a package itself; pass the folder that contains package folders`);
   }
-  const packages: Package[] = [];
   const entries = readdirSync(abs).filter((name) => !name.startsWith('.')).sort();
-  // A dangling symlink or a loop may have been meant as a package: refused, not skipped.
   const unresolved = entries.find((name) => isDirectory(join(abs, name)) === undefined);
   if (unresolved !== undefined) {
-    return fail('invalid_arguments', 'bad_skills_dir', `--skills ${dir}: entry '${unresolved}' cannot be resolved (a dangling symlink or a loop)`);
+    return fail('invalid_arguments', 'bad_skills_dir', `${label}: entry '${unresolved}' cannot be resolved (a dangling symlink or a loop)`);
   }
-  const folders = entries.filter((name) => isDirectory(join(abs, name)));
-  for (const folder of folders) {
-    const path = join(abs, folder);
-    const parsed = parsePackage(folder, { kind: 'dir', path }, diskReader(path), stages);
-    if (!parsed.ok) return parsed;
-    packages.push(parsed.value);
-  }
-  return ok(packages);
+  return ok(
+    entries
+      .filter((name) => isDirectory(join(abs, name)))
+      .map((folder) => {
+        const path = join(abs, folder);
+        // Opened on the first read: a folder past the package limit is never opened.
+        let reader: PackageReader | undefined;
+        return { folder, origin: { kind, path }, read: (rel: string) => (reader ??= diskReader(path))(rel) };
+      }),
+  );
 }
 
-function originText(pkg: Package): string {
-  return pkg.origin.kind === 'embedded' ? 'embedded' : pkg.origin.path;
+/** Whether anything is at `path` (an lstat only: an untrusted folder is never read). */
+function present(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The real path of `path`, or itself when it cannot be resolved. */
+function real(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
 }
 
 /**
- * All packages: the embedded ones (unless `embedded: false`) and those in
- * each `--skills` dir, in that order. The first bad package refuses the whole
- * set, as does a name given twice — a name must mean one method. Every
- * package is parsed against `stages`, the task's method stages.
+ * The project's `./.claude/skills/`: read when trusted, or when a `--skills`
+ * folder names it (then it is that folder, read once); present but neither
+ * is a notice, and nothing in it is read. Personal (`~/.claude/skills`) and
+ * plugin folders are never read.
  */
-export function discoverPackages(options: { readonly stages: readonly MethodStage[]; readonly dirs?: readonly string[]; readonly embedded?: boolean }): Outcome<readonly Package[]> {
+function projectSource(options: Pick<DiscoverOptions, 'dirs' | 'trust' | 'cwd'>): { readonly read: (() => Outcome<readonly Candidate[]>) | undefined; readonly notices: readonly string[] } {
+  const path = resolve(options.cwd ?? process.cwd(), PROJECT_SKILLS);
+  if (!present(path)) return { read: undefined, notices: [] };
+  const named = (options.dirs ?? []).some((dir) => real(resolve(dir)) === real(path));
+  if (named) return { read: undefined, notices: [] };
+  if (options.trust) return { read: () => dirCandidates(path, `project skills ${path}`, 'project'), notices: [] };
+  return { read: undefined, notices: [`ignored untrusted project skills ${path} (no package in it was read; pass --trust, or --skills ${PROJECT_SKILLS}, to read them)`] };
+}
+
+/** The notice a run or `caplab skills` gives about the project's `./.claude/skills/` (lstat only; `dirs` resolved as discovery resolves them). */
+export function projectSkillsNotices(options: Pick<DiscoverOptions, 'dirs' | 'trust' | 'cwd'>): readonly string[] {
+  return projectSource(options).notices;
+}
+
+function originText(origin: PackageOrigin): string {
+  return origin.kind === 'embedded' ? 'embedded' : origin.path;
+}
+
+/**
+ * All packages: the embedded ones (unless `embedded: false`), those in each
+ * `--skills` folder, then the project's (see `projectSource`), in that order,
+ * each parsed against the task's stages. A package that cannot be read is
+ * listed as refused with why, and the others are still read: a run stops on
+ * it only when it names it. A folder that cannot be read, a name given twice
+ * (a name must mean one method) or more than `LIMITS.skillPackages` package
+ * folders in all refuse the whole set, before any of them is parsed.
+ */
+export function discoverSkills(options: DiscoverOptions): Outcome<Discovery> {
+  const project = projectSource(options);
   const sources = [
-    ...(options.embedded === false ? [] : [() => embeddedPackages(options.stages)]),
-    ...(options.dirs ?? []).map((dir) => () => packagesInDir(dir, options.stages)),
+    ...(options.embedded === false ? [] : [() => ok(embeddedCandidates())]),
+    ...(options.dirs ?? []).map((dir) => () => dirCandidates(resolve(dir), `--skills ${dir}`, 'dir')),
+    ...(project.read ? [project.read] : []),
   ];
-  const all: Package[] = [];
+  const candidates: Candidate[] = [];
   for (const source of sources) {
     const found = source();
     if (!found.ok) return found;
-    for (const pkg of found.value) {
-      const twin = all.find((other) => other.name === pkg.name);
+    for (const candidate of found.value) {
+      const twin = candidates.find((other) => other.folder === candidate.folder);
       if (twin) {
-        return fail('invalid_arguments', 'duplicate_package', `package name '${pkg.name}' given twice: ${originText(twin)} and ${originText(pkg)}`);
+        return fail('invalid_arguments', 'duplicate_package', `package name '${candidate.folder}' given twice: ${originText(twin.origin)} and ${originText(candidate.origin)}`);
       }
-      all.push(pkg);
+      candidates.push(candidate);
+    }
+    if (candidates.length > LIMITS.skillPackages) {
+      const last = sourceName(candidates.at(-1)!.origin);
+      return fail('invalid_arguments', 'too_many_skills', `more than ${LIMITS.skillPackages} method packages (limit ${LIMITS.skillPackages}): ${last} brings them to ${candidates.length}`);
     }
   }
-  return ok(all);
+  const packages: Package[] = [];
+  const refused: RefusedPackage[] = [];
+  for (const { folder, origin, read } of candidates) {
+    const parsed = parsePackage(folder, origin, read, options.stages);
+    if (parsed.ok) packages.push(parsed.value);
+    else refused.push({ name: folder, origin, failure: parsed });
+  }
+  return ok({ packages, refused, notices: project.notices });
+}
+
+/** A source as a user named it: embedded, the `--skills` folder, the project's. */
+function sourceName(origin: PackageOrigin): string {
+  return origin.kind === 'embedded' ? 'embedded' : `${origin.kind === 'dir' ? '--skills' : 'project'} ${dirname(origin.path)}`;
+}
+
+/**
+ * The packages a run may adopt (`discoverSkills`' packages). Naming one
+ * (`named`, the run's `--skill` or a scenario's `skill`) that was refused
+ * fails with its reason; naming one that is only in the untrusted project's
+ * `./.claude/skills/` fails saying so. A refused package not named is left out.
+ */
+export function discoverPackages(options: DiscoverOptions & { readonly named?: string | undefined }): Outcome<readonly Package[]> {
+  const found = discoverSkills(options);
+  if (!found.ok) return found;
+  const { named } = options;
+  if (named === undefined || found.value.packages.some((pkg) => pkg.name === named)) return ok(found.value.packages);
+  const refused = found.value.refused.find((pkg) => pkg.name === named);
+  if (refused) return refused.failure;
+  const untrusted = resolve(options.cwd ?? process.cwd(), PROJECT_SKILLS, named);
+  if (!options.trust && NAME_PATTERN.test(named) && present(untrusted)) {
+    return fail('invalid_arguments', 'untrusted_skill', `method package ${JSON.stringify(named)} is in the project's untrusted ${PROJECT_SKILLS}/ (${untrusted}): pass --trust to read it`);
+  }
+  return ok(found.value.packages);
 }

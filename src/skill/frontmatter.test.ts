@@ -1,5 +1,5 @@
 import { expect, test } from 'bun:test';
-import { parseFrontmatter, parsePackage, splitSkillMd } from './index.ts';
+import { NOT_APPLIED, parseFrontmatter, parsePackage, splitSkillMd, UNKNOWN_FIELD } from './index.ts';
 import { STAGES } from '../excerpt/stages.ts';
 
 const SHA = 'a'.repeat(64);
@@ -55,12 +55,60 @@ test('each caplab field is checked and named', () => {
   expect(refusal(base({ 'caplab-stages': '"read"' }))).toContain('`metadata.caplab-stages`: unknown caplab field');
 });
 
-test('fields outside the Agent Skills format are refused; name is checked before the folder', () => {
-  expect(refusal(base({}, 'version: 1.0.0'))).toContain('`version`: is not an Agent Skills field');
+test('a field outside both formats is recorded as unknown, never refused; name is checked before the folder', () => {
+  const extra = parseFrontmatter(base({}, 'version: 1.0.0'), STAGES);
+  expect(extra.ok && extra.value.notApplied).toEqual([{ field: 'version', reason: UNKNOWN_FIELD }]);
   expect(refusal(base().replace('name: demo', `name: ${'a'.repeat(65)}`))).toContain('`name`: at most 64 characters');
   expect(refusal(base().replace('name: demo', 'name: Demo'))).toContain('`name`: lowercase');
-  expect(refusal(base().replace('A demo method.', '"  "'))).toContain('`description`: must not be empty');
+  // A blank description is none: listed, not catalogued (package.ts), not a refusal.
+  const blank = parseFrontmatter(base().replace('A demo method.', '"  "'), STAGES);
+  expect(blank.ok && blank.value.description).toBeUndefined();
   expect(refusal('- just\n- a list')).toContain('`frontmatter`');
+});
+
+/** A plain frontmatter from YAML lines. */
+function plain(...lines: string[]) {
+  const parsed = parseFrontmatter(lines.join('\n'), STAGES);
+  if (!parsed.ok) throw new Error(parsed.message);
+  return parsed.value;
+}
+
+test('Claude Code fields: each honoured one read, each other one recorded with why, unknown ones as unknown', () => {
+  const front = plain(
+    'description: Notes.',
+    'when_to_use: "  When notes are asked for.  "',
+    'disable-model-invocation: true',
+    'paths: "docs/**/*.md, src/**/*.{ts,tsx}"',
+    'allowed-tools: Read, Grep Bash(git add *)',
+    ...Object.keys(NOT_APPLIED).map((field) => `${field}: x`),
+    'colour: blue',
+  );
+  expect(front).toMatchObject({ kind: 'plain', name: undefined, description: 'Notes.', whenToUse: 'When notes are asked for.', disableModelInvocation: true });
+  // A glob's own braces keep their comma; a tool's parentheses keep their space.
+  expect(front.paths).toEqual(['docs/**/*.md', 'src/**/*.{ts,tsx}']);
+  expect(front.allowedTools).toEqual(['Read', 'Grep', 'Bash(git add *)']);
+  const expected = [...Object.entries(NOT_APPLIED).map(([field, reason]) => ({ field, reason })), { field: 'colour', reason: UNKNOWN_FIELD }];
+  expect(front.notApplied).toEqual(expected.sort((a, b) => (a.field < b.field ? -1 : 1)));
+  for (const { reason } of front.notApplied) expect(reason.length).toBeGreaterThan(10);
+});
+
+test('paths and allowed-tools are a string or a YAML list; disable-model-invocation defaults to false', () => {
+  const listed = plain('description: d', 'paths:', '  - "docs/*.md"', '  - " a/b/** "', 'allowed-tools:', '  - Read', '  - Bash(git status)');
+  expect([listed.paths, listed.allowedTools, listed.disableModelInvocation]).toEqual([['docs/*.md', 'a/b/**'], ['Read', 'Bash(git status)'], false]);
+  expect(plain('description: d', 'paths: docs/**').paths).toEqual(['docs/**']);
+  expect(plain('description: d', 'allowed-tools: read_source  create_card').allowedTools).toEqual(['read_source', 'create_card']);
+  expect(plain('description: d', 'paths: ""').paths).toEqual([]);
+});
+
+test('an honoured field with a value not of its type refuses the package, naming the field', () => {
+  expect(refusal('disable-model-invocation: "yes"')).toContain('`disable-model-invocation`: must be true or false');
+  expect(refusal('paths: {a: 1}')).toContain('`paths`: must be a glob');
+  expect(refusal('paths: [docs, 3]')).toContain('`paths[1]`: must be a string');
+  expect(refusal('allowed-tools: 7')).toContain('`allowed-tools`: must be a string of tool names');
+  expect(refusal('description: [a]')).toContain('`description`: must be a string');
+  expect(refusal('when_to_use: 5')).toContain('`when_to_use`: must be a string');
+  expect(refusal('name: 5')).toContain('`name`: must be a string');
+  expect(refusal('metadata: [a]')).toContain('`metadata`: must be a mapping');
 });
 
 test('SKILL.md must open with a frontmatter block', () => {

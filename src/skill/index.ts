@@ -4,13 +4,16 @@
  * tool versions they need, loaded stage by stage, recorded as adopted only
  * from the request bytes — and never a source of any tool or permission.
  */
-export type { BoundPackage, CatalogEntry, LoadedStage, Package, PackageOrigin, PlainPackage, Requirement, Resource, MethodStage, StagedPackage } from './types.ts';
+export type { BoundPackage, CatalogEntry, CatalogStatus, LoadedStage, NotApplied, Package, PackageOrigin, PlainPackage, Requirement, Resource, MethodStage, StagedPackage } from './types.ts';
 export { NAME_PATTERN, parseFrontmatter, splitSkillMd } from './frontmatter.ts';
-export type { Manifest } from './frontmatter.ts';
-export { PACKAGE_HASH_FORMAT, packageHash, parsePackage } from './package.ts';
+export type { FrontFields, Manifest, PlainManifest } from './frontmatter.ts';
+export { NOT_APPLIED, UNKNOWN_FIELD } from './fields.ts';
+export { catalogStatus, PACKAGE_HASH_FORMAT, packageHash, parsePackage } from './package.ts';
 export type { PackageReader } from './package.ts';
-export { discoverPackages, diskReader, EMBEDDED_SKILLS, embeddedPackages, packagesInDir } from './discover.ts';
-export { bindPackage, catalog, load } from './bind.ts';
+export { discoverPackages, discoverSkills, diskReader, EMBEDDED_SKILLS, PROJECT_SKILLS, projectSkillsNotices } from './discover.ts';
+export type { DiscoverOptions, Discovery, RefusedPackage } from './discover.ts';
+export { bindPackage, load } from './bind.ts';
+export { catalog, catalogLine } from './catalog.ts';
 export type { BoundTool } from './bind.ts';
 export { adoption, methodText } from './adoption.ts';
 export type { Adoption } from './adoption.ts';
@@ -19,7 +22,7 @@ export type { PlainAdoption, PlainRecord } from './plain.ts';
 export { callableTools } from './grant.ts';
 export type { CallableTools } from './grant.ts';
 export { describeSkills, GRANTS_NOTHING, renderSkillsText } from './describe.ts';
-export type { SkillDescription, SkillsReport } from './describe.ts';
+export type { RefusedDescription, SkillDescription, SkillSource, SkillsReport } from './describe.ts';
 export { methodSupport } from './support.ts';
 export type { MethodBlock, PackageSupport } from './support.ts';
 export { SKILL_KINDS } from './kinds.ts';

@@ -4,6 +4,8 @@ import type { KindTable } from '../contract/index.ts';
 export const SKILL_KINDS = {
   bad_skills_dir: { class: 'invalid_arguments', basis: null },
   duplicate_package: { class: 'invalid_arguments', basis: null },
+  too_many_skills: { class: 'invalid_arguments', basis: null },
+  untrusted_skill: { class: 'invalid_arguments', basis: null },
   bad_package: { class: 'invalid_arguments', basis: null },
   missing_resource: { class: 'invalid_arguments', basis: null },
   too_deep: { class: 'invalid_arguments', basis: null },

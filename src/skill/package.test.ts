@@ -18,8 +18,6 @@ describe('bad packages are refused with a reason that names the field', () => {
   const cases: readonly [folder: string, errorClass: string, kind: FailureKind, field: string][] = [
     ['name-mismatch', 'invalid_arguments', 'bad_package', '`name`: \'other-name\' must equal the folder name'],
     ['bad--name', 'invalid_arguments', 'bad_package', '`name`: lowercase letters, digits and single hyphens'],
-    ['missing-description', 'invalid_arguments', 'bad_package', '`description`: is required'],
-    ['long-description', 'invalid_arguments', 'bad_package', '`description`: at most 1024 characters'],
     ['unknown-stage', 'invalid_arguments', 'bad_package', "`metadata.caplab-stage-publish`: unknown stage 'publish'"],
     ['unknown-stage-body', 'invalid_arguments', 'bad_package', "`body`: unknown stage 'publish'"],
     ['missing-stage', 'invalid_arguments', 'bad_package', '`metadata.caplab-stage-finish`: required'],
@@ -27,7 +25,7 @@ describe('bad packages are refused with a reason that names the field', () => {
     ['missing-resource', 'invalid_arguments', 'missing_resource', '`metadata.caplab-resources`: references/notes.md: file missing'],
     ['undeclared-stage-resource', 'invalid_arguments', 'bad_package', "`metadata.caplab-stage-read`: 'references/other.md' is not declared"],
     ['bad-yaml', 'invalid_arguments', 'bad_package', '`frontmatter`: invalid YAML'],
-    ['metadata-not-string', 'invalid_arguments', 'bad_package', '`metadata.author`: must be a string'],
+    ['caplab-not-string', 'invalid_arguments', 'bad_package', '`metadata.caplab-version`: must be a string'],
   ];
   for (const [folder, errorClass, kind, field] of cases) {
     test(folder, () => {
@@ -57,6 +55,16 @@ describe('bad packages are refused with a reason that names the field', () => {
       expect(bound.message).toContain(text);
     });
   }
+});
+
+test('never refused for a field: no description, a long one and a non-string metadata value of the author\'s are accepted', () => {
+  const missing = parseFixture('missing-description');
+  expect(missing.ok && [missing.value.description, missing.value.catalog]).toEqual([undefined, 'no_description']);
+  const long = parseFixture('long-description');
+  expect(long.ok && [long.value.description?.length, long.value.catalog]).toEqual([1025, 'listed']);
+  // Agent Skills maps metadata strings to strings; only caplab-* keys are read, so only they must be strings.
+  const meta = parseFixture('metadata-not-string');
+  expect(meta.ok && meta.value.kind).toBe('staged');
 });
 
 test('the control fixture differs from the hash-mismatch one by one byte and is accepted', () => {

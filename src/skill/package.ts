@@ -1,8 +1,9 @@
 import { deepFreeze } from '../base/index.ts';
 import { canonicalHash, fail, LIMITS, ok, sha256Hex, type FailClass, type Failure, type FailureKind, type Outcome } from '../contract/index.ts';
 import { stageInstructions } from './body.ts';
-import { parseFrontmatter, splitSkillMd, type PlainManifest } from './frontmatter.ts';
-import { STAGE_NAME, type Package, type PackageOrigin, type PlainPackage, type Resource, type MethodStage } from './types.ts';
+import { nameProblem } from './fields.ts';
+import { parseFrontmatter, splitSkillMd, type FrontFields, type PlainManifest } from './frontmatter.ts';
+import { STAGE_NAME, type CatalogStatus, type Package, type PackageOrigin, type PlainPackage, type Resource, type MethodStage } from './types.ts';
 
 /**
  * Reads one file of a package by its path relative to the package folder:
@@ -42,7 +43,8 @@ function decode(bytes: Uint8Array): string | undefined {
 
 /**
  * Parses and checks one package folder. Refuses, naming the field, when the
- * frontmatter is invalid, `name` differs from the folder, a stage is unknown or
+ * frontmatter is invalid, `name` (the folder's when absent) differs from the
+ * folder or is not a name, a stage is unknown or
  * missing, a declared resource is missing, not UTF-8, empty, or its bytes do not
  * hash to the declared sha256 (one edited byte is enough), or when one
  * resource's text contains another's (presence in a payload would be ambiguous).
@@ -71,12 +73,11 @@ export function parsePackage(folder: string, origin: PackageOrigin, read: Packag
   const manifest = parseFrontmatter(split.value.yaml, stages);
   if (!manifest.ok) return refuse(manifest);
   const m = manifest.value;
-  if (m.name !== folder) {
-    return refuse({ class: 'invalid_arguments', kind: 'bad_package', message: `field \`name\`: '${m.name}' must equal the folder name '${folder}'` });
-  }
+  const named = packageName(m.name, folder);
+  if (!named.ok) return refuse(named);
   const skillSha256 = sha256Hex(skillBytes);
   if (m.kind === 'plain') {
-    const plain = plainPackage(m, split.value.body, skillSha256, origin);
+    const plain = plainPackage(named.value, m, split.value.body, skillSha256, origin);
     return plain.ok ? plain : refuse(plain);
   }
   const instructions = stageInstructions(split.value.body, stages);
@@ -111,10 +112,9 @@ export function parsePackage(folder: string, origin: PackageOrigin, read: Packag
   return ok(
     deepFreeze({
       kind: 'staged' as const,
-      name: m.name,
-      description: m.description,
+      name: named.value,
+      ...frontParts(m),
       version: m.version,
-      allowedTools: m.allowedTools,
       requires: m.requires,
       resources,
       stages: byStage,
@@ -126,21 +126,56 @@ export function parsePackage(folder: string, origin: PackageOrigin, read: Packag
 }
 
 /**
+ * The package's name: `name`, or the folder's when the frontmatter has none
+ * (as Claude Code names a skill); either way it must equal the folder name
+ * (Agent Skills) and be a name, so a name means one folder.
+ */
+function packageName(name: string | undefined, folder: string): Outcome<string> {
+  if (name !== undefined && name !== folder) return fail('invalid_arguments', 'bad_package', `field \`name\`: '${name}' must equal the folder name '${folder}'`);
+  const problem = nameProblem(folder);
+  if (problem) return fail('invalid_arguments', 'bad_package', `field \`name\`: absent, and the folder name '${folder}' is not a name: ${problem}`);
+  return ok(folder);
+}
+
+/**
+ * Whether the package may be listed in a catalog, from its frontmatter: no
+ * description first (nothing to list), then `disable-model-invocation`
+ * (never listed), then `paths` (listed once a call touches a match).
+ */
+export function catalogStatus(front: Pick<FrontFields, 'description' | 'disableModelInvocation' | 'paths'>): CatalogStatus {
+  if (front.description === undefined) return 'no_description';
+  if (front.disableModelInvocation) return 'not_model_invocable';
+  if (front.paths.length > 0) return 'held_by_paths';
+  return 'listed';
+}
+
+/** The frontmatter's fields every package keeps, and its catalog status. */
+function frontParts(m: FrontFields): Pick<Package, 'description' | 'whenToUse' | 'disableModelInvocation' | 'paths' | 'catalog' | 'notApplied' | 'allowedTools'> {
+  return {
+    description: m.description,
+    whenToUse: m.whenToUse,
+    disableModelInvocation: m.disableModelInvocation,
+    paths: m.paths,
+    catalog: catalogStatus(m),
+    notApplied: m.notApplied,
+    allowedTools: m.allowedTools,
+  };
+}
+
+/**
  * A plain Agent Skills package: its body is its method, whole. Its hash is
  * `packageHash` of SKILL.md alone (there is nothing else it may load).
  */
-function plainPackage(m: PlainManifest, body: string, skillSha256: string, origin: PackageOrigin): Outcome<PlainPackage> {
+function plainPackage(name: string, m: PlainManifest, body: string, skillSha256: string, origin: PackageOrigin): Outcome<PlainPackage> {
   if (body.trim().length === 0) return fail('invalid_arguments', 'bad_package', 'field `body`: empty; a plain package (no caplab-* field) sends its body as its method');
   const bytes = new TextEncoder().encode(body);
   return ok(
     deepFreeze({
       kind: 'plain' as const,
-      name: m.name,
-      description: m.description,
-      allowedTools: m.allowedTools,
+      name,
+      ...frontParts(m),
       requires: [] as const,
       body: { text: body, sha256: sha256Hex(bytes), bytes: bytes.byteLength },
-      notApplied: m.notApplied,
       hash: packageHash([{ path: 'SKILL.md', sha256: skillSha256 }]),
       skillSha256,
       origin: structuredClone(origin),

@@ -1,6 +1,6 @@
 import { expect, test } from 'bun:test';
 import { STAGES } from '../excerpt/stages.ts';
-import { bindPackage, describeSkills, methodSupport, parsePackage, renderSkillsText } from './index.ts';
+import { bindPackage, describeSkills, methodSupport, NOT_APPLIED, parsePackage, renderSkillsText } from './index.ts';
 
 const BODY = '# Notes\n\nRead every source before you quote it.\n';
 const skill = (front: string, body = BODY) => new TextEncoder().encode(`---\n${front}\n---\n${body}`);
@@ -25,14 +25,39 @@ test('other Agent Skills fields keep it plain; one caplab-* field makes it a cap
   expect(partial.ok ? '' : partial.message).toContain('caplab-stage-read');
 });
 
-test('Claude Code fields of a plain package are accepted and named as not applied, never a refusal (SPEC F-SKILL)', () => {
+test('Claude Code fields of a plain package are read or named as not applied with why, never a refusal (SPEC F-SKILL)', () => {
   const parsed = parse(skill('name: notes\ndescription: Plain.\nwhen_to_use: always\nmodel: sonnet\ndisable-model-invocation: true\nhooks:\n  PreToolUse: []'));
   if (!parsed.ok || parsed.value.kind !== 'plain') throw new Error(parsed.ok ? 'a plain package' : parsed.message);
-  expect(parsed.value.notApplied).toEqual(['disable-model-invocation', 'hooks', 'model', 'when_to_use']);
-  expect(renderSkillsText(describeSkills([parsed.value], []))).toContain('not applied: disable-model-invocation, hooks, model, when_to_use');
+  expect(parsed.value.notApplied.map((f) => f.field)).toEqual(['hooks', 'model']);
+  expect([parsed.value.whenToUse, parsed.value.disableModelInvocation, parsed.value.catalog]).toEqual(['always', true, 'not_model_invocable']);
+  const text = renderSkillsText(describeSkills([parsed.value], []));
+  expect(text).toContain(`not applied: hooks: ${NOT_APPLIED['hooks']}`);
+  expect(text).toContain(`not applied: model: ${NOT_APPLIED['model']}`);
   // The Agent Skills fields themselves are still checked.
   const bad = parse(skill('name: Notes\ndescription: Plain.\nmodel: sonnet'));
   expect(bad.ok ? 'ok' : bad.message).toContain('`name`: lowercase');
+});
+
+test('name defaults to the folder\'s; a folder name that is no name, or another name, is refused', () => {
+  const unnamed = parse(skill('description: Plain.'));
+  expect(unnamed.ok && unnamed.value.name).toBe('notes');
+  const read = (bytes: Uint8Array) => (rel: string) => (rel === 'SKILL.md' ? bytes : undefined);
+  const badFolder = parsePackage('My Notes', { kind: 'embedded' }, read(skill('description: Plain.')), STAGES);
+  expect(badFolder.ok ? '' : badFolder.message).toContain("field `name`: absent, and the folder name 'My Notes' is not a name");
+  const other = parse(skill('name: other\ndescription: Plain.'));
+  expect(other.ok ? '' : other.message).toContain("field `name`: 'other' must equal the folder name 'notes'");
+});
+
+test('the catalog status: no description, then not model-invocable, then held by paths, else listed', () => {
+  const status = (front: string) => {
+    const parsed = parse(skill(front));
+    if (!parsed.ok) throw new Error(parsed.message);
+    return parsed.value.catalog;
+  };
+  expect(status('name: notes')).toBe('no_description');
+  expect(status('description: d\ndisable-model-invocation: true\npaths: docs/**')).toBe('not_model_invocable');
+  expect(status('description: d\npaths: docs/**')).toBe('held_by_paths');
+  expect(status('description: d\ndisable-model-invocation: false')).toBe('listed');
 });
 
 test('a plain package with an empty body is refused: the body is all it sends', () => {

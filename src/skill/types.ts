@@ -1,3 +1,5 @@
+import type { NotApplied } from './fields.ts';
+
 /**
  * Method packages (SPEC F-SKILL): plain readonly data. A package organises
  * existing tools and reference material; nothing here grants a tool or a
@@ -29,13 +31,40 @@ export interface Resource {
   readonly text: string;
 }
 
-/** Where a package came from: built into the program, or a folder on disk. */
-export type PackageOrigin = { readonly kind: 'embedded' } | { readonly kind: 'dir'; readonly path: string };
+/**
+ * Where a package came from: built into the program, a folder named with
+ * `--skills` (`dir`), or the project's own `./.claude/skills/` (read only
+ * when the project is trusted, `--trust`).
+ */
+export type PackageOrigin = { readonly kind: 'embedded' } | { readonly kind: 'dir'; readonly path: string } | { readonly kind: 'project'; readonly path: string };
+
+/** A frontmatter field accepted and recorded, not applied, with why (fields.ts). */
+export type { NotApplied };
+
+/**
+ * Whether a package may be named in a catalog the model sees, from its
+ * frontmatter alone: `listed`; `held_by_paths` (listed only once a call
+ * touches a path matching its `paths`); `not_model_invocable`
+ * (`disable-model-invocation: true`: still adoptable by name); `no_description`
+ * (nothing to list it by). Binding is separate: a package that does not
+ * bind is catalogued nowhere.
+ */
+export type CatalogStatus = 'listed' | 'held_by_paths' | 'not_model_invocable' | 'no_description';
 
 /** What every package has, staged or plain. */
 interface PackageCommon {
   readonly name: string;
-  readonly description: string;
+  /** Trimmed; undefined when the frontmatter has none (then `catalog` is `no_description`). */
+  readonly description: string | undefined;
+  /** Claude Code's `when_to_use`, trimmed: listed after the description. */
+  readonly whenToUse: string | undefined;
+  /** Claude Code's `disable-model-invocation`: kept out of the catalog, still adoptable by name. */
+  readonly disableModelInvocation: boolean;
+  /** Claude Code's `paths` globs, as written; empty: no condition. */
+  readonly paths: readonly string[];
+  readonly catalog: CatalogStatus;
+  /** Frontmatter fields accepted and not applied (Claude Code's `model`, `hooks` …; unknown ones), sorted by name, each with why. */
+  readonly notApplied: readonly NotApplied[];
   /** Agent Skills `allowed-tools`: advisory only, never a grant (see `grant.ts`). */
   readonly allowedTools: readonly string[];
   readonly requires: readonly Requirement[];
@@ -66,8 +95,6 @@ export interface PlainPackage extends PackageCommon {
   readonly requires: readonly [];
   /** The SKILL.md body after the frontmatter, and the sha256 and size of its UTF-8 bytes. */
   readonly body: { readonly text: string; readonly sha256: string; readonly bytes: number };
-  /** Frontmatter fields outside the Agent Skills format (Claude Code's `when_to_use`, `model` …): accepted, not applied. */
-  readonly notApplied: readonly string[];
 }
 
 /** A method package. Only `parsePackage` makes one. */
@@ -92,4 +119,6 @@ export interface LoadedStage {
 export interface CatalogEntry {
   readonly name: string;
   readonly description: string;
+  /** Claude Code's `when_to_use`, when the package has one. */
+  readonly whenToUse?: string;
 }
