@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { createCardContract, readSourceContract } from '../excerpt/contracts.ts';
 import { describeSkills, discoverPackages, diskReader, GRANTS_NOTHING, parsePackage, renderSkillsText, type Package } from './index.ts';
 import { STAGES } from '../excerpt/stages.ts';
+import { LIMITS } from '../contract/index.ts';
 
 function packages(): Package[] {
   const found = discoverPackages({ stages: STAGES });
@@ -44,4 +45,16 @@ test('caplab skills shows a hostile description inert: escapes and bidi override
   const text = renderSkillsText(hostile);
   expect(text).not.toMatch(/[\x00-\x09\x0b-\x1f\x7f\u202e]/);
   expect(text).toContain('fine\\x1b[2J\\x1b]0;title\\x07\\u202eevil\\x0aforged line');
+});
+
+test('caplab skills shows a listed package by its catalog entry, cut at skillCatalogEntryChars code points; an unlisted one has none', () => {
+  const [card] = packages();
+  const long = { ...card!, description: `${'é'.repeat(2000)}` } as Package;
+  const held = { ...card!, catalog: 'held_by_paths', paths: ['docs/**'] } as Package;
+  const [shown, cut, hidden] = describeSkills([card!, long, held], [readSourceContract, createCardContract]).packages;
+  expect(shown!.catalog_entry).toStartWith('- excerpt-card: Make the excerpt card');
+  expect([...cut!.catalog_entry!]).toHaveLength(LIMITS.skillCatalogEntryChars);
+  expect(cut!.catalog_entry!.endsWith('é…')).toBe(true);
+  expect(hidden!.catalog_entry).toBeNull();
+  expect(renderSkillsText(describeSkills([card!], []))).toContain(`  catalog entry: ${shown!.catalog_entry}`);
 });

@@ -1,5 +1,6 @@
 import { inert } from '../base/index.ts';
 import { bindPackage, type BoundTool } from './bind.ts';
+import { catalogLine } from './catalog.ts';
 import type { RefusedPackage } from './discover.ts';
 import type { CatalogStatus, MethodStage, NotApplied, Package, PackageOrigin } from './types.ts';
 
@@ -24,6 +25,8 @@ export interface SkillDescription {
   readonly origin: string;
   /** Whether a catalog may list it, from its frontmatter (`CatalogStatus`). */
   readonly catalog: CatalogStatus;
+  /** The line a catalog lists it by (`catalogLine`: cut at `LIMITS.skillCatalogEntryChars`), or null when it is not listed. */
+  readonly catalog_entry: string | null;
   /** Claude Code's `paths` globs (a package with any is held until a call touches a match). */
   readonly paths: readonly string[];
   readonly allowed_tools: readonly string[];
@@ -88,6 +91,12 @@ function sourceOf(origin: PackageOrigin): Pick<SkillDescription, 'source' | 'ori
   return { source: origin.kind === 'dir' ? 'skills_dir' : 'project', origin: origin.path };
 }
 
+/** The line a catalog would list the package by, when its status lets one list it. */
+function catalogEntry(pkg: Package): string | null {
+  if (pkg.catalog !== 'listed' || pkg.description === undefined) return null;
+  return catalogLine({ name: pkg.name, description: pkg.description, ...(pkg.whenToUse === undefined ? {} : { whenToUse: pkg.whenToUse }) });
+}
+
 /** One package and whether it binds to the given tools. */
 function describePackage(pkg: Package, tools: readonly BoundTool[]): SkillDescription {
   const bound = bindPackage(pkg, tools);
@@ -102,6 +111,7 @@ function describePackage(pkg: Package, tools: readonly BoundTool[]): SkillDescri
     hash: pkg.hash,
     ...sourceOf(pkg.origin),
     catalog: pkg.catalog,
+    catalog_entry: catalogEntry(pkg),
     paths: [...pkg.paths],
     allowed_tools: [...pkg.allowedTools],
     requires: pkg.requires.map((need) => ({
@@ -140,6 +150,7 @@ function packageLines(pkg: SkillDescription): string[] {
   lines.push(`  ${pkg.description ?? '(no description)'}`);
   if (pkg.when_to_use !== null) lines.push(`  when to use: ${pkg.when_to_use}`);
   lines.push(`  kind: ${kind}; catalog: ${catalog}`);
+  if (pkg.catalog_entry !== null) lines.push(`  catalog entry: ${pkg.catalog_entry}`);
   if (pkg.body) lines.push(`  ${PLAIN_NOTE}`, `  body ${pkg.body.bytes} B  sha256 ${pkg.body.sha256}`);
   lines.push(`  hash ${pkg.hash}`);
   if (pkg.binding.status === 'refused') lines.push(`  reason: ${pkg.binding.message}`);
