@@ -10,7 +10,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { scratchDir } from '../../test/scratch.ts';
 import { excerptTaskOverMcp, FIXTURE_HTTP_ARGS, FIXTURE_TOKEN_ENV, fixtureLaunch } from '../excerpt/index.ts';
-import { spawnChild, type Launch } from '../mcp/index.ts';
+import { recordingSpawn } from './testing/recording-spawn.ts';
 import { isRunning } from '../mcp/wire/testing/processes.ts';
 import { livingMembers } from '../platform/index.ts';
 import { cli } from './cli.ts';
@@ -55,14 +55,7 @@ test('demo --transport http is accepted and verifies; card and requests/* equal 
 
 test('the token is set only in the server env, sent, never recorded or printed; the group is reaped and the port refuses', async () => {
   const dir = scratchDir();
-  const launched: Launch[] = [];
-  const pids: number[] = [];
-  const spawn = (launch: Launch): ReturnType<typeof spawnChild> => {
-    launched.push(launch);
-    const child = spawnChild(launch);
-    if (child.ok) pids.push(child.value.pid);
-    return child;
-  };
+  const { spawn, launched, pids } = recordingSpawn();
   const overHttp = excerptTaskOverMcp({
     envSource: ENV,
     launch: fixtureLaunch({ devEntry: DEV_SERVE_ENTRY, envSource: ENV, http: true }),

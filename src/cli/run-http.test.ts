@@ -9,7 +9,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { scratchDir } from '../../test/scratch.ts';
 import { excerptTaskOverMcp, FIXTURE_TOKEN_ENV, fixtureLaunch } from '../excerpt/index.ts';
-import { spawnChild, type Launch } from '../mcp/index.ts';
+import { recordingSpawn } from './testing/recording-spawn.ts';
 import { isRunning } from '../mcp/wire/testing/processes.ts';
 import { cli } from './cli.ts';
 import { parseRunFlags, runCommand } from './run-command.ts';
@@ -30,15 +30,8 @@ function files(root: string, dir = ''): [string, Buffer][] {
 
 test('run --transport http --replay: accepted over Streamable HTTP, verify passes, the ledger has the URL and no token; the server is gone', async () => {
   const dir = scratchDir('caplab-run-http-');
-  const launched: Launch[] = [];
-  const pids: number[] = [];
   // The CLI's own task, with a spawn that keeps what it launched: the token is read from the server's env.
-  const spawn = (launch: Launch): ReturnType<typeof spawnChild> => {
-    launched.push(launch);
-    const child = spawnChild(launch);
-    if (child.ok) pids.push(child.value.pid);
-    return child;
-  };
+  const { spawn, launched, pids } = recordingSpawn();
   const overHttp = excerptTaskOverMcp({ envSource: ENV, launch: fixtureLaunch({ devEntry: DEV_SERVE_ENTRY, envSource: ENV, http: true }), http: { tokenEnv: FIXTURE_TOKEN_ENV }, spawn });
   const cliTask = { ...(await loadTask({ envSource: ENV })), overHttp };
   const flags = parseRunFlags(['--transport', 'http', '--replay', EXAMPLE, '--json', '--run-id', 'run-http', '--out', 'run'], 'run', cliTask);
