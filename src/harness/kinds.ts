@@ -15,6 +15,10 @@ export const HARNESS_KINDS = {
   record_write_failed: { class: 'business', basis: null },
   // the host: a method package not found
   unknown_skill: { class: 'invalid_arguments', basis: null },
+  // tool mode: a Skill call naming a known package this request's catalog does not list (held by paths, not model-invocable)
+  skill_not_in_catalog: { class: 'precondition', basis: null },
+  // tool mode with no package to list (--skill-mode tool, an empty catalog)
+  empty_catalog: { class: 'invalid_arguments', basis: null },
   // a host option out of its range (maxTokens)
   bad_option: { class: 'invalid_arguments', basis: null },
   // two tools of a run under one name (the offers, then the table)
