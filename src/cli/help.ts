@@ -169,8 +169,8 @@ use), 130/143 stopped by SIGINT/SIGTERM.`,
 
 The smoke test for CI: the demo over MCP and over the local path, and every built-in negative
 scenario (same-batch, hostile-protocol-names, deferred-search, deferred-select,
-deferred-undisclosed, deferred-wrong-request, deferred-bad-search and deferred-denied also over
-MCP), each with its expected ending;
+deferred-undisclosed, deferred-wrong-request, deferred-bad-search, deferred-denied, skill-tool,
+skill-once and skill-unknown also over MCP), each with its expected ending;
 every run dir is then verified offline. Prints a table scenario / expected / observed / ✓.
   --json         one JSON document on stdout
   --junit FILE   JUnit XML: one testcase per scenario, failures with the observed class/kind (and
