@@ -47,6 +47,10 @@ export const HARNESS_KINDS = {
   disclosure_mismatch: { class: 'evidence', basis: null },
   undisclosed_call: { class: 'evidence', basis: null },
   search_mismatch: { class: 'evidence', basis: null },
+  // skill tool mode: a request's skill_catalog is not what its payload's <skills> block lists
+  catalog_mismatch: { class: 'evidence', basis: null },
+  // skill tool mode: a request's adoption record is not what its payload's Skill results show
+  adoption_mismatch: { class: 'evidence', basis: null },
   // a record naming a task this recheck (or this caplab) does not know
   unknown_task: { class: 'evidence', basis: null },
   // verify: a task's recheck that threw
