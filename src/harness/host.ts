@@ -300,16 +300,21 @@ function runHosted(hosted: HostedRun, model: Model, options: HostRunOptions): Pr
  */
 function skillToolMode(name: string | undefined, found: { dirs: readonly string[]; embedded: boolean; trust: boolean }, task: Task, host: HostOptions, cwd: string): Outcome<ToolMode> {
   if (name !== undefined) return fail('invalid_arguments', 'bad_option', `skill mode tool lists the catalog and adopts no package directly; ${JSON.stringify(name)} was named to adopt`);
-  const packages = discoverPackages({ dirs: found.dirs.map((dir) => resolve(cwd, dir)), embedded: found.embedded, stages: task.method?.stages ?? [], trust: found.trust, cwd });
+  const packages = packagesOf(found, task, cwd, undefined);
   if (!packages.ok) return packages;
   const offers = [...offeredTools(task), ...(host.providers ?? []).flatMap((provider) => provider.offers)];
   return toolMode(packages.value, toolVersions(offers), task);
 }
 
+/** Every package of the host's sources, parsed against the task's stages. */
+function packagesOf(found: { dirs: readonly string[]; embedded: boolean; trust: boolean }, task: Task, cwd: string, name: string | undefined): Outcome<readonly Package[]> {
+  // Folders are named relative to the host's working directory; a package refused by discovery stops the run only when named.
+  return discoverPackages({ dirs: found.dirs.map((dir) => resolve(cwd, dir)), embedded: found.embedded, stages: task.method?.stages ?? [], trust: found.trust, cwd, named: name });
+}
+
 /** The method package the run adopts, parsed against the task's stages and bound to its tools (or none). */
 function adopt(name: string | undefined, found: { dirs: readonly string[]; embedded: boolean; trust: boolean }, task: Task, offers: readonly OfferedTool[], cwd: string): Outcome<RunOptions['method'] | undefined> {
-  // Folders are named relative to the host's working directory; a package refused by discovery stops the run only when named.
-  const packages = discoverPackages({ dirs: found.dirs.map((dir) => resolve(cwd, dir)), embedded: found.embedded, stages: task.method?.stages ?? [], trust: found.trust, cwd, named: name });
+  const packages = packagesOf(found, task, cwd, name);
   if (!packages.ok) return packages;
   if (name === undefined) return ok(undefined);
   const pkg = packages.value.find((p) => p.name === name);
