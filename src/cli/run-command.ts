@@ -58,7 +58,6 @@ export function parseRunFlags(args: readonly string[], command: 'demo' | 'run', 
   if (v.skills?.includes('')) return badFlag(EMPTY_SKILLS);
   const skillMode = v['skill-mode'];
   if (skillMode !== undefined && skillMode !== 'direct' && skillMode !== 'tool') return badFlag(`--skill-mode must be direct or tool, got ${JSON.stringify(skillMode)}`);
-  if (skillMode === 'tool' && v['no-skill']) return badFlag('--no-skill and --skill-mode tool: tool mode lists the catalog for the model to call; give one');
   const responses = responsesFlag(command, v.scenario, v.replay, cli.scenarios.demo);
   const skill = cli.task.method?.skill;
   if ('ok' in responses) return responses;

@@ -93,7 +93,7 @@ function skillModeOf(flags: RunFlags, run: ScenarioRun | undefined): Outcome<'di
     return fail('invalid_arguments', 'bad_flag', `--skill-mode ${flags.skillMode}: scenario ${run.name} says skill_mode ${JSON.stringify(run.skillMode)}`);
   }
   const mode = flags.skillMode ?? run?.skillMode ?? 'direct';
-  if (mode === 'tool' && flags.noSkill) return fail('invalid_arguments', 'bad_flag', '--no-skill and skill mode tool: tool mode lists the catalog for the model to call; give one');
+  if (mode === 'tool' && flags.noSkill) return fail('invalid_arguments', 'bad_flag', '--no-skill and --skill-mode tool (or a scenario\'s skill_mode "tool"): tool mode lists the catalog for the model to call; give one');
   return ok(mode);
 }
 
