@@ -36,6 +36,10 @@ const RUN_FLAGS = `  --transport mcp|local|http
   --yes                   resolve permission "ask" as allow (default: deny, non-interactive)
   --skills DIR            add method packages from DIR (repeatable)
   --no-skill              adopt no method package
+  --skill-mode MODE       direct (default): the method package's text in every request's system;
+                          tool: no package adopted, a <skills> catalog in every request's system and
+                          the host's Skill tool, which gives a package's text for the request's stage
+                          (exit 2 with --no-skill or an empty catalog; README: Skill tool mode)
   --durable               fsync every ledger event and file as it is written, so a machine crash
                           leaves a durable prefix (default: one sync of the run dir before the seal)`;
 
