@@ -31,6 +31,7 @@ const TABLE: readonly { readonly row: string; readonly payload: unknown; readonl
   { row: 'the body in system (tool mode)', payload: { system: [{ type: 'text', text }], messages: [start] }, adopted: false },
   { row: 'the body in user text', payload: { system: [], messages: [{ role: 'user', content: text }] }, adopted: false },
   { row: 'a read_source result echoing it', payload: { system: [], messages: [start, use('toolu_01', 'read_source', { source_id: 'alpha' }), result('toolu_01', text)] }, adopted: false },
+  { row: "another tool's result, its input naming the package", payload: { system: [], messages: [start, use('toolu_01', 'lookup', { skill: 'excerpt-card' }), result('toolu_01', text)] }, adopted: false },
   { row: 'an error Skill result', payload: { system: [], messages: [start, use('toolu_01', 'Skill', { skill: 'excerpt-card' }), result('toolu_01', text, true)] }, adopted: false },
   { row: 'under a mismatched id', payload: { system: [], messages: [start, use('toolu_01', 'Skill', { skill: 'excerpt-card' }), result('toolu_09', text)] }, adopted: false },
   { row: "another package's Skill result", payload: { system: [], messages: [start, use('toolu_01', 'Skill', { skill: 'other-skill' }), result('toolu_01', text)] }, adopted: false },

@@ -21,15 +21,17 @@ export interface ToolMode {
  * none). An empty catalog is `invalid_arguments/empty_catalog`.
  */
 export function toolMode(packages: readonly Package[], tools: readonly BoundTool[], task: Pick<Task, 'method'>): Outcome<ToolMode> {
+  const sorted = [...packages].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const entries = catalog(sorted);
   const bound = new Map<string, BoundPackage<Package>>();
-  for (const pkg of [...packages].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
-    const binds = bindPackage(pkg, tools);
-    if (binds.ok && catalog([pkg]).length === 1) bound.set(pkg.name, binds.value);
+  for (const entry of entries) {
+    const binds = bindPackage(sorted.find((pkg) => pkg.name === entry.name)!, tools);
+    if (binds.ok) bound.set(entry.name, binds.value);
   }
   if (bound.size === 0) {
     return fail('invalid_arguments', 'empty_catalog', `--skill-mode tool: no package can be listed (found: ${packages.map((p) => `${p.name} (${p.catalog})`).join(', ') || 'none'}); a listed package has a description, no paths condition, is model-invocable and binds to the run's tools`);
   }
-  const block = { type: 'text' as const, text: skillsBlock(catalog([...bound.values()].map((b) => b.package))) };
+  const block = { type: 'text' as const, text: skillsBlock(entries.filter((entry) => bound.has(entry.name))) };
   const builtin = skillTool({ known: packages.map((p) => p.name), catalog: bound, stages: task.method?.stages ?? [] });
   return ok({
     builtin,
