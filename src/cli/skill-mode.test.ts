@@ -5,6 +5,7 @@ import { scratchDir } from '../../test/scratch.ts';
 import { createCardContract, readSourceContract } from '../excerpt/contracts.ts';
 import { STAGES } from '../excerpt/stages.ts';
 import { excerptTask } from '../excerpt/index.ts';
+import { LIMITS } from '../contract/index.ts';
 import { createHost } from '../harness/index.ts';
 import { bindPackage, discoverPackages, load, methodText } from '../skill/index.ts';
 import { cli } from './cli.ts';
@@ -117,4 +118,14 @@ test('Skill refusals before anything loads: unknown_skill names the catalog and 
   expect(JSON.stringify(second)).not.toContain('HIDDEN BODY');
   const calls = readFileSync(join(run.dir, 'ledger.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l)).filter((e) => e.type === 'call');
   expect(calls.map((c) => [c.outcome.kind, c.handler_entered])).toEqual([['unknown_skill', false], ['unknown_skill', false], ['skill_not_in_catalog', false]]);
+});
+
+test('Skill args past skillArgsChars code points: an error result, nothing loaded; at the limit it loads', async () => {
+  const run = await runScenario({ skill_mode: 'tool', responses: [{ tool_calls: [{ id: 'toolu_01', name: 'Skill', arguments: { skill: 'excerpt-card', args: '😀'.repeat(LIMITS.skillArgsChars + 1) } }, { id: 'toolu_02', name: 'Skill', arguments: { skill: 'excerpt-card', args: '😀'.repeat(LIMITS.skillArgsChars) } }], usage }, done] });
+  const second = payload(run.dir, 2);
+  const over = resultOf(second, 'toolu_01');
+  expect(over.is_error).toBe(true);
+  expect(over.content[0]!.text).toContain('invalid_arguments');
+  expect(JSON.stringify(over)).not.toContain('<method package');
+  expect(resultOf(second, 'toolu_02').is_error).toBe(false);
 });

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { codePoints, fail, ok, type Contract, type Failure, type Outcome } from '../../contract/index.ts';
+import { codePoints, fail, LIMITS, ok, type Contract, type Failure, type Outcome } from '../../contract/index.ts';
 import { textBlock, type CallContext, type ToolOutput } from '../../pipeline/index.ts';
 import { load, methodText, SKILL_TOOL, type BoundPackage, type Package } from '../../skill/index.ts';
 import type { Builtin } from '../host-tools.ts';
@@ -7,8 +7,8 @@ import { payloadCatalog } from './skills-block.ts';
 
 /** Claude Code's Skill input, exactly: the skill's name, and optional arguments (recorded and echoed, never filled into the text). */
 const SkillInput = v.strictObject({
-  skill: v.pipe(v.string(), codePoints(1, 256)),
-  args: v.optional(v.pipe(v.string(), codePoints(0, 4096))),
+  skill: v.pipe(v.string(), codePoints(1, LIMITS.skillArgsChars)),
+  args: v.optional(v.pipe(v.string(), codePoints(0, LIMITS.skillArgsChars))),
 });
 type SkillInput = v.InferOutput<typeof SkillInput>;
 
