@@ -30,12 +30,15 @@ import f27 from '../../fixtures/scenarios/hostile-two-creates-one-batch.json' wi
 import f28 from '../../fixtures/scenarios/method-same-batch.json' with { type: 'text' };
 import f29 from '../../fixtures/scenarios/quote-not-verbatim.json' with { type: 'text' };
 import f30 from '../../fixtures/scenarios/same-batch.json' with { type: 'text' };
-import f31 from '../../fixtures/scenarios/unknown-tool.json' with { type: 'text' };
-import f32 from '../../skills/excerpt-card/SKILL.md' with { type: 'text' };
-import f33 from '../../skills/excerpt-card/references/card-layout.md' with { type: 'text' };
-import f34 from '../../skills/excerpt-card/references/error-handling.md' with { type: 'text' };
-import f35 from '../../skills/excerpt-card/references/host-checks.md' with { type: 'text' };
-import f36 from '../../skills/excerpt-card/references/source-conventions.md' with { type: 'text' };
+import f31 from '../../fixtures/scenarios/skill-once.json' with { type: 'text' };
+import f32 from '../../fixtures/scenarios/skill-tool.json' with { type: 'text' };
+import f33 from '../../fixtures/scenarios/skill-unknown.json' with { type: 'text' };
+import f34 from '../../fixtures/scenarios/unknown-tool.json' with { type: 'text' };
+import f35 from '../../skills/excerpt-card/SKILL.md' with { type: 'text' };
+import f36 from '../../skills/excerpt-card/references/card-layout.md' with { type: 'text' };
+import f37 from '../../skills/excerpt-card/references/error-handling.md' with { type: 'text' };
+import f38 from '../../skills/excerpt-card/references/host-checks.md' with { type: 'text' };
+import f39 from '../../skills/excerpt-card/references/source-conventions.md' with { type: 'text' };
 
 /** Embedded files by repository-relative path. */
 export const EMBEDDED: Readonly<Record<string, string>> = Object.freeze({
@@ -70,10 +73,13 @@ export const EMBEDDED: Readonly<Record<string, string>> = Object.freeze({
   "fixtures/scenarios/method-same-batch.json": f28 as unknown as string,
   "fixtures/scenarios/quote-not-verbatim.json": f29 as unknown as string,
   "fixtures/scenarios/same-batch.json": f30 as unknown as string,
-  "fixtures/scenarios/unknown-tool.json": f31 as unknown as string,
-  "skills/excerpt-card/SKILL.md": f32 as unknown as string,
-  "skills/excerpt-card/references/card-layout.md": f33 as unknown as string,
-  "skills/excerpt-card/references/error-handling.md": f34 as unknown as string,
-  "skills/excerpt-card/references/host-checks.md": f35 as unknown as string,
-  "skills/excerpt-card/references/source-conventions.md": f36 as unknown as string,
+  "fixtures/scenarios/skill-once.json": f31 as unknown as string,
+  "fixtures/scenarios/skill-tool.json": f32 as unknown as string,
+  "fixtures/scenarios/skill-unknown.json": f33 as unknown as string,
+  "fixtures/scenarios/unknown-tool.json": f34 as unknown as string,
+  "skills/excerpt-card/SKILL.md": f35 as unknown as string,
+  "skills/excerpt-card/references/card-layout.md": f36 as unknown as string,
+  "skills/excerpt-card/references/error-handling.md": f37 as unknown as string,
+  "skills/excerpt-card/references/host-checks.md": f38 as unknown as string,
+  "skills/excerpt-card/references/source-conventions.md": f39 as unknown as string,
 });

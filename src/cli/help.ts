@@ -36,6 +36,10 @@ const RUN_FLAGS = `  --transport mcp|local|http
   --yes                   resolve permission "ask" as allow (default: deny, non-interactive)
   --skills DIR            add method packages from DIR (repeatable)
   --no-skill              adopt no method package
+  --skill-mode MODE       direct (default): the method package's text in every request's system;
+                          tool: no package adopted, a <skills> catalog in every request's system and
+                          the host's Skill tool, which gives a package's text for the request's stage
+                          (exit 2 with --no-skill or an empty catalog; README: Skill tool mode)
   --durable               fsync every ledger event and file as it is written, so a machine crash
                           leaves a durable prefix (default: one sync of the run dir before the seal)`;
 
@@ -169,8 +173,8 @@ use), 130/143 stopped by SIGINT/SIGTERM.`,
 
 The smoke test for CI: the demo over MCP and over the local path, and every built-in negative
 scenario (same-batch, hostile-protocol-names, deferred-search, deferred-select,
-deferred-undisclosed, deferred-wrong-request, deferred-bad-search and deferred-denied also over
-MCP), each with its expected ending;
+deferred-undisclosed, deferred-wrong-request, deferred-bad-search, deferred-denied, skill-tool,
+skill-once and skill-unknown also over MCP), each with its expected ending;
 every run dir is then verified offline. Prints a table scenario / expected / observed / ✓.
   --json         one JSON document on stdout
   --junit FILE   JUnit XML: one testcase per scenario, failures with the observed class/kind (and

@@ -28,6 +28,7 @@ const RUN_OPTIONS = {
   yes: { type: 'boolean' },
   skills: { type: 'string', multiple: true },
   'no-skill': { type: 'boolean' },
+  'skill-mode': { type: 'string' },
   scenario: { type: 'string' },
   replay: { type: 'string' },
   durable: { type: 'boolean' },
@@ -55,6 +56,8 @@ export function parseRunFlags(args: readonly string[], command: 'demo' | 'run', 
   if (badId) return badId;
   if (v.out === '') return badFlag('--out needs a folder; an empty path would mean the working directory');
   if (v.skills?.includes('')) return badFlag(EMPTY_SKILLS);
+  const skillMode = v['skill-mode'];
+  if (skillMode !== undefined && skillMode !== 'direct' && skillMode !== 'tool') return badFlag(`--skill-mode must be direct or tool, got ${JSON.stringify(skillMode)}`);
   const responses = responsesFlag(command, v.scenario, v.replay, cli.scenarios.demo);
   const skill = cli.task.method?.skill;
   if ('ok' in responses) return responses;
@@ -75,6 +78,7 @@ export function parseRunFlags(args: readonly string[], command: 'demo' | 'run', 
     deferTools: v['defer-tool'] ?? [],
     skillDirs: v.skills ?? [],
     noSkill: v['no-skill'] ?? false,
+    ...(skillMode !== undefined ? { skillMode } : {}),
     ...(v.out !== undefined ? { out: v.out } : {}),
     ...(v['run-id'] !== undefined ? { runId: v['run-id'] } : {}),
     ...(command === 'demo' && skill !== undefined ? { defaultSkill: skill } : {}),
@@ -112,6 +116,7 @@ export function scripted(scenario: Scenario): RunModel {
     ...(scenario.permissions ? { permissions: scenario.permissions } : {}),
     ...(scenario.servers ? { servers: scenario.servers } : {}),
     ...(scenario.defer ? { defer: scenario.defer } : {}),
+    ...('skill_mode' in scenario && scenario.skill_mode !== undefined ? { skillMode: scenario.skill_mode } : {}),
   };
   return { model: scriptedModel(scenario), ...('skill' in scenario && scenario.skill !== undefined ? { skill: scenario.skill } : {}), scenario: run };
 }

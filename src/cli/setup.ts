@@ -1,4 +1,4 @@
-import { fail, type Outcome } from '../contract/index.ts';
+import { fail, ok, type Outcome } from '../contract/index.ts';
 import { createHost, type DeferSource, type HostedTask, type HostPermissions, type ScenarioPermissions, type Task, type ToolProvider } from '../harness/index.ts';
 import type { Io } from './io.ts';
 import type { ServerFlags } from './server-flags.ts';
@@ -21,6 +21,8 @@ export interface RunFlags {
   readonly deferTools: readonly string[];
   readonly skillDirs: readonly string[];
   readonly noSkill: boolean;
+  /** `--skill-mode direct|tool` (absent: the scenario's `skill_mode`, else direct). */
+  readonly skillMode?: 'direct' | 'tool';
   /** The method package to adopt when the scenario names none (demo and check: the task's). */
   readonly defaultSkill?: string;
   readonly out?: string;
@@ -46,6 +48,8 @@ export interface ScenarioRun {
   readonly servers?: readonly string[];
   /** Tools the scenario defers (its `defer`), after `--defer-tool`'s. */
   readonly defer?: readonly string[];
+  /** The scenario's `skill_mode`. */
+  readonly skillMode?: 'direct' | 'tool';
 }
 
 /**
@@ -75,8 +79,22 @@ export async function setupRun(flags: RunFlags, scenario: { readonly skill?: str
     ...(permissions ? { permissions: hostPermissions(`scenario ${scenario.run!.name}`, permissions) } : {}),
     defer: deferSources(flags.deferTools, scenario.run),
   });
-  const skill = flags.noSkill || own ? undefined : (scenario.skill ?? flags.defaultSkill);
-  return host.prepare(task, { ...(skill !== undefined ? { skill } : {}), label: own ? `scenario ${scenario.run!.name}` : `transport ${flags.transport}` });
+  const mode = skillModeOf(flags, scenario.run);
+  if (!mode.ok) return mode;
+  // Tool mode names no package to adopt: the task's default is listed in the catalog instead.
+  const skill = flags.noSkill || own ? undefined : mode.value === 'tool' ? scenario.skill : (scenario.skill ?? flags.defaultSkill);
+  const label = own ? `scenario ${scenario.run!.name}` : `transport ${flags.transport}`;
+  return host.prepare(task, { ...(skill !== undefined ? { skill } : {}), label, ...(mode.value === 'tool' ? { skillMode: 'tool' as const } : {}) });
+}
+
+/** The run's skill mode: `--skill-mode`, else the scenario's `skill_mode`, else direct; the two disagreeing is a usage error. */
+function skillModeOf(flags: RunFlags, run: ScenarioRun | undefined): Outcome<'direct' | 'tool'> {
+  if (flags.skillMode !== undefined && run?.skillMode !== undefined && flags.skillMode !== run.skillMode) {
+    return fail('invalid_arguments', 'bad_flag', `--skill-mode ${flags.skillMode}: scenario ${run.name} says skill_mode ${JSON.stringify(run.skillMode)}`);
+  }
+  const mode = flags.skillMode ?? run?.skillMode ?? 'direct';
+  if (mode === 'tool' && flags.noSkill) return fail('invalid_arguments', 'bad_flag', '--no-skill and --skill-mode tool (or a scenario\'s skill_mode "tool"): tool mode lists the catalog for the model to call; give one');
+  return ok(mode);
 }
 
 /** What the run defers: `--defer-tool`'s names, then the scenario's `defer`, each source named for a refusal. */

@@ -39,6 +39,8 @@ export const LIMITS = {
   skillPackages: 256,
   /** Characters of one package's catalog entry (`- name: description`, plus `when_to_use`), as Claude Code cuts it; a longer one is cut there, ending in `…`. */
   skillCatalogEntryChars: 1536,
+  /** Code points of a Skill call's `skill` and of its `args` (tool mode); longer is an error result, nothing loaded. */
+  skillArgsChars: 4096,
   /** Nesting of arrays and objects in one tool call's arguments. */
   argumentsDepth: 32,
   /** Bytes of one tool call's arguments as canonical JSON. */

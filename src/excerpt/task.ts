@@ -77,4 +77,4 @@ export function excerptTaskOverMcp(options: FixtureToolsOptions): Task {
  * server-qualified `mcp__caplab-fixture__read_source`. Each MCP case starts
  * a server, so the list stays short.
  */
-export const EXCERPT_SCENARIOS = { folder: 'fixtures/scenarios', demo: 'happy', overMcp: ['same-batch', 'hostile-protocol-names', 'deferred-search', 'deferred-select', 'deferred-undisclosed', 'deferred-wrong-request', 'deferred-bad-search', 'deferred-denied'] } as const;
+export const EXCERPT_SCENARIOS = { folder: 'fixtures/scenarios', demo: 'happy', overMcp: ['same-batch', 'hostile-protocol-names', 'deferred-search', 'deferred-select', 'deferred-undisclosed', 'deferred-wrong-request', 'deferred-bad-search', 'deferred-denied', 'skill-tool', 'skill-once', 'skill-unknown'] } as const;

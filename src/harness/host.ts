@@ -6,6 +6,7 @@ import { checkNames, hooksFromSettings, parseRules, permissionPolicy, resolveSet
 import { bindPackage, discoverPackages, methodSupport, plainRecord, projectSkillsNotices, type Package } from '../skill/index.ts';
 import { TOOL_SEARCH } from './disclosure.ts';
 import { builtinOffers, type Builtin } from './host-tools.ts';
+import { toolMode, type ToolMode } from './skill-tool/tool-mode.ts';
 import { toolSearch } from './tool-search/tool-search.ts';
 import type { Model } from './model.ts';
 import { runTask, type RunOptions, type RunOutcome } from './run.ts';
@@ -81,6 +82,13 @@ export interface PrepareOptions {
   readonly skill?: string;
   /** Said in brackets after the refusal of a rule or matcher that names no tool (the CLI's: `transport mcp`). */
   readonly label?: string;
+  /**
+   * `--skill-mode`: `direct` (the default) puts the named package's text in
+   * every request's `system`; `tool` names none, lists every catalogued
+   * package in a `<skills>` block and adds the host's Skill tool, which gives
+   * a package's text on request. Tool mode with `skill` is refused.
+   */
+  readonly skillMode?: 'direct' | 'tool';
 }
 
 /** What the host assembles for a task: everything `runTask` takes but the run's own options. */
@@ -159,7 +167,10 @@ export function newRunId(now: Date = new Date()): string {
 async function prepareTask(host: HostOptions, cwd: string, task: Task, use: PrepareOptions): Promise<Outcome<HostedTask>> {
   const defer = parseDefer(host.defer ?? []);
   if (!defer.ok) return defer;
-  const builtins = [...(host.builtins ?? []), ...(defer.value.length > 0 ? [toolSearch()] : [])];
+  const skills = { dirs: host.skillDirs ?? [], embedded: host.embeddedSkills ?? false, trust: host.trustProject ?? false };
+  const mode = use.skillMode === 'tool' ? skillToolMode(use.skill, skills, task, host, cwd) : undefined;
+  if (mode && !mode.ok) return mode;
+  const builtins = [...(host.builtins ?? []), ...(defer.value.length > 0 ? [toolSearch()] : []), ...(mode ? [mode.value.builtin] : [])];
   const offers = [...offeredTools(task), ...(host.providers ?? []).flatMap((provider) => provider.offers), ...builtinOffers(builtins)];
   const clash = duplicateName(offers);
   if (!clash.ok) return clash;
@@ -179,8 +190,7 @@ async function prepareTask(host: HostOptions, cwd: string, task: Task, use: Prep
     interactive: false,
     yes: host.yes ?? false,
   });
-  const skills = { dirs: host.skillDirs ?? [], embedded: host.embeddedSkills ?? false, trust: host.trustProject ?? false };
-  const method = adopt(use.skill, skills, task, offers, cwd);
+  const method = mode ? ok(mode.value.method) : adopt(use.skill, skills, task, offers, cwd);
   if (!method.ok) return method;
   const hosted: HostedRun = {
     task,
@@ -283,10 +293,28 @@ function runHosted(hosted: HostedRun, model: Model, options: HostRunOptions): Pr
   return runTask({ ...options, ...hosted, model, runId, runDir, clock: options.clock ?? systemClock });
 }
 
+/**
+ * Tool mode's catalog and Skill tool, over every package of every source,
+ * bound to the task's and the providers' tools (`toolMode`); a package named
+ * to adopt directly is refused (`invalid_arguments/bad_option`).
+ */
+function skillToolMode(name: string | undefined, found: { dirs: readonly string[]; embedded: boolean; trust: boolean }, task: Task, host: HostOptions, cwd: string): Outcome<ToolMode> {
+  if (name !== undefined) return fail('invalid_arguments', 'bad_option', `skill mode tool lists the catalog and adopts no package directly; ${JSON.stringify(name)} was named to adopt`);
+  const packages = packagesOf(found, task, cwd, undefined);
+  if (!packages.ok) return packages;
+  const offers = [...offeredTools(task), ...(host.providers ?? []).flatMap((provider) => provider.offers)];
+  return toolMode(packages.value, toolVersions(offers), task);
+}
+
+/** Every package of the host's sources, parsed against the task's stages. */
+function packagesOf(found: { dirs: readonly string[]; embedded: boolean; trust: boolean }, task: Task, cwd: string, name: string | undefined): Outcome<readonly Package[]> {
+  // Folders are named relative to the host's working directory; a package refused by discovery stops the run only when named.
+  return discoverPackages({ dirs: found.dirs.map((dir) => resolve(cwd, dir)), embedded: found.embedded, stages: task.method?.stages ?? [], trust: found.trust, cwd, named: name });
+}
+
 /** The method package the run adopts, parsed against the task's stages and bound to its tools (or none). */
 function adopt(name: string | undefined, found: { dirs: readonly string[]; embedded: boolean; trust: boolean }, task: Task, offers: readonly OfferedTool[], cwd: string): Outcome<RunOptions['method'] | undefined> {
-  // Folders are named relative to the host's working directory; a package refused by discovery stops the run only when named.
-  const packages = discoverPackages({ dirs: found.dirs.map((dir) => resolve(cwd, dir)), embedded: found.embedded, stages: task.method?.stages ?? [], trust: found.trust, cwd, named: name });
+  const packages = packagesOf(found, task, cwd, name);
   if (!packages.ok) return packages;
   if (name === undefined) return ok(undefined);
   const pkg = packages.value.find((p) => p.name === name);

@@ -8,7 +8,7 @@ import type { EventInput } from '../ledger/index.ts';
  * task's own fields apart. `mapping_tag` hashes the name → binding id mapping
  * the request was shown.
  */
-export type Intent = Pick<EventInput<'request'>, 'request_id' | 'index' | 'payload' | 'tools' | 'mapping_tag' | 'method' | 'disclosed_tools' | 'visible_tool_bytes'> & {
+export type Intent = Pick<EventInput<'request'>, 'request_id' | 'index' | 'payload' | 'tools' | 'mapping_tag' | 'method' | 'disclosed_tools' | 'visible_tool_bytes' | 'skill_catalog'> & {
   /** The task's own fields of the request event (`Task.requestFields`), computed from the payload bytes, not from what the host meant to send. */
   readonly fields: Readonly<Record<string, unknown>>;
 };

@@ -15,6 +15,10 @@ export const HARNESS_KINDS = {
   record_write_failed: { class: 'business', basis: null },
   // the host: a method package not found
   unknown_skill: { class: 'invalid_arguments', basis: null },
+  // tool mode: a Skill call naming a known package this request's catalog does not list (held by paths, not model-invocable)
+  skill_not_in_catalog: { class: 'precondition', basis: null },
+  // tool mode with no package to list (--skill-mode tool, an empty catalog)
+  empty_catalog: { class: 'invalid_arguments', basis: null },
   // a host option out of its range (maxTokens)
   bad_option: { class: 'invalid_arguments', basis: null },
   // two tools of a run under one name (the offers, then the table)
@@ -43,6 +47,10 @@ export const HARNESS_KINDS = {
   disclosure_mismatch: { class: 'evidence', basis: null },
   undisclosed_call: { class: 'evidence', basis: null },
   search_mismatch: { class: 'evidence', basis: null },
+  // skill tool mode: a request's skill_catalog is not what its payload's <skills> block lists
+  catalog_mismatch: { class: 'evidence', basis: null },
+  // skill tool mode: a request's adoption record is not what its payload's Skill results show
+  adoption_mismatch: { class: 'evidence', basis: null },
   // a record naming a task this recheck (or this caplab) does not know
   unknown_task: { class: 'evidence', basis: null },
   // verify: a task's recheck that threw

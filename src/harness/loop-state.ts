@@ -16,6 +16,8 @@ export type MethodStage = string;
 export interface MethodSupport {
   blocks(stage: MethodStage): readonly TextBlock[];
   adoption(stage: MethodStage, payload: Uint8Array): unknown;
+  /** Tool mode: the package names the payload's `<skills>` block lists, read from its bytes (each request records them as `skill_catalog`). */
+  catalog?(payload: Uint8Array): readonly string[];
 }
 
 /** A step, streamed as it happens (for human output), always after it is recorded. */

@@ -6,6 +6,7 @@ import { failAt, LEDGER_FILE } from '../ledger/index.ts';
 import { isAccepted, type AcceptanceCheck } from './acceptance.ts';
 import { checkCalls } from './call-checks.ts';
 import { checkDeferral } from './deferral-checks.ts';
+import { checkSkillMode } from './skill-tool/skill-checks.ts';
 import { canonicalOf, checkRecord, eventAt, parseJson, type CheckedCall, type RecordedUse } from './record-checks.ts';
 import { originLabel, type ModelOrigin } from './model.ts';
 import { checkServers } from './server-checks.ts';
@@ -74,7 +75,7 @@ export function recheckAcceptance(task: TaskRecheck): Recheck<RecheckReport> {
     if (!(uses instanceof Map)) return uses;
     const asked = checkArguments(calls, uses);
     if (asked) return asked;
-    const told = checkRecord({ events, calls: calls.map(checkedCall), uses, readFile }) ?? checkCalls(events, uses) ?? checkServers(events, record.format) ?? checkResultFiles(events, readFile, task.keepsResults ?? false) ?? checkDeferral(events, readFile);
+    const told = checkRecord({ events, calls: calls.map(checkedCall), uses, readFile }) ?? checkCalls(events, uses) ?? checkServers(events, record.format) ?? checkResultFiles(events, readFile, task.keepsResults ?? false) ?? checkDeferral(events, readFile) ?? checkSkillMode(events, readFile);
     if (told) return told;
 
     const acceptance = events.find((e) => e.type === 'acceptance');

@@ -80,7 +80,7 @@ test('recordRequest: names the request, writes its payload, records the event, t
       },
     },
   ]);
-  expect(recorded.value.sent).toEqual({ id: 'req-01', payload: built.value.bytes, payloadSha256: file.sha256, bindings: built.value.bindings });
+  expect(recorded.value.sent).toEqual({ id: 'req-01', payload: built.value.bytes, payloadSha256: file.sha256, bindings: built.value.bindings, stage: built.value.stage });
   expect(recorded.value.names).toEqual({ id: 'req-01', payload: 'requests/01-request.json', response: 'requests/01-response.json' });
   expect(steps).toEqual([{ type: 'request', intent: recorded.value.intent }]);
 });

@@ -66,6 +66,7 @@ export function recordRequest(context: Pick<LoopContext, 'task' | 'run' | 'recor
     tools: intentTools(built.bindings, shown?.deferred),
     mapping_tag: mappingTag(built.bindings),
     method: context.method ? context.method.adoption(built.stage, built.bytes) : null,
+    ...(context.method?.catalog ? { skill_catalog: [...context.method.catalog(built.bytes)] } : {}),
     ...(shown ? { disclosed_tools: shown.disclosed, visible_tool_bytes: shown.visibleToolBytes } : {}),
     fields: context.task.requestFields?.({ id, payload: built.bytes, calls: state.calls }, context.run) ?? {},
   };
@@ -73,6 +74,6 @@ export function recordRequest(context: Pick<LoopContext, 'task' | 'run' | 'recor
   const appended = context.recorder.append('request', { ...fields, ...own, files: [{ role: 'request_payload', ...file.value }] });
   if (!appended.ok) return appended;
   context.onStep?.({ type: 'request', intent });
-  const sent = { id, payload: built.bytes, payloadSha256: file.value.sha256, bindings: built.bindings, ...(shown ? { disclosedTools: shown.disclosed } : {}) };
+  const sent = { id, payload: built.bytes, payloadSha256: file.value.sha256, bindings: built.bindings, stage: built.stage, ...(shown ? { disclosedTools: shown.disclosed } : {}) };
   return ok({ intent, names, sent });
 }

@@ -106,12 +106,17 @@ const COMMON = {
 };
 
 /** The excerpt task's scenario (no `task`, or `task: "excerpt"`): every built-in file. */
-export const ExcerptScenario = v.strictObject({
-  task: v.optional(v.literal('excerpt')),
-  ...COMMON,
-  skill: v.optional(v.string()),
-  expect: Expect,
-});
+export const ExcerptScenario = v.pipe(
+  v.strictObject({
+    task: v.optional(v.literal('excerpt')),
+    ...COMMON,
+    skill: v.optional(v.string()),
+    /** `direct` (default): the package's text in every request's system; `tool`: a `<skills>` catalog and the Skill tool (`--skill-mode`). */
+    skill_mode: v.optional(v.picklist(['direct', 'tool'])),
+    expect: Expect,
+  }),
+  v.check((scenario) => !(scenario.skill !== undefined && scenario.skill_mode === 'tool'), 'skill and skill_mode "tool" both say how the method reaches the model; give one (tool mode lists the catalog and adopts no package directly)'),
+);
 export type ExcerptScenario = v.InferOutput<typeof ExcerptScenario>;
 
 /** The expectations task's scenario: its servers named, what each call and the end must show. */

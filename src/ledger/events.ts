@@ -49,7 +49,7 @@ import {
   UsageRecord4,
   WrittenFileRecord,
 } from './event-parts.ts';
-import { KNOWN_FORMATS, LEDGER_FORMAT_2, LEDGER_FORMAT_3, LEDGER_FORMAT_4, LEDGER_FORMAT_5, LEDGER_FORMAT_6, LEDGER_FORMAT_7, LEDGER_FORMAT_8, type RecordFormat } from './format.ts';
+import { KNOWN_FORMATS, LEDGER_FORMAT_2, LEDGER_FORMAT_3, LEDGER_FORMAT_4, LEDGER_FORMAT_5, LEDGER_FORMAT_6, LEDGER_FORMAT_7, LEDGER_FORMAT_8, LEDGER_FORMAT_9, type RecordFormat } from './format.ts';
 import type { Frozen } from './frozen.ts';
 import { NAMED_FORMAT, resolveField, since, NO_ENTRY, type Field, type From, type Newest, type NoEntry } from './since.ts';
 
@@ -81,6 +81,8 @@ const EVENTS = {
     method: since(LEDGER_FORMAT_3, v.nullable(MethodRecord), v.nullable(v.looseObject({ plain: ABSENT }))),
     // Format 8: the defer rules as given (a record names 8 only with them: `FORMAT_USES`).
     defer: since(LEDGER_FORMAT_8, v.optional(v.pipe(v.array(v.string()), v.minLength(1))), NO_ENTRY),
+    // Format 9: a run in skill tool mode says so (a record names 9 only with it: `FORMAT_USES`).
+    skill_mode: since(LEDGER_FORMAT_9, v.optional(v.literal('tool')), NO_ENTRY),
     files: FileRefs.any,
   },
   /** One model request: its payload, the tools and mapping it showed, the method adopted, what it disclosed (format 4: the task's own fields instead). */
@@ -97,6 +99,8 @@ const EVENTS = {
     // Format 8, in a run that defers: the deferred tools the payload disclosed, and the bytes of the definitions it shows (verify recomputes both from the payload).
     disclosed_tools: since(LEDGER_FORMAT_8, v.optional(v.array(v.string())), NO_ENTRY),
     visible_tool_bytes: since(LEDGER_FORMAT_8, v.optional(Count), NO_ENTRY),
+    // Format 9, in skill tool mode: the names the payload's <skills> block lists (verify reads them again from the payload).
+    skill_catalog: since(LEDGER_FORMAT_9, v.optional(v.array(v.string())), NO_ENTRY),
     files: FileRefs.requestPayload,
   },
   /** The model's answer to a request (its file, label, usage, stop reason)… */
@@ -263,6 +267,7 @@ export const EVENT_SCHEMAS: { readonly [F in RecordFormat]: FormatSchemas<F> } =
   [LEDGER_FORMAT_6]: schemasOf(LEDGER_FORMAT_6),
   [LEDGER_FORMAT_7]: schemasOf(LEDGER_FORMAT_7),
   [LEDGER_FORMAT_8]: schemasOf(LEDGER_FORMAT_8),
+  [LEDGER_FORMAT_9]: schemasOf(LEDGER_FORMAT_9),
 };
 
 type DataOf<T extends EventType, F extends RecordFormat> = { [V in Variants<T>]: v.InferInput<DataSchema<V, F>> }[Variants<T>];
@@ -309,6 +314,11 @@ export const FORMAT_USES: { readonly [F in Exclude<RecordFormat, typeof LEDGER_F
   [LEDGER_FORMAT_8]: {
     shapes: 'deferred tools',
     used: (events) => events.some((e) => e.type === 'run_start' && 'defer' in e && e.defer !== undefined),
+  },
+  // Only a run in skill tool mode names format 9: its run_start says so.
+  [LEDGER_FORMAT_9]: {
+    shapes: 'skill tool mode',
+    used: (events) => events.some((e) => e.type === 'run_start' && 'skill_mode' in e && e.skill_mode === 'tool'),
   },
 };
 

@@ -103,11 +103,21 @@ export const LEDGER_FORMAT_7 = 'caplab.ledger/7';
  */
 export const LEDGER_FORMAT_8 = 'caplab.ledger/8';
 
-/** The format a new run names, unless its tools carry configured servers (`LEDGER_FORMAT_5`), its task keeps results (`LEDGER_FORMAT_6`), a server is reached over HTTP (`LEDGER_FORMAT_7`) or it defers tools (`LEDGER_FORMAT_8`). */
+/**
+ * Version 9, which only a run in skill tool mode (`--skill-mode tool`)
+ * names: version 8's shapes, and `skill_mode: "tool"` in run_start, each
+ * request's `skill_catalog` (the package names its `<skills>` block lists,
+ * read from its bytes), and an adoption record's `via: "skill_tool"` and
+ * `tool_use_id` (the Skill result its material came from). Every other run
+ * keeps version 4 to 8, and its bytes.
+ */
+export const LEDGER_FORMAT_9 = 'caplab.ledger/9';
+
+/** The format a new run names, unless its tools carry configured servers (`LEDGER_FORMAT_5`), its task keeps results (`LEDGER_FORMAT_6`), a server is reached over HTTP (`LEDGER_FORMAT_7`) it defers tools (`LEDGER_FORMAT_8`) or runs in skill tool mode (`LEDGER_FORMAT_9`). */
 export const LEDGER_FORMAT = LEDGER_FORMAT_4;
 
 /** Every format this verifier can read, oldest first (version 1 records predate `ending` and are not read). */
-export const KNOWN_FORMATS = [LEDGER_FORMAT_2, LEDGER_FORMAT_3, LEDGER_FORMAT_4, LEDGER_FORMAT_5, LEDGER_FORMAT_6, LEDGER_FORMAT_7, LEDGER_FORMAT_8] as const;
+export const KNOWN_FORMATS = [LEDGER_FORMAT_2, LEDGER_FORMAT_3, LEDGER_FORMAT_4, LEDGER_FORMAT_5, LEDGER_FORMAT_6, LEDGER_FORMAT_7, LEDGER_FORMAT_8, LEDGER_FORMAT_9] as const;
 /** A record format this verifier reads. */
 export type RecordFormat = (typeof KNOWN_FORMATS)[number];
 

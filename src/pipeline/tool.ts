@@ -22,6 +22,8 @@ export interface ProducingRequest {
    * deferred none. A call to a deferred tool not among them is refused.
    */
   readonly disclosedTools?: readonly string[];
+  /** The method stage the host decided for this request (the task's `stageOf` over the calls before it); absent outside a run's loop. */
+  readonly stage?: string;
 }
 
 /** A protocol exchange behind a call (MCP over stdio or Streamable HTTP): the correlated ids and what crossed the wire. */

@@ -1,5 +1,6 @@
 import { fail, ok, type Outcome } from '../contract/index.ts';
 import { load } from './bind.ts';
+import { skillResults } from './skill-results.ts';
 import type { BoundPackage, LoadedStage, MethodStage } from './types.ts';
 
 /**
@@ -104,4 +105,43 @@ export function methodText(loaded: LoadedStage): string {
     '</method>',
   ];
   return parts.join('\n');
+}
+
+/** A tool-mode adoption (`--skill-mode tool`): the direct record, and the Skill result its material came from. */
+export type ToolAdoption<A> = A & {
+  readonly via: 'skill_tool';
+  /** The Skill tool_use whose result held the stage's instructions; absent when no Skill result delivered this stage. */
+  readonly tool_use_id?: string;
+};
+
+/**
+ * A request's adoption in tool mode, from the exact request bytes: the same
+ * rule as `adoption`, but the strings searched are only those of the Skill
+ * results naming this package (`skillResults`) — never `system`, user text
+ * or another tool's result. A request in a stage no Skill result delivered
+ * is `adopted: false`, its instructions absent and its resources missing.
+ */
+export function toolAdoption(bound: BoundPackage, stage: MethodStage, payload: Uint8Array): Outcome<ToolAdoption<Adoption>> {
+  const results = skillResults(payload, bound.package.name);
+  if (!results.ok) return results;
+  const loaded = load(bound, stage);
+  const pkg = bound.package;
+  const delivering = results.value.filter((r) => r.texts.some((t) => t.includes(loaded.instructions))).at(-1);
+  const texts = results.value.flatMap((r) => r.texts);
+  const present = (text: string) => texts.some((t) => t.includes(text));
+  const found = pkg.resources.filter((r) => present(r.text)).map(({ path, sha256 }) => ({ path, sha256 }));
+  const missing = loaded.resources.filter((r) => !found.some((f) => f.path === r.path)).map(({ path, sha256 }) => ({ path, sha256 }));
+  return ok({
+    name: pkg.name,
+    version: pkg.version,
+    hash: pkg.hash,
+    stage,
+    instructions_sha256: loaded.instructionsSha256,
+    instructions_present: delivering !== undefined,
+    resources_present: found,
+    resources_missing: missing,
+    adopted: delivering !== undefined && missing.length === 0,
+    via: 'skill_tool',
+    ...(delivering ? { tool_use_id: delivering.toolUseId } : {}),
+  });
 }

@@ -1,6 +1,7 @@
 import type { Outcome } from '../contract/index.ts';
 import { ok } from '../contract/index.ts';
-import { payloadSystemTexts } from './adoption.ts';
+import { payloadSystemTexts, type ToolAdoption } from './adoption.ts';
+import { skillResults } from './skill-results.ts';
 import type { PlainPackage } from './types.ts';
 
 /**
@@ -43,4 +44,16 @@ export function plainAdoption(pkg: PlainPackage, payload: Uint8Array): Outcome<P
   const texts = payloadSystemTexts(payload);
   if (!texts.ok) return texts;
   return ok({ ...plainRecord(pkg), body_present: texts.value.some((text) => text.includes(pkg.body.text)) });
+}
+
+/**
+ * A request's adoption of a plain package in tool mode: the body is present
+ * iff it occurs whole in one string of a Skill result naming the package
+ * (`skillResults`), never in `system` or any other tool's result.
+ */
+export function plainToolAdoption(pkg: PlainPackage, payload: Uint8Array): Outcome<ToolAdoption<PlainAdoption>> {
+  const results = skillResults(payload, pkg.name);
+  if (!results.ok) return results;
+  const delivering = results.value.filter((r) => r.texts.some((t) => t.includes(pkg.body.text))).at(-1);
+  return ok({ ...plainRecord(pkg), body_present: delivering !== undefined, via: 'skill_tool', ...(delivering ? { tool_use_id: delivering.toolUseId } : {}) });
 }
