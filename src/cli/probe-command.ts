@@ -143,7 +143,6 @@ export function parseProbeFlags(args: readonly string[]): ProbeFlags | string {
   if (out.url !== undefined) {
     const spawnOnly = SPAWN_FLAGS.filter((flag) => given.has(flag));
     if (spawnOnly.length > 0) return `${spawnOnly.join(', ')} shape a spawned server; an HTTP server (--url) has no environment or cwd of probe's`;
-    if (out.protocol === 'auto' || out.protocol === PROBE_MODERN) return `--protocol ${out.protocol} is for stdio servers: over HTTP (--url) probe speaks the initialize era only`;
   } else if (headerEnv.length > 0) return '--header-env goes with --url (a config entry\'s headers are its own)';
   return { json, trust, env, envAllow, calls: calls.map(({ name, arguments: a }) => ({ name, arguments: a })), command, headerEnv, ...out };
 }
