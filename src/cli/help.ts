@@ -233,6 +233,17 @@ shows control and bidi characters a server sent as escapes (\\x1b, \\u202e).
   --timeout-ms N           per request (tools/list page, tools/call; default 10000), and again
                            for judging each result (judging_timeout past it)
   --startup-timeout-ms N   spawn to initialize answer (default 120000, for cold npx installs)
+  --protocol auto|VERSION  how a stdio session opens (default: initialize offering 2025-06-18).
+                           2026-07-28: server/discover with the _meta envelope, no initialize,
+                           the envelope on every request, resultType on every result and
+                           ttlMs/cacheScope on lists required; another VERSION (2025-11-25,
+                           2025-06-18, 2025-03-26, 2024-11-05) is offered in initialize. auto:
+                           server/discover first; 2026-07-28 listed: modern; -32022 listing
+                           nothing probe reads: version_mismatch; another error, or no answer
+                           within --timeout-ms: initialize (offering 2025-11-25) on the same
+                           connection; the server gone: started once more for initialize.
+                           The report names the signal. --url takes a VERSION other than
+                           2026-07-28 only
   --cwd DIR                the server's cwd (default: a fresh empty directory, removed at
                            close; then relative paths after -- that exist in your cwd are
                            made absolute)

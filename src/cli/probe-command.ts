@@ -14,7 +14,10 @@ import {
   type ProbeOptions,
   type ProbeReport,
   type ProbeTarget,
+  type ProtocolChoice,
   type StdioConfigEntry,
+  PROBE_MODERN,
+  PROBE_VERSIONS,
 } from '../mcp/index.ts';
 import { HELP } from './help.ts';
 import { EXIT, exitCodeOf, interrupted } from './exit.ts';
@@ -40,11 +43,13 @@ export interface ProbeFlags {
   readonly url?: string;
   /** `--header-env NAME=VAR`, in order: header NAME sent with the value of the caller's VAR, as is. */
   readonly headerEnv: readonly { readonly name: string; readonly variable: string }[];
+  /** `--protocol auto|VERSION`: how the session opens (by default, initialize offering 2025-06-18). */
+  readonly protocol?: ProtocolChoice;
 }
 
-const VALUE_FLAGS = new Set(['--timeout-ms', '--startup-timeout-ms', '--cwd', '--env', '--env-allow', '--call', '--args', '--mcp-config', '--server', '--url', '--header-env']);
+const VALUE_FLAGS = new Set(['--protocol', '--timeout-ms', '--startup-timeout-ms', '--cwd', '--env', '--env-allow', '--call', '--args', '--mcp-config', '--server', '--url', '--header-env']);
 /** Flags that take one value: given twice, which one was meant is unknown (a usage error, as in every command). */
-const SINGLE_FLAGS = new Set(['--timeout-ms', '--startup-timeout-ms', '--cwd', '--mcp-config', '--server', '--url']);
+const SINGLE_FLAGS = new Set(['--protocol', '--timeout-ms', '--startup-timeout-ms', '--cwd', '--mcp-config', '--server', '--url']);
 /** Flags that shape a spawned server (its environment, its cwd): an HTTP server (`--url`) has neither. */
 const SPAWN_FLAGS = ['--env', '--env-allow', '--cwd'];
 /** Other spellings of a flag: one flag, so giving both is giving it twice. */
@@ -61,7 +66,7 @@ export function parseProbeFlags(args: readonly string[]): ProbeFlags | string {
   const envAllow: string[] = [];
   const calls: { name: string; arguments: Record<string, unknown>; hasArgs: boolean }[] = [];
   const headerEnv: { name: string; variable: string }[] = [];
-  const out: { requestMs?: number; startupMs?: number; cwd?: string; config?: string; server?: string; url?: string } = {};
+  const out: { requestMs?: number; startupMs?: number; cwd?: string; config?: string; server?: string; url?: string; protocol?: ProtocolChoice } = {};
   const given = new Set<string>();
   for (let i = 0; i < flags.length; i++) {
     const token = flags[i]!;
@@ -85,6 +90,11 @@ export function parseProbeFlags(args: readonly string[]): ProbeFlags | string {
         if (!Number.isSafeInteger(ms) || ms < 1) return `${name} needs a positive whole number of milliseconds`;
         if (name === '--timeout-ms') out.requestMs = ms;
         else out.startupMs = ms;
+        break;
+      }
+      case '--protocol': {
+        if (!PROTOCOL_CHOICES.includes(value!)) return `--protocol needs one of ${PROTOCOL_CHOICES.join(', ')} (got ${JSON.stringify(value)})`;
+        out.protocol = value!;
         break;
       }
       case '--cwd': out.cwd = value!; break;
@@ -136,6 +146,9 @@ export function parseProbeFlags(args: readonly string[]): ProbeFlags | string {
   } else if (headerEnv.length > 0) return '--header-env goes with --url (a config entry\'s headers are its own)';
   return { json, trust, env, envAllow, calls: calls.map(({ name, arguments: a }) => ({ name, arguments: a })), command, headerEnv, ...out };
 }
+
+/** What `--protocol` takes: `auto`, the modern revision, or one revision probe reads, offered in initialize. */
+const PROTOCOL_CHOICES: readonly string[] = ['auto', PROBE_MODERN, ...PROBE_VERSIONS];
 
 /** `--cwd` must name an existing folder: the server is started in it (a file there is a usage error, not a spawn failure). */
 function checkCwd(cwd: string): Failure | undefined {
@@ -221,6 +234,7 @@ function probeOptions(flags: ProbeFlags, io: Io, redactor: Redactor): ProbeOptio
   return {
     calls: flags.calls,
     redactor,
+    ...(flags.protocol !== undefined ? { protocol: flags.protocol } : {}),
     ...(io.interrupt ? { signal: io.interrupt } : {}),
     timeouts: { ...(flags.requestMs !== undefined ? { requestMs: flags.requestMs } : {}), ...(flags.startupMs !== undefined ? { startupMs: flags.startupMs } : {}) },
   };
@@ -232,6 +246,8 @@ function probeOptions(flags: ProbeFlags, io: Io, redactor: Redactor): ProbeOptio
  * variable read for it, redacted from what probe prints.
  */
 async function probeHttp(prepared: Outcome<PreparedHttp>, flags: ProbeFlags, io: Io): Promise<number> {
+  // A config entry can name an HTTP server too: the flag is refused as it is with --url.
+  if (flags.protocol === 'auto' || flags.protocol === PROBE_MODERN) return io.stderr(`caplab probe: --protocol ${flags.protocol} is for stdio servers: over HTTP probe speaks the initialize era only\nSee \`caplab probe --help\`.\n`), EXIT.usage;
   if (!prepared.ok) return io.stderr(`caplab probe: ${prepared.class}/${prepared.kind}: ${prepared.message}\n`), EXIT.usage;
   const { target, redactor } = prepared.value;
   io.stderr(`caplab probe: connecting to ${redactor.redact(target.url)}\n  headers ${target.headerNames.join(', ') || '(none)'} (values not shown)\n`);

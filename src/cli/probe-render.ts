@@ -77,6 +77,7 @@ export function renderProbeText(report: ProbeReport, exit: number): string {
   const lines = reachedLines(report);
   const server = report.serverInfo;
   lines.push(server ? `  server    ${text(server.name)} ${text(server.version)}, MCP ${report.protocolVersion === undefined ? '?' : text(report.protocolVersion)}` : '  server    no handshake');
+  if (report.negotiation) lines.push(`  era       ${report.negotiation.era} (--protocol ${report.negotiation.mode}): ${text(report.negotiation.signal)}`);
   if (report.versionNotes) {
     for (const note of report.versionNotes.notApplicable) lines.push(`  n/a       ${note}`);
     for (const note of report.versionNotes.notChecked) lines.push(`  unchecked ${note}`);

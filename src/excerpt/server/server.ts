@@ -58,7 +58,7 @@ export function fixtureServer(snapshot: Snapshot): ToolServer {
   return { info: FIXTURE_SERVER_INFO, tools: [{ tool: readSourceTool(), call: readSourceCall(snapshot) }] };
 }
 
-/** The fixture server's methods (MCP 2025-06-18, tools only); exported for the serve fuzzer. */
+/** The fixture server's stdio methods (MCP 2025-06-18 and 2026-07-28, tools only); exported for the serve fuzzer. */
 export function fixtureMethods(snapshot: Snapshot): Methods {
   return toolServerMethods(fixtureServer(snapshot));
 }

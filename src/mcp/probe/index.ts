@@ -19,6 +19,9 @@ export type { ReportedCall, ReportedServer, ReportedTool } from './probe-report.
 export type { ProbedTool } from './probe-tools.ts';
 // The version table is the client's (probe and the host session read one table); probe's names for it stay.
 export { OFFERED_VERSION as PROBE_OFFERED, READ_VERSIONS as PROBE_VERSIONS } from '../client/index.ts';
+export { MODERN_VERSION as PROBE_MODERN } from './probe-protocols.ts';
+export type { ProtocolChoice } from './probe-protocols.ts';
+export type { Negotiation } from './probe-open.ts';
 // One definition, in contract (a strict-client failure carries it too); probe's findings reuse it.
 export type { Basis } from '../../contract/index.ts';
 export type { HttpReached, ProbeFindings, ProbeOptions, ProbeReport, ProbeTarget, ProbeTimeouts, StdioProbeReport, StdioReached } from './probe.ts';

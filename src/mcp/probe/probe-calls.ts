@@ -265,7 +265,9 @@ export async function probeCall(
   const tool = request.name;
   if (!reply.ok) {
     const found = fromFailure(reply, tool);
-    return { tool, outcome: isUnknownOutcome(reply) ? 'unknown' : 'failed', ms, findings: [found] };
+    // 2026-07-28: a result type probe never asked for (input_required, task) does not say whether the tool ran.
+    const unknown = isUnknownOutcome(reply) || reply.kind === 'unrequested_result_type';
+    return { tool, outcome: unknown ? 'unknown' : 'failed', ms, findings: [found] };
   }
   if ('error' in reply.value.answer) {
     const { code, message } = reply.value.answer.error;

@@ -1,12 +1,14 @@
 import { LIMITS, type Failure } from '../../contract/index.ts';
-import { Correlator, type ServerInfo, InitializeResult, type Transport } from '../wire/index.ts';
-import { CLIENT_INFO, expectResult, nameList, OFFERED_VERSION, READ_VERSIONS, versionProfile } from '../client/index.ts';
+import { Correlator, type ServerInfo, type Transport } from '../wire/index.ts';
+import { nameList, OFFERED_VERSION, READ_VERSIONS, versionProfile, type VersionProfile } from '../client/index.ts';
 import { notSent, probeCall, unlistedCall, type CallRequest, type ProbedCall } from './probe-calls.ts';
 import { excerpt, finding, fromFailure, type ProbeFinding } from './probe-finding.ts';
 import { OutputJudge } from './output-judge.ts';
 import { SchemaCompilers } from './probe-ajv.ts';
 import { listAll } from './probe-list.ts';
 import { checkTools, type ProbedTool } from './probe-tools.ts';
+import { AUTO_LEGACY_VERSION, MODERN_PROFILE, MODERN_VERSION, modernResultProblem, withEnvelope, type ProtocolChoice } from './probe-era.ts';
+import { openAuto, openLegacy, openModern, type EraSwitch, type Negotiation, type Opening } from './probe-open.ts';
 
 export interface ProbeRunOptions<Closed = unknown> {
   readonly calls?: readonly CallRequest[];
@@ -20,6 +22,14 @@ export interface ProbeRunOptions<Closed = unknown> {
   readonly observe?: (closed: Closed) => string | undefined;
   /** Validates structuredContent for judging (default: a worker thread, started on first use). */
   readonly judge?: OutputJudge;
+  /**
+   * How the session opens: one legacy revision offered in `initialize` (by
+   * default 2025-06-18), `2026-07-28` (discover, the modern era pinned), or
+   * `auto` (see probe-open.ts; stdio only).
+   */
+  readonly protocol?: ProtocolChoice;
+  /** Set on the one restart `auto` makes after a server left at discover: what it went by; this run only initializes. */
+  readonly restartedAfter?: string;
 }
 
 /** What the general profile found over one transport; `close` is what closing it reported. */
@@ -38,16 +48,33 @@ export interface ProbeRun<Closed> {
   readonly findings: readonly ProbeFinding[];
   /** What ended the session early; absent when probe closed it itself. */
   readonly failure?: ProbeFinding;
-  /** Whether initialize was answered. */
+  /** Whether initialize (or, modern, server/discover) was answered. */
   readonly started: boolean;
+  /** `auto` or a pinned 2026-07-28: the era chosen and the signal it went by. */
+  readonly negotiation?: Negotiation;
+  /** `auto`: the server left after discover; probe.ts starts it once more, for initialize (what it went by). */
+  readonly restart?: string;
   readonly close: Closed;
+}
+
+/** The opening `options.protocol` asks for (probe-open.ts); a restart after discover only initializes. */
+function open(session: Correlator<unknown>, era: EraSwitch, options: Pick<ProbeRunOptions, 'protocol' | 'restartedAfter' | 'timeouts'>): Promise<Opening> {
+  const opener = { session, era, timeouts: options.timeouts };
+  const protocol = options.protocol ?? OFFERED_VERSION;
+  if (options.restartedAfter !== undefined) {
+    return openLegacy(opener, AUTO_LEGACY_VERSION, { mode: 'auto', era: 'legacy', signal: `${options.restartedAfter}; started once more for initialize` });
+  }
+  if (protocol === 'auto') return openAuto(opener);
+  if (protocol === MODERN_VERSION) return openModern(opener);
+  return openLegacy(opener, protocol);
 }
 
 const listKey = (tools: readonly ProbedTool[]): string => JSON.stringify(tools.map((t) => [t.name, t.inputSchemaHash, t.outputSchemaHash]));
 
 /**
- * The general profile over any transport: offers 2025-06-18 and reads any
- * answer in READ_VERSIONS; lists tools within bounds and checks each; sends
+ * The general profile over any transport: opens as `options.protocol` says
+ * (by default offering 2025-06-18 in initialize, reading any answer in
+ * READ_VERSIONS; or in the 2026-07-28 era); lists tools within bounds and checks each; sends
  * each requested tools/call once and judges it; re-lists once if the server
  * said its list changed; then closes the transport. Reports instead of
  * refusing, except that a protocol violation ends the session: after it,
@@ -69,12 +96,19 @@ export async function runProbe<Closed>(transport: Transport<Closed>, options: Pr
   const onRequest = (method: string): void => {
     if (method !== 'ping') serverRequests.push(method);
   };
-  const session = new Correlator(transport, { onNotification, onRequest });
+  const era: EraSwitch = { modern: false, negotiating: false };
+  const session = new Correlator(transport, {
+    onNotification,
+    onRequest,
+    // The modern era: the envelope on each request, each result held to the revision (discover, while negotiating, is judged there).
+    stamp: (_method, params) => (era.modern ? withEnvelope(params) : params),
+    onResult: (method, result) => (era.modern && !(era.negotiating && method === 'server/discover') ? modernResultProblem(method, result) : undefined),
+  });
   // Closing settles the pending request as closed, so the probe ends at its next step with what it has.
   const stop = () => void session.close();
   if (options.signal?.aborted) stop();
   else options.signal?.addEventListener('abort', stop, { once: true });
-  let known: { serverInfo?: ServerInfo; protocolVersion?: string; instructions?: string; versionNotes?: NonNullable<ProbeRun<Closed>['versionNotes']> } = {};
+  let known: { serverInfo?: ServerInfo; protocolVersion?: string; instructions?: string; versionNotes?: NonNullable<ProbeRun<Closed>['versionNotes']>; negotiation?: Negotiation } = {};
   let started = false;
 
   const judge = options.judge ?? new OutputJudge();
@@ -99,24 +133,29 @@ export async function runProbe<Closed>(transport: Transport<Closed>, options: Pr
     return { ...known, tools, pages, complete, listChanged, calls, findings, started, close, ...(failure ? { failure } : {}) };
   };
 
-  const params = { protocolVersion: OFFERED_VERSION, capabilities: {}, clientInfo: CLIENT_INFO };
-  const initialize = await expectResult(session, 'initialize', params, InitializeResult, timeouts.startupMs);
-  if (!initialize.ok) return finish(initialize);
+  const opening = await open(session, era, options);
+  if (opening.negotiation) known.negotiation = opening.negotiation;
+  if (!opening.ok) {
+    if (opening.restart !== undefined) return { ...(await finish()), restart: opening.restart };
+    return opening.refused ? finish(undefined, opening.refused) : finish(opening.failure);
+  }
   started = true;
-  const { serverInfo, protocolVersion, capabilities } = initialize.value;
-  const profile = versionProfile(protocolVersion);
-  const { instructions } = initialize.value;
-  known = { serverInfo, protocolVersion, ...(instructions !== undefined ? { instructions } : {}) };
+  const { serverInfo, protocolVersion, capabilities, instructions } = opening.opened;
+  findings.push(...opening.opened.findings);
+  const profile: VersionProfile | undefined = opening.opened.era === 'modern' ? MODERN_PROFILE : versionProfile(protocolVersion);
+  known = { ...known, ...(serverInfo ? { serverInfo } : {}), protocolVersion, ...(instructions !== undefined ? { instructions } : {}) };
   if (!profile) {
     // "If the client does not support the version in the server's response, it SHOULD disconnect."
     return finish(undefined, finding('protocol', 'version_mismatch', 'spec SHOULD', `server answered a revision probe does not read (it reads ${READ_VERSIONS.join(', ')})`, { evidence: excerpt(protocolVersion) }));
   }
-  // Over HTTP every later message carries the revision read (MCP-Protocol-Version); one probe does not read is never spoken.
-  transport.setProtocolVersion?.(protocolVersion);
+  if (opening.opened.era === 'legacy') {
+    // Over HTTP every later message carries the revision read (MCP-Protocol-Version); one probe does not read is never spoken.
+    transport.setProtocolVersion?.(protocolVersion);
+    const initialized = session.notify('notifications/initialized', {});
+    if (!initialized.ok) return finish(initialized);
+  }
   if (protocolVersion !== OFFERED_VERSION) known.versionNotes = { notApplicable: profile.notApplicable, notChecked: profile.notChecked };
   listChanged.declared = capabilities.tools?.listChanged === true;
-  const initialized = session.notify('notifications/initialized', {});
-  if (!initialized.ok) return finish(initialized);
   if (!capabilities.tools) findings.push(finding('protocol', 'no_tools_capability', 'spec MUST', 'server does not declare the tools capability', { evidence: `capabilities ${excerpt(capabilities)}` }));
 
   const maxPages = options.maxPages ?? LIMITS.probePages;
@@ -157,9 +196,11 @@ export async function runProbe<Closed>(transport: Transport<Closed>, options: Pr
   }
   // A barrier: the server answers in order, so anything it wrote before this answer (a second
   // response, a stray line) has been read by the time it arrives.
-  const barrier = await session.request('ping', {}, { timeoutMs: timeouts.requestMs }).reply;
+  // 2026-07-28 has no ping: server/discover (which servers MUST implement) is the barrier there.
+  const barrierMethod = era.modern ? 'server/discover' : 'ping';
+  const barrier = await session.request(barrierMethod, {}, { timeoutMs: timeouts.requestMs }).reply;
   if (!barrier.ok && barrier.class === 'timeout') {
-    findings.push(finding('timeout', 'ping_unanswered', 'spec MUST', `no answer to ping within ${timeouts.requestMs} ms (the receiver MUST respond promptly)`, { evidence: barrier.message }));
+    findings.push(finding('timeout', `${era.modern ? 'discover' : 'ping'}_unanswered`, 'spec MUST', `no answer to ${barrierMethod} within ${timeouts.requestMs} ms (the receiver MUST respond promptly)`, { evidence: barrier.message }));
   }
   return finish();
 }

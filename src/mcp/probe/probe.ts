@@ -6,7 +6,9 @@ import { PROBE_ENV_ALLOW } from './probe-env.ts';
 import { notSent, type CallRequest } from './probe-calls.ts';
 import { excerpt, fromFailure, type ProbeFinding } from './probe-finding.ts';
 import { reportCall, reportFinding, reportServer, reportStderr, reportTool, type ReportedCall, type ReportedServer, type ReportedTool } from './probe-report.ts';
-import { runProbe, type ProbeRun } from './probe-run.ts';
+import { runProbe, type ProbeRun, type ProbeRunOptions } from './probe-run.ts';
+import { MODERN_VERSION, type ProtocolChoice } from './probe-protocols.ts';
+import type { Negotiation } from './probe-open.ts';
 import { boundText, type Bounded } from './report-value.ts';
 
 export interface ProbeTimeouts extends Graces {
@@ -35,6 +37,8 @@ export interface ProbeOptions {
   readonly signal?: AbortSignal;
   /** Values redacted from everything the server sent, before it is measured or cut; by default the server environment's. */
   readonly redactor?: Redactor;
+  /** How the session opens (see `runProbe`); `auto` and 2026-07-28 over stdio only: an HTTP target always initializes. */
+  readonly protocol?: ProtocolChoice;
 }
 
 /** A server probe spawned over stdio, as the report names it: its command, cwd and environment names. */
@@ -74,6 +78,8 @@ export interface ProbeFindings<Closed = CloseReport | HttpCloseReport> {
   readonly protocolVersion?: Bounded<string>;
   readonly instructions?: Bounded<string>;
   readonly versionNotes?: ProbeRun<CloseReport>['versionNotes'];
+  /** `--protocol auto` or 2026-07-28: the era chosen and the signal it went by (server values in it cut to `evidenceChars`, then redacted). */
+  readonly negotiation?: Negotiation;
   readonly tools: readonly ReportedTool[];
   readonly pages: number;
   readonly complete: boolean;
@@ -111,9 +117,15 @@ export async function probe(command: readonly string[], options: ProbeOptions = 
   const base = { command: [...(options.display ?? command)], cwd, cwdIsTemp, envNames: Object.keys(env).sort() };
   try {
     const launch: Launch = { command: resolveCommand(command, env), cwd, env };
-    const transport = openStdioTransport(launch, { graces: timeouts, ...(options.limits ? { limits: options.limits } : {}), ...(options.spawn ? { spawn: options.spawn } : {}) });
+    const start = () => openStdioTransport(launch, { graces: timeouts, ...(options.limits ? { limits: options.limits } : {}), ...(options.spawn ? { spawn: options.spawn } : {}) });
+    const transport = start();
     if (!transport.ok) return notStarted(base, reportFinding(fromFailure(transport), redactor), options.calls ?? []);
-    return await probeServer(transport.value, base, { ...options, timeouts }, redactor, removeTemp);
+    const report = await probeServer(transport.value, base, { ...options, timeouts }, redactor, removeTemp);
+    if (report.restart === undefined) return report.report;
+    // `auto`: the server left after discover (one that exits on anything before initialize); started once more, it only initializes.
+    const again = start();
+    if (!again.ok) return notStarted(base, reportFinding(fromFailure(again), redactor), options.calls ?? []);
+    return (await probeServer(again.value, base, { ...options, timeouts, restartedAfter: report.restart }, redactor, removeTemp)).report;
   } finally {
     removeTemp();
   }
@@ -136,6 +148,8 @@ export async function probeTarget(target: ProbeTarget, options: ProbeOptions = {
   try {
     const run = await runProbe(transport.value, {
       timeouts,
+      // Over HTTP the modern era is not built: auto and 2026-07-28 open as the default does.
+      ...(options.protocol !== undefined && options.protocol !== 'auto' && options.protocol !== MODERN_VERSION ? { protocol: options.protocol } : {}),
       ...(options.calls ? { calls: options.calls } : {}),
       ...(options.maxPages !== undefined ? { maxPages: options.maxPages } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
@@ -159,10 +173,10 @@ function notStarted<B extends StdioReached | HttpReached>(base: B, failure: Prob
 async function probeServer(
   server: StdioTransport,
   base: StdioReached,
-  options: ProbeOptions & { readonly timeouts: ProbeTimeouts },
+  options: ProbeOptions & { readonly timeouts: ProbeTimeouts; readonly restartedAfter?: string },
   redactor: Redactor,
   removeTemp: () => void,
-): Promise<StdioProbeReport> {
+): Promise<{ readonly report: StdioProbeReport; readonly restart?: string }> {
   const release = atLastResort(() => {
     if (isGuardableGroup(server.pid)) signalGroup(server.pid, 'SIGKILL');
     removeTemp();
@@ -174,16 +188,23 @@ async function probeServer(
       ...(options.calls ? { calls: options.calls } : {}),
       ...(options.maxPages !== undefined ? { maxPages: options.maxPages } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
+      ...protocolOf(options),
     });
     const report = { ...base, ...findingsOf(run, server.stderr(), redactor) };
+    if (run.restart !== undefined && options.restartedAfter === undefined) return { report, restart: run.restart };
     // Only a lost connection (an exit, a closed pipe) says the server stopped; not one that reads nothing, nor a Ctrl-C.
     const hint = !run.started && base.cwdIsTemp && run.failure?.kind === 'connection_lost' ? 'the server stopped before answering initialize in an empty temp cwd; if it needs its project files, try --cwd .' : undefined;
-    return { ...report, ...(hint ? { hint } : {}) };
+    return { report: { ...report, ...(hint ? { hint } : {}) } };
   } finally {
     // After runProbe this is the report it already had; after a throw, it stops the group here.
     await server.close();
     release();
   }
+}
+
+/** The opening the options ask for, as `runProbe` takes it. */
+function protocolOf(options: ProbeOptions & { readonly restartedAfter?: string }): Pick<ProbeRunOptions, 'protocol' | 'restartedAfter'> {
+  return { ...(options.protocol !== undefined ? { protocol: options.protocol } : {}), ...(options.restartedAfter !== undefined ? { restartedAfter: options.restartedAfter } : {}) };
 }
 
 /** The run as reported: every server value redacted and bounded. */
@@ -193,6 +214,7 @@ function findingsOf<Closed>(run: ProbeRun<Closed>, stderr: string, redactor: Red
     ...(run.protocolVersion !== undefined ? { protocolVersion: boundText(run.protocolVersion, redactor) } : {}),
     ...(run.instructions !== undefined ? { instructions: boundText(run.instructions, redactor) } : {}),
     ...(run.versionNotes ? { versionNotes: run.versionNotes } : {}),
+    ...(run.negotiation ? { negotiation: { ...run.negotiation, signal: redactor.redact(run.negotiation.signal) } } : {}),
     tools: run.tools.map((tool) => reportTool(tool, redactor)),
     pages: run.pages,
     complete: run.complete,

@@ -247,7 +247,8 @@ function listen(options: HttpServeOptions, ctx: Context): Server<undefined> {
 export async function serveToolsHttp(server: ToolServer, options: HttpServeOptions, io: HttpServeIo): Promise<number> {
   const log = (text: string): void => io.stderr(`caplab serve: ${text}\n`);
   const ctx: Context = {
-    methods: toolServerMethods(server),
+    // The modern era is stdio only here: over HTTP it needs its header rules, not built.
+    methods: toolServerMethods(server, 'legacy'),
     sessions: new HttpSessions({ limit: LIMITS.httpSessions, idleMs: LIMITS.httpSessionIdleMs, now: io.now ?? Date.now }),
     allowed: allowedOrigins(options.allowOrigins),
     authorized: options.token === undefined ? undefined : bearerCheck(options.token),

@@ -34,7 +34,7 @@ export function serializeResult<T extends Record<string, unknown>>(result: T): S
 export type MethodAnswer =
   | { readonly result: Record<string, unknown> }
   | { readonly serialized: SerializedResult }
-  | { readonly error: { readonly code: number; readonly message: string } };
+  | { readonly error: { readonly code: number; readonly message: string; readonly data?: unknown } };
 
 /** A method handler; `params` is already known to be an object (`{}` when absent). */
 export type MethodHandler = (params: Readonly<Record<string, unknown>>) => MethodAnswer;

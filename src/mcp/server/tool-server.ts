@@ -3,7 +3,8 @@ import { readdirSync, readlinkSync } from 'node:fs';
 import type { CallToolResult, InitializeResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { LIMITS } from '../../contract/index.ts';
 import { PROTOCOL_VERSION } from '../wire/index.ts';
-import { answerLine, isObject, RPC_ERROR, shown, type MethodAnswer, type Methods, type SerializedResult } from './serve-rpc.ts';
+import { dualEra, MODERN_PROTOCOL_VERSION } from './modern-era.ts';
+import { answerLine, isObject, RPC_ERROR, shown, type MethodAnswer, type MethodHandler, type Methods, type SerializedResult } from './serve-rpc.ts';
 import { serveStdio, type ServeStreams } from './serve-stdio.ts';
 
 /** Output a server lets pile up unread before it stops reading stdin (backpressure). */
@@ -28,34 +29,47 @@ export interface ToolServer {
 
 const invalidParams = (message: string): MethodAnswer => ({ error: { code: RPC_ERROR.invalidParams, message: `Invalid params: ${message}` } });
 
-/** A server's methods (MCP 2025-06-18, tools only); exported for the serve fuzzer. */
-export function toolServerMethods(server: ToolServer): Methods {
+/**
+ * A server's methods (tools only; MCP 2025-06-18 after `initialize`, and
+ * 2026-07-28 per request, see modern-era.ts, unless `eras` is `legacy`:
+ * Streamable HTTP stays 2025-06-18 only); exported for the serve fuzzer.
+ */
+export function toolServerMethods(server: ToolServer, eras: 'both' | 'legacy' = 'both'): Methods {
   const listed = server.tools.map((served) => served.tool);
-  return {
-    requests: {
-      // Speak only 2025-06-18: these handlers implement that revision's tool
-      // semantics and nothing else, whatever version the client asks for.
-      initialize: (params) => {
-        const info = params['clientInfo'];
-        if (typeof params['protocolVersion'] !== 'string' || !isObject(params['capabilities']) || !isObject(info)) {
-          return invalidParams('initialize needs protocolVersion (string), capabilities (object) and clientInfo (object)');
-        }
-        if (typeof info['name'] !== 'string' || typeof info['version'] !== 'string') return invalidParams('clientInfo needs name and version (strings)');
-        return { result: { protocolVersion: PROTOCOL_VERSION, capabilities: { tools: {} }, serverInfo: server.info } satisfies InitializeResult };
-      },
-      ping: () => ({ result: {} }),
-      'tools/list': (params) =>
-        params['cursor'] !== undefined && typeof params['cursor'] !== 'string' ? invalidParams('cursor must be a string') : { result: { tools: listed } },
-      'tools/call': (params) => {
-        const name = params['name'];
-        if (typeof name !== 'string') return invalidParams('tools/call needs params.name (a string)');
-        const args = params['arguments'];
-        if (args !== undefined && !isObject(args)) return invalidParams('params.arguments must be an object');
-        const served = server.tools.find((s) => s.tool.name === name);
-        if (!served) return invalidParams(`Unknown tool: ${shown(name)}`);
-        return served.call(args);
-      },
+  const listTools: MethodHandler = (params) =>
+    params['cursor'] !== undefined && typeof params['cursor'] !== 'string' ? invalidParams('cursor must be a string') : { result: { tools: listed } };
+  const callTool: MethodHandler = (params) => {
+    const name = params['name'];
+    if (typeof name !== 'string') return invalidParams('tools/call needs params.name (a string)');
+    const args = params['arguments'];
+    if (args !== undefined && !isObject(args)) return invalidParams('params.arguments must be an object');
+    const served = server.tools.find((s) => s.tool.name === name);
+    if (!served) return invalidParams(`Unknown tool: ${shown(name)}`);
+    return served.call(args);
+  };
+  const legacy: Record<string, MethodHandler> = {
+    // Speak only 2025-06-18 here: these handlers implement that revision's tool
+    // semantics and nothing else, whatever version the client asks for.
+    initialize: (params) => {
+      const info = params['clientInfo'];
+      if (typeof params['protocolVersion'] !== 'string' || !isObject(params['capabilities']) || !isObject(info)) {
+        return invalidParams('initialize needs protocolVersion (string), capabilities (object) and clientInfo (object)');
+      }
+      if (typeof info['name'] !== 'string' || typeof info['version'] !== 'string') return invalidParams('clientInfo needs name and version (strings)');
+      return { result: { protocolVersion: PROTOCOL_VERSION, capabilities: { tools: {} }, serverInfo: server.info } satisfies InitializeResult };
     },
+    ping: () => ({ result: {} }),
+    'tools/list': listTools,
+    'tools/call': callTool,
+  };
+  const modern: Record<string, MethodHandler> = {
+    // No `initialize` and no `ping` in 2026-07-28: discover is how a client learns who answers.
+    'server/discover': () => ({ result: { supportedVersions: [MODERN_PROTOCOL_VERSION], capabilities: { tools: {} } } }),
+    'tools/list': listTools,
+    'tools/call': callTool,
+  };
+  return {
+    requests: eras === 'legacy' ? legacy : dualEra(legacy, modern, server.info),
     // Handlers answer synchronously, so a cancellation always arrives too late to act on.
     notifications: new Set(['notifications/initialized', 'notifications/cancelled']),
   };

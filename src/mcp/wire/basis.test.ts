@@ -30,6 +30,10 @@ test('every strict-client refusal kind names its basis', () => {
     bad_content_type: 'spec MUST',
     no_answer: 'spec MUST',
     http_status: 'caplab host rule',
+    // MCP 2026-07-28 (probe's modern era): what every result, and every cacheable one, must carry
+    result_type: 'spec MUST',
+    unrequested_result_type: 'spec MUST',
+    cache_hints: 'spec MUST',
   });
   expect(refuse('protocol', 'framing', 'stray byte')).toEqual({ ok: false, class: 'protocol', kind: 'framing', message: 'stray byte', basis: 'spec MUST' });
 });

@@ -29,9 +29,17 @@ export type NotificationPolicy = (method: string) => Failure | undefined;
 /** Sees each request the server sends (after it is answered); probe reports those it did not expect. */
 export type RequestObserver = (method: string) => void;
 
+/** Decides about a result before its request sees it; a failure ends the session (probe's 2026-07-28 checks). */
+export type ResultPolicy = (method: string, result: Readonly<Record<string, unknown>>) => Failure | undefined;
+
+/** Rewrites each request's params as it is sent (probe's 2026-07-28 envelope: `_meta` on every request). */
+export type RequestStamp = (method: string, params: Record<string, unknown>) => Record<string, unknown>;
+
 export interface CorrelatorOptions {
   readonly onNotification?: NotificationPolicy;
   readonly onRequest?: RequestObserver;
+  readonly onResult?: ResultPolicy;
+  readonly stamp?: RequestStamp;
 }
 
 /** MCP 2025-06-18: "The `initialize` request MUST NOT be cancelled by clients." Giving up on it ends the session. */
@@ -41,6 +49,7 @@ const NEVER_CANCELLED: ReadonlySet<string> = new Set(['initialize']);
 interface Pending {
   settle: (outcome: Outcome<Reply>) => void;
   readonly id: JsonRpcId;
+  readonly method: string;
   requestBytes: number;
 }
 
@@ -55,6 +64,8 @@ export class Correlator<Closed = void> {
   readonly #transport: Transport<Closed>;
   readonly #onNotification: NotificationPolicy;
   readonly #onRequest: RequestObserver;
+  readonly #onResult: ResultPolicy;
+  readonly #stamp: RequestStamp;
   readonly #pending = new Map<string, Pending>();
   /** Ids we stopped waiting for (timeout/abort): one late answer is expected and ignored. */
   readonly #abandoned = new Set<string>();
@@ -68,6 +79,8 @@ export class Correlator<Closed = void> {
     this.#transport = transport;
     this.#onNotification = options.onNotification ?? (() => undefined);
     this.#onRequest = options.onRequest ?? (() => undefined);
+    this.#onResult = options.onResult ?? (() => undefined);
+    this.#stamp = options.stamp ?? ((_method, params) => params);
     transport.onmessage = (message, info) => this.#dispatch(message, info);
     transport.onerror = (failure) => this.#fail(failure);
     transport.onclose = (failure) => this.#fail(failure);
@@ -82,10 +95,10 @@ export class Correlator<Closed = void> {
   /** Sends a request; the reply settles once, with a value, never a throw. */
   request(method: string, params: Record<string, unknown>, options: RequestOptions): Sent {
     const id = this.#nextId++;
-    const message = { jsonrpc: '2.0', id, method, params } as const;
+    const message = { jsonrpc: '2.0', id, method, params: this.#stamp(method, params) } as const;
     if (this.#failure) return { id, requestBytes: this.#transport.measure(message), reply: Promise.resolve(this.#failure) };
     const key = idKey(id);
-    const pending: Pending = { id, requestBytes: 0, settle: () => {} };
+    const pending: Pending = { id, method, requestBytes: 0, settle: () => {} };
     const reply = new Promise<Outcome<Reply>>((resolve) => {
       const stopWaiting = (failure: Failure): void => {
         if (!this.#pending.has(key)) return;
@@ -208,6 +221,13 @@ export class Correlator<Closed = void> {
       this.#pending.delete(key);
       this.#answered.add(key);
       const answer = inbound.type === 'result' ? { result: inbound.message.result } : { error: inbound.message.error };
+      const result = inbound.type === 'result' ? inbound.message.result : undefined;
+      const refused = result ? this.#guard('result policy', () => this.#onResult(pending.method, result)) : undefined;
+      if (refused) {
+        // The answer breaks a rule the session holds every result to: this request fails with it, and so does the session.
+        pending.settle(refused);
+        return this.#fail(refused);
+      }
       pending.settle(ok({ id: pending.id, requestBytes: pending.requestBytes, responseBytes, answer }));
       return;
     }

@@ -25,7 +25,7 @@ export type { ConnectionLimits, StdioOptions } from './stdio-transport.ts';
 export { memoryTransportPair } from './memory-transport.ts';
 export type { MemoryPeer } from './memory-transport.ts';
 export { Correlator } from './correlator.ts';
-export type { CorrelatorOptions, NotificationPolicy, Reply, RequestObserver, RequestOptions, Sent } from './correlator.ts';
+export type { CorrelatorOptions, NotificationPolicy, Reply, RequestObserver, RequestOptions, RequestStamp, ResultPolicy, Sent } from './correlator.ts';
 export { spawnChild, terminate } from './child.ts';
 export type { ChildProcess, CloseReport, Graces, SpawnFn } from './child.ts';
 export { buildEnv, envNameAllowed, isCompiled, stdioEndpoint } from './launch.ts';

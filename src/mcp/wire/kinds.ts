@@ -40,6 +40,11 @@ export const MCP_KINDS = {
   no_answer: { class: 'protocol', basis: 'spec MUST' },
   // a 4xx other than 401/403/404-of-a-session: no MCP answer, and caplab ends the session on it
   http_status: { class: 'protocol', basis: 'caplab host rule' },
+  // MCP 2026-07-28 (probe's modern era): every result names its resultType, cacheable ones carry ttlMs and cacheScope;
+  // a result type probe never asked for ("input_required", "task") leaves the request's outcome unknown
+  result_type: { class: 'protocol', basis: 'spec MUST' },
+  unrequested_result_type: { class: 'protocol', basis: 'spec MUST' },
+  cache_hints: { class: 'protocol', basis: 'spec MUST' },
   unauthorized: { class: 'auth', basis: null },
   forbidden: { class: 'auth', basis: null },
   // the tool answered isError: true
