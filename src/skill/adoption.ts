@@ -69,14 +69,18 @@ export function payloadSystemTexts(payload: Uint8Array): Outcome<string[]> {
  */
 export function adoption(bound: BoundPackage, stage: MethodStage, payload: Uint8Array): Outcome<Adoption> {
   const texts = payloadSystemTexts(payload);
-  if (!texts.ok) return texts;
-  const present = (text: string) => texts.value.some((t) => t.includes(text));
+  return texts.ok ? ok(materialRecord(bound, stage, texts.value)) : texts;
+}
+
+/** The adoption record of a stage's material among some strings of a payload: each piece present iff whole in one of them. */
+function materialRecord(bound: BoundPackage, stage: MethodStage, texts: readonly string[]): Adoption {
+  const present = (text: string) => texts.some((t) => t.includes(text));
   const loaded = load(bound, stage);
   const pkg = bound.package;
   const instructionsPresent = present(loaded.instructions);
   const found = pkg.resources.filter((r) => present(r.text)).map(({ path, sha256 }) => ({ path, sha256 }));
   const missing = loaded.resources.filter((r) => !found.some((f) => f.path === r.path)).map(({ path, sha256 }) => ({ path, sha256 }));
-  return ok({
+  return {
     name: pkg.name,
     version: pkg.version,
     hash: pkg.hash,
@@ -86,7 +90,7 @@ export function adoption(bound: BoundPackage, stage: MethodStage, payload: Uint8
     resources_present: found,
     resources_missing: missing,
     adopted: instructionsPresent && missing.length === 0,
-  });
+  };
 }
 
 /**
@@ -124,24 +128,9 @@ export type ToolAdoption<A> = A & {
 export function toolAdoption(bound: BoundPackage, stage: MethodStage, payload: Uint8Array): Outcome<ToolAdoption<Adoption>> {
   const results = skillResults(payload, bound.package.name);
   if (!results.ok) return results;
-  const loaded = load(bound, stage);
-  const pkg = bound.package;
-  const delivering = results.value.filter((r) => r.texts.some((t) => t.includes(loaded.instructions))).at(-1);
-  const texts = results.value.flatMap((r) => r.texts);
-  const present = (text: string) => texts.some((t) => t.includes(text));
-  const found = pkg.resources.filter((r) => present(r.text)).map(({ path, sha256 }) => ({ path, sha256 }));
-  const missing = loaded.resources.filter((r) => !found.some((f) => f.path === r.path)).map(({ path, sha256 }) => ({ path, sha256 }));
-  return ok({
-    name: pkg.name,
-    version: pkg.version,
-    hash: pkg.hash,
-    stage,
-    instructions_sha256: loaded.instructionsSha256,
-    instructions_present: delivering !== undefined,
-    resources_present: found,
-    resources_missing: missing,
-    adopted: delivering !== undefined && missing.length === 0,
-    via: 'skill_tool',
-    ...(delivering ? { tool_use_id: delivering.toolUseId } : {}),
-  });
+  const { instructions } = load(bound, stage);
+  // The instructions are present iff some Skill result delivered them: the last such result is the one adopted.
+  const delivering = results.value.filter((r) => r.texts.some((t) => t.includes(instructions))).at(-1);
+  const record = materialRecord(bound, stage, results.value.flatMap((r) => r.texts));
+  return ok({ ...record, via: 'skill_tool', ...(delivering ? { tool_use_id: delivering.toolUseId } : {}) });
 }
