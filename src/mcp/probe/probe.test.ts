@@ -76,7 +76,7 @@ describe('probe (general profile): reports instead of refusing', () => {
 
   test('a command that cannot start is a spawn failure', async () => {
     const report = await probe(['/nonexistent/server'], { cwd: '/', timeouts: FAST });
-    expect(report).toMatchObject({ pages: 0, failure: { class: 'spawn' } });
+    expect(report).toMatchObject({ pages: 0, failure: { class: 'spawn', kind: 'spawn_failed' } });
   });
 });
 
