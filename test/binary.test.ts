@@ -200,3 +200,23 @@ test('reproducible: buildArgs twice into two folders under one file name gives t
   expect(twice[0]).not.toBe(twice[1]);
   expect(sha256(twice[0]!)).toBe(sha256(twice[1]!));
 }, 120_000);
+
+test('verify --json from source and from the binary print the same document on the demo (both transports) and every check scenario run dir', async () => {
+  const { goldenRuns } = await import('./golden/run-dirs.ts');
+  const cwd = scratchDir('caplab-bin-verify-');
+  await goldenRuns(cwd);
+  const dirs = [join(cwd, 'caplab-runs/golden-demo-local'), join(cwd, 'caplab-runs/golden-demo-mcp'), ...readdirSync(join(cwd, 'check')).map((d) => join(cwd, 'check', d))];
+  const source = join(import.meta.dir, '../src/main.ts');
+  const differ: string[] = [];
+  const compare = async (dir: string) => {
+    const [fromSource, fromBinary] = await Promise.all([run([process.execPath, source, 'verify', dir, '--json'], cwd), run([bin, 'verify', dir, '--json'], cwd)]);
+    if (fromSource.stdout !== fromBinary.stdout || fromSource.code !== fromBinary.code || fromSource.stdout === '') differ.push(dir);
+  };
+  // Four pairs at a time: the comparison is per dir, the order does not matter.
+  const queue = [...dirs];
+  await Promise.all(Array.from({ length: 4 }, async () => {
+    for (let dir = queue.shift(); dir !== undefined; dir = queue.shift()) await compare(dir);
+  }));
+  expect(differ).toEqual([]);
+  expect(dirs.length).toBeGreaterThan(40);
+}, 120_000);
