@@ -1,21 +1,30 @@
 /**
  * The compiled binary, as a reviewer and a CI job use it: built once, run
  * from an empty directory with an empty environment, and offline.
+ * `CAPLAB_BIN=FILE` runs the same tests on that file instead of building one
+ * (the release runs them on its linux-x64 and linux-x64-baseline files).
  */
 import { beforeAll, expect, test } from 'bun:test';
-import { chmodSync, copyFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { build } from '../scripts/build.ts';
+import { createHash } from 'node:crypto';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { build, buildFlags, gitState, RELEASE_TARGETS, stampFor } from '../scripts/build.ts';
 import { scratchDir } from './scratch.ts';
 import { killAllWith, setsidSleep, waitNoneWith } from '../src/platform/testing/find.ts';
 import { sigkillTrial } from '../src/platform/testing/sigkill-trial.ts';
 import { accepts } from '../src/cli/testing/serve-http.ts';
 
-const bin = join(scratchDir('caplab-bin-'), 'caplab');
+const given = process.env['CAPLAB_BIN'];
+/** Whether this file builds its own binary (no CAPLAB_BIN). */
+const own = given === undefined || given === '';
+const stamp = stampFor(gitState());
+const bin = own ? join(scratchDir('caplab-bin-'), 'caplab') : resolve(given);
 
 beforeAll(async () => {
-  const built = await build(bin);
-  if (built.code !== 0) throw new Error(`build failed: ${built.output}`);
+  if (own) {
+    const built = await build(bin, stamp);
+    if (built.code !== 0) throw new Error(`build failed: ${built.output}`);
+  }
 }, 120_000);
 
 async function run(argv: string[], cwd: string, env: Record<string, string> = {}) {
@@ -158,3 +167,56 @@ test('SIGKILLed, the binary leaves nothing: its guard (the binary itself, re-inv
   const clean = { extraFds: [], left: { processes: [], folders: [] } };
   expect({ hook, probe }).toEqual({ hook: clean, probe: clean });
 });
+
+test('--version --json reports the commit and the build flags it was built with; plain --version prints one line', async () => {
+  const cwd = scratchDir('caplab-bin-version-');
+  const { stdout, code } = await run(['env', '-i', bin, '--version', '--json'], cwd);
+  expect(code).toBe(0);
+  const doc = JSON.parse(stdout);
+  expect(Object.keys(doc)).toEqual(['version', 'commit', 'dirty', 'bun', 'target', 'platform', 'arch', 'build']);
+  const target = RELEASE_TARGETS.find((t) => doc.target === `bun-${t}`);
+  // A release passes --target (a cross-build); npm run build and this test's build do not (Bun builds for itself).
+  const flags = doc.build.some((f: string) => f.startsWith('--target=')) ? buildFlags(target) : buildFlags();
+  expect({ commit: doc.commit, build: doc.build, bun: doc.bun, platform: doc.platform, arch: doc.arch }).toEqual({ commit: gitState().commit, build: flags, bun: Bun.version, platform: process.platform, arch: process.arch });
+  expect(typeof doc.dirty).toBe('boolean');
+  expect((await run([bin, '--version'], cwd)).stdout).toMatch(/^caplab \d+\.\d+\.\d+\n$/);
+});
+
+/** sha256 of a file, hex. */
+const sha256 = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
+
+test('reproducible: buildArgs twice into two folders under one file name gives the same bytes (host target, nothing fetched)', async () => {
+  const parent = scratchDir('caplab-bin-repro-');
+  const twice: string[] = [];
+  // The test's own build is one of the two when it made one; a given CAPLAB_BIN was built elsewhere, so two are made here.
+  if (own) twice.push(bin);
+  for (const folder of ['a', 'b'].slice(0, 2 - twice.length)) {
+    mkdirSync(join(parent, folder));
+    const out = join(parent, folder, 'caplab');
+    const built = await build(out, stamp);
+    if (built.code !== 0) throw new Error(`build failed: ${built.output}`);
+    twice.push(out);
+  }
+  expect(twice[0]).not.toBe(twice[1]);
+  expect(sha256(twice[0]!)).toBe(sha256(twice[1]!));
+}, 120_000);
+
+test('verify --json from source and from the binary print the same document on the demo (both transports) and every check scenario run dir', async () => {
+  const { goldenRuns } = await import('./golden/run-dirs.ts');
+  const cwd = scratchDir('caplab-bin-verify-');
+  await goldenRuns(cwd);
+  const dirs = [join(cwd, 'caplab-runs/golden-demo-local'), join(cwd, 'caplab-runs/golden-demo-mcp'), ...readdirSync(join(cwd, 'check')).map((d) => join(cwd, 'check', d))];
+  const source = join(import.meta.dir, '../src/main.ts');
+  const differ: string[] = [];
+  const compare = async (dir: string) => {
+    const [fromSource, fromBinary] = await Promise.all([run([process.execPath, source, 'verify', dir, '--json'], cwd), run([bin, 'verify', dir, '--json'], cwd)]);
+    if (fromSource.stdout !== fromBinary.stdout || fromSource.code !== fromBinary.code || fromSource.stdout === '') differ.push(dir);
+  };
+  // Four pairs at a time: the comparison is per dir, the order does not matter.
+  const queue = [...dirs];
+  await Promise.all(Array.from({ length: 4 }, async () => {
+    for (let dir = queue.shift(); dir !== undefined; dir = queue.shift()) await compare(dir);
+  }));
+  expect(differ).toEqual([]);
+  expect(dirs.length).toBeGreaterThan(40);
+}, 120_000);

@@ -197,8 +197,9 @@ test('main.ts loads nothing before it picks CLI or guard but the guard\'s argume
   expect(graph.builtins.get('src/platform/guard-protocol.ts')).toEqual([]);
 });
 
-test('the guard process loads only its program, its protocol and the process-group helpers; of the built-ins only node:fs', () => {
-  expect([...guardLoads].sort()).toEqual(['src/main.ts', 'src/platform/guard-process.ts', 'src/platform/guard-protocol.ts', 'src/platform/proc.ts', 'src/platform/process-group.ts']);
+test('the guard process loads only its program, its protocol, the platform value and the process-group helpers; of the built-ins only node:fs', () => {
+  expect([...guardLoads].sort()).toEqual(['src/main.ts', 'src/platform/guard-process.ts', 'src/platform/guard-protocol.ts', 'src/platform/platform.ts', 'src/platform/proc.ts', 'src/platform/process-group.ts']);
+  expect(graph.edges.get('src/platform/platform.ts')).toEqual([]);
   expect([...new Set([...guardLoads].flatMap((m) => graph.builtins.get(m) ?? []))]).toEqual(['node:fs']);
   // The check can see what it forbids: the client side (guard.ts, with the subreaper's bun:ffi) is in every run command.
   expect(loads['run']!.has('src/platform/guard.ts')).toBe(true);

@@ -1,4 +1,4 @@
-import { CAPLAB_VERSION } from '../version.ts';
+import { CAPLAB_VERSION, versionInfo } from '../version.ts';
 import { HELP } from './help.ts';
 import { EXIT, exitCodeOf, interrupted } from './exit.ts';
 import type { Io } from './io.ts';
@@ -53,7 +53,12 @@ async function dispatch(argv: readonly string[], io: Io): Promise<number> {
     return command === undefined ? EXIT.usage : EXIT.ok;
   }
   if (command === '--version' || command === '-v') {
-    if (rest.length > 0) return usage(io, undefined, `${command} takes no argument, got ${JSON.stringify(rest[0])}`);
+    // `--json` is the one argument: the build's facts (src/version.ts), git asked only then.
+    if (rest.length === 1 && rest[0] === '--json') {
+      io.stdout(`${JSON.stringify(versionInfo())}\n`);
+      return EXIT.ok;
+    }
+    if (rest.length > 0) return usage(io, undefined, `${command} takes no argument but --json, got ${JSON.stringify(rest[0])}`);
     io.stdout(`caplab ${CAPLAB_VERSION}\n`);
     return EXIT.ok;
   }

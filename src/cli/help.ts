@@ -78,7 +78,7 @@ Commands:
   probe -- CMD ARGS…   check any stdio MCP server (general profile; --call to judge tools)
   scenario new         write a starter scenario for your MCP servers' read-only tools
 
-Options: --help (on any command), --version. A flag that takes one value may be given once.
+Options: --help (on any command), --version (--version --json: commit, Bun, target, build flags). A flag that takes one value may be given once.
 No live model is called: the model is scripted (responses from scenario files, usage synthetic)
 or replayed (--replay: recorded responses, usage as recorded), and every report labels which.
 

@@ -46,11 +46,23 @@ export function syncPath(fs: RunDirFs, path: string): void {
 }
 
 /**
+ * Whether `os` (a `process.platform` name; this process's unless given, read
+ * at each call, never at load) can fsync a folder. POSIX can; Windows cannot
+ * open a folder for flushing, and its entries need no such sync there, so
+ * the folder syncs are skipped (the files themselves are still synced).
+ */
+export function syncsFolders(os: string = process.platform): boolean {
+  return os !== 'win32';
+}
+
+/**
  * What makes files under `root` durable with the entries that name them: each
- * file, then every folder on their way (deepest first, `root` itself last, as `''`).
+ * file, then every folder on their way (deepest first, `root` itself last, as `''`);
+ * the files alone where folders cannot be synced (`syncsFolders`).
  * @param relPaths `/`-separated paths relative to `root`.
  */
-function treeOf(relPaths: readonly string[]): string[] {
+function treeOf(relPaths: readonly string[], os?: string): string[] {
+  if (!syncsFolders(os)) return [...relPaths];
   const folders = new Set<string>();
   for (const path of relPaths) {
     const parts = path.split('/');
@@ -61,8 +73,8 @@ function treeOf(relPaths: readonly string[]): string[] {
 }
 
 /** fsync, one after the other, of `relPaths` under `root` and the folders naming them (see `treeOf`). Throws the first error. */
-export function syncTree(fs: RunDirFs, root: string, relPaths: readonly string[]): void {
-  for (const path of treeOf(relPaths)) syncPath(fs, join(root, ...path.split('/')));
+export function syncTree(fs: RunDirFs, root: string, relPaths: readonly string[], os?: string): void {
+  for (const path of treeOf(relPaths, os)) syncPath(fs, join(root, ...path.split('/')));
 }
 
 /**
@@ -71,7 +83,7 @@ export function syncTree(fs: RunDirFs, root: string, relPaths: readonly string[]
  * whole takes about as long as one. Rejects with the first error, after every
  * sync has settled.
  */
-export async function syncTreeConcurrently(fs: RunDirFs, root: string, relPaths: readonly string[]): Promise<void> {
+export async function syncTreeConcurrently(fs: RunDirFs, root: string, relPaths: readonly string[], os?: string): Promise<void> {
   const one = (path: string) =>
     new Promise<void>((resolve, reject) => {
       let fd: number;
@@ -90,14 +102,14 @@ export async function syncTreeConcurrently(fs: RunDirFs, root: string, relPaths:
         else resolve();
       });
     });
-  const settled = await Promise.allSettled(treeOf(relPaths).map(one));
+  const settled = await Promise.allSettled(treeOf(relPaths, os).map(one));
   const failed = settled.find((s) => s.status === 'rejected');
   if (failed) throw (failed as PromiseRejectedResult).reason;
 }
 
-/** Makes a new directory entry durable: fsync(2) on the folder that holds it. */
-export function syncParent(fs: RunDirFs, path: string): void {
-  syncPath(fs, dirname(path));
+/** Makes a new directory entry durable: fsync(2) on the folder that holds it (nothing where folders cannot be synced). */
+export function syncParent(fs: RunDirFs, path: string, os?: string): void {
+  if (syncsFolders(os)) syncPath(fs, dirname(path));
 }
 
 /** The errno code of a thrown fs error, if any. */

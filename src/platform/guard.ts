@@ -1,4 +1,5 @@
 import { encodeGuardMessage, GUARD_ARG, isGuardableGroup, type GuardMessage } from './guard-protocol.ts';
+import { currentPlatform } from './platform.ts';
 import { trackChild } from './subreaper.ts';
 
 /**
@@ -107,9 +108,9 @@ function settle(result: unknown): void {
   if (result instanceof Promise) result.catch(() => undefined);
 }
 
-/** Spawns the guard: own session, stdin a pipe, stdout/stderr /dev/null, cwd `/`, empty env, unref'd. */
+/** Spawns the guard: own session, stdin a pipe, stdout/stderr /dev/null, cwd `/`, empty env, unref'd. None where there are no process groups to guard (Windows). */
 export function spawnGuard(command: readonly string[]): GuardLink | undefined {
-  if (process.platform === 'win32') return undefined;
+  if (!currentPlatform().groups) return undefined;
   let proc: Bun.Subprocess<'pipe', 'ignore', 'ignore'>;
   try {
     proc = Bun.spawn([...command], { stdin: 'pipe', stdout: 'ignore', stderr: 'ignore', detached: true, cwd: '/', env: {} });

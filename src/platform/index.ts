@@ -7,11 +7,14 @@
  * probe's temp folder when caplab dies, even by SIGKILL (guard.ts), the
  * fresh empty folder a server starts in, registered before it is made
  * (fresh-dir.ts), and the cleanups main.ts's last-resort handler runs first
- * (last-resort.ts).
+ * (last-resort.ts). Which OS it runs on is one value, made on first use
+ * (platform.ts): a test puts another in its place to drive that OS's teardown.
  */
 export { allProcesses, isAlive, procStat } from './proc.ts';
 export type { ProcStat } from './proc.ts';
-export { becomeSubreaper, mergeReports, reapOrphans, trackChild } from './subreaper.ts';
+export { currentPlatform, osOf, platformFor, usePlatform } from './platform.ts';
+export type { OsName, Platform, PlatformCalls, TeardownSignal } from './platform.ts';
+export { becomeSubreaper, gapOn, mergeReports, reapOrphans, trackChild } from './subreaper.ts';
 export type { NamedCount, OrphanReport, SweepGraces } from './subreaper.ts';
 export { livingMembers, signalGroup, waitGroupGone } from './process-group.ts';
 export { enableGuard, processGuard } from './guard.ts';

@@ -1,4 +1,5 @@
 import { dlopen, FFIType } from 'bun:ffi';
+import { currentPlatform, type OsName } from './platform.ts';
 import { allProcesses, isAlive, ownChildren, procStat, type ProcStat } from './proc.ts';
 
 /**
@@ -11,6 +12,8 @@ import { allProcesses, isAlive, ownChildren, procStat, type ProcStat } from './p
  *
  * Gap: on other platforms (macOS, Windows) there is no subreaper here; an
  * escaped process is neither found nor killed, and every close report says so.
+ * Windows has no process groups either: there only the child itself is
+ * signalled, and the gap says that no descendant is tracked or killed.
  *
  * The sweep kills only children caplab did not start itself (`trackChild`
  * registers those while they run) and reaps each by its pid
@@ -54,10 +57,17 @@ interface Libc {
   waitpid(pid: number, status: null, options: number): number;
 }
 
+/** What the close report says is not tracked on `os` when this process is no subreaper (the platform's words, Windows' stronger). */
+export function gapOn(os: OsName): string {
+  if (os === 'linux') return 'this process is not a child subreaper (caplab becomes one only as a program, in main.ts): processes that leave their process group (setsid) are not found at close';
+  if (os === 'win32') return 'no process groups or child subreaper on win32: descendants of a server or hook are not tracked or killed on Windows (only the child itself is signalled); a command hook needs sh on PATH';
+  return `no child subreaper on ${os}: processes that leave their process group (setsid) are not found or killed at close`;
+}
+
 let libc: Libc | undefined;
-let gap: string = process.platform === 'linux'
-  ? 'this process is not a child subreaper (caplab becomes one only as a program, in main.ts): processes that leave their process group (setsid) are not found at close'
-  : `no child subreaper on ${process.platform}: processes that leave their process group (setsid) are not found or killed at close`;
+/** Why becoming a subreaper failed on Linux, when it did; otherwise the gap is the platform's (`gapOn`). */
+let failure: string | undefined;
+const gap = (): string => failure ?? gapOn(currentPlatform().os);
 let enabled = false;
 const tracked = new Set<number>();
 
@@ -76,15 +86,15 @@ function openLibc(): Libc {
  * @returns Whether it is one now, and the gap when not.
  */
 export function becomeSubreaper(): { readonly enabled: boolean; readonly gap?: string } {
-  if (enabled || process.platform !== 'linux') return enabled ? { enabled } : { enabled, gap };
+  if (enabled || !currentPlatform().subreaper) return enabled ? { enabled } : { enabled, gap: gap() };
   try {
     libc ??= openLibc();
     if (libc.prctl(PR_SET_CHILD_SUBREAPER, 1n, 0n, 0n, 0n) === 0) enabled = true;
-    else gap = 'prctl(PR_SET_CHILD_SUBREAPER) failed: processes that leave their process group (setsid) are not found at close';
+    else failure = 'prctl(PR_SET_CHILD_SUBREAPER) failed: processes that leave their process group (setsid) are not found at close';
   } catch (error) {
-    gap = `libc could not be loaded for prctl (${(error as Error).message}): processes that leave their process group (setsid) are not found at close`;
+    failure = `libc could not be loaded for prctl (${(error as Error).message}): processes that leave their process group (setsid) are not found at close`;
   }
-  return enabled ? { enabled } : { enabled, gap };
+  return enabled ? { enabled } : { enabled, gap: gap() };
 }
 
 /** Registers a child caplab started (a server, a hook) until it exits: the sweep never touches it. */
@@ -139,7 +149,7 @@ function counted(stats: readonly ProcStat[]): NamedCount[] {
 }
 
 async function sweep(graces: SweepGraces): Promise<OrphanReport> {
-  if (!enabled) return { subreaper: false, killed: [], survivors: [], gap };
+  if (!enabled) return { subreaper: false, killed: [], survivors: [], gap: gap() };
   const killed: ProcStat[] = [];
   let survivors: ProcStat[] = [];
   for (let round = 0; round < MAX_ROUNDS && survivors.length === 0; round++) {
