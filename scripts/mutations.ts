@@ -31,6 +31,7 @@ export const CLAIMS = {
   'demo-http': { readme: 'spawned with a fresh token that is never', text: 'demo --transport http gives its serve --http a fresh token that is never recorded or printed, and reaps its process group' },
   deferred: { readme: 'every disclosure computed from payload bytes, re-computed by `verify`', text: 'a deferred tool is sent with defer_loading, found by ToolSearch (deterministic BM25 over the producing payload), and callable only once disclosed by a ToolSearch answer in its request, all read from payload bytes and re-checked by verify' },
   'modern-era': { readme: 'answers a request carrying the', text: 'serve answers MCP 2026-07-28 per request beside 2025-06-18; probe --protocol auto tries server/discover first and holds a modern session to resultType and cache hints' },
+  report: { readme: "verify's verdict first and every event", text: "caplab report draws verify's verdict first, every event (an unknown one raw), and every recorded string as text" },
   probe: { readme: 'Every finding carries class, kind, tool, evidence and its basis', text: 'probe reports whatever a server does as a finding with class, kind, tool, evidence and basis' },
 } as const;
 
@@ -1396,4 +1397,10 @@ export const MUTATIONS: readonly Mutation[] = [
   { id: 'probe-modern-pings', claim: 'modern-era', file: 'src/mcp/probe/probe-run.ts', find: "  const barrierMethod = era.modern ? 'server/discover' : 'ping';", replace: "  const barrierMethod = era.modern ? 'ping' : 'ping';", tests: ['src/mcp/probe/probe-era.test.ts'] },
   { id: 'probe-modern-initializes', claim: 'modern-era', file: 'src/mcp/probe/probe-run.ts', find: "  if (opening.opened.era === 'legacy') {", replace: '  if (opening.opened.era.length > 0) {', tests: ['src/mcp/probe/probe-era.test.ts'] },
   { id: 'probe-protocol-http-allowed', claim: 'usage', file: 'src/cli/probe-command.ts', find: "  if (flags.protocol === 'auto' || flags.protocol === PROBE_MODERN) return io.stderr(", replace: "  if ((flags.protocol === 'auto' || flags.protocol === PROBE_MODERN) && flags.calls.length < 0) return io.stderr(", tests: ['src/cli/modern-peers.test.ts'] },
+  // W13 report (issue 31): caplab report's page — every recorded string escaped, no event dropped, verify's verdict shown as it is.
+  { id: 'report-field-unescaped', claim: 'report', file: 'src/report/render-call.ts', find: "call <b>${str(call, 'name') ?? '?'}</b>", replace: "call <b>${{ [Object.getOwnPropertySymbols(html``)[0]!]: str(call, 'name') ?? '?' } as unknown as Html}</b>", tests: ['src/report/report.test.ts'] },
+  { id: 'report-escaper-keeps-lt', claim: 'report', file: 'src/report/html.ts', find: "const SPECIAL = /[&<>\"']/g;", replace: "const SPECIAL = /[&>\"']/g;", tests: ['src/report/html.test.ts', 'src/report/report.test.ts'] },
+  { id: 'report-unknown-event-dropped', claim: 'report', file: 'src/report/document.ts', find: '  if (!renderer || !node.line.event) return html`${renderRaw(node.line)}${nested}`;', replace: '  if (!renderer || !node.line.event) return nested;', tests: ['src/report/report.test.ts'] },
+  { id: 'report-tampered-shown-verifying', claim: 'report', file: 'src/report/verdict.ts', find: 'data-verdict="fails">✗ does not verify: ', replace: 'data-verdict="verifies">✓ verifies — ', tests: ['src/cli/report-command.test.ts', 'src/cli/verify-fuzz.test.ts'] },
+  { id: 'report-unverified-unlabelled', claim: 'report', file: 'src/report/document.ts', find: '  const context = contextOf(input.run, input.verdict.ok);', replace: '  const context = contextOf(input.run, true);', tests: ['src/report/report.test.ts', 'src/cli/report-command.test.ts'] },
 ];

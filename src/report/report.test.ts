@@ -125,3 +125,22 @@ test('a record that does not verify labels every section "unverified: as found"'
   expect(html.split('unverified: as found').length - 1).toBe(sections - 1);
   expect(sections).toBeGreaterThanOrEqual(7);
 });
+
+test('the hostile scenario and settings (test/report-hostile): their markup, script end, comment opener, quote-breaker and U+202E are text in the bytes', async () => {
+  const hostile = join(root, 'test/report-hostile');
+  const run = join(parent, 'hostile');
+  const io = testIo(parent);
+  expect(await cli(['run', '--scenario', join(hostile, 'hostile.scenario.json'), '--settings', join(hostile, 'hostile.settings.json'), '--transport', 'local', '--out', run], io)).toBe(1);
+  const { code, html } = await page(run);
+  expect(code).toBe(0);
+  const body = html.slice(html.indexOf('<body>'));
+  for (const opened of ['<img', '<script', '</script', '<!--', '<iframe', '<object', '<embed', '<form', '\u202E']) expect({ opened, found: body.includes(opened) }).toEqual({ opened, found: false });
+  const shown = '&lt;img src=x onerror=alert(1)&gt;&lt;/script&gt;&lt;!--&quot;&#39;&gt;<span class="esc">\\u202E</span>evil';
+  // The tool name (its call and the response asking for it), the block reason and its stderr, the final text, and more.
+  expect(body).toContain(`call <b>${shown}</b>`);
+  expect(body).toContain(`<dt>block</dt><dd>blocked by ${shown}</dd>`);
+  expect(body.split(shown).length - 1).toBeGreaterThanOrEqual(7);
+  // No attribute of the page carries recorded text: every href is an anchor of a seq.
+  expect([...body.matchAll(/href="([^"]*)"/g)].map((m) => m[1]).filter((href) => !/^#e\d+$/.test(href!))).toEqual([]);
+  expect([...body.matchAll(/ id="([^"]*)"/g)].map((m) => m[1]).filter((id) => !/^e\d+$/.test(id!))).toEqual([]);
+});
