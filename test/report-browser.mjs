@@ -87,7 +87,10 @@ async function layouts(page, name, shots) {
       await page.setViewportSize({ width, height: 900 });
       const size = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, clientWidth: document.documentElement.clientWidth, background: getComputedStyle(document.body).backgroundColor }));
       const colours = await page.evaluate(contrast);
-      if (shots) await page.screenshot({ path: join(shots, `${name}-${width}-${scheme}.png`), fullPage: width === 1280 });
+      if (shots) {
+        await page.screenshot({ path: join(shots, `${name}-${width}-${scheme}.png`), fullPage: true });
+        await page.screenshot({ path: join(shots, `${name}-${width}-${scheme}-top.png`) });
+      }
       out.push({ scheme, width, ...size, contrast: colours });
     }
   }
