@@ -1,6 +1,6 @@
 /**
  * Keeps the data flow honest: contract → binding → pipeline → mcp → harness →
- * tasks (excerpt, expectations) → cli, with skill, ledger and platform (OS calls) as side
+ * tasks (excerpt, expectations) → cli, with skill, ledger, report (on ledger) and platform (OS calls) as side
  * rails, base (plain shared helpers) beneath everything, and cross-layer
  * imports only through a layer's index.ts. Inside mcp the layers are wire
  * first, then client and server (apart: they meet only on the wire), probe
@@ -46,12 +46,14 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   mcp: ['base', 'contract', 'binding', 'pipeline', 'platform', 'mcp/wire', 'mcp/client', 'mcp/server', 'mcp/probe', 'mcp/config'],
   skill: ['base', 'contract', 'assets'],
   ledger: ['base', 'contract'],
+  // caplab report's page: drawn from verify's verdict and the record, read through the ledger's bounded reader.
+  report: ['base', 'contract', 'ledger'],
   harness: ['base', 'contract', 'binding', 'pipeline', 'mcp', 'skill', 'ledger', 'assets', 'platform', 'version.ts'],
   // A task builds on the generic folders and implements the harness's Task.
   excerpt: ['base', 'contract', 'binding', 'pipeline', 'assets', 'ledger', 'mcp', 'harness'],
   expectations: ['base', 'contract', 'pipeline', 'ledger', 'mcp', 'harness'],
   // Only the registry (cli/tasks.ts) may take a task folder: the task rule holds that. Only the CLI names the program's entry.
-  cli: ['base', 'contract', 'binding', 'pipeline', 'excerpt', 'expectations', 'mcp', 'harness', 'skill', 'ledger', 'assets', 'platform', 'version.ts', 'main.ts'],
+  cli: ['base', 'contract', 'binding', 'pipeline', 'excerpt', 'expectations', 'mcp', 'harness', 'skill', 'ledger', 'report', 'assets', 'platform', 'version.ts', 'main.ts'],
   'version.ts': [],
   // The library's root entry (package.json exports "."): names from the generic folders' surfaces, never a task or the CLI.
   'index.ts': ['contract', 'binding', 'pipeline', 'mcp', 'skill', 'ledger', 'harness'],
@@ -80,7 +82,7 @@ const TESTING_EXTRA: Readonly<Record<string, readonly string[]>> = {
 };
 
 /** The folders every task builds on. Any other folder of src is a task (a plug-in, today `excerpt` and `expectations`). */
-const GENERIC: readonly string[] = ['base', 'assets', 'contract', 'platform', 'binding', 'pipeline', 'mcp', 'skill', 'ledger', 'harness', 'cli'];
+const GENERIC: readonly string[] = ['base', 'assets', 'contract', 'platform', 'binding', 'pipeline', 'mcp', 'skill', 'ledger', 'report', 'harness', 'cli'];
 /** The one file that imports tasks: the CLI's registry picks the task. */
 const REGISTRY = 'src/cli/tasks.ts';
 

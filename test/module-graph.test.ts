@@ -106,12 +106,14 @@ const COMMANDS: Record<string, readonly string[]> = {
   verify: ['src/cli/verify-command.ts', TASK.host],
   // verify loads the task its record names: an expectations record loads that task, and Ajv with it.
   'verify (expectations record)': ['src/cli/verify-command.ts', ...EXPECTATIONS],
+  // report verifies as verify does (the same recheck, loaded the same way), then draws the page (src/report).
+  report: ['src/cli/report-command.ts', TASK.host],
   'run --scenario (expectations) --mcp-config': [...RUN, ...WITH_CONFIG.run, ...CONFIGURED_PATH, ...EXPECTATIONS],
   // check-command.ts loads the folder's path (check-scenarios.ts) only with --scenarios; it reads the config, and the expectations task for its files.
   'check --scenarios --mcp-config': [...CHECK, CHECK_SCENARIOS, ...WITH_CONFIG.run, ...CONFIGURED_PATH, ...EXPECTATIONS],
 };
 /** The commands that read no `--mcp-config` (demo refuses it; verify, skills, serve and probe have no such flag; `scenario new` always reads one). */
-const WITHOUT_CONFIG = ['--version/--help', 'demo', 'demo --transport http', 'run', 'check', 'tools', 'skills', 'serve', 'serve --http', 'verify'];
+const WITHOUT_CONFIG = ['--version/--help', 'demo', 'demo --transport http', 'run', 'check', 'tools', 'skills', 'serve', 'serve --http', 'verify', 'report'];
 /** The commands that read `--mcp-config`: each loads the configured-servers path, the host session and Ajv. */
 const CONFIGURED = ['run --mcp-config', 'check --mcp-config', 'check --scenarios --mcp-config', 'tools --mcp-config', 'scenario new'];
 
@@ -137,12 +139,14 @@ test('every lazy import is accounted for: main.ts\'s two entries, cli.ts per com
 
 test('no command reaches an @modelcontextprotocol SDK (1.x or v2) or zod module at run time, even lazily', () => {
   expect([...closure(graph, ['src/main.ts'], true)].filter(sdkOrZod)).toEqual([]);
+  // playwright-core drives the report's browser tests only (test/report-browser.mjs): no command reaches it.
+  expect([...closure(graph, ['src/main.ts'], true)].filter(isPackage('playwright-core'))).toEqual([]);
 });
 
-test('only probe, the --mcp-config commands and verify of an expectations record load ajv; --version/--help, verify and serve load nothing of the MCP client', () => {
+test('only probe, the --mcp-config commands and verify of an expectations record load ajv; --version/--help, verify, report and serve load nothing of the MCP client', () => {
   const withAjv = Object.entries(loads).filter(([, mods]) => [...mods].some(isPackage('ajv'))).map(([name]) => name);
   expect(withAjv.sort()).toEqual([...CONFIGURED, 'probe', 'run --scenario (expectations) --mcp-config', 'verify (expectations record)'].sort());
-  for (const name of ['--version/--help', 'verify', 'serve', 'serve --http']) expect({ name, client: [...loads[name]!].filter(isClient) }).toEqual({ name, client: [] });
+  for (const name of ['--version/--help', 'verify', 'report', 'serve', 'serve --http']) expect({ name, client: [...loads[name]!].filter(isClient) }).toEqual({ name, client: [] });
 });
 
 /** The host profile's modules: what the lazy host units bring on top of a plain run (host-info.ts, two constants, is not among them). */
@@ -221,7 +225,7 @@ test("the task's fixture server and its host side load apart: serve loads no tas
   expect([...loads['serve']!].filter((m) => m === TASK.host)).toEqual([]);
   expect([...loads['serve --http']!].filter((m) => m === TASK.host)).toEqual([]);
   expect([...loads['serve']!].some(serverSide)).toBe(true);
-  for (const name of ['demo', 'run', 'check', 'tools', 'skills', 'verify']) expect({ name, server: [...loads[name]!].filter(serverSide) }).toEqual({ name, server: [] });
+  for (const name of ['demo', 'run', 'check', 'tools', 'skills', 'verify', 'report']) expect({ name, server: [...loads[name]!].filter(serverSide) }).toEqual({ name, server: [] });
 });
 
 test('--version/--help reaches no node:fs, node:stream, node:tty or bun:ffi: each costs a cold start milliseconds', () => {
@@ -291,6 +295,7 @@ test('run as processes, the commands without --mcp-config evaluate none of the c
   };
   const runs = Object.fromEntries(await Promise.all(Object.entries(lines).map(async ([name, args]) => [name, await loadedBy(args, dir, name)] as const)));
   runs['verify'] = await loadedBy(['verify', join(dir, 'demo')], dir, 'verify');
+  runs['report'] = await loadedBy(['report', join(dir, 'demo'), '--out', join(dir, 'demo.report.html')], dir, 'report');
   const ours = (m: string) => /^(src|fixtures)\/.*\.ts$/.test(m);
   for (const [name, { code, stderr, loaded }] of Object.entries(runs)) {
     const config = MCP_CONFIG_UNITS.filter((m) => loaded.has(m)).concat(hostOnly.filter((m) => loaded.has(m)));

@@ -99,6 +99,8 @@ async function dispatch(argv: readonly string[], io: Io): Promise<number> {
       return (await import('./scenario-new.ts')).scenarioCommand(rest, io);
     case 'verify':
       return (await import('./verify-command.ts')).verifyCommand(rest, io, loadRechecks);
+    case 'report':
+      return (await import('./report-command.ts')).reportCommand(rest, io, loadRechecks);
     default:
       return usage(io, undefined, `unknown command ${JSON.stringify(command)}`);
   }

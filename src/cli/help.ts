@@ -74,6 +74,7 @@ Commands:
   tools                list bound tools with contract and model-facing schemas
   skills               list method packages and their binding status
   verify RUN_DIR       re-check a run dir offline: ledger chain, files, acceptance
+  report RUN_DIR       verify a run dir and write one script-free HTML page of it
   serve                the fixture MCP server on stdio (protocol 2025-06-18); --http over HTTP
   probe -- CMD ARGS…   check any stdio MCP server (general profile; --call to judge tools)
   scenario new         write a starter scenario for your MCP servers' read-only tools
@@ -105,6 +106,25 @@ seal recomputed) is caught only against a head kept elsewhere:
 
 Exit codes: 0 verified (also an intact run that ended failed or interrupted),
 1 does not verify, 2 usage error, 3 stdout could not be written.`,
+  report: `Usage: caplab report RUN_DIR [--out FILE]
+
+Verifies RUN_DIR as verify does (acceptance re-computed by the task run_start names),
+then writes one self-contained HTML page of it: the verdict first, then the run's
+header and servers, every request with the tools it offered and the sources it
+disclosed (each linked to the call that disclosed it), every call as a strip of its
+pipeline stages with its arguments, hooks, permission, result and MCP exchange,
+acceptance, the run's end and the ledger. A record that does not verify is drawn as
+found, every section labelled "unverified: as found". The page has no script, loads
+nothing (a Content-Security-Policy allowing inline style only) and shows every recorded
+string as text; past reportBytes the later calls are listed by ledger seq.
+  --out FILE    where to write it (default ./<basename of RUN_DIR>.report.html);
+                an existing regular file is replaced whole (temp file, then rename);
+                a folder, a symlink or a path inside any run dir is refused
+
+Exit codes: 0 the record verifies, 1 it does not (the page is written either way),
+2 usage error: RUN_DIR is not a folder (verify says exit 1 there: it has a verdict,
+report has nothing to draw) or --out is bad, nothing written; 3 the page or stdout
+could not be written.`,
   tools: `Usage: caplab tools [--model plain|strict|anthropic] [--defer-tool=NAME]… [--json]
        caplab tools --mcp-config FILE [--require-server KEY]… [--defer-tool=NAME]… [--json]
 

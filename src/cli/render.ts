@@ -102,6 +102,7 @@ export function renderEnding(outcome: RunOutcome, paint: Paint, artifactName: st
   // Labels align with `ledger:` below.
   if (made) lines.push(`${`${artifactName}:`.padEnd(7)} ${outcome.runDir}/${made.path} sha256 ${made.sha256}`);
   lines.push(`ledger: ${outcome.runDir}/ledger.jsonl head ${outcome.head} (${outcome.events} events)`);
+  lines.push(`report: caplab report ${shellWord(outcome.runDir)}`);
   return lines.join('\n');
 }
 
@@ -112,4 +113,9 @@ function configuredLine(server: ServerStart): string {
   const bound = server.tools.filter((tool) => tool.status === 'bound').length;
   const id = server.identity!;
   return `server ${key}: ${inert(id.name)} ${inert(id.version)}, MCP ${inert(id.protocolVersion)}, ${bound} of ${server.tools.length} tools bound, instance ${id.instanceId}`;
+}
+
+/** A path as one shell word: as it is when it needs no quoting, else in single quotes. */
+function shellWord(path: string): string {
+  return /^[\w@%+=:,./-]+$/.test(path) ? path : `'${path.replaceAll("'", "'\\''")}'`;
 }

@@ -2,7 +2,7 @@ import { lstatSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { LIMITS } from '../contract/index.ts';
-import { verifyRun, type RecheckReport, type TaskRecheck } from '../harness/index.ts';
+import { verifyRun, type RecheckReport, type RunVerification, type TaskRecheck } from '../harness/index.ts';
 import { renderVerifyText } from '../ledger/index.ts';
 import { repeatedFlag } from './flags.ts';
 import { HELP } from './help.ts';
@@ -50,8 +50,7 @@ export async function verifyCommand(args: readonly string[], io: Io, rechecks: (
     io.stderr('caplab verify: --head takes the 64 lowercase hex digits of a ledger head\n');
     return EXIT.usage;
   }
-  const tasks = await rechecks([recordTaskId(() => firstLine(join(dir, 'ledger.jsonl')))]);
-  const report = verifyRun(dir, [...tasks.values()], { unnamed: UNNAMED_TASK, ...(head !== undefined ? { expectedHead: head } : {}) });
+  const report = await verifyDir(dir, rechecks, head);
   if (parsed.values.json) {
     io.stdout(`${JSON.stringify(report.ok ? { verified: true, ...report.value } : { verified: false, error: { class: report.class, kind: report.kind, message: report.message, at: report.at, ...(report.issues ? { issues: report.issues } : {}) } }, null, 2)}\n`);
   } else {
@@ -60,6 +59,12 @@ export async function verifyCommand(args: readonly string[], io: Io, rechecks: (
     if (recheck && report.ok) io.stdout(`  verdict ${verdictOf(recheck, report.value.end.ending)}\n`);
   }
   return report.ok ? EXIT.ok : EXIT.failed;
+}
+
+/** Verifies a run dir as `caplab verify` does (and `caplab report` before it draws): the recheck of the task its run_start names, loaded alone. */
+export async function verifyDir(dir: string, rechecks: (ids: readonly string[]) => Promise<ReadonlyMap<string, TaskRecheck>>, head?: string): Promise<RunVerification> {
+  const tasks = await rechecks([recordTaskId(() => firstLine(join(dir, 'ledger.jsonl')))]);
+  return verifyRun(dir, [...tasks.values()], { unnamed: UNNAMED_TASK, ...(head !== undefined ? { expectedHead: head } : {}) });
 }
 
 /** The ledger's first line, when it is a regular file verify would read (a FIFO is never opened); undefined otherwise. */

@@ -2,7 +2,8 @@
  * Fuzzing `verify` over a real run dir (issue 11), seeded so every run is the
  * same: 1,000 random mutations (bytes flipped, ledger lines dropped, duplicated
  * or reordered, files truncated, removed, or replaced by a folder or a FIFO)
- * must give 0 throws and 0 "verifies". Re-chained mutations (ledger and seal
+ * must give 0 throws and 0 "verifies" (and `caplab report`'s page of each, its
+ * verdict verify's, never a throw). Re-chained mutations (ledger and seal
  * recomputed after the edit) that leave two recorded facts inconsistent must
  * not verify, and none may verify against the original head.
  */
@@ -13,6 +14,7 @@ import { join, relative } from 'node:path';
 import { recheckAcceptance } from '../harness/index.ts';
 import { canonicalHash } from '../contract/index.ts';
 import { verify } from '../ledger/index.ts';
+import { readFound, renderReport } from '../report/index.ts';
 import { copyRun, demoRunDir, readEvents, rechain, refOf, type Event } from './verify-test-kit.ts';
 import { excerptTask } from '../excerpt/index.ts';
 
@@ -55,6 +57,9 @@ type Verdict = 'verifies' | 'fails' | 'throws';
 function verdictOf(expectedHead?: string): { verdict: Verdict; kind?: string } {
   try {
     const report = verify(work, { recheck: recheckAcceptance(excerptTask), ...(expectedHead ? { expectedHead } : {}) });
+    // caplab report draws every mutated run dir too, never throwing, its verdict verify's (issue 31).
+    const page = renderReport({ dir: work, verdict: report, run: readFound(work) });
+    if (!page.includes(`data-verdict="${report.ok ? 'verifies' : 'fails'}"`)) return { verdict: 'throws', kind: 'the report shows another verdict than verify' };
     return report.ok ? { verdict: 'verifies' } : { verdict: 'fails', kind: report.kind };
   } catch (error) {
     return { verdict: 'throws', kind: String(error) };

@@ -95,6 +95,10 @@ export const LIMITS = {
   recordEntries: 100_000,
   /** Nesting of arrays and objects in one ledger line or recorded JSON file that `verify` parses. */
   recordJsonDepth: 256,
+  /** Bytes of one `caplab report` file: past it, later calls are listed by ledger seq only, and the top of the report says so. */
+  reportBytes: 4 * MiB,
+  /** Bytes of a call's result, an argument or a hook's output `caplab report` shows; the rest is named by its full size and sha256. */
+  reportExcerptBytes: 2 * KiB,
   /** Pages of `tools/list` probe reads; past it the listing stops with a finding. */
   probePages: 20,
   /** Characters (UTF-16 code units) of a tool description before probe reports it as oversized. */

@@ -265,7 +265,8 @@ export const ProtocolRecord7 = v.strictObject({ ...ProtocolRecord.entries, trans
 /** A call's arguments on the way to its handler (pipeline's `CallArguments`; values JSON cannot carry as stand-ins). */
 export const ArgumentsRecord = v.strictObject({ original: v.unknown(), converted: v.optional(v.unknown()), filled: v.optional(v.array(v.string())), rewritten: v.optional(v.unknown()) });
 
-const STAGES = ['resolve', 'convert', 'validate', 'pre_hooks', 'permission', 'handler', 'result_validate', 'output_limit', 'post_hooks'] as const;
+/** The pipeline stages a call passes, in order (pipeline's `STAGES`); a call records those it reached. */
+export const STAGES = ['resolve', 'convert', 'validate', 'pre_hooks', 'permission', 'handler', 'result_validate', 'output_limit', 'post_hooks'] as const;
 /** One pipeline stage a call passed (pipeline's `StageRecord`). */
 export const StageRecord = v.strictObject({ stage: v.picklist(STAGES), status: v.picklist(['ok', 'failed']), detail: v.optional(v.string()) });
 
