@@ -121,6 +121,9 @@ export const LIMITS = {
   mcpResultBytes: 64 * KiB,
   /** Blocks a cut result's note names one by one (to the model and in the record's detail); the rest are counted with their bytes. */
   cutBlocksNamed: 8,
+  // W11 probe gate
+  /** Bytes of a pin file `probe --pins` reads. */
+  pinsBytes: 8 * MiB,
 } as const;
 
 /** The bounds `checkJson` applies. */
