@@ -36,6 +36,9 @@ import { renderProbeText } from './probe-render.ts';
 import { entryTarget, urlTarget, type PreparedHttp } from './probe-http.ts';
 import { redactDeep } from './redact-deep.ts';
 import { applyPins, planPins, writePins, type PinsPlan, type PinsSection } from './probe-pins.ts';
+import { probeSarif } from './probe-sarif.ts';
+import { probeJunitXml } from './junit.ts';
+import { checkReportFile, reportTarget, writeReport } from './report-file.ts';
 import { inert } from '../base/index.ts';
 
 export interface ProbeFlags {
@@ -67,11 +70,14 @@ export interface ProbeFlags {
   readonly name?: string;
   /** `--all`: every entry of the config, in order. */
   readonly all: boolean;
+  /** `--sarif FILE`, `--junit FILE`: report files written at the end. */
+  readonly sarif?: string;
+  readonly junit?: string;
 }
 
-const VALUE_FLAGS = new Set(['--pins', '--name', '--fail-on', '--level', '--protocol', '--timeout-ms', '--startup-timeout-ms', '--cwd', '--env', '--env-allow', '--call', '--args', '--mcp-config', '--server', '--url', '--header-env']);
+const VALUE_FLAGS = new Set(['--sarif', '--junit', '--pins', '--name', '--fail-on', '--level', '--protocol', '--timeout-ms', '--startup-timeout-ms', '--cwd', '--env', '--env-allow', '--call', '--args', '--mcp-config', '--server', '--url', '--header-env']);
 /** Flags that take one value: given twice, which one was meant is unknown (a usage error, as in every command). */
-const SINGLE_FLAGS = new Set(['--pins', '--name', '--fail-on', '--protocol', '--timeout-ms', '--startup-timeout-ms', '--cwd', '--mcp-config', '--server', '--url']);
+const SINGLE_FLAGS = new Set(['--sarif', '--junit', '--pins', '--name', '--fail-on', '--protocol', '--timeout-ms', '--startup-timeout-ms', '--cwd', '--mcp-config', '--server', '--url']);
 /** Flags that shape a spawned server (its environment, its cwd): an HTTP server (`--url`) has neither. */
 const SPAWN_FLAGS = ['--env', '--env-allow', '--cwd'];
 /** Other spellings of a flag: one flag, so giving both is giving it twice. */
@@ -92,7 +98,7 @@ export function parseProbeFlags(args: readonly string[]): ProbeFlags | string {
   let failOn: Level = 'error';
   let updatePins = false;
   let all = false;
-  const gate: { pins?: string; name?: string } = {};
+  const gate: { pins?: string; name?: string; sarif?: string; junit?: string } = {};
   const levels: Record<string, Level> = {};
   const given = new Set<string>();
   for (let i = 0; i < flags.length; i++) {
@@ -110,6 +116,8 @@ export function parseProbeFlags(args: readonly string[]): ProbeFlags | string {
     switch (name) {
       case '--json': json = true; break;
       case '--pins': gate.pins = value!; break;
+      case '--sarif': gate.sarif = value!; break;
+      case '--junit': gate.junit = value!; break;
       case '--name': gate.name = value!; break;
       case '--update-pins': updatePins = true; break;
       case '--all': all = true; break;
@@ -233,7 +241,7 @@ export function probeExit(report: ProbeReport, failOn: Level = 'error'): number 
  * The `.mcp.json` entry `--server` names (`--mcp-config FILE`, or the
  * project file in `cwd`): a stdio or HTTP entry, or why it cannot be probed.
  */
-function configServer(flags: ProbeFlags & { readonly server: string }, io: Io): Outcome<StdioConfigEntry | HttpConfigEntry> {
+function configServer(flags: ProbeFlags & { readonly server: string }, io: Io): Outcome<{ readonly entry: StdioConfigEntry | HttpConfigEntry; readonly path: string }> {
   const config = loadMcpConfig({ ...(flags.config !== undefined ? { file: flags.config } : {}), trust: flags.trust, cwd: io.cwd, source: io.env });
   if (!config.ok) return config;
   const { path, entries } = config.value;
@@ -241,7 +249,7 @@ function configServer(flags: ProbeFlags & { readonly server: string }, io: Io): 
   if (entry === undefined) return fail('invalid_arguments', 'unknown_server', `${path}: no server "${flags.server}" (has: ${entries.map((e) => e.name).join(', ') || 'none'})`);
   if (entry.kind === 'invalid') return entry.failure;
   if (entry.kind === 'unsupported') return fail('invalid_arguments', 'unsupported_transport', `${path}: server "${flags.server}" has type ${JSON.stringify(entry.type)}; probe reads stdio and http entries only`);
-  return ok(entry);
+  return ok({ entry, path });
 }
 
 /**
@@ -286,17 +294,20 @@ export async function probeCommand(args: readonly string[], io: Io): Promise<num
   const usage = (failure: Failure): number => (io.stderr(`caplab probe: ${failure.class}/${failure.kind}: ${failure.message}\n`), EXIT.usage);
   const plan = planPins(flags.pins, flags.updatePins, io.cwd);
   if (!plan.ok) return usage(plan);
+  const badReport = reportFilesProblem(flags, io.cwd);
+  if (badReport) return usage(badReport);
   if (flags.all) return probeAll(flags, io, plan.value);
   let entry: StdioConfigEntry | HttpConfigEntry | undefined;
+  let config: string | undefined;
   if (flags.server !== undefined) {
     const loaded = configServer({ ...flags, server: flags.server }, io);
     if (!loaded.ok) return usage(loaded);
-    entry = loaded.value;
+    ({ entry, path: config } = loaded.value);
   }
   const probed = await probeOne(flags, io, entry, plan.value);
   if (typeof probed === 'number') return probed;
   // An interruption wins over what was found (as `cli` ranks it), and the report says so too.
-  const exit = signalledExit(io) ?? finishFiles([probed], flags, io, plan.value) ?? probed.exit;
+  const exit = signalledExit(io) ?? writeFiles([probed], flags, io, plan.value, config) ?? probed.exit;
   io.stdout(flags.json ? `${JSON.stringify({ ...probed.report, failOn: flags.failOn, exit }, null, 2)}\n` : renderGate(probed, exit, flags));
   return sayInterrupted(io), exit;
 }
@@ -315,7 +326,7 @@ async function probeAll(flags: ProbeFlags, io: Io, plan: PinsPlan | undefined): 
     if (typeof probed === 'number') return probed;
     results.push(probed);
   }
-  const exit = signalledExit(io) ?? finishFiles(results, flags, io, plan) ?? worstExit(results.map((r) => r.exit));
+  const exit = signalledExit(io) ?? writeFiles(results, flags, io, plan, config.value.path) ?? worstExit(results.map((r) => r.exit));
   const servers = results.map((r) => ({ name: r.name, ...r.report, exit: r.exit }));
   io.stdout(flags.json ? `${JSON.stringify({ servers, failOn: flags.failOn, exit }, null, 2)}\n` : `${results.map((r) => renderGate(r, r.exit, flags)).join('\n')}\nall       ${results.length} of ${usable.length} server(s) probed; exit ${exit}\n`);
   return sayInterrupted(io), exit;
@@ -349,14 +360,55 @@ function pinsLine(pins: PinsSection): string {
   return inert(`  pins      ${pins.file}: ${entry}, ${what}`) + '\n';
 }
 
-/** Writes what the flags ask for once every server was probed: the pin file. An exit code if writing failed (3), else undefined. */
-function finishFiles(results: readonly Probed[], _flags: ProbeFlags, io: Io, plan: PinsPlan | undefined): number | undefined {
+/** Writes what the flags ask for once every server was probed (pins, SARIF, JUnit): the worst exit if one failed (3), else undefined. */
+function writeFiles(results: readonly Probed[], flags: ProbeFlags, io: Io, plan: PinsPlan | undefined, config: string | undefined): number | undefined {
+  const pins = writePinFile(results, io, plan);
+  const reports = writeReportFiles(results, flags, io, config);
+  return pins === undefined && reports === undefined ? undefined : worstExit([pins ?? EXIT.ok, reports ?? EXIT.ok]);
+}
+
+/** The pin file, when `--update-pins` asks for it (not after an interruption). */
+function writePinFile(results: readonly Probed[], io: Io, plan: PinsPlan | undefined): number | undefined {
   if (!plan?.update || io.interrupt?.aborted) return undefined;
   const updates = new Map(results.flatMap((r) => (r.update && r.name !== undefined ? [[r.name, r.update] as const] : [])));
   const failed = writePins(plan, updates);
   if (failed === undefined) return undefined;
   io.stderr(`caplab probe: --pins ${plan.path}: ${typeof failed === 'string' ? failed : `${failed.class}/${failed.kind}: ${failed.message}`}\n`);
   return worstExit([...results.map((r) => r.exit), EXIT.protocol]);
+}
+
+/** `--sarif` and `--junit` checked as report files (their folder, what they would replace) before anything starts. */
+function reportFilesProblem(flags: ProbeFlags, cwd: string): Failure | undefined {
+  for (const [flag, file] of [['--sarif', flags.sarif], ['--junit', flags.junit]] as const) {
+    const problem = file === undefined ? undefined : checkReportFile(resolve(cwd, file), flag, undefined);
+    if (problem) return problem;
+  }
+  return undefined;
+}
+
+/** Writes `--sarif` and `--junit` (temp + rename); an exit code (3) if one could not be written. */
+function writeReportFiles(results: readonly Probed[], flags: ProbeFlags, io: Io, config: string | undefined): number | undefined {
+  const runs = results.map((r) => ({ name: r.name ?? serverName(r.report), report: r.report, ...(config !== undefined && r.name !== undefined ? { config: resolve(io.cwd, config) } : {}), ...(r.report.pins ? { pinned: r.report.pins.pinned } : {}) }));
+  const files = [
+    ['--sarif', flags.sarif, () => probeSarif(runs)],
+    ['--junit', flags.junit, () => probeJunitXml(runs, flags.failOn)],
+  ] as const;
+  let exit: number | undefined;
+  for (const [flag, file, text] of files) {
+    if (file === undefined) continue;
+    const failed = writeReport(reportTarget(resolve(io.cwd, file)), text());
+    if (failed) {
+      io.stderr(`caplab probe: ${flag} ${file}: ${failed.class}/${failed.kind}: ${failed.message}\n`);
+      exit = EXIT.protocol;
+    }
+  }
+  return exit === undefined ? undefined : worstExit([...results.map((r) => r.exit), exit]);
+}
+
+/** A server's name in the reports when no config key or `--name` gave one: what it said it was, else "server". */
+function serverName(report: GateReport): string {
+  const name = report.serverInfo?.name;
+  return typeof name === 'string' ? name : 'server';
 }
 
 /** An entry `--all` can probe: stdio or http; else why not (a usage error, before anything starts). */

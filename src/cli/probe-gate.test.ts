@@ -1,4 +1,7 @@
 import { expect, test } from 'bun:test';
+import type { ValidateFunction } from 'ajv';
+import Ajv2020 from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PROBE_RULES } from '../mcp/index.ts';
@@ -136,3 +139,67 @@ test('--all over a clean, a drifted and a dying entry: three sections in order, 
   expect(updated.out()).toContain('not recorded: the session ended early');
   expect(updated.out()).toContain('all       3 of 3 server(s) probed; exit 3\n');
 }, 120_000);
+
+const ROOT = join(import.meta.dir, '../..');
+
+/** The SARIF 2.1.0 JSON Schema sarif-multitool ships, compiled (2020-12). */
+function sarifSchema(): ValidateFunction {
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  addFormats(ajv);
+  return ajv.compile(JSON.parse(readFileSync(join(ROOT, 'node_modules/@microsoft/sarif-multitool-linux/sarif-2.1.0.json'), 'utf8')));
+}
+
+/** `sarif-multitool validate FILE`: the results of its own log (SARIF too), by level. */
+async function validateSarif(file: string, dir: string): Promise<{ code: number; errors: string[]; results: number }> {
+  const log = join(dir, 'validation.sarif');
+  const run = Bun.spawn([join(ROOT, 'node_modules/.bin/sarif-multitool'), 'validate', file, '--output', log, '--log', 'ForceOverwrite'], { cwd: dir, stdout: 'pipe', stderr: 'pipe', env: { PATH, HOME: dir, DOTNET_CLI_TELEMETRY_OPTOUT: '1' } });
+  const [out, code] = await Promise.all([new Response(run.stdout).text(), run.exited]);
+  const results = JSON.parse(readFileSync(log, 'utf8')).runs[0].results ?? [];
+  const errors = results.filter((r: any) => (r.level ?? 'warning') === 'error').map((r: any) => `${r.ruleId}: ${JSON.stringify(r.message)}`);
+  if (code !== 0) errors.push(`exit ${code}: ${out}`);
+  return { code, errors, results: results.length };
+}
+
+test('--sarif: SARIF 2.1.0 that sarif-multitool validates without an error, one rule per kind, fingerprints equal across runs; --junit: read by python3, counts match', async () => {
+  const dir = scratchDir('caplab-gate-');
+  const entry = (mode: GateMode) => ({ command: gateCommand(mode)[0], args: gateCommand(mode).slice(1) });
+  writeFileSync(join(dir, 'mcp.json'), JSON.stringify({ mcpServers: { gate: entry('base') } }));
+  expect((await gate(dir, 'base', ['--pins', 'pins.json', '--update-pins', '--name', 'gate'])).code).toBe(0);
+  writeFileSync(join(dir, 'mcp.json'), JSON.stringify({ mcpServers: { gate: entry('description'), long: entry('long_description') } }));
+  const runOnce = async (n: number) => {
+    const io = testIo(dir, { PATH });
+    const code = await cli(['probe', ...FAST, '--mcp-config', 'mcp.json', '--all', '--pins', 'pins.json', '--call', 'search', '--sarif', `out${n}.sarif`, '--junit', `out${n}.xml`], io);
+    return { code, sarif: JSON.parse(readFileSync(join(dir, `out${n}.sarif`), 'utf8')) };
+  };
+  const [one, two] = [await runOnce(1), await runOnce(2)];
+  expect(one.code).toBe(1);
+  const run = one.sarif.runs[0];
+  expect([one.sarif.version, run.tool.driver.rules.length]).toEqual(['2.1.0', Object.keys(PROBE_RULES).length]);
+  expect(run.tool.driver.rules.find((r: any) => r.id === 'oversized_description')).toEqual({ id: 'oversized_description', shortDescription: { text: PROBE_RULES['oversized_description']!.help }, defaultConfiguration: { level: 'warning' }, properties: { class: 'protocol', basis: ['caplab host rule'] } });
+  const summary = run.results.map((r: any) => [r.ruleId, r.level, r.locations[0].logicalLocations[0].fullyQualifiedName, r.locations[0].physicalLocation.artifactLocation.uri]);
+  const uri = `file://${join(dir, 'mcp.json')}`;
+  expect(summary).toEqual([
+    ['tool_changed', 'error', 'gate/search', uri],
+    ['oversized_description', 'warning', 'long/long', uri],
+    ['server_unpinned', 'error', 'long', uri],
+  ]);
+  expect(two.sarif.runs[0].results.map((r: any) => r.partialFingerprints)).toEqual(run.results.map((r: any) => r.partialFingerprints));
+  const validated = await validateSarif(join(dir, 'out1.sarif'), dir);
+  expect(validated.errors).toEqual([]);
+  // sarif-multitool 5.7.0's validate passes a log whose level is "fatal" without a word: the schema it ships is checked too.
+  const schema = sarifSchema();
+  expect([schema(one.sarif), schema.errors]).toEqual([true, null]);
+  expect(schema({ ...one.sarif, runs: [{ ...run, results: [{ ...run.results[0], level: 'fatal' }] }] })).toBe(false);
+  // JUnit: a suite per server; listing, session, the call, pins; failures where an error is.
+  const python = Bun.spawnSync(['python3', '-c', `
+import sys, xml.etree.ElementTree as ET
+root = ET.parse(sys.argv[1]).getroot()
+for suite in root.iter('testsuite'):
+    cases = suite.findall('testcase')
+    failed = [c.get('name') for c in cases if c.find('failure') is not None]
+    assert int(suite.get('tests')) == len(cases) and int(suite.get('failures')) == len(failed)
+    print(suite.get('name'), len(cases), ','.join(failed))
+print(root.get('tests'), root.get('failures'))
+`, join(dir, 'out1.xml')]);
+  expect([python.exitCode, python.stdout.toString()]).toEqual([0, 'gate 4 pins\nlong 4 pins\n8 2\n']);
+}, 180_000);

@@ -15,7 +15,7 @@ export type { CallRequest, ProbedCall } from './probe-calls.ts';
 export { PROBE_ENV_ALLOW, probeEnv } from './probe-env.ts';
 export type { ListedValidator } from './listed-schema.ts';
 export type { ProbeFinding } from './probe-finding.ts';
-export { atLeast, basesOf, LEVELS, PROBE_RULES } from './probe-rules.ts';
+export { atLeast, basesOf, LEVELS, PIN_KINDS, PROBE_RULES } from './probe-rules.ts';
 export type { Level, ProbeRule } from './probe-rules.ts';
 export { allFindings, levelOf, parseLevelOverride, reachesFailOn, withLevels } from './probe-levels.ts';
 export type { LevelOverrides } from './probe-levels.ts';

@@ -133,6 +133,9 @@ const ENDING_RULES = {
 /** Every kind probe reports, with its default level and help. */
 export const PROBE_RULES: Readonly<Record<string, ProbeRule>> = { ...PROFILE_RULES, ...PIN_RULES, ...ENDING_RULES };
 
+/** The kinds `--pins` reports. */
+export const PIN_KINDS: ReadonlySet<string> = new Set(Object.keys(PIN_RULES));
+
 /** The bases a rule lists. */
 export const basesOf = (rule: ProbeRule): readonly Basis[] => (typeof rule.basis === 'string' ? [rule.basis] : rule.basis);
 
