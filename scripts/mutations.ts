@@ -859,8 +859,8 @@ export const MUTATIONS: readonly Mutation[] = [
     id: 'junit-into-out',
     claim: 'usage',
     file: 'src/cli/report-file.ts',
-    find: 'if (isWithin(real, realPathOf(out))) return',
-    replace: "if (isWithin(real, `${realPathOf(out)}/never`)) return",
+    find: 'if (out !== undefined && isWithin(real, realPathOf(out))) return',
+    replace: "if (out !== undefined && isWithin(real, `${realPathOf(out)}/never`)) return",
     tests: ['src/cli/report-file.test.ts'],
   },
   {
@@ -1396,4 +1396,14 @@ export const MUTATIONS: readonly Mutation[] = [
   { id: 'probe-modern-pings', claim: 'modern-era', file: 'src/mcp/probe/probe-run.ts', find: "  const barrierMethod = era.modern ? 'server/discover' : 'ping';", replace: "  const barrierMethod = era.modern ? 'ping' : 'ping';", tests: ['src/mcp/probe/probe-era.test.ts'] },
   { id: 'probe-modern-initializes', claim: 'modern-era', file: 'src/mcp/probe/probe-run.ts', find: "  if (opening.opened.era === 'legacy') {", replace: '  if (opening.opened.era.length > 0) {', tests: ['src/mcp/probe/probe-era.test.ts'] },
   { id: 'probe-protocol-http-allowed', claim: 'usage', file: 'src/cli/probe-command.ts', find: "  if (flags.protocol === 'auto' || flags.protocol === PROBE_MODERN) return io.stderr(", replace: "  if ((flags.protocol === 'auto' || flags.protocol === PROBE_MODERN) && flags.calls.length < 0) return io.stderr(", tests: ['src/cli/modern-peers.test.ts'] },
+  // W11 probe gate (issue 29): levels, pins, reports — each refusal and claim against the tests that pin it
+  // (tool_changed, tool_renamed, tool_added, tool_removed, malformed_pins, --fail-on, --level).
+  { id: 'pins-description-unhashed', claim: 'probe', file: 'src/mcp/probe/pins/pin-hash.ts', find: "if (value !== undefined) fields[`/${token(key)}`] = hashOf(value);", replace: "if (value !== undefined && key !== 'description') fields[`/${token(key)}`] = hashOf(value);", tests: ['src/cli/probe-gate.test.ts'] },
+  { id: 'pins-schema-descriptions-unhashed', claim: 'probe', file: 'src/mcp/probe/pins/pin-hash.ts', find: "if ((key === 'description' || key === 'title') && typeof inner === 'string') texts[path] = hashOf(inner);", replace: "if (key === '\\0' && typeof inner === 'string') texts[path] = hashOf(inner);", tests: ['src/cli/probe-gate.test.ts'] },
+  { id: 'pins-rename-as-removed-added', claim: 'probe', file: 'src/mcp/probe/pins/pin-compare.ts', find: '    if (olds.length === 1 && news?.length === 1) pairs.set(olds[0]!, news[0]!);', replace: '    if (olds.length === 1 && news?.length === 0) pairs.set(olds[0]!, news[0]!);', tests: ['src/mcp/probe/pins/pin-compare.test.ts', 'src/cli/probe-gate.test.ts'] },
+  { id: 'pins-corrupt-read-as-empty', claim: 'probe', file: 'src/mcp/probe/pins/pin-file.ts', find: '  if (!parsed.ok) return malformed(path, `${parsed.kind}: ${parsed.message}`);', replace: '  if (!parsed.ok) return ok(EMPTY_PINS);', tests: ['src/cli/probe-gate.test.ts'] },
+  { id: 'pins-hashes-unchecked', claim: 'probe', file: 'src/mcp/probe/pins/pin-file.ts', find: "  if (canonicalJson(pinTool(value['wire']).hashes) !== canonicalJson(value['hashes'])) return", replace: "  if (canonicalJson(pinTool(value['wire']).hashes) === '') return", tests: ['src/cli/probe-gate.test.ts'] },
+  { id: 'probe-fail-on-ignored', claim: 'probe', file: 'src/cli/probe-command.ts', find: '  if (reachesFailOn(allFindings(report), failOn)) return EXIT.failed;', replace: "  if (reachesFailOn(allFindings(report), 'error') || failOn.length < 0) return EXIT.failed;", tests: ['src/cli/probe-gate.test.ts'] },
+  { id: 'probe-level-lowers-must', claim: 'probe', file: 'src/mcp/probe/probe-levels.ts', find: "  if (level !== 'error' && basesOf(rule).includes('spec MUST')) return", replace: "  if (level === 'never' && basesOf(rule).includes('spec MUST')) return", tests: ['src/mcp/probe/probe-rules.test.ts', 'src/cli/probe-gate.test.ts'] },
+  { id: 'probe-host-rule-as-error', claim: 'probe', file: 'src/mcp/probe/probe-levels.ts', find: "  return Object.hasOwn(PROBE_RULES, finding.kind) ? PROBE_RULES[finding.kind]!.level : 'error';", replace: "  return 'error';", tests: ['src/mcp/probe/probe-rules.test.ts', 'src/cli/probe-gate.test.ts'] },
 ];
