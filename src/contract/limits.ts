@@ -124,6 +124,10 @@ export const LIMITS = {
   // W11 probe gate
   /** Bytes of a pin file `probe --pins` reads. */
   pinsBytes: 8 * MiB,
+  /** Argument sets `probe`'s schema fuzzer draws for one tool at most. */
+  fuzzSetsPerTool: 10_000,
+  /** Bytes of one fuzzed argument set as JSON (below the line limit). */
+  fuzzArgumentsBytes: 64 * KiB,
 } as const;
 
 /** The bounds `checkJson` applies. */
