@@ -16,6 +16,10 @@ test('the same seed gives identical sets, another seed others; none over the cap
   expect(JSON.stringify(fuzzSets(SEARCH, 300, 1))).toBe(JSON.stringify(one));
   expect(JSON.stringify(fuzzSets(SEARCH, 300, 2))).not.toBe(JSON.stringify(one));
   expect(one.filter((set) => !withinCaps(set))).toEqual([]);
+  // The caps, measured here apart from withinCaps: JSON bytes, and nesting (an object at the top is 1).
+  const depthOf = (value: unknown): number => (value !== null && typeof value === 'object' ? 1 + Math.max(0, ...Object.values(value).map(depthOf)) : 0);
+  expect(one.filter((set) => Buffer.byteLength(JSON.stringify(set)) > LIMITS.fuzzArgumentsBytes || depthOf(set) > LIMITS.argumentsDepth + 1)).toEqual([]);
+  expect(Math.max(...one.map((set) => Buffer.byteLength(JSON.stringify(set))))).toBeGreaterThan(LIMITS.fuzzArgumentsBytes / 2);
   expect(fuzzSets({ type: 'object' }, LIMITS.fuzzSetsPerTool + 5, 1).length).toBe(LIMITS.fuzzSetsPerTool);
   // The shapes the issue names appear: a missing required field, a long string, deep nesting, a lone surrogate.
   const text = one.map((set) => JSON.stringify(set));

@@ -99,7 +99,8 @@ const CHANGES: readonly Change[] = [
   (base, _schema, r) => ({ ...base, [r.pick(['extra', '__proto__', 'constructor', ''])]: r.pick([1, 'x', null]) }),
   (base, schema, r) => set(base, someKey(base, schema, r), r.pick(ODD_NUMBERS)),
   (base, schema, r) => set(base, someKey(base, schema, r), r.pick(ODD_TEXT)),
-  (base, schema, r) => set(base, someKey(base, schema, r), 'x'.repeat(1 + r.int(LIMITS.fuzzArgumentsBytes - 1024))),
+  // Up to twice the cap: a set over it is drawn again.
+  (base, schema, r) => set(base, someKey(base, schema, r), 'x'.repeat(1 + r.int(2 * LIMITS.fuzzArgumentsBytes))),
   (base, schema, r) => set(base, someKey(base, schema, r), deep(1 + r.int(LIMITS.argumentsDepth))),
   (_base, schema, r) => wrongType(schema, r),
   (_base, schema, r) => plausibleObject(schema, r, 1, false),
