@@ -133,7 +133,7 @@ test("probe's judging worker runs in the binary: a call judged valid over the bi
   expect(JSON.parse(valid.stdout).calls).toEqual([expect.objectContaining({ outcome: 'result', outputSchema: 'valid', judgingMs: expect.any(Number), findings: [] })]);
   const hostile = join(import.meta.dir, '../src/mcp/probe/testing/hostile.ts');
   const late = await run([bin, 'probe', '--json', '--timeout-ms', '500', '--call', 'judge_me', '--', process.execPath, hostile, 'backtrack'], cwd, { TMPDIR: cwd });
-  expect([late.code, JSON.parse(late.stdout).calls[0].findings.map((f: any) => f.kind)]).toEqual([1, ['judging_timeout']]);
+  expect([late.code, JSON.parse(late.stdout).calls[0].findings.map((f: any) => f.kind)]).toEqual([0, ['judging_timeout']]); // a warning (host rule): exit 0 under --fail-on error
   expect(readdirSync(cwd)).toEqual([]);
 });
 

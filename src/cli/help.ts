@@ -234,6 +234,7 @@ start (without --scenarios), or the JUnit file or stdout could not be written.`,
   probe: `Usage: caplab probe [options] -- CMD ARGS…
        caplab probe [options] [--mcp-config FILE] --server NAME [--trust]
        caplab probe [options] --url URL [--header-env NAME=VAR]…
+       caplab probe [options] [--mcp-config FILE] --all [--trust]
 
 Starts one stdio MCP server (or, with --url, reaches one over Streamable HTTP) and checks it
 with the general profile: initialize (offers 2025-06-18; reads 2025-11-25, 2025-03-26 and
@@ -286,12 +287,34 @@ shows control and bidi characters a server sent as escapes (\\x1b, \\u202e).
                            path resolve against the config file's folder (whatever --cwd says);
                            a bare command is found on the server's PATH
   --trust (--trust-project)     use the project's own ./.mcp.json (refused without it)
+  --all                    every entry of the config, in order (stdio and http); --json gives
+                           {servers: […], exit}, the worst exit
+  --fail-on LEVEL          error (default), warning or note: the lowest finding level that
+                           exits 1 (3 and 4 stay). By default a spec MUST is an error, a spec
+                           SHOULD and a caplab host rule a warning, except duplicate_tool,
+                           tools_changed, is_error, jsonrpc_error, unlisted_tool and what ends
+                           the session (errors)
+  --level KIND=LEVEL       one kind's level (repeatable); a MUST never goes below error; an
+                           unknown kind is a usage error
+  --pins FILE              compare each tool (hashes of its entry, its members and the
+                           descriptions in its schemas) and the server with FILE: tool_added,
+                           tool_renamed, tool_changed, instructions_changed, server_unpinned
+                           (errors); tool_removed, tool_meta_changed, server_changed
+                           (warnings); server_version_changed (a note). A bad FILE: exit 2
+  --update-pins            with --pins: record this listing in FILE instead (caplab.pins/1,
+                           deterministic, other servers' entries kept; not for an incomplete
+                           listing or a session that ended early)
+  --name NAME              the server's entry in the pin file (needed with --url or -- CMD;
+                           a config entry's key by default)
+  --sarif FILE             write SARIF 2.1.0 (one rule per kind, a result per finding)
+  --junit FILE             write JUnit XML (a testsuite per server; failures at --fail-on)
 The server's environment: PATH, HOME, LANG, LC_ALL, LC_CTYPE, TZ, TMPDIR, plus what you name
 (a name you write passes even if it looks like a credential). The command line is printed
 before start with \${VAR} unexpanded; values are never printed, only names.
 
-Exit codes: 0 clean, 1 findings, 2 usage error, 3 protocol, transport or spawn failure (or
-stdout could not be written), 4 a call's outcome is unknown (timeout; never re-sent), 70
+Exit codes: 0 clean, 1 a finding at or above --fail-on, 2 usage error, 3 protocol, transport
+or spawn failure (or stdout, the pin file, --sarif or --junit could not be written), 4 a call's
+outcome is unknown (timeout; never re-sent), 70
 internal error (caplab's own fault: the server is killed and the temp cwd removed).
 When several apply, the most severe wins: 2 > 70 > 130/143 > 4 > 3 > 1 > 0.`,
   run: `Usage: caplab run --scenario NAME|FILE [options]

@@ -64,7 +64,7 @@ test('--mcp-config and --config are one flag: either spelling, not both; each ne
   expect(parseProbeFlags(['--config', 'a.json', '--mcp-config', 'b.json', '--server', 's'])).toBe('--mcp-config given twice; it takes one value');
   expect(parseProbeFlags(['--mcp-config', 'a.json', '--config', 'b.json', '--server', 's'])).toBe('--config (--mcp-config) given twice; it takes one value');
   expect(parseProbeFlags(['--config'])).toBe('--config needs a value');
-  expect(parseProbeFlags(['--mcp-config', 'a.json'])).toBe('--mcp-config (--config) needs --server NAME');
+  expect(parseProbeFlags(['--mcp-config', 'a.json'])).toBe('--mcp-config (--config) needs --server NAME (or --all)');
 });
 
 test('a config entry\'s relative command and arguments resolve against the config file\'s folder, not the caller\'s cwd (with --cwd too); -- CMD against the caller\'s', async () => {

@@ -16,6 +16,15 @@ import {
   type ProbeTarget,
   type ProtocolChoice,
   type StdioConfigEntry,
+  type PinEntry,
+  type McpConfigEntry,
+  allFindings,
+  LEVELS,
+  parseLevelOverride,
+  reachesFailOn,
+  withLevels,
+  type Level,
+  type LevelOverrides,
   PROBE_MODERN,
   PROBE_VERSIONS,
 } from '../mcp/index.ts';
@@ -26,6 +35,11 @@ import { usageFailure } from './paths.ts';
 import { renderProbeText } from './probe-render.ts';
 import { entryTarget, urlTarget, type PreparedHttp } from './probe-http.ts';
 import { redactDeep } from './redact-deep.ts';
+import { applyPins, planPins, writePins, type PinsPlan, type PinsSection } from './probe-pins.ts';
+import { probeSarif } from './probe-sarif.ts';
+import { probeJunitXml } from './junit.ts';
+import { checkReportFile, reportTarget, writeReport } from './report-file.ts';
+import { inert } from '../base/index.ts';
 
 export interface ProbeFlags {
   readonly json: boolean;
@@ -45,11 +59,25 @@ export interface ProbeFlags {
   readonly headerEnv: readonly { readonly name: string; readonly variable: string }[];
   /** `--protocol auto|VERSION`: how the session opens (by default, initialize offering 2025-06-18). */
   readonly protocol?: ProtocolChoice;
+  /** `--fail-on LEVEL`: the lowest finding level that exits 1 (by default `error`). */
+  readonly failOn: Level;
+  /** `--level KIND=LEVEL`, each: that kind's level (never lowering a spec MUST). */
+  readonly levels: LevelOverrides;
+  /** `--pins FILE`: the pin file compared (with `updatePins`, written). */
+  readonly pins?: string;
+  readonly updatePins: boolean;
+  /** `--name NAME`: the server's entry in the pin file (a config entry: its key by default). */
+  readonly name?: string;
+  /** `--all`: every entry of the config, in order. */
+  readonly all: boolean;
+  /** `--sarif FILE`, `--junit FILE`: report files written at the end. */
+  readonly sarif?: string;
+  readonly junit?: string;
 }
 
-const VALUE_FLAGS = new Set(['--protocol', '--timeout-ms', '--startup-timeout-ms', '--cwd', '--env', '--env-allow', '--call', '--args', '--mcp-config', '--server', '--url', '--header-env']);
+const VALUE_FLAGS = new Set(['--sarif', '--junit', '--pins', '--name', '--fail-on', '--level', '--protocol', '--timeout-ms', '--startup-timeout-ms', '--cwd', '--env', '--env-allow', '--call', '--args', '--mcp-config', '--server', '--url', '--header-env']);
 /** Flags that take one value: given twice, which one was meant is unknown (a usage error, as in every command). */
-const SINGLE_FLAGS = new Set(['--protocol', '--timeout-ms', '--startup-timeout-ms', '--cwd', '--mcp-config', '--server', '--url']);
+const SINGLE_FLAGS = new Set(['--sarif', '--junit', '--pins', '--name', '--fail-on', '--protocol', '--timeout-ms', '--startup-timeout-ms', '--cwd', '--mcp-config', '--server', '--url']);
 /** Flags that shape a spawned server (its environment, its cwd): an HTTP server (`--url`) has neither. */
 const SPAWN_FLAGS = ['--env', '--env-allow', '--cwd'];
 /** Other spellings of a flag: one flag, so giving both is giving it twice. */
@@ -67,6 +95,11 @@ export function parseProbeFlags(args: readonly string[]): ProbeFlags | string {
   const calls: { name: string; arguments: Record<string, unknown>; hasArgs: boolean }[] = [];
   const headerEnv: { name: string; variable: string }[] = [];
   const out: { requestMs?: number; startupMs?: number; cwd?: string; config?: string; server?: string; url?: string; protocol?: ProtocolChoice } = {};
+  let failOn: Level = 'error';
+  let updatePins = false;
+  let all = false;
+  const gate: { pins?: string; name?: string; sarif?: string; junit?: string } = {};
+  const levels: Record<string, Level> = {};
   const given = new Set<string>();
   for (let i = 0; i < flags.length; i++) {
     const token = flags[i]!;
@@ -82,6 +115,12 @@ export function parseProbeFlags(args: readonly string[]): ProbeFlags | string {
     }
     switch (name) {
       case '--json': json = true; break;
+      case '--pins': gate.pins = value!; break;
+      case '--sarif': gate.sarif = value!; break;
+      case '--junit': gate.junit = value!; break;
+      case '--name': gate.name = value!; break;
+      case '--update-pins': updatePins = true; break;
+      case '--all': all = true; break;
       case '--trust':
       case '--trust-project': trust = true; break;
       case '--timeout-ms':
@@ -95,6 +134,17 @@ export function parseProbeFlags(args: readonly string[]): ProbeFlags | string {
       case '--protocol': {
         if (!PROTOCOL_CHOICES.includes(value!)) return `--protocol needs one of ${PROTOCOL_CHOICES.join(', ')} (got ${JSON.stringify(value)})`;
         out.protocol = value!;
+        break;
+      }
+      case '--fail-on': {
+        if (!(LEVELS as readonly string[]).includes(value!)) return `--fail-on needs one of ${LEVELS.join(', ')} (got ${JSON.stringify(value)})`;
+        failOn = value as Level;
+        break;
+      }
+      case '--level': {
+        const parsed = parseLevelOverride(value!);
+        if (typeof parsed === 'string') return parsed;
+        levels[parsed.kind] = parsed.level;
         break;
       }
       case '--cwd': out.cwd = value!; break;
@@ -136,7 +186,10 @@ export function parseProbeFlags(args: readonly string[]): ProbeFlags | string {
         return `unknown option ${token}`;
     }
   }
-  if (out.config !== undefined && out.server === undefined) return '--mcp-config (--config) needs --server NAME';
+  const gated = gateProblem({ ...gate, updatePins, all }, out, command);
+  if (gated !== undefined) return gated;
+  if (all) return { json, trust, env, envAllow, calls: calls.map(({ name, arguments: a }) => ({ name, arguments: a })), command, headerEnv, failOn, levels, updatePins, all, ...gate, ...out };
+  if (out.config !== undefined && out.server === undefined) return '--mcp-config (--config) needs --server NAME (or --all)';
   const named = [out.server !== undefined ? '--server NAME' : '', out.url !== undefined ? '--url URL' : '', command.length > 0 ? '-- CMD ARGS…' : ''].filter(Boolean);
   if (named.length > 1) return `give one of --server NAME, --url URL or -- CMD ARGS…, not ${named.join(' and ')}`;
   if (named.length === 0) return 'needs a server command after -- (or --server NAME, or --url URL)';
@@ -144,7 +197,20 @@ export function parseProbeFlags(args: readonly string[]): ProbeFlags | string {
     const spawnOnly = SPAWN_FLAGS.filter((flag) => given.has(flag));
     if (spawnOnly.length > 0) return `${spawnOnly.join(', ')} shape a spawned server; an HTTP server (--url) has no environment or cwd of probe's`;
   } else if (headerEnv.length > 0) return '--header-env goes with --url (a config entry\'s headers are its own)';
-  return { json, trust, env, envAllow, calls: calls.map(({ name, arguments: a }) => ({ name, arguments: a })), command, headerEnv, ...out };
+  return { json, trust, env, envAllow, calls: calls.map(({ name, arguments: a }) => ({ name, arguments: a })), command, headerEnv, failOn, levels, updatePins, all, ...gate, ...out };
+}
+
+/** What is wrong with the gate's flags together (pins, names, `--all`), if anything. */
+function gateProblem(gate: { pins?: string; name?: string; updatePins: boolean; all: boolean }, out: { server?: string; url?: string }, command: readonly string[]): string | undefined {
+  if (gate.updatePins && gate.pins === undefined) return '--update-pins needs --pins FILE';
+  if (gate.name !== undefined && gate.pins === undefined) return '--name names the server\'s entry in the pin file: it needs --pins FILE';
+  if (gate.all) {
+    if (out.server !== undefined || out.url !== undefined || command.length > 0) return '--all probes every entry of the config: not with --server, --url or -- CMD';
+    if (gate.name !== undefined) return '--all names each entry by its key: not with --name';
+    return undefined;
+  }
+  if (gate.pins !== undefined && gate.name === undefined && out.server === undefined) return '--pins with --url or -- CMD needs --name NAME (the server\'s entry in the pin file)';
+  return undefined;
 }
 
 /** What `--protocol` takes: `auto`, the modern revision, or one revision probe reads, offered in initialize. */
@@ -160,11 +226,14 @@ function checkCwd(cwd: string): Failure | undefined {
   }
 }
 
-/** The exit code of a probe: unknown outcome (4) over protocol/transport (3) over findings (1). */
-export function probeExit(report: ProbeReport): number {
+/**
+ * The exit code of a probe: unknown outcome (4) over protocol/transport (3)
+ * over a finding at or above `failOn` (1); a finding without a level counts as an error.
+ */
+export function probeExit(report: ProbeReport, failOn: Level = 'error'): number {
   if (report.calls.some((call) => call.outcome === 'unknown')) return EXIT.unknown;
   if (report.failure) return EXIT.protocol;
-  if (report.findings.length > 0 || report.calls.some((call) => call.findings.length > 0)) return EXIT.failed;
+  if (reachesFailOn(allFindings(report), failOn)) return EXIT.failed;
   return EXIT.ok;
 }
 
@@ -172,7 +241,7 @@ export function probeExit(report: ProbeReport): number {
  * The `.mcp.json` entry `--server` names (`--mcp-config FILE`, or the
  * project file in `cwd`): a stdio or HTTP entry, or why it cannot be probed.
  */
-function configServer(flags: ProbeFlags & { readonly server: string }, io: Io): Outcome<StdioConfigEntry | HttpConfigEntry> {
+function configServer(flags: ProbeFlags & { readonly server: string }, io: Io): Outcome<{ readonly entry: StdioConfigEntry | HttpConfigEntry; readonly path: string }> {
   const config = loadMcpConfig({ ...(flags.config !== undefined ? { file: flags.config } : {}), trust: flags.trust, cwd: io.cwd, source: io.env });
   if (!config.ok) return config;
   const { path, entries } = config.value;
@@ -180,7 +249,7 @@ function configServer(flags: ProbeFlags & { readonly server: string }, io: Io): 
   if (entry === undefined) return fail('invalid_arguments', 'unknown_server', `${path}: no server "${flags.server}" (has: ${entries.map((e) => e.name).join(', ') || 'none'})`);
   if (entry.kind === 'invalid') return entry.failure;
   if (entry.kind === 'unsupported') return fail('invalid_arguments', 'unsupported_transport', `${path}: server "${flags.server}" has type ${JSON.stringify(entry.type)}; probe reads stdio and http entries only`);
-  return ok(entry);
+  return ok({ entry, path });
 }
 
 /**
@@ -199,24 +268,173 @@ function launchOf(command: readonly string[], entry: StdioConfigEntry | undefine
 
 const shown = (argv: readonly string[]): string => argv.map((a) => (/^[\w@%+=:,./${}-]+$/.test(a) ? a : JSON.stringify(a))).join(' ');
 
+/** One server's probe, levelled and compared with its pins, with its exit code (before the files are written). */
+interface Probed {
+  readonly name?: string;
+  readonly report: GateReport;
+  readonly exit: number;
+  readonly update?: PinEntry;
+}
+
+/** A report as probe prints it: the wire dropped, the pins section added. */
+type GateReport = Omit<ProbeReport, 'wire'> & { readonly pins?: PinsSection };
+
 /**
  * `caplab probe`: starts one stdio MCP server (a command, or an entry of a
  * `.mcp.json`) or reaches an HTTP one (`--url`, or an http entry), checks
- * it with the general profile and reports.
+ * it with the general profile and reports; with `--all`, every entry of the
+ * config in order. The pin file is read before anything starts, and written
+ * (with the reports) once everything has been probed.
  */
 export async function probeCommand(args: readonly string[], io: Io): Promise<number> {
   const own = args.includes('--') ? args.slice(0, args.indexOf('--')) : args;
   if (own.includes('--help') || own.includes('-h')) return io.stdout(`${HELP['probe']}\n`), EXIT.ok;
   const flags = parseProbeFlags(args);
   if (typeof flags === 'string') return io.stderr(`caplab probe: ${flags}\nSee \`caplab probe --help\`.\n`), EXIT.usage;
-  let entry: StdioConfigEntry | undefined;
+  const usage = (failure: Failure): number => (io.stderr(`caplab probe: ${failure.class}/${failure.kind}: ${failure.message}\n`), EXIT.usage);
+  const plan = planPins(flags.pins, flags.updatePins, io.cwd);
+  if (!plan.ok) return usage(plan);
+  const badReport = reportFilesProblem(flags, io.cwd);
+  if (badReport) return usage(badReport);
+  if (flags.all) return probeAll(flags, io, plan.value);
+  let entry: StdioConfigEntry | HttpConfigEntry | undefined;
+  let config: string | undefined;
   if (flags.server !== undefined) {
     const loaded = configServer({ ...flags, server: flags.server }, io);
-    if (!loaded.ok) return io.stderr(`caplab probe: ${loaded.class}/${loaded.kind}: ${loaded.message}\n`), EXIT.usage;
-    if (loaded.value.kind === 'http') return probeHttp(entryTarget(loaded.value, flags), flags, io);
-    entry = loaded.value;
+    if (!loaded.ok) return usage(loaded);
+    ({ entry, path: config } = loaded.value);
   }
-  if (flags.url !== undefined) return probeHttp(urlTarget(flags.url, flags.headerEnv, io.env), flags, io);
+  const probed = await probeOne(flags, io, entry, plan.value);
+  if (typeof probed === 'number') return probed;
+  // An interruption wins over what was found (as `cli` ranks it), and the report says so too.
+  const exit = signalledExit(io) ?? writeFiles([probed], flags, io, plan.value, config) ?? probed.exit;
+  io.stdout(flags.json ? `${JSON.stringify({ ...probed.report, failOn: flags.failOn, exit }, null, 2)}\n` : renderGate(probed, exit, flags));
+  return sayInterrupted(io), exit;
+}
+
+/** `--all`: every entry of the config, in order, each as `--server NAME` would probe it; the worst exit. */
+async function probeAll(flags: ProbeFlags, io: Io, plan: PinsPlan | undefined): Promise<number> {
+  const config = loadMcpConfig({ ...(flags.config !== undefined ? { file: flags.config } : {}), trust: flags.trust, cwd: io.cwd, source: io.env });
+  if (!config.ok) return io.stderr(`caplab probe: ${config.class}/${config.kind}: ${config.message}\n`), EXIT.usage;
+  const usable = config.value.entries.map((entry) => usableEntry(config.value.path, entry));
+  const refused = usable.find((entry) => !entry.ok);
+  if (refused && !refused.ok) return io.stderr(`caplab probe: ${refused.class}/${refused.kind}: ${refused.message}\n`), EXIT.usage;
+  const results: Probed[] = [];
+  for (const entry of usable) {
+    if (!entry.ok || io.interrupt?.aborted) break;
+    const probed = await probeOne({ ...flags, server: entry.value.name }, io, entry.value, plan);
+    if (typeof probed === 'number') return probed;
+    results.push(probed);
+  }
+  const exit = signalledExit(io) ?? writeFiles(results, flags, io, plan, config.value.path) ?? worstExit(results.map((r) => r.exit));
+  const servers = results.map((r) => ({ name: r.name, ...r.report, exit: r.exit }));
+  io.stdout(flags.json ? `${JSON.stringify({ servers, failOn: flags.failOn, exit }, null, 2)}\n` : `${results.map((r) => renderGate(r, r.exit, flags)).join('\n')}\nall       ${results.length} of ${usable.length} server(s) probed; exit ${exit}\n`);
+  return sayInterrupted(io), exit;
+}
+
+/** The most severe of several exit codes, as `cli` ranks them: 4 > 3 > 1 > 0. */
+export function worstExit(codes: readonly number[]): number {
+  const rank: readonly number[] = [EXIT.ok, EXIT.failed, EXIT.protocol, EXIT.unknown];
+  return codes.reduce((worst, code) => (rank.indexOf(code) > rank.indexOf(worst) ? code : worst), EXIT.ok as number);
+}
+
+/** A signal's exit code, once one arrived. */
+const signalledExit = (io: Io): number | undefined => (io.interrupt?.aborted ? exitCodeOf(interrupted(io.interrupt)) : undefined);
+
+function sayInterrupted(io: Io): void {
+  if (io.interrupt?.aborted) io.stderr(`caplab: interrupted by ${String(io.interrupt.reason)}\n`);
+}
+
+/** The report as text, with the pins line. */
+function renderGate(probed: Probed, exit: number, flags: ProbeFlags): string {
+  const head = probed.name !== undefined && flags.all ? `server ${inert(probed.name)}\n` : '';
+  const pins = probed.report.pins ? pinsLine(probed.report.pins) : '';
+  return `${head}${renderProbeText(probed.report as ProbeReport, exit, flags.failOn)}${pins}`;
+}
+
+/** One line on what `--pins` did for this server. */
+function pinsLine(pins: PinsSection): string {
+  const entry = pins.pinned ? `entry ${JSON.stringify(pins.name)}` : `no entry ${JSON.stringify(pins.name)}`;
+  if (pins.mode === 'compare') return inert(`  pins      ${pins.file}: ${entry}, compared`) + '\n';
+  const what = pins.recorded ? `recorded (${pins.accepted?.length ?? 0} change(s) accepted: ${(pins.accepted ?? []).map((f) => f.kind).join(', ') || 'none'})` : `not recorded: ${pins.why}`;
+  return inert(`  pins      ${pins.file}: ${entry}, ${what}`) + '\n';
+}
+
+/** Writes what the flags ask for once every server was probed (pins, SARIF, JUnit): the worst exit if one failed (3), else undefined. */
+function writeFiles(results: readonly Probed[], flags: ProbeFlags, io: Io, plan: PinsPlan | undefined, config: string | undefined): number | undefined {
+  const pins = writePinFile(results, io, plan);
+  const reports = writeReportFiles(results, flags, io, config);
+  return pins === undefined && reports === undefined ? undefined : worstExit([pins ?? EXIT.ok, reports ?? EXIT.ok]);
+}
+
+/** The pin file, when `--update-pins` asks for it (not after an interruption). */
+function writePinFile(results: readonly Probed[], io: Io, plan: PinsPlan | undefined): number | undefined {
+  if (!plan?.update || io.interrupt?.aborted) return undefined;
+  const updates = new Map(results.flatMap((r) => (r.update && r.name !== undefined ? [[r.name, r.update] as const] : [])));
+  const failed = writePins(plan, updates);
+  if (failed === undefined) return undefined;
+  io.stderr(`caplab probe: --pins ${plan.path}: ${typeof failed === 'string' ? failed : `${failed.class}/${failed.kind}: ${failed.message}`}\n`);
+  return worstExit([...results.map((r) => r.exit), EXIT.protocol]);
+}
+
+/** `--sarif` and `--junit` checked as report files (their folder, what they would replace) before anything starts. */
+function reportFilesProblem(flags: ProbeFlags, cwd: string): Failure | undefined {
+  for (const [flag, file] of [['--sarif', flags.sarif], ['--junit', flags.junit]] as const) {
+    const problem = file === undefined ? undefined : checkReportFile(resolve(cwd, file), flag, undefined);
+    if (problem) return problem;
+  }
+  return undefined;
+}
+
+/** Writes `--sarif` and `--junit` (temp + rename); an exit code (3) if one could not be written. */
+function writeReportFiles(results: readonly Probed[], flags: ProbeFlags, io: Io, config: string | undefined): number | undefined {
+  const runs = results.map((r) => ({ name: r.name ?? serverName(r.report), report: r.report, ...(config !== undefined && r.name !== undefined ? { config: resolve(io.cwd, config) } : {}), ...(r.report.pins ? { pinned: r.report.pins.pinned } : {}) }));
+  const files = [
+    ['--sarif', flags.sarif, () => probeSarif(runs)],
+    ['--junit', flags.junit, () => probeJunitXml(runs, flags.failOn)],
+  ] as const;
+  let exit: number | undefined;
+  for (const [flag, file, text] of files) {
+    if (file === undefined) continue;
+    const failed = writeReport(reportTarget(resolve(io.cwd, file)), text());
+    if (failed) {
+      io.stderr(`caplab probe: ${flag} ${file}: ${failed.class}/${failed.kind}: ${failed.message}\n`);
+      exit = EXIT.protocol;
+    }
+  }
+  return exit === undefined ? undefined : worstExit([...results.map((r) => r.exit), exit]);
+}
+
+/** A server's name in the reports when no config key or `--name` gave one: what it said it was, else "server". */
+function serverName(report: GateReport): string {
+  const name = report.serverInfo?.name;
+  return typeof name === 'string' ? name : 'server';
+}
+
+/** An entry `--all` can probe: stdio or http; else why not (a usage error, before anything starts). */
+function usableEntry(path: string, entry: McpConfigEntry): Outcome<StdioConfigEntry | HttpConfigEntry> {
+  if (entry.kind === 'invalid') return entry.failure;
+  if (entry.kind === 'unsupported') return fail('invalid_arguments', 'unsupported_transport', `${path}: server "${entry.name}" has type ${JSON.stringify(entry.type)}; probe reads stdio and http entries only`);
+  return ok(entry);
+}
+
+/** Probes one server (a config entry, `--url`, or `-- CMD`): its report levelled and compared, or a usage exit. */
+async function probeOne(flags: ProbeFlags, io: Io, entry: StdioConfigEntry | HttpConfigEntry | undefined, plan: PinsPlan | undefined): Promise<Probed | number> {
+  const name = flags.name ?? entry?.name;
+  const keep = { keepWire: plan !== undefined };
+  let probed: { readonly report: ProbeReport; readonly redactor: Redactor } | number;
+  if (entry?.kind === 'http') probed = await probeHttp(entryTarget(entry, flags), flags, io, keep);
+  else if (flags.url !== undefined) probed = await probeHttp(urlTarget(flags.url, flags.headerEnv, io.env), flags, io, keep);
+  else probed = await probeStdio(flags, io, entry, keep);
+  if (typeof probed === 'number') return probed;
+  const redacted = redactDeep(probed.report, probed.redactor);
+  const pinned = plan !== undefined && name !== undefined ? applyPins(redacted, name, plan) : { report: redacted };
+  const { wire: _, ...report } = withLevels(pinned.report, flags.levels);
+  return { ...(name !== undefined ? { name } : {}), report, exit: probeExit(report as ProbeReport, flags.failOn), ...('update' in pinned && pinned.update ? { update: pinned.update } : {}) };
+}
+
+/** Starts a stdio server (`-- CMD`, or a config entry) and probes it; a bad `--cwd` is a usage exit. */
+async function probeStdio(flags: ProbeFlags, io: Io, entry: StdioConfigEntry | undefined, keep: Pick<ProbeOptions, 'keepWire'>): Promise<{ report: ProbeReport; redactor: Redactor } | number> {
   const cwd = flags.cwd === undefined ? undefined : resolve(io.cwd, flags.cwd);
   const badCwd = cwd === undefined ? undefined : checkCwd(cwd);
   if (badCwd) return io.stderr(`caplab probe: ${badCwd.class}/${badCwd.kind}: ${badCwd.message}\n`), EXIT.usage;
@@ -226,7 +444,7 @@ export async function probeCommand(args: readonly string[], io: Io): Promise<num
   const redactor = redactorFor({ ...expanded, ...env });
   io.stderr(`caplab probe: starting ${redactor.redact(shown(raw))}\n  cwd ${cwd ?? '(a fresh empty directory, removed at close)'}; env ${Object.keys(env).sort().join(', ') || '(none)'}\n`);
   const target: ProbeTarget = { kind: 'stdio', command };
-  return reported(await probeTarget(target, { ...(cwd !== undefined ? { cwd } : {}), env, display: raw, ...probeOptions(flags, io, redactor) }), flags, io, redactor);
+  return { report: await probeTarget(target, { ...(cwd !== undefined ? { cwd } : {}), env, display: raw, ...probeOptions(flags, io, redactor), ...keep }), redactor };
 }
 
 /** What probe is given however it connects: the calls, the redactor, the interruption, the timeouts. */
@@ -245,23 +463,12 @@ function probeOptions(flags: ProbeFlags, io: Io, redactor: Redactor): ProbeOptio
  * `entryTarget` found wrong (a usage error); every header value, and each
  * variable read for it, redacted from what probe prints.
  */
-async function probeHttp(prepared: Outcome<PreparedHttp>, flags: ProbeFlags, io: Io): Promise<number> {
+async function probeHttp(prepared: Outcome<PreparedHttp>, flags: ProbeFlags, io: Io, keep: Pick<ProbeOptions, 'keepWire'>): Promise<{ report: ProbeReport; redactor: Redactor } | number> {
   // A config entry can name an HTTP server too: the flag is refused as it is with --url.
   if (flags.protocol === 'auto' || flags.protocol === PROBE_MODERN) return io.stderr(`caplab probe: --protocol ${flags.protocol} is for stdio servers: over HTTP probe speaks the initialize era only\nSee \`caplab probe --help\`.\n`), EXIT.usage;
   if (!prepared.ok) return io.stderr(`caplab probe: ${prepared.class}/${prepared.kind}: ${prepared.message}\n`), EXIT.usage;
   const { target, redactor } = prepared.value;
   io.stderr(`caplab probe: connecting to ${redactor.redact(target.url)}\n  headers ${target.headerNames.join(', ') || '(none)'} (values not shown)\n`);
   const http: ProbeTarget = { kind: 'http', url: target.url, headers: target.headers, headerNames: target.headerNames };
-  return reported(await probeTarget(http, probeOptions(flags, io, redactor)), flags, io, redactor);
-}
-
-/** Prints a probe's report (redacted once more, whole) and returns its exit code. */
-function reported(probed: ProbeReport, flags: ProbeFlags, io: Io, redactor: Redactor): number {
-  const report = redactDeep(probed, redactor);
-  // An interruption wins over what was found (as `cli` ranks it), and the report says so too.
-  const signalled = io.interrupt?.aborted ? exitCodeOf(interrupted(io.interrupt)) : undefined;
-  const exit = signalled ?? probeExit(report);
-  io.stdout(flags.json ? `${JSON.stringify({ ...report, exit }, null, 2)}\n` : renderProbeText(report, exit));
-  if (signalled !== undefined) io.stderr(`caplab: interrupted by ${String(io.interrupt!.reason)}\n`);
-  return exit;
+  return { report: await probeTarget(http, { ...probeOptions(flags, io, redactor), ...keep }), redactor };
 }

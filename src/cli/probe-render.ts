@@ -1,6 +1,6 @@
 import { clipChars } from '../base/index.ts';
 import { LIMITS } from '../contract/index.ts';
-import { isClipped, type Clipped, type CloseReport, type HttpCloseReport, type ProbeFinding, type ProbeReport, type ReportedCall } from '../mcp/index.ts';
+import { allFindings, isClipped, LEVELS, type Level, type Clipped, type CloseReport, type HttpCloseReport, type ProbeFinding, type ProbeReport, type ReportedCall } from '../mcp/index.ts';
 import type { NamedCount } from '../platform/index.ts';
 import { inert } from '../base/index.ts';
 
@@ -38,11 +38,21 @@ const text = (value: string | Clipped): string => (typeof value === 'string' ? v
 /** A bounded server value (annotations) as shown: its JSON, or what was clipped. */
 const json = (value: unknown): string => (isClipped(value) ? clippedLine(value) : JSON.stringify(value));
 
+/** How many findings of each level the report holds (the session's, each call's, what ended it). */
+function levelCounts(report: ProbeReport): string {
+  const all = allFindings(report);
+  return LEVELS.map((level) => `${all.filter((f) => (f.level ?? 'error') === level).length} ${level}`).join(', ');
+}
+
+const ENDED = '  ENDED     ';
+
 function findingLine(f: ProbeFinding, indent: string): string {
   const where = f.tool !== undefined ? `${text(f.tool)}: ` : '';
   // A failure whose message is its own evidence (it quotes what the transport saw) says it once.
   const evidence = f.evidence !== f.message ? ` — ${f.evidence}` : '';
-  return `${indent}${f.class}/${f.kind} [${f.basis}] ${where}${f.message}${evidence}`;
+  // What ended the session is no finding to weigh: it exits 3 or 4 whatever its level.
+  const level = f.level !== undefined && indent !== ENDED ? `${f.level} ` : '';
+  return `${indent}${level}${f.class}/${f.kind} [${f.basis}] ${where}${f.message}${evidence}`;
 }
 
 function callLines(call: ReportedCall): string[] {
@@ -73,7 +83,7 @@ function reachedLines(report: ProbeReport): string[] {
  * inert (`inert`): nothing a server sent acts on the terminal or starts a
  * line of its own.
  */
-export function renderProbeText(report: ProbeReport, exit: number): string {
+export function renderProbeText(report: ProbeReport, exit: number, failOn: Level = 'error'): string {
   const lines = reachedLines(report);
   const server = report.serverInfo;
   lines.push(server ? `  server    ${text(server.name)} ${text(server.version)}, MCP ${report.protocolVersion === undefined ? '?' : text(report.protocolVersion)}` : '  server    no handshake');
@@ -93,7 +103,7 @@ export function renderProbeText(report: ProbeReport, exit: number): string {
   for (const call of report.calls) lines.push(...callLines(call));
   for (const f of report.findings) lines.push(findingLine(f, '  finding   '));
   if (report.failure) {
-    lines.push(findingLine(report.failure, '  ENDED     '));
+    lines.push(findingLine(report.failure, ENDED));
     // A process's exit: an HTTP server is no process of probe's.
     if (!('url' in report)) {
       const code = report.close?.exitCode;
@@ -105,6 +115,7 @@ export function renderProbeText(report: ProbeReport, exit: number): string {
   if ('url' in report) {
     if (report.close) lines.push(`  closed    ${httpCloseLine(report.close)}`);
   } else if (report.close) lines.push(`  closed    ${report.close.steps.join(' → ')}${closeSummary(report.close)}`);
+  lines.push(`  levels    ${levelCounts(report)} (--fail-on ${failOn})`);
   lines.push(`  exit      ${exit} (${EXIT_MEANING[exit] ?? '?'})`);
   return `${lines.map(inert).join('\n')}\n`;
 }

@@ -18,9 +18,9 @@ function unreplaceable(stats: nodeFs.Stats): string | undefined {
  * may write (never a device, FIFO, socket, folder or symlink); it lies in no
  * run dir and not in `out`, where the command's run dirs go. Write access is
  * proven by creating and removing a file beside it.
- * @param out The folder the command's run dirs go to.
+ * @param out The folder the command's run dirs go to (`probe` makes none: undefined).
  */
-export function checkReportFile(path: string, flag: string, out: string): Failure | undefined {
+export function checkReportFile(path: string, flag: string, out?: string): Failure | undefined {
   const bad = (why: string) => usageFailure('bad_path', `${flag} ${path}: ${why}`);
   const folder = dirname(path);
   const stats = statOrUndefined(folder);
@@ -34,7 +34,7 @@ export function checkReportFile(path: string, flag: string, out: string): Failur
   if (place) return bad(place);
   const runDir = enclosingRunDir(dirname(real));
   if (runDir !== undefined) return bad(`inside the run dir ${runDir}; a report never overwrites a run's record`);
-  if (isWithin(real, realPathOf(out))) return bad(`inside ${out}, where this command's run dirs go`);
+  if (out !== undefined && isWithin(real, realPathOf(out))) return bad(`inside ${out}, where this command's run dirs go`);
   return proveWritable(path, bad);
 }
 

@@ -125,6 +125,13 @@ export const LIMITS = {
   mcpResultBytes: 64 * KiB,
   /** Blocks a cut result's note names one by one (to the model and in the record's detail); the rest are counted with their bytes. */
   cutBlocksNamed: 8,
+  // W11 probe gate
+  /** Bytes of a pin file `probe --pins` reads. */
+  pinsBytes: 8 * MiB,
+  /** Argument sets `probe`'s schema fuzzer draws for one tool at most. */
+  fuzzSetsPerTool: 10_000,
+  /** Bytes of one fuzzed argument set as JSON (below the line limit). */
+  fuzzArgumentsBytes: 64 * KiB,
 } as const;
 
 /** The bounds `checkJson` applies. */

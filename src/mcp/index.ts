@@ -107,6 +107,11 @@ export { serializeResult, serveTools, serveToolsHttp, toolServerMethods } from '
 export type { HttpServeIo, HttpServeOptions, Methods, SerializedResult, ServedTool, ServeStreams, ToolServer } from './server/index.ts';
 export { isClipped, listedValidator, loadListedValidator, probe, PROBE_ENV_ALLOW, PROBE_MODERN, PROBE_OFFERED, PROBE_VERSIONS, probeEnv, probeTarget } from './probe/index.ts';
 export type { Basis, Bounded, CallRequest, Clipped, HttpReached, ListedValidator, Negotiation, ProbedCall, ProtocolChoice, ProbedTool, ProbeFinding, ProbeOptions, ProbeReport, ProbeTarget, ProbeTimeouts, StdioReached, ReportedCall, ReportedServer, ReportedTool } from './probe/index.ts';
+// W11: probe as a gate (levels, pins, reports).
+export { allFindings, atLeast, basesOf, LEVELS, levelOf, parseLevelOverride, PIN_KINDS, PROBE_RULES, reachesFailOn, withLevels } from './probe/index.ts';
+export type { Level, LevelOverrides, ProbeRule } from './probe/index.ts';
+export { comparePins, EMPTY_PINS, pinEntry, PINS_FORMAT, pinsText, readPins } from './probe/index.ts';
+export type { PinEntry, PinFile, ProbeWire, ServerWire } from './probe/index.ts';
 export { ENV_NAME, ENV_NAME_RULE, httpTarget, isLoopbackHost, loadMcpConfig, RESERVED_HEADERS } from './config/index.ts';
 export type { HttpConfigEntry, HttpTarget, InvalidConfigEntry, McpConfig, McpConfigEntry, McpConfigOptions, StdioConfigEntry, UnsupportedConfigEntry } from './config/index.ts';
 export { entryArgv, resolveCommand, resolvePaths, serverKey, serverKeys } from './config/index.ts';

@@ -81,7 +81,7 @@ describe('conformance 0.1.16 client scenarios against caplab probe --url', () =>
     const { checks, stdout } = results(out, 'initialize');
     expect(checks.find((check) => check.id === 'mcp-client-initialization')?.status).toBe('SUCCESS');
     expect(checks.filter((check) => check.status === 'FAILURE' || check.status === 'WARNING')).toEqual([]);
-    expect(stdout).toContain('finding   protocol/no_tools_capability [spec MUST]');
+    expect(stdout).toContain('finding   error protocol/no_tools_capability [spec MUST]');
     expect(stdout).toContain('ENDED     protocol/not_accepted [spec MUST] notifications/initialized: HTTP 200, not 202 Accepted');
     expect(stdout).toContain('exit      3 (protocol or transport failure)');
     const bare = await conformance('initialize', scratchDir('caplab-conformance-client-'), false);

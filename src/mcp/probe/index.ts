@@ -15,6 +15,10 @@ export type { CallRequest, ProbedCall } from './probe-calls.ts';
 export { PROBE_ENV_ALLOW, probeEnv } from './probe-env.ts';
 export type { ListedValidator } from './listed-schema.ts';
 export type { ProbeFinding } from './probe-finding.ts';
+export { atLeast, basesOf, LEVELS, PIN_KINDS, PROBE_RULES } from './probe-rules.ts';
+export type { Level, ProbeRule } from './probe-rules.ts';
+export { allFindings, levelOf, parseLevelOverride, reachesFailOn, withLevels } from './probe-levels.ts';
+export type { LevelOverrides } from './probe-levels.ts';
 export type { ReportedCall, ReportedServer, ReportedTool } from './probe-report.ts';
 export type { ProbedTool } from './probe-tools.ts';
 // The version table is the client's (probe and the host session read one table); probe's names for it stay.
@@ -24,6 +28,12 @@ export type { ProtocolChoice } from './probe-protocols.ts';
 export type { Negotiation } from './probe-open.ts';
 // One definition, in contract (a strict-client failure carries it too); probe's findings reuse it.
 export type { Basis } from '../../contract/index.ts';
+export type { ProbeWire } from './probe.ts';
+export { comparePins, shortDiff } from './pins/pin-compare.ts';
+export { pinEntry, pinServer, pinTool } from './pins/pin-hash.ts';
+export type { PinEntry, ServerPin, ServerWire, ToolPin } from './pins/pin-hash.ts';
+export { EMPTY_PINS, PINS_FORMAT, pinsText, readPins } from './pins/pin-file.ts';
+export type { PinFile } from './pins/pin-file.ts';
 export type { HttpReached, ProbeFindings, ProbeOptions, ProbeReport, ProbeTarget, ProbeTimeouts, StdioProbeReport, StdioReached } from './probe.ts';
 export { isClipped } from './report-value.ts';
 export type { Bounded, Clipped } from './report-value.ts';

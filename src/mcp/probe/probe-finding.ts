@@ -2,6 +2,7 @@ import { clipChars } from '../../base/index.ts';
 import { LIMITS, type Basis, type ErrorClass, type Failure } from '../../contract/index.ts';
 import { jsonPrefix } from './json-prefix.ts';
 import type { Clipped } from './report-value.ts';
+import type { Level } from './probe-rules.ts';
 
 /**
  * One thing probe found: a failure value that also names its basis and its
@@ -17,6 +18,10 @@ export interface ProbeFinding {
   readonly tool?: string | Clipped;
   /** A short excerpt of what the server sent or did (names, values, error text), at most `evidenceChars`. */
   readonly evidence: string;
+  /** SARIF's level, set when the report is given levels (`withLevels`: its kind's default, or `--level`). */
+  readonly level?: Level;
+  /** What the finding is about inside the tool or server (pins: the moved fields or JSON pointers), for fingerprints. */
+  readonly field?: string;
 }
 
 /**

@@ -54,6 +54,8 @@ export interface ProbeRun<Closed> {
   readonly negotiation?: Negotiation;
   /** `auto`: the server left after discover; probe.ts starts it once more, for initialize (what it went by). */
   readonly restart?: string;
+  /** The first listing's entries as listed and the capabilities the server declared, unbounded (what `--pins` hashes). */
+  readonly wire?: { readonly entries: readonly unknown[]; readonly capabilities: unknown };
   readonly close: Closed;
 }
 
@@ -108,7 +110,7 @@ export async function runProbe<Closed>(transport: Transport<Closed>, options: Pr
   const stop = () => void session.close();
   if (options.signal?.aborted) stop();
   else options.signal?.addEventListener('abort', stop, { once: true });
-  let known: { serverInfo?: ServerInfo; protocolVersion?: string; instructions?: string; versionNotes?: NonNullable<ProbeRun<Closed>['versionNotes']>; negotiation?: Negotiation } = {};
+  let known: { serverInfo?: ServerInfo; protocolVersion?: string; instructions?: string; versionNotes?: NonNullable<ProbeRun<Closed>['versionNotes']>; negotiation?: Negotiation; wire?: NonNullable<ProbeRun<Closed>['wire']> } = {};
   let started = false;
 
   const judge = options.judge ?? new OutputJudge();
@@ -162,6 +164,7 @@ export async function runProbe<Closed>(transport: Transport<Closed>, options: Pr
   const listing = await listAll(session, maxPages, timeouts.requestMs);
   pages = listing.pages;
   complete = listing.complete;
+  known.wire = { entries: listing.entries, capabilities };
   findings.push(...listing.findings);
   const checked = await checkTools(listing.entries, profile, { called, compilers, ...(options.signal ? { signal: options.signal } : {}) });
   tools = checked.tools;

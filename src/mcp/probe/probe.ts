@@ -39,6 +39,8 @@ export interface ProbeOptions {
   readonly redactor?: Redactor;
   /** How the session opens (see `runProbe`); `auto` and 2026-07-28 over stdio only: an HTTP target always initializes. */
   readonly protocol?: ProtocolChoice;
+  /** Keep the listing as listed (`wire`, unbounded, redacted), for `--pins`; not part of what probe prints. */
+  readonly keepWire?: boolean;
 }
 
 /** A server probe spawned over stdio, as the report names it: its command, cwd and environment names. */
@@ -93,6 +95,17 @@ export interface ProbeFindings<Closed = CloseReport | HttpCloseReport> {
   readonly stderr: string;
   /** What closing did: a stdio server's process group stopped, or an HTTP session ended. */
   readonly close?: Closed;
+  /** With `keepWire`: the first listing's entries and the server's identity as sent, redacted, not bounded. */
+  readonly wire?: ProbeWire;
+}
+
+/** What `--pins` hashes: the tools/list entries and the handshake as the server sent them. */
+export interface ProbeWire {
+  readonly entries: readonly unknown[];
+  readonly serverInfo?: Readonly<Record<string, unknown>>;
+  readonly protocolVersion: string;
+  readonly capabilities: unknown;
+  readonly instructions?: string;
 }
 
 /**
@@ -154,7 +167,7 @@ export async function probeTarget(target: ProbeTarget, options: ProbeOptions = {
       ...(options.maxPages !== undefined ? { maxPages: options.maxPages } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
     });
-    return { ...base, ...findingsOf(run, '', redactor) };
+    return { ...base, ...findingsOf(run, '', redactor, options.keepWire) };
   } finally {
     // After runProbe this is the report it already had; after a throw, it aborts what is in flight and ends the session here.
     await transport.value.close();
@@ -190,7 +203,7 @@ async function probeServer(
       ...(options.signal ? { signal: options.signal } : {}),
       ...protocolOf(options),
     });
-    const report = { ...base, ...findingsOf(run, server.stderr(), redactor) };
+    const report = { ...base, ...findingsOf(run, server.stderr(), redactor, options.keepWire) };
     if (run.restart !== undefined && options.restartedAfter === undefined) return { report, restart: run.restart };
     // Only a lost connection (an exit, a closed pipe) says the server stopped; not one that reads nothing, nor a Ctrl-C.
     const hint = !run.started && base.cwdIsTemp && run.failure?.kind === 'connection_lost' ? 'the server stopped before answering initialize in an empty temp cwd; if it needs its project files, try --cwd .' : undefined;
@@ -208,8 +221,9 @@ function protocolOf(options: ProbeOptions & { readonly restartedAfter?: string }
 }
 
 /** The run as reported: every server value redacted and bounded. */
-function findingsOf<Closed>(run: ProbeRun<Closed>, stderr: string, redactor: Redactor): ProbeFindings<Closed> {
+function findingsOf<Closed>(run: ProbeRun<Closed>, stderr: string, redactor: Redactor, keepWire = false): ProbeFindings<Closed> {
   return {
+    ...(keepWire ? wireOf(run, redactor) : {}),
     ...(run.serverInfo ? { serverInfo: reportServer(run.serverInfo, redactor) } : {}),
     ...(run.protocolVersion !== undefined ? { protocolVersion: boundText(run.protocolVersion, redactor) } : {}),
     ...(run.instructions !== undefined ? { instructions: boundText(run.instructions, redactor) } : {}),
@@ -225,6 +239,43 @@ function findingsOf<Closed>(run: ProbeRun<Closed>, stderr: string, redactor: Red
     stderr: reportStderr(stderr, redactor),
     close: run.close,
   };
+}
+
+/** The listing and the handshake as sent, every string redacted (`redactDeep`-like, without recursion: a schema may nest deeply). */
+function wireOf<Closed>(run: ProbeRun<Closed>, redactor: Redactor): { wire?: ProbeWire } {
+  if (!run.wire || run.protocolVersion === undefined) return {};
+  const wire: ProbeWire = {
+    entries: run.wire.entries,
+    ...(run.serverInfo ? { serverInfo: run.serverInfo as Readonly<Record<string, unknown>> } : {}),
+    protocolVersion: run.protocolVersion,
+    capabilities: run.wire.capabilities,
+    ...(run.instructions !== undefined ? { instructions: run.instructions } : {}),
+  };
+  return { wire: redactAll(wire, redactor) };
+}
+
+/** A copy with every string and key redacted, built without recursion. */
+function redactAll<T>(value: T, redactor: Redactor): T {
+  const root: Record<string | number, unknown> = {};
+  const stack: { from: unknown; into: Record<string | number, unknown>; key: string | number }[] = [{ from: value, into: root, key: 'v' }];
+  while (stack.length > 0) {
+    const { from, into, key } = stack.pop()!;
+    if (typeof from === 'string') into[key] = redactor.redact(from);
+    else if (Array.isArray(from)) {
+      const copy: unknown[] = new Array(from.length);
+      into[key] = copy;
+      from.forEach((item, index) => stack.push({ from: item, into: copy as unknown as Record<number, unknown>, key: index }));
+    } else if (from !== null && typeof from === 'object') {
+      const copy: Record<string, unknown> = {};
+      into[key] = copy;
+      for (const [name, inner] of Object.entries(from)) {
+        const redacted = redactor.redact(name);
+        Object.defineProperty(copy, redacted, { value: undefined, writable: true, enumerable: true, configurable: true });
+        stack.push({ from: inner, into: copy, key: redacted });
+      }
+    } else into[key] = from;
+  }
+  return root['v'] as T;
 }
 
 /** The last non-empty line of a server's stderr, quoted, as evidence of how it went. */

@@ -83,6 +83,8 @@ export const MCP_KINDS = {
   bad_header: { class: 'invalid_arguments', basis: null },
   literal_credential: { class: 'invalid_arguments', basis: null },
   plaintext_headers: { class: 'invalid_arguments', basis: null },
+  // `probe --pins FILE`: a pin file that is missing (without --update-pins), not JSON, of another format, or unlike its own hashes
+  malformed_pins: { class: 'invalid_arguments', basis: null },
 } as const satisfies KindTable;
 
 declare module '../../contract/index.ts' {

@@ -9,32 +9,11 @@ export function fuzzSeed(env: Readonly<Record<string, string | undefined>> = pro
   return Number.isSafeInteger(given) && env['CAPLAB_FUZZ_SEED'] !== '' ? given >>> 0 : 0x5eed_c0de;
 }
 
-export interface Rng {
-  /** An integer in [0, n). */
-  int(n: number): number;
-  pick<T>(items: readonly T[]): T;
-  chance(p: number): boolean;
-  bytes(n: number): Uint8Array;
-}
+// The generator itself lives in base (probe's schema fuzzer draws from it too).
+import { rng, type Rng } from '../../../base/index.ts';
 
-/** mulberry32: small, fast, good enough to spread test cases. */
-export function rng(seed: number): Rng {
-  let state = seed >>> 0;
-  const next = (): number => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const int = (n: number): number => Math.floor(next() * n);
-  return {
-    int,
-    pick: (items) => items[int(items.length)]!,
-    chance: (p) => next() < p,
-    bytes: (n) => Uint8Array.from({ length: n }, () => int(256)),
-  };
-}
+export { rng };
+export type { Rng };
 
 /** Text pieces that stress UTF-8: ASCII, 2-, 3- and 4-byte characters, escapes, controls. */
 const PIECES = ['a', 'Z', ' ', '"', '\\', '\n', '\t', '\u0000', 'é', 'ß', '茶', '账本', '—', '𠀋', '😀', '👩‍🔬', 'e\u0301', '\u2028', '{', '}', '[', ']'];

@@ -1,0 +1,95 @@
+/**
+ * TEST ONLY — the MCP stdio server of probe's gate tests (levels, pins,
+ * `--all`): a small listing, and one mode per thing a gate must notice.
+ * Run as `bun gate-server.ts MODE`. It writes JSON-RPC lines itself (no SDK).
+ * Never imported by shipped code.
+ */
+import { writeSync } from 'node:fs';
+
+export const GATE_MODES = [
+  'base',
+  // levels
+  'long_description', 'string_input',
+  // drift from base, one each
+  'description', 'property_description', 'optional_property', 'annotation', 'removed', 'added', 'renamed', 'version', 'instructions',
+  // a server that dies before answering
+  'die',
+] as const;
+export type GateMode = (typeof GATE_MODES)[number];
+
+/** The base listing: three tools, one with an annotation, one forbidding extra fields. */
+function baseTools(): Record<string, unknown>[] {
+  return [
+    {
+      name: 'search',
+      title: 'Search',
+      description: 'Searches the index.',
+      inputSchema: { type: 'object', properties: { query: { type: 'string', description: 'What to look for' }, limit: { type: 'integer', minimum: 1, maximum: 10 } }, required: ['query'] },
+      annotations: { readOnlyHint: true },
+    },
+    { name: 'fetch', description: 'Fetches one page.', inputSchema: { type: 'object', properties: { url: { type: 'string' } }, required: ['url'], additionalProperties: false } },
+    { name: 'erase', description: 'Erases a record.', inputSchema: { type: 'object', properties: { id: { type: 'string' } } } },
+  ];
+}
+
+/** The listing in one mode: the base with one change. */
+export function gateTools(mode: GateMode): Record<string, unknown>[] {
+  const tools = baseTools();
+  const [search, fetch] = tools as [Record<string, any>, Record<string, any>];
+  switch (mode) {
+    case 'long_description': return [...tools, { name: 'long', description: 'd'.repeat(5000), inputSchema: { type: 'object' } }];
+    case 'string_input': return [...tools, { name: 'stringly', inputSchema: { type: 'string' } }];
+    case 'description': search['description'] = 'Searches the index!'; return tools;
+    case 'property_description': search['inputSchema'].properties.query.description = 'What to search for'; return tools;
+    case 'optional_property': search['inputSchema'].properties.lang = { type: 'string' }; return tools;
+    case 'annotation': search['annotations'] = { readOnlyHint: false }; return tools;
+    case 'removed': return tools.filter((tool) => tool['name'] !== 'erase');
+    case 'added': return [...tools, { name: 'export', description: 'Exports everything.', inputSchema: { type: 'object' } }];
+    case 'renamed': fetch['name'] = 'fetch_page'; return tools;
+    default: return tools;
+  }
+}
+
+const out = (message: Record<string, unknown>): void => {
+  const bytes = new TextEncoder().encode(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
+  for (let offset = 0; offset < bytes.byteLength; ) offset += writeSync(1, bytes, offset);
+};
+
+/** The answer to one request in one mode (undefined: a notification, no answer). */
+export function gateAnswer(mode: GateMode, message: { id?: number | string; method?: string }): Record<string, unknown> | undefined {
+  if (message.id === undefined) return undefined;
+  const { id } = message;
+  switch (message.method) {
+    case 'initialize':
+      return {
+        id,
+        result: {
+          protocolVersion: '2025-06-18',
+          capabilities: { tools: {} },
+          serverInfo: { name: 'gate', version: mode === 'version' ? '1.0.1' : '1.0.0' },
+          instructions: mode === 'instructions' ? 'Use with care; prefer search.' : 'Use with care.',
+        },
+      };
+    case 'tools/list': return { id, result: { tools: gateTools(mode) } };
+    case 'tools/call': return { id, result: { content: [{ type: 'text', text: 'ok' }] } };
+    case 'ping': return { id, result: {} };
+    default: return { id, error: { code: -32601, message: 'Method not found' } };
+  }
+}
+
+if (import.meta.main) {
+  const mode = (process.argv[2] ?? 'base') as GateMode;
+  if (!GATE_MODES.includes(mode)) throw new Error(`unknown mode ${mode}`);
+  if (mode === 'die') {
+    process.stderr.write('fatal: no licence\n');
+    process.exit(9);
+  }
+  for await (const line of console) {
+    if (line === '') continue;
+    const answer = gateAnswer(mode, JSON.parse(line) as { id?: number; method?: string });
+    if (answer) out(answer);
+  }
+}
+
+/** The launch of this server in one mode: Bun and the absolute script path. */
+export const gateCommand = (mode: GateMode): string[] => [process.execPath, new URL(import.meta.url).pathname, mode];
