@@ -303,7 +303,7 @@ function skillToolMode(name: string | undefined, found: { dirs: readonly string[
   const packages = packagesOf(found, task, cwd, undefined);
   if (!packages.ok) return packages;
   const offers = [...offeredTools(task), ...(host.providers ?? []).flatMap((provider) => provider.offers)];
-  return toolMode(packages.value, toolVersions(offers), task);
+  return toolMode(packages.value, toolVersions(offers), task, { cwd, nested: found.trust });
 }
 
 /** Every package of the host's sources, parsed against the task's stages. */

@@ -42,7 +42,8 @@ export async function takeTurn(context: LoopContext, before: LoopState): Promise
   const executed = await executeCalls(context, answered.value, request.value.sent, uses);
   // Calls recorded before a refusal count too: the run's end counts what the ledger holds.
   const state = appendResults(answered.value, executed.calls);
-  return executed.failure ? refused(state, executed.failure) : { state };
+  const failure = executed.failure ?? context.method?.observe?.(executed.calls, context.recorder, context.pipeline.runDir);
+  return failure ? refused(state, failure) : { state };
 }
 
 /**

@@ -100,13 +100,14 @@ export function skillAnswer(sources: SkillSources, input: unknown, context: Pick
 /**
  * The host's Skill (Claude Code's `{ skill, args? }`), in tool mode only:
  * read-only, concurrency-safe; the text it returns is the package's own,
- * never altered, for the stage the host decided.
+ * never altered, for the stage the host decided. What it serves is the
+ * call's run's (`sourcesOf` its run dir: dynamic discovery adds to it).
  */
-export function skillTool(sources: SkillSources): Builtin {
+export function skillTool(sourcesOf: (runDir: string) => SkillSources): Builtin {
   return {
     contract: skillContract,
     version: '1.0.0',
-    check: (input, context) => checkSkill(sources, input, context),
-    handler: async (input, context) => skillAnswer(sources, input, context),
+    check: (input, context) => checkSkill(sourcesOf(context.runDir), input, context),
+    handler: async (input, context) => skillAnswer(sourcesOf(context.runDir), input, context),
   };
 }
