@@ -309,7 +309,7 @@ export const OrphanRecord = v.strictObject({ subreaper: v.boolean(), killed: v.a
 export const SkillOriginRecord = v.union([v.strictObject({ kind: v.literal('embedded') }), v.strictObject({ kind: v.picklist(['dir', 'project']), path: v.string() })]);
 /**
  * Format 10: a package tool mode's Skill may serve, as run_start records it:
- * its identity (a staged package's hash and version, a plain one's hash and
+ * its identity (a staged package's hash, version and stages, a plain one's hash and
  * body sha256), origin, catalog status at start, and a held one's `paths`.
  */
 export const SkillPackageRecord = v.strictObject({
@@ -317,6 +317,8 @@ export const SkillPackageRecord = v.strictObject({
   kind: v.picklist(['staged', 'plain']),
   hash: Sha256,
   version: v.optional(v.string()),
+  /** A staged package: the stages it was parsed against (the task's, in order). */
+  stages: v.optional(v.array(v.string())),
   body_sha256: v.optional(Sha256),
   origin: SkillOriginRecord,
   catalog: v.picklist(['listed', 'held_by_paths']),

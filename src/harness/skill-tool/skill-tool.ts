@@ -73,7 +73,7 @@ export function checkSkill(sources: SkillSources, input: unknown, context: Pick<
 }
 
 /** The host block after a package's text: what was delivered, what comes later, and the args as given. */
-function hostNote(result: SkillResult): string {
+export function hostNote(result: SkillResult): string {
   const args = result.args !== undefined ? ` Args (recorded, not applied to the text): ${JSON.stringify(result.args)}.` : '';
   if (result.stage === undefined) return `[host] Skill ${result.skill}: its SKILL.md body, the same for every stage.${args}`;
   const later = result.later_stages.length > 0 ? ` Later stages: ${result.later_stages.join(', ')}; call Skill again when the stage moves on (a stage's text is given only by a Skill call made in that stage).` : ' It is the last stage.';
