@@ -6,7 +6,7 @@ import { testIo } from './test-io.ts';
 import { copyRun, demoRunDir, rechain, verifyJson, type Event } from './verify-test-kit.ts';
 
 /**
- * verify over skill tool mode records (format 9), each forgery re-chained
+ * verify over skill tool mode records (format 10; format 9 before dynamic discovery), each forgery re-chained
  * (lines, seq, prev and seal recomputed): each is refused, naming the request.
  */
 
@@ -39,11 +39,11 @@ async function refusal(dir: string): Promise<{ code: number; kind: string | unde
 
 const isRequest = (id: string) => (e: Event) => e.type === 'request' && e['request_id'] === id;
 
-test('the skill tool runs verify as written (over MCP too), and name format 9', async () => {
+test('the skill tool runs verify as written (over MCP too), and name format 10', async () => {
   for (const dir of [TOOL, await scenarioRun('skill-once', 'mcp'), await scenarioRun('skill-unknown')]) {
     const { code, doc } = await verifyJson(dir);
     expect(code).toBe(0);
-    expect(doc['format']).toBe('caplab.ledger/9');
+    expect(doc['format']).toBe('caplab.ledger/10');
   }
   expect((await verifyJson(DEMO)).doc['format']).toBe('caplab.ledger/4');
 });

@@ -9,6 +9,7 @@ import { expect, test } from 'bun:test';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { scratchDir } from '../../../test/scratch.ts';
+import { LIMITS } from '../../contract/index.ts';
 import { open, project, put, run } from '../testing/discovery-project.ts';
 
 test('a paths package is absent from request 1 and listed from the request after open_file of docs/a/b.md succeeded, and stays; its skill_visible names the call', async () => {
@@ -69,4 +70,29 @@ test("a visible package grants nothing: write_note, which doc-style's allowed-to
   expect(r.catalogs[1]).toContain('doc-style');
   expect(r.outcomes).toEqual(['open_file ok', 'write_note permission_denied/flag']);
   expect(r.verified).toBe('verified');
+});
+
+test(`past LIMITS.skillPackages (${LIMITS.skillPackages}) in the run, the rest a nested folder holds is skipped and recorded (skill_found), not exit 2`, async () => {
+  // The run starts with 2 packages (always, doc-style): room for skillPackages - 2 more.
+  const room = LIMITS.skillPackages - 2;
+  const names = Array.from({ length: room + 2 }, (_, i) => `n-${String(i).padStart(3, '0')}`);
+  const crowded = (): string => {
+    const cwd = project();
+    for (const name of names) put(join(cwd, 'docs/b/.claude/skills', name, 'SKILL.md'), `---\ndescription: Package ${name}.\n---\nBody of ${name}.\n`);
+    return cwd;
+  };
+  const r = await run(crowded(), { trustProject: true }, [open('t1', 'docs/b/x.md')]);
+  expect(r.outcomes).toEqual(['open_file precondition/not_found']);
+  // A failed call touches nothing: nothing is read.
+  expect(r.events.some((e) => e.type === 'skill_found' || e.type === 'skill_visible')).toBe(false);
+  const cwd = crowded();
+  put(join(cwd, 'docs/b/x.md'), 'x\n');
+  const again = await run(cwd, { trustProject: true }, [open('t1', 'docs/b/x.md')]);
+  expect(again.outcomes).toEqual(['open_file ok']);
+  // The nested ones, and doc-style (docs/b/x.md matches its paths).
+  expect(again.events.filter((e) => e.type === 'skill_visible').length).toBe(room + 1);
+  const found = again.events.filter((e) => e.type === 'skill_found');
+  expect(found).toEqual([expect.objectContaining({ action_id: 'act-01', folder: 'docs/b', held: [], refused: [], skipped: names.slice(room).map((name) => ({ name, reason: 'over_limit', message: `past ${LIMITS.skillPackages} packages in the run (skillPackages): not parsed` })) })]);
+  expect((again.catalogs[1] as string[]).length).toBe(LIMITS.skillPackages);
+  expect(again.verified).toBe('verified');
 });

@@ -1,6 +1,8 @@
 import { fail, ok, type Outcome } from '../../contract/index.ts';
-import { bindPackage, lastSkillNamed, plainToolAdoption, toolAdoption, type BoundPackage, type BoundTool, type Package } from '../../skill/index.ts';
+import { bindPackage, lastSkillNamed, SKILL_TOOL, plainToolAdoption, toolAdoption, type BoundPackage, type BoundTool, type Package } from '../../skill/index.ts';
+import type { permissionPolicy } from '../../pipeline/index.ts';
 import type { Builtin } from '../host-tools.ts';
+import type { OfferedTool } from '../tools.ts';
 import type { RunOptions } from '../run.ts';
 import type { Task } from '../task.ts';
 import { RunCatalog, type DiscoveryBasis } from './discovery.ts';
@@ -71,4 +73,17 @@ function adoptionOf(bound: ReadonlyMap<string, BoundPackage<Package>>, stage: st
   if (!pkg) return null;
   const adopted = pkg.package.kind === 'plain' ? plainToolAdoption(pkg.package, payload) : toolAdoption({ package: pkg.package, tools: pkg.tools }, stage, payload);
   return adopted.ok ? adopted.value : { error: { class: adopted.class, kind: adopted.kind, message: adopted.message } };
+}
+
+/**
+ * Tool mode with Skill denied (`--deny-tool=Skill`, a deny rule): the
+ * catalog is still listed, but every Skill call will be refused, so no
+ * package's text can reach the model. Said before the run, not refused:
+ * the run goes on, each call recorded `permission_denied`.
+ */
+export function skillDeniedNotice(offers: readonly OfferedTool[], policy: ReturnType<typeof permissionPolicy>): string[] {
+  const skill = offers.find((offer) => offer.contract.name === SKILL_TOOL && offer.implementation.kind === 'host');
+  if (!skill) return [];
+  const decision = policy({ binding: skill.binding, contract: skill.contract, attributes: { readOnly: skill.contract.readOnly } });
+  return decision.decision === 'deny' ? [`Skill is denied (${decision.reason}): the <skills> catalog is still listed, but every Skill call will be refused, so no skill's text can be loaded`] : [];
 }
