@@ -84,3 +84,10 @@ test('an adoption recorded not via skill_tool in tool mode: adoption_mismatch', 
   });
   expect((await refusal(copy)).kind).toBe('adoption_mismatch');
 });
+
+test("a Skill result against run_start's package identity (format 10): a forged version is result_mismatch, naming the request", async () => {
+  const copy = forgedEvent(TOOL, (e) => e.type === 'run_start', (e) => ({ ...e, skill_packages: (e['skill_packages'] as Event[]).map((p) => ({ ...p, version: '9.9.9' })) }));
+  const refused = await refusal(copy);
+  expect(refused.kind).toBe('result_mismatch');
+  expect(refused.message).toMatch(/^request req-02: the Skill result answering \S+ \(excerpt-card\) its text does not open as excerpt-card 9\.9\.9/);
+});

@@ -110,3 +110,10 @@ test('a Skill result\'s text against the recorded identity: a plain body by sha2
   expect(skillTextProblem(staged, [text.replace('</method>', 'more\n</method>'), createNote], undefined, none)).toBeUndefined();
   expect(skillTextProblem({ ...staged, hash: 'f'.repeat(64) }, [text, createNote], undefined, none)).toContain("does not open as excerpt-card 1.0.0 with hash ffff");
 });
+
+test("a Skill result whose text is not the body run_start records for the package (its identity forged) is refused, naming the request", async () => {
+  const cwd = project();
+  await run(cwd, {}, [{ id: 't1', name: 'Skill', arguments: { skill: 'always' } }]);
+  const copy = forged(cwd, (events) => events.map((e) => (e['type'] === 'run_start' ? { ...e, skill_packages: (e['skill_packages'] as EditableEvent[]).map((p) => (p['name'] === 'always' ? { ...p, body_sha256: 'a'.repeat(64) } : p)) } : e)));
+  expect(refusal(cwd, copy)).toBe(`result_mismatch: request req-02: the Skill result answering t1 (always) its text is not always's SKILL.md body (run_start records its sha256 ${'a'.repeat(64)})`);
+});

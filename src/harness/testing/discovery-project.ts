@@ -75,8 +75,7 @@ export function put(path: string, text: string): void {
  * `doc-style` (held by `paths: docs/**\/*.md`, its allowed-tools naming
  * write_note), and a nested docs/a/.claude/skills/ with `nested-notes`.
  */
-export function project(): string {
-  const cwd = scratchDir('caplab-discovery-');
+export function project(cwd: string = scratchDir('caplab-discovery-')): string {
   put(join(cwd, 'docs/a/b.md'), '# b\n');
   put(join(cwd, 'skills/always/SKILL.md'), '---\ndescription: Always listed.\n---\nAlways body.\n');
   put(join(cwd, 'skills/doc-style/SKILL.md'), '---\ndescription: How docs are written.\npaths: docs/**/*.md\nallowed-tools: open_file write_note\n---\nDoc style body.\n');
