@@ -8,7 +8,8 @@ import { expect, test } from 'bun:test';
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { scratchDir } from '../../../test/scratch.ts';
-import { verify } from '../../ledger/index.ts';
+import * as v from 'valibot';
+import { EVENT_SCHEMAS, eventTypesOf, KNOWN_FORMATS, verify } from '../../ledger/index.ts';
 import { rechain, type EditableEvent } from '../../ledger/test-kit.ts';
 import { discoverPackages, load, methodText, type StagedPackage } from '../../skill/index.ts';
 import { recheckAcceptance } from '../recheck.ts';
@@ -116,4 +117,15 @@ test("a Skill result whose text is not the body run_start records for the packag
   await run(cwd, {}, [{ id: 't1', name: 'Skill', arguments: { skill: 'always' } }]);
   const copy = forged(cwd, (events) => events.map((e) => (e['type'] === 'run_start' ? { ...e, skill_packages: (e['skill_packages'] as EditableEvent[]).map((p) => (p['name'] === 'always' ? { ...p, body_sha256: 'a'.repeat(64) } : p)) } : e)));
   expect(refusal(cwd, copy)).toBe(`result_mismatch: request req-02: the Skill result answering t1 (always) its text is not always's SKILL.md body (run_start records its sha256 ${'a'.repeat(64)})`);
+});
+
+test('a skill_visible or skill_found line is an event of format 10 only: no earlier format has one', async () => {
+  const cwd = project();
+  const ran = await run(cwd, { trustProject: true }, [open('t1', 'docs/a/b.md')]);
+  for (const type of ['skill_visible', 'skill_found'] as const) {
+    const line = ran.events.find((e) => e.type === type) ?? { type, seq: 1, at: 'x', prev: '0'.repeat(64), action_id: 'act-01', path: 'docs/a/b.md', folder: 'docs/a', held: [], refused: [], skipped: [] };
+    expect(v.is(EVENT_SCHEMAS['caplab.ledger/10'][type].line, line)).toBe(true);
+    for (const format of KNOWN_FORMATS.filter((f) => f !== 'caplab.ledger/10')) expect(v.is(EVENT_SCHEMAS[format][type].line, line)).toBe(false);
+    expect(eventTypesOf('caplab.ledger/9')).not.toContain(type);
+  }
 });
