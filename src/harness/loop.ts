@@ -23,7 +23,9 @@ const refused = (state: LoopState, failure: Failure): Turn => ({ state, stop: 'f
 
 /**
  * One turn, as named steps: `buildRequest → recordRequest → respond →
- * recordResponse → executeCalls → appendResults`. A step that is refused
+ * recordResponse → executeCalls → appendResults`, then (skill tool mode)
+ * what those calls made visible to the next request's catalog
+ * (`MethodSupport.observe`, recorded before it). A step that is refused
  * ends the turn and the loop (`failed`, with its failure); the state it
  * returns holds everything recorded before that.
  */
