@@ -8,7 +8,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import * as v from 'valibot';
 import { scratchDir } from '../../../test/scratch.ts';
-import { fail, ok, type Contract } from '../../contract/index.ts';
+import { ok, readBounded, type Contract } from '../../contract/index.ts';
 import { fixedClock, verify } from '../../ledger/index.ts';
 import { textBlock } from '../../pipeline/index.ts';
 import type { AcceptanceCheck } from '../acceptance.ts';
@@ -48,11 +48,9 @@ export function projectTask(cwd: string): Task {
     contract: openFileContract,
     version: 'open_file/1',
     handler: async ({ path }) => {
-      try {
-        return ok({ data: { text: readFileSync(resolve(cwd, path), 'utf8') }, content: [textBlock('opened')], evidence: 'bytes observed now' });
-      } catch {
-        return fail('precondition', 'not_found', `no file ${path}`);
-      }
+      // A missing file is the contract's precondition/not_found.
+      const read = readBounded(resolve(cwd, path), 65_536);
+      return read.ok ? ok({ data: { text: new TextDecoder().decode(read.value) }, content: [textBlock('opened')], evidence: 'bytes observed now' }) : read;
     },
   });
   const writeNote = defineTool({ contract: writeNoteContract, version: 'write_note/1', handler: async () => ok({ data: { text: '' }, content: [textBlock('written')], evidence: 'bytes observed now' }) });
