@@ -27,7 +27,8 @@ const RUN_FLAGS = `  --transport mcp|local|http
   --settings FILE         hooks and permissions (Claude Code settings format); repeatable: every
                           file is applied, in order, each adding its rules and hooks (deny still wins)
   --trust                 apply settings found in the working directory, and read its
-                          ./.claude/skills/ (alias --trust-project)
+                          ./.claude/skills/ (and, in skill tool mode, the .claude/skills/ of each
+                          folder above a path a successful call touched) (alias --trust-project)
   --allow-tool=NAME       allow a tool (repeatable)
   --deny-tool=NAME        deny a tool (repeatable; deny wins over every allow)
   --defer-tool=NAME       defer a tool, or a whole server mcp__<key> (repeatable): its definition is

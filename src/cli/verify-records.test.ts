@@ -63,3 +63,12 @@ test('a seal naming another format than the run\'s end is format_mismatch at led
   expect(code).not.toBe(0);
   expect([doc.error.kind, doc.error.at.file, doc.error.message]).toEqual(['format_mismatch', 'ledger.head', 'ledger.head names format caplab.ledger/3, the run\'s end names "caplab.ledger/4"']);
 });
+
+test('a committed caplab.ledger/9 run dir (v9-skill-tool-local: the skill-tool scenario at W8 before dynamic discovery, b40194f) verifies: no skill_packages, so no discovery to re-derive', async () => {
+  const dir = join(ROOT, 'v9-skill-tool-local');
+  expect(JSON.parse(readFileSync(join(dir, 'ledger.head'), 'utf8')).format).toBe('caplab.ledger/9');
+  const start = JSON.parse(readFileSync(join(dir, 'ledger.jsonl'), 'utf8').split('\n')[0]!);
+  expect([start.skill_mode, 'skill_packages' in start]).toEqual(['tool', false]);
+  const { code, doc } = await verifyJson(dir);
+  expect({ code, verified: doc.verified, rechecked: doc.rechecked, accepted: doc.recheck?.accepted }).toEqual({ code: 0, verified: true, rechecked: true, accepted: true });
+});

@@ -6,7 +6,7 @@ import { testIo } from './test-io.ts';
 import { copyRun, demoRunDir, rechain, verifyJson, type Event } from './verify-test-kit.ts';
 
 /**
- * verify over skill tool mode records (format 9), each forgery re-chained
+ * verify over skill tool mode records (format 10; format 9 before dynamic discovery), each forgery re-chained
  * (lines, seq, prev and seal recomputed): each is refused, naming the request.
  */
 
@@ -39,11 +39,11 @@ async function refusal(dir: string): Promise<{ code: number; kind: string | unde
 
 const isRequest = (id: string) => (e: Event) => e.type === 'request' && e['request_id'] === id;
 
-test('the skill tool runs verify as written (over MCP too), and name format 9', async () => {
+test('the skill tool runs verify as written (over MCP too), and name format 10', async () => {
   for (const dir of [TOOL, await scenarioRun('skill-once', 'mcp'), await scenarioRun('skill-unknown')]) {
     const { code, doc } = await verifyJson(dir);
     expect(code).toBe(0);
-    expect(doc['format']).toBe('caplab.ledger/9');
+    expect(doc['format']).toBe('caplab.ledger/10');
   }
   expect((await verifyJson(DEMO)).doc['format']).toBe('caplab.ledger/4');
 });
@@ -83,4 +83,11 @@ test('an adoption recorded not via skill_tool in tool mode: adoption_mismatch', 
     return { ...e, method };
   });
   expect((await refusal(copy)).kind).toBe('adoption_mismatch');
+});
+
+test("a Skill result against run_start's package identity (format 10): a forged version is result_mismatch, naming the request", async () => {
+  const copy = forgedEvent(TOOL, (e) => e.type === 'run_start', (e) => ({ ...e, skill_packages: (e['skill_packages'] as Event[]).map((p) => ({ ...p, version: '9.9.9' })) }));
+  const refused = await refusal(copy);
+  expect(refused.kind).toBe('result_mismatch');
+  expect(refused.message).toMatch(/^request req-02: the Skill result answering \S+ \(excerpt-card\) its text does not open as excerpt-card 9\.9\.9/);
 });

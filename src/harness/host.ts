@@ -6,7 +6,7 @@ import { checkNames, hooksFromSettings, parseRules, permissionPolicy, resolveSet
 import { bindPackage, discoverPackages, methodSupport, plainRecord, projectSkillsNotices, type Package } from '../skill/index.ts';
 import { TOOL_SEARCH } from './disclosure.ts';
 import { builtinOffers, type Builtin } from './host-tools.ts';
-import { toolMode, type ToolMode } from './skill-tool/tool-mode.ts';
+import { skillDeniedNotice, toolMode, type ToolMode } from './skill-tool/tool-mode.ts';
 import { toolSearch } from './tool-search/tool-search.ts';
 import type { Model } from './model.ts';
 import { runTask, type RunOptions, type RunOutcome } from './run.ts';
@@ -204,7 +204,7 @@ async function prepareTask(host: HostOptions, cwd: string, task: Task, use: Prep
     ...(defer.value.length > 0 ? { defer: defer.value.map(({ rule }) => rule) } : {}),
   };
   const skillNotices = projectSkillsNotices({ dirs: skills.dirs.map((dir) => resolve(cwd, dir)), trust: skills.trust, cwd });
-  const notices = [...settings.notices, ...skillNotices, ...known.value, ...searchDeniedNotice(defer.value, policy, offers)];
+  const notices = [...settings.notices, ...skillNotices, ...known.value, ...searchDeniedNotice(defer.value, policy, offers), ...(mode ? skillDeniedNotice(offers, policy) : [])];
   return ok({ options: hosted, notices, run: (model, options = {}) => runHosted(hosted, model, options) });
 }
 
@@ -303,7 +303,7 @@ function skillToolMode(name: string | undefined, found: { dirs: readonly string[
   const packages = packagesOf(found, task, cwd, undefined);
   if (!packages.ok) return packages;
   const offers = [...offeredTools(task), ...(host.providers ?? []).flatMap((provider) => provider.offers)];
-  return toolMode(packages.value, toolVersions(offers), task);
+  return toolMode(packages.value, toolVersions(offers), task, { cwd, nested: found.trust });
 }
 
 /** Every package of the host's sources, parsed against the task's stages. */

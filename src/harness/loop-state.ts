@@ -14,8 +14,11 @@ export type MethodStage = string;
 
 /** Method material support (skills): blocks for a stage, and adoption from payload bytes. */
 export interface MethodSupport {
-  blocks(stage: MethodStage): readonly TextBlock[];
-  adoption(stage: MethodStage, payload: Uint8Array): unknown;
+  /** `runDir` names the run (tool mode keeps one catalog per run). */
+  blocks(stage: MethodStage, runDir?: string): readonly TextBlock[];
+  adoption(stage: MethodStage, payload: Uint8Array, runDir?: string): unknown;
+  /** Tool mode: what a response's recorded calls made visible to the next request's catalog (dynamic discovery), recorded before it; a refused write stops the loop. */
+  observe?(calls: readonly RecordedCall[], recorder: RunRecorder, runDir: string): Failure | undefined;
   /** Tool mode: the package names the payload's `<skills>` block lists, read from its bytes (each request records them as `skill_catalog`). */
   catalog?(payload: Uint8Array): readonly string[];
 }

@@ -23,7 +23,9 @@ const refused = (state: LoopState, failure: Failure): Turn => ({ state, stop: 'f
 
 /**
  * One turn, as named steps: `buildRequest → recordRequest → respond →
- * recordResponse → executeCalls → appendResults`. A step that is refused
+ * recordResponse → executeCalls → appendResults`, then (skill tool mode)
+ * what those calls made visible to the next request's catalog
+ * (`MethodSupport.observe`, recorded before it). A step that is refused
  * ends the turn and the loop (`failed`, with its failure); the state it
  * returns holds everything recorded before that.
  */
@@ -42,7 +44,8 @@ export async function takeTurn(context: LoopContext, before: LoopState): Promise
   const executed = await executeCalls(context, answered.value, request.value.sent, uses);
   // Calls recorded before a refusal count too: the run's end counts what the ledger holds.
   const state = appendResults(answered.value, executed.calls);
-  return executed.failure ? refused(state, executed.failure) : { state };
+  const failure = executed.failure ?? context.method?.observe?.(executed.calls, context.recorder, context.pipeline.runDir);
+  return failure ? refused(state, failure) : { state };
 }
 
 /**

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { EXIT, exitCodeOf } from '../base/index.ts';
 import type { Binding } from '../binding/index.ts';
 import { fail, ok, type Failure, type Outcome } from '../contract/index.ts';
-import { LEDGER_FORMAT_5, LEDGER_FORMAT_6, LEDGER_FORMAT_7, LEDGER_FORMAT_8, LEDGER_FORMAT_9, openRunDir, type Clock, type EventInput, type RecordFormat, type RecordLimits, type RunDir, type RunDirFs } from '../ledger/index.ts';
+import { LEDGER_FORMAT_5, LEDGER_FORMAT_6, LEDGER_FORMAT_7, LEDGER_FORMAT_8, LEDGER_FORMAT_10, openRunDir, type Clock, type EventInput, type RecordFormat, type RecordLimits, type RunDir, type RunDirFs } from '../ledger/index.ts';
 import type { Hook } from '../pipeline/index.ts';
 import { mergeReports, reapOrphans, type SweepGraces } from '../platform/index.ts';
 import { CAPLAB_VERSION } from '../version.ts';
@@ -34,8 +34,10 @@ export interface RunRecordOptions {
   readonly method?: MethodSupport & {
     /** What run_start records of the adopted package (tool mode: null, no package is adopted at start). */
     readonly record: Readonly<Record<string, unknown>> | null;
-    /** Skill tool mode: run_start says `skill_mode: "tool"` and the run names format 9. */
+    /** Skill tool mode: run_start says `skill_mode: "tool"` and the run names format 10. */
     readonly skillMode?: 'tool';
+    /** Skill tool mode: what run_start records of the packages Skill may serve (`skill_packages`, `skill_nested`). */
+    readonly startFields?: Readonly<Record<string, unknown>>;
   };
   /** The run dir's filesystem (a test makes a write fail through it). */
   readonly fs?: RunDirFs;
@@ -162,7 +164,7 @@ export class OpenRun {
   /**
    * Records run_start: the run, its model, hooks and method, the task's files
    * and fields, and the tools that opened. A run in skill tool mode names
-   * format 9 (which has 8's and the earlier shapes too); a run that defers tools names
+   * format 10 (which has 9's and the earlier shapes too); a run that defers tools names
    * format 8 (which has 7's and the earlier shapes too); tools with a server reached over
    * HTTP name format 7 (which has 6's and 5's shapes too); a task that keeps
    * its calls' results names format 6; tools with configured servers name
@@ -172,7 +174,7 @@ export class OpenRun {
     const { model, hooks, method } = this.#options;
     const { servers, ...opened } = tools;
     // Named on each attempt: a run_start refused (a record limit) is written again, without them, by the failed end.
-    this.#dir.nameFormat(method?.skillMode ? LEDGER_FORMAT_9 : tools.defer ? LEDGER_FORMAT_8 : reachesHttp(tools) ? LEDGER_FORMAT_7 : this.#options.task.keepsResults ? LEDGER_FORMAT_6 : servers ? LEDGER_FORMAT_5 : this.#baseFormat);
+    this.#dir.nameFormat(method?.skillMode ? LEDGER_FORMAT_10 : tools.defer ? LEDGER_FORMAT_8 : reachesHttp(tools) ? LEDGER_FORMAT_7 : this.#options.task.keepsResults ? LEDGER_FORMAT_6 : servers ? LEDGER_FORMAT_5 : this.#baseFormat);
     const appended = this.recorder.append('run_start', {
       ...this.#taskFields,
       caplab: CAPLAB_VERSION,
@@ -185,7 +187,7 @@ export class OpenRun {
       files: this.#startFiles,
       ...opened,
       ...(servers ? { servers: servers.start } : {}),
-      ...(method?.skillMode ? { skill_mode: method.skillMode } : {}),
+      ...(method?.skillMode ? { skill_mode: method.skillMode, ...method.startFields } : {}),
     });
     if (!appended.ok) return appended;
     this.#started = true;

@@ -24,7 +24,7 @@ export interface BuiltRequest {
  * (`precondition/too_many_deferred`, the Messages API's cap), or a payload
  * over `LIMITS.requestPayloadBytes` (`precondition/too_large`).
  */
-export function buildRequest(context: Pick<LoopContext, 'task' | 'model' | 'maxTokens' | 'tools' | 'method'>, state: LoopState): Outcome<BuiltRequest> {
+export function buildRequest(context: Pick<LoopContext, 'task' | 'model' | 'maxTokens' | 'tools' | 'method'> & { readonly pipeline?: { readonly runDir?: string } }, state: LoopState): Outcome<BuiltRequest> {
   const index = state.requests.length;
   const tools = Object.values(context.tools());
   const bindings: Record<string, Binding> = Object.fromEntries(tools.map((t) => [t.binding.tool, t.binding]));
@@ -36,7 +36,7 @@ export function buildRequest(context: Pick<LoopContext, 'task' | 'model' | 'maxT
   const payload: RequestPayload = {
     model: context.model.name,
     max_tokens: context.maxTokens,
-    system: [{ type: 'text', text: systemText(context.task) }, ...(context.method?.blocks(stage) ?? [])],
+    system: [{ type: 'text', text: systemText(context.task) }, ...(context.method?.blocks(stage, context.pipeline?.runDir) ?? [])],
     tools: tools.map((t) => toolSpec(t.binding, t.attributes.deferred)),
     messages: state.messages,
   };
@@ -52,7 +52,7 @@ export function buildRequest(context: Pick<LoopContext, 'task' | 'model' | 'maxT
  * writes its payload file, and records its request event — intent, the task's
  * fields from the exact bytes, the file — before it is reported or sent.
  */
-export function recordRequest(context: Pick<LoopContext, 'task' | 'run' | 'recorder' | 'names' | 'method' | 'onStep' | 'defers'>, state: LoopState, built: BuiltRequest): Outcome<RequestRecord> {
+export function recordRequest(context: Pick<LoopContext, 'task' | 'run' | 'recorder' | 'names' | 'method' | 'onStep' | 'defers'> & { readonly pipeline?: { readonly runDir?: string } }, state: LoopState, built: BuiltRequest): Outcome<RequestRecord> {
   const names = context.names.request();
   const { id } = names;
   const file = context.recorder.writeFile(names.payload, built.bytes);
@@ -65,7 +65,7 @@ export function recordRequest(context: Pick<LoopContext, 'task' | 'run' | 'recor
     payload: file.value,
     tools: intentTools(built.bindings, shown?.deferred),
     mapping_tag: mappingTag(built.bindings),
-    method: context.method ? context.method.adoption(built.stage, built.bytes) : null,
+    method: context.method ? context.method.adoption(built.stage, built.bytes, context.pipeline?.runDir) : null,
     ...(context.method?.catalog ? { skill_catalog: [...context.method.catalog(built.bytes)] } : {}),
     ...(shown ? { disclosed_tools: shown.disclosed, visible_tool_bytes: shown.visibleToolBytes } : {}),
     fields: context.task.requestFields?.({ id, payload: built.bytes, calls: state.calls }, context.run) ?? {},

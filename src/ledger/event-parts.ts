@@ -305,3 +305,27 @@ export const CheckRecord = v.strictObject({ id: v.string(), object: v.string(), 
 const NAMED_COUNT = v.strictObject({ name: v.string(), count: Count });
 /** What the end-of-run sweep for escaped processes did (platform's `OrphanReport`). */
 export const OrphanRecord = v.strictObject({ subreaper: v.boolean(), killed: v.array(NAMED_COUNT), survivors: v.array(NAMED_COUNT), gap: v.optional(v.string()) });
+
+/** Where a skill package came from (skill's `PackageOrigin`): embedded, or a folder by path. */
+export const SkillOriginRecord = v.union([v.strictObject({ kind: v.literal('embedded') }), v.strictObject({ kind: v.picklist(['dir', 'project']), path: v.string() })]);
+/**
+ * Format 10: a package tool mode's Skill may serve, as run_start records it:
+ * its identity (a staged package's hash, version and stages, a plain one's hash and
+ * body sha256), origin, catalog status at start, and a held one's `paths`.
+ */
+export const SkillPackageRecord = v.strictObject({
+  name: v.string(),
+  kind: v.picklist(['staged', 'plain']),
+  hash: Sha256,
+  version: v.optional(v.string()),
+  /** A staged package: the stages it was parsed against (the task's, in order). */
+  stages: v.optional(v.array(v.string())),
+  body_sha256: v.optional(Sha256),
+  origin: SkillOriginRecord,
+  catalog: v.picklist(['listed', 'held_by_paths']),
+  paths: v.optional(v.pipe(v.array(v.string()), v.minLength(1))),
+});
+/** Format 10: a nested package that did not become visible at once: held by its `paths`, refused (with why), or skipped (with why). */
+export const SkillFoundHeldRecord = v.strictObject({ ...SkillPackageRecord.entries, catalog: v.literal('held_by_paths'), paths: v.pipe(v.array(v.string()), v.minLength(1)) });
+export const SkillFoundRefusedRecord = v.strictObject({ name: v.string(), class: v.picklist(ERROR_CLASSES), kind: v.string(), message: v.string() });
+export const SkillFoundSkippedRecord = v.strictObject({ name: v.string(), reason: v.picklist(['over_limit', 'duplicate_package']), message: v.string() });

@@ -43,13 +43,18 @@ import {
   ServerStartRecord,
   ServerStartRecord7,
   Sha256,
+  SkillFoundHeldRecord,
+  SkillFoundRefusedRecord,
+  SkillFoundSkippedRecord,
+  SkillOriginRecord,
+  SkillPackageRecord,
   SnapshotRecord,
   StageRecord,
   UsageRecord,
   UsageRecord4,
   WrittenFileRecord,
 } from './event-parts.ts';
-import { KNOWN_FORMATS, LEDGER_FORMAT_2, LEDGER_FORMAT_3, LEDGER_FORMAT_4, LEDGER_FORMAT_5, LEDGER_FORMAT_6, LEDGER_FORMAT_7, LEDGER_FORMAT_8, LEDGER_FORMAT_9, type RecordFormat } from './format.ts';
+import { KNOWN_FORMATS, LEDGER_FORMAT_2, LEDGER_FORMAT_3, LEDGER_FORMAT_4, LEDGER_FORMAT_5, LEDGER_FORMAT_6, LEDGER_FORMAT_7, LEDGER_FORMAT_8, LEDGER_FORMAT_9, LEDGER_FORMAT_10, isFormatFrom, type RecordFormat } from './format.ts';
 import type { Frozen } from './frozen.ts';
 import { NAMED_FORMAT, resolveField, since, NO_ENTRY, type Field, type From, type Newest, type NoEntry } from './since.ts';
 
@@ -83,6 +88,9 @@ const EVENTS = {
     defer: since(LEDGER_FORMAT_8, v.optional(v.pipe(v.array(v.string()), v.minLength(1))), NO_ENTRY),
     // Format 9: a run in skill tool mode says so (a record names 9 only with it: `FORMAT_USES`).
     skill_mode: since(LEDGER_FORMAT_9, v.optional(v.literal('tool')), NO_ENTRY),
+    // Format 10, in skill tool mode: every package the Skill tool may serve (identity, origin, catalog status and globs), and whether touches look for nested .claude/skills/.
+    skill_packages: since(LEDGER_FORMAT_10, v.optional(v.array(SkillPackageRecord)), NO_ENTRY),
+    skill_nested: since(LEDGER_FORMAT_10, v.optional(v.boolean()), NO_ENTRY),
     files: FileRefs.any,
   },
   /** One model request: its payload, the tools and mapping it showed, the method adopted, what it disclosed (format 4: the task's own fields instead). */
@@ -174,6 +182,32 @@ const EVENTS = {
     servers: since(LEDGER_FORMAT_5, v.optional(v.array(ServerEndRecord)), NO_ENTRY),
     format: NAMED_FORMAT,
   },
+  /** Format 10: a package a successful call's touch made visible to the catalog of the requests after it (a catalog line; it grants nothing). */
+  skill_visible: {
+    name: since(LEDGER_FORMAT_10, v.string(), v.never()),
+    hash: since(LEDGER_FORMAT_10, Sha256, v.never()),
+    origin: since(LEDGER_FORMAT_10, SkillOriginRecord, v.never()),
+    /** The call whose touch made it visible. */
+    action_id: since(LEDGER_FORMAT_10, v.string(), v.never()),
+    /** The touched path, relative to the run's cwd. */
+    path: since(LEDGER_FORMAT_10, v.string(), v.never()),
+    /** `paths`: a held package's glob matched the path; `nested`: it is in a nested `.claude/skills/` above the path. */
+    via: since(LEDGER_FORMAT_10, v.picklist(['paths', 'nested']), v.never()),
+    glob: since(LEDGER_FORMAT_10, v.optional(v.string()), v.never()),
+    /** Nested: the folder (relative to cwd) whose `.claude/skills/` held it. */
+    folder: since(LEDGER_FORMAT_10, v.optional(v.string()), v.never()),
+    /** Nested: the package itself, as run_start records one. */
+    package: since(LEDGER_FORMAT_10, v.optional(SkillPackageRecord), v.never()),
+  },
+  /** Format 10: what a nested `.claude/skills/` found on a touch held beyond the packages it made visible. */
+  skill_found: {
+    action_id: since(LEDGER_FORMAT_10, v.string(), v.never()),
+    path: since(LEDGER_FORMAT_10, v.string(), v.never()),
+    folder: since(LEDGER_FORMAT_10, v.string(), v.never()),
+    held: since(LEDGER_FORMAT_10, v.array(SkillFoundHeldRecord), v.never()),
+    refused: since(LEDGER_FORMAT_10, v.array(SkillFoundRefusedRecord), v.never()),
+    skipped: since(LEDGER_FORMAT_10, v.array(SkillFoundSkippedRecord), v.never()),
+  },
 };
 
 type Described = typeof EVENTS;
@@ -191,10 +225,16 @@ const isOpen = (variant: Variant, format: RecordFormat): boolean => {
   return from !== undefined && KNOWN_FORMATS.indexOf(format) >= KNOWN_FORMATS.indexOf(from);
 };
 /** A ledger event type, and the variants (field sets) an event of it may have. */
-const VARIANTS = { run_start: ['run_start'], request: ['request'], response: ['response', 'response_missing'], call: ['call'], acceptance: ['acceptance'], run_end: ['run_end'] } as const;
+const VARIANTS = { run_start: ['run_start'], request: ['request'], response: ['response', 'response_missing'], call: ['call'], acceptance: ['acceptance'], run_end: ['run_end'], skill_visible: ['skill_visible'], skill_found: ['skill_found'] } as const;
 export type EventType = keyof typeof VARIANTS;
 /** Every event type, in the order a run writes them. */
 export const EVENT_TYPES: readonly EventType[] = Object.keys(VARIANTS) as EventType[];
+/** Event types a later format added: no line of them is an event of a format before it (each field is `v.never()` there). */
+const TYPE_SINCE: { readonly [T in EventType]?: RecordFormat } = { skill_visible: LEDGER_FORMAT_10, skill_found: LEDGER_FORMAT_10 };
+/** The event types a record of `format` may hold (the committed JSON Schema of a format lists these only). */
+export function eventTypesOf(format: RecordFormat): readonly EventType[] {
+  return EVENT_TYPES.filter((type) => TYPE_SINCE[type] === undefined || isFormatFrom(format, TYPE_SINCE[type]));
+}
 
 // A field the format has no entry for (`NO_ENTRY`) is no key of its schema.
 type DataEntries<V extends Variant, F extends RecordFormat> = Extract<{ -readonly [K in keyof Described[V] as Field<Described[V][K], F> extends NoEntry ? never : K]: Field<Described[V][K], F> }, v.ObjectEntries>;
@@ -268,6 +308,7 @@ export const EVENT_SCHEMAS: { readonly [F in RecordFormat]: FormatSchemas<F> } =
   [LEDGER_FORMAT_7]: schemasOf(LEDGER_FORMAT_7),
   [LEDGER_FORMAT_8]: schemasOf(LEDGER_FORMAT_8),
   [LEDGER_FORMAT_9]: schemasOf(LEDGER_FORMAT_9),
+  [LEDGER_FORMAT_10]: schemasOf(LEDGER_FORMAT_10),
 };
 
 type DataOf<T extends EventType, F extends RecordFormat> = { [V in Variants<T>]: v.InferInput<DataSchema<V, F>> }[Variants<T>];
@@ -319,6 +360,11 @@ export const FORMAT_USES: { readonly [F in Exclude<RecordFormat, typeof LEDGER_F
   [LEDGER_FORMAT_9]: {
     shapes: 'skill tool mode',
     used: (events) => events.some((e) => e.type === 'run_start' && 'skill_mode' in e && e.skill_mode === 'tool'),
+  },
+  // Only a run in skill tool mode names format 10 (from dynamic discovery on): its run_start records the packages Skill may serve.
+  [LEDGER_FORMAT_10]: {
+    shapes: 'skill tool mode with package identity and dynamic discovery',
+    used: (events) => events.some((e) => e.type === 'run_start' && 'skill_packages' in e && e.skill_packages !== undefined),
   },
 };
 

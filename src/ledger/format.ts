@@ -113,11 +113,27 @@ export const LEDGER_FORMAT_8 = 'caplab.ledger/8';
  */
 export const LEDGER_FORMAT_9 = 'caplab.ledger/9';
 
-/** The format a new run names, unless its tools carry configured servers (`LEDGER_FORMAT_5`), its task keeps results (`LEDGER_FORMAT_6`), a server is reached over HTTP (`LEDGER_FORMAT_7`) it defers tools (`LEDGER_FORMAT_8`) or runs in skill tool mode (`LEDGER_FORMAT_9`). */
+/**
+ * Version 10, which a run in skill tool mode names from W8's dynamic
+ * discovery on: version 9's shapes, and in run_start `skill_packages` (each
+ * package the Skill tool may serve: name, kind, hash, origin, catalog status
+ * at start and its `paths` globs; a plain one's body sha256) and
+ * `skill_nested` (whether a touch looks for nested `.claude/skills/`), the
+ * `skill_visible` event (a package a successful call's touch made visible:
+ * name, hash, origin, the triggering action, the touched path, and the glob
+ * or the nested folder) and the `skill_found` event (what a nested folder
+ * held that did not become visible at once: packages held by `paths`,
+ * refused ones, ones skipped past `LIMITS.skillPackages` or as a second
+ * package of one name). Every other run keeps version 4 to 8, and its bytes;
+ * a version 9 record stays readable.
+ */
+export const LEDGER_FORMAT_10 = 'caplab.ledger/10';
+
+/** The format a new run names, unless its tools carry configured servers (`LEDGER_FORMAT_5`), its task keeps results (`LEDGER_FORMAT_6`), a server is reached over HTTP (`LEDGER_FORMAT_7`) it defers tools (`LEDGER_FORMAT_8`) or runs in skill tool mode (`LEDGER_FORMAT_10`; a version 9 record was one before dynamic discovery). */
 export const LEDGER_FORMAT = LEDGER_FORMAT_4;
 
 /** Every format this verifier can read, oldest first (version 1 records predate `ending` and are not read). */
-export const KNOWN_FORMATS = [LEDGER_FORMAT_2, LEDGER_FORMAT_3, LEDGER_FORMAT_4, LEDGER_FORMAT_5, LEDGER_FORMAT_6, LEDGER_FORMAT_7, LEDGER_FORMAT_8, LEDGER_FORMAT_9] as const;
+export const KNOWN_FORMATS = [LEDGER_FORMAT_2, LEDGER_FORMAT_3, LEDGER_FORMAT_4, LEDGER_FORMAT_5, LEDGER_FORMAT_6, LEDGER_FORMAT_7, LEDGER_FORMAT_8, LEDGER_FORMAT_9, LEDGER_FORMAT_10] as const;
 /** A record format this verifier reads. */
 export type RecordFormat = (typeof KNOWN_FORMATS)[number];
 

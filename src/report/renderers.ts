@@ -5,6 +5,7 @@ import type { Html } from './html.ts';
 import { renderCall } from './render-call.ts';
 import { renderRequest, renderResponse } from './render-request.ts';
 import { renderAcceptance, renderEnd, renderStart } from './render-run.ts';
+import { renderSkillFound, renderSkillVisible } from './render-skills.ts';
 
 /** Where a type's events go on the page: its top (after the verdict), the timeline, or after the timeline. */
 export type Place = 'head' | 'timeline' | 'tail';
@@ -34,6 +35,8 @@ export const RENDERERS: { readonly [T in EventType]: Renderer } = {
   call: { place: 'timeline', render: renderCall },
   acceptance: { place: 'tail', render: (event, line, context) => renderAcceptance(event, line, context) },
   run_end: { place: 'tail', render: (event, line, context) => renderEnd(event, line, context) },
+  skill_visible: { place: 'timeline', render: (event, line, context) => renderSkillVisible(event, line, context) },
+  skill_found: { place: 'timeline', render: (event, line, context) => renderSkillFound(event, line, context) },
 };
 
 /** The renderer of a type, when it is one of the ledger's; undefined for any other (shown raw). */

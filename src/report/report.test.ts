@@ -10,6 +10,7 @@ import { loadRechecks } from '../cli/tasks.ts';
 import { EVENT_TYPES } from '../ledger/index.ts';
 import { readFound, renderReport, RENDERERS } from './index.ts';
 import { nest } from './tree.ts';
+import { open, project, projectTask, put, run } from '../harness/testing/discovery-project.ts';
 
 const root = join(import.meta.dir, '..', '..');
 const parent = scratchDir('caplab-report-render-');
@@ -41,6 +42,20 @@ test('every run dir check writes renders with nothing raw; an invented type show
   }
   expect(bad).toEqual([]);
   expect(seen.size).toBeGreaterThan(0);
+  // Skill discovery (format 10) is no built-in scenario: a tool-mode run over a project whose touch makes one
+  // package visible by its paths and finds a trusted nested folder holding another and a held one.
+  const cwd = project(join(parent, 'discovery'));
+  put(join(cwd, 'docs/a/.claude/skills/held-one/SKILL.md'), '---\ndescription: Held.\npaths: x/**\n---\nHeld body.\n');
+  const discovered = await run(cwd, { trustProject: true }, [open('t1', 'docs/a/b.md')]);
+  expect(discovered.verified).toBe('verified');
+  const dir = join(cwd, 'run');
+  const drawn = renderReport({ dir, verdict: await verifyDir(dir, async () => new Map([['project', projectTask(cwd)]])), run: readFound(dir) });
+  for (const event of readEvents(dir)) seen.add(event.type);
+  expect([raws(drawn), drawn.includes('data-verdict="verifies"')]).toEqual([0, true]);
+  expect(drawn).toContain('skill visible: doc-style');
+  expect(drawn).toContain('skill visible: nested-notes');
+  expect(drawn).toContain('held-one: held by paths');
+  expect(drawn).toMatch(/<dt>by call<\/dt><dd><a href="#e\d+">act-01<\/a>/);
   // An event of a type no renderer knows: the record does not verify, the event is shown raw, not dropped.
   const invented = join(parent, 'invented');
   cpSync(join(out, 'demo-local'), invented, { recursive: true });

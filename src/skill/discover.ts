@@ -211,6 +211,34 @@ function sourceName(origin: PackageOrigin): string {
   return origin.kind === 'embedded' ? 'embedded' : `${origin.kind === 'dir' ? '--skills' : 'project'} ${dirname(origin.path)}`;
 }
 
+/** What one nested `.claude/skills/` held: its packages read, and those refused (each with why). */
+export interface NestedSkills {
+  readonly packages: readonly Package[];
+  readonly refused: readonly RefusedPackage[];
+}
+
+/**
+ * The packages of `<folder>/.claude/skills/`, a folder below the project's
+ * root that a call touched (dynamic discovery, trusted runs only): absent or
+ * not a directory, none; its package folders parsed as any source's are
+ * (origin `project`, the same lenient frontmatter), at most `room` of them
+ * in name order — those past it are not parsed and returned as `over`.
+ */
+export function nestedSkills(folder: string, stages: readonly MethodStage[], room: number): Outcome<NestedSkills & { readonly over: readonly string[] }> {
+  const path = join(folder, PROJECT_SKILLS);
+  if (isDirectory(path) !== true) return ok({ packages: [], refused: [], over: [] });
+  const found = dirCandidates(path, `nested skills ${path}`, 'project');
+  if (!found.ok) return found;
+  const packages: Package[] = [];
+  const refused: RefusedPackage[] = [];
+  for (const { folder: name, origin, read } of found.value.slice(0, Math.max(0, room))) {
+    const parsed = parsePackage(name, origin, read, stages);
+    if (parsed.ok) packages.push(parsed.value);
+    else refused.push({ name, origin, failure: parsed });
+  }
+  return ok({ packages, refused, over: found.value.slice(Math.max(0, room)).map((c) => c.folder) });
+}
+
 /**
  * The packages a run may adopt (`discoverSkills`' packages). Naming one
  * (`named`, the run's `--skill` or a scenario's `skill`) that was refused

@@ -3,6 +3,8 @@ import type { Event, ReadRecorded, VerifyFailure } from '../../ledger/index.ts';
 import { failAt } from '../../ledger/index.ts';
 import { lastSkillNamed, skillResults } from '../../skill/index.ts';
 import { canonicalOf, eventAt } from '../record-checks.ts';
+import { checkDiscovery } from './discovery-checks.ts';
+import { checkSkillTexts } from './skill-text-checks.ts';
 import { payloadCatalog } from './skills-block.ts';
 
 type RequestEvent = Event<'request'>;
@@ -16,7 +18,8 @@ type RequestEvent = Event<'request'>;
  * a Skill result; else of the package the last one names, `via:
  * "skill_tool"`, its `tool_use_id` (when present) a non-error result
  * answering a Skill use naming that package, and present material only with
- * one. A run in direct mode records no `skill_catalog`.
+ * one. A run in direct mode records no `skill_catalog`. From format 10 on,
+ * also `checkDiscovery` and `checkSkillTexts`.
  */
 export function checkSkillMode(events: readonly Event[], readFile: ReadRecorded): VerifyFailure | undefined {
   const start = events.find((e) => e.type === 'run_start');
@@ -38,7 +41,8 @@ export function checkSkillMode(events: readonly Event[], readFile: ReadRecorded)
     const wrong = adoptionMismatch(event, bytes.value);
     if (wrong) return failAt('adoption_mismatch', `request ${event.request_id}: ${wrong}`, eventAt(event));
   }
-  return undefined;
+  // Format 10: each request's catalog re-derived from run_start, the calls and the skill_visible events; each Skill result's text against its package's identity.
+  return tool ? (checkDiscovery(events) ?? checkSkillTexts(events, readFile)) : undefined;
 }
 
 /** What is wrong with a tool-mode request's adoption record against its payload's Skill results, if anything. */

@@ -73,7 +73,7 @@ export function checkSkill(sources: SkillSources, input: unknown, context: Pick<
 }
 
 /** The host block after a package's text: what was delivered, what comes later, and the args as given. */
-function hostNote(result: SkillResult): string {
+export function hostNote(result: SkillResult): string {
   const args = result.args !== undefined ? ` Args (recorded, not applied to the text): ${JSON.stringify(result.args)}.` : '';
   if (result.stage === undefined) return `[host] Skill ${result.skill}: its SKILL.md body, the same for every stage.${args}`;
   const later = result.later_stages.length > 0 ? ` Later stages: ${result.later_stages.join(', ')}; call Skill again when the stage moves on (a stage's text is given only by a Skill call made in that stage).` : ' It is the last stage.';
@@ -100,13 +100,14 @@ export function skillAnswer(sources: SkillSources, input: unknown, context: Pick
 /**
  * The host's Skill (Claude Code's `{ skill, args? }`), in tool mode only:
  * read-only, concurrency-safe; the text it returns is the package's own,
- * never altered, for the stage the host decided.
+ * never altered, for the stage the host decided. What it serves is the
+ * call's run's (`sourcesOf` its run dir: dynamic discovery adds to it).
  */
-export function skillTool(sources: SkillSources): Builtin {
+export function skillTool(sourcesOf: (runDir: string) => SkillSources): Builtin {
   return {
     contract: skillContract,
     version: '1.0.0',
-    check: (input, context) => checkSkill(sources, input, context),
-    handler: async (input, context) => skillAnswer(sources, input, context),
+    check: (input, context) => checkSkill(sourcesOf(context.runDir), input, context),
+    handler: async (input, context) => skillAnswer(sourcesOf(context.runDir), input, context),
   };
 }

@@ -1,8 +1,12 @@
 import { fail, ok, type Outcome } from '../../contract/index.ts';
-import { bindPackage, catalog, lastSkillNamed, plainToolAdoption, toolAdoption, type BoundPackage, type BoundTool, type Package } from '../../skill/index.ts';
+import { bindPackage, lastSkillNamed, SKILL_TOOL, plainToolAdoption, toolAdoption, type BoundPackage, type BoundTool, type Package } from '../../skill/index.ts';
+import type { permissionPolicy } from '../../pipeline/index.ts';
 import type { Builtin } from '../host-tools.ts';
+import type { OfferedTool } from '../tools.ts';
 import type { RunOptions } from '../run.ts';
 import type { Task } from '../task.ts';
+import { RunCatalog, type DiscoveryBasis } from './discovery.ts';
+import { entryOf, isCatalogued, packageRecord } from './package-record.ts';
 import { skillTool } from './skill-tool.ts';
 import { payloadCatalog, skillsBlock } from './skills-block.ts';
 
@@ -12,35 +16,51 @@ export interface ToolMode {
   readonly method: NonNullable<RunOptions['method']>;
 }
 
+/** Where a tool-mode run's paths are matched and whether nested `.claude/skills/` are read (`--trust`). */
+export type ToolModeWhere = Pick<DiscoveryBasis, 'cwd' | 'nested'>;
+
 /**
- * Skill tool mode over the packages every source gave: the catalog is each
- * package whose catalog status is `listed` and that binds to the run's
- * tools, in name order; every request's `system` gets one `<skills>` block
- * listing it, and each request's adoption is read from the Skill results in
- * its payload (`toolAdoption`; the package of the last one answered, or
- * none). An empty catalog is `invalid_arguments/empty_catalog`.
+ * Skill tool mode over the packages every source gave: the catalog at start
+ * is each package whose catalog status is `listed` and that binds to the
+ * run's tools, in name order; a bound package held by `paths` joins it from
+ * the request after a successful call touched a matching path, and (with
+ * `nested`) a touch brings the packages of nested `.claude/skills/` folders
+ * (`RunCatalog`, one per run, by its run dir). Every request's `system` gets
+ * one `<skills>` block listing the catalog as it is then, and each request's
+ * adoption is read from the Skill results in its payload (`toolAdoption`; the
+ * package of the last one answered, or none). run_start records every package
+ * Skill may serve (`skill_packages`). No package that can be listed or held
+ * is `invalid_arguments/empty_catalog`.
  */
-export function toolMode(packages: readonly Package[], tools: readonly BoundTool[], task: Pick<Task, 'method'>): Outcome<ToolMode> {
+export function toolMode(packages: readonly Package[], tools: readonly BoundTool[], task: Pick<Task, 'method'>, where: ToolModeWhere): Outcome<ToolMode> {
   const sorted = [...packages].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  const entries = catalog(sorted);
   const bound = new Map<string, BoundPackage<Package>>();
-  for (const entry of entries) {
-    const binds = bindPackage(sorted.find((pkg) => pkg.name === entry.name)!, tools);
-    if (binds.ok) bound.set(entry.name, binds.value);
+  for (const pkg of sorted.filter(isCatalogued)) {
+    const binds = bindPackage(pkg, tools);
+    if (binds.ok) bound.set(pkg.name, binds.value);
   }
   if (bound.size === 0) {
-    return fail('invalid_arguments', 'empty_catalog', `--skill-mode tool: no package can be listed (found: ${packages.map((p) => `${p.name} (${p.catalog})`).join(', ') || 'none'}); a listed package has a description, no paths condition, is model-invocable and binds to the run's tools`);
+    return fail('invalid_arguments', 'empty_catalog', `--skill-mode tool: no package can be listed (found: ${packages.map((p) => `${p.name} (${p.catalog})`).join(', ') || 'none'}); a listed package has a description, is model-invocable and binds to the run's tools (one with paths is listed once a call touches a matching path)`);
   }
-  const block = { type: 'text' as const, text: skillsBlock(entries.filter((entry) => bound.has(entry.name))) };
-  const builtin = skillTool({ known: packages.map((p) => p.name), catalog: bound, stages: task.method?.stages ?? [] });
+  const basis: DiscoveryBasis = { ...where, stages: task.method?.stages ?? [], tools };
+  const runs = new Map<string, RunCatalog>();
+  // One catalog per run (a prepared task may be run again): made on the run's first request, by its run dir.
+  const catalogOf = (runDir: string): RunCatalog => runs.get(runDir) ?? runs.set(runDir, new RunCatalog(basis, packages, bound)).get(runDir)!;
+  const block = (run: RunCatalog) => ({ type: 'text' as const, text: skillsBlock(run.visible().map((name) => entryOf(run.served.get(name)!.package))) });
+  const builtin = skillTool((runDir) => {
+    const run = catalogOf(runDir);
+    return { known: [...run.known], catalog: run.served, stages: basis.stages };
+  });
   return ok({
     builtin,
     method: {
-      blocks: () => [block],
-      adoption: (stage, payload) => adoptionOf(bound, stage, payload),
+      blocks: (_stage, runDir) => [block(catalogOf(runDir ?? ''))],
+      adoption: (stage, payload, runDir) => adoptionOf(catalogOf(runDir ?? '').served, stage, payload),
       catalog: (payload) => payloadCatalog(payload),
+      observe: (calls, recorder, runDir) => catalogOf(runDir).observe(calls, recorder),
       record: null,
       skillMode: 'tool',
+      startFields: { skill_packages: [...bound.values()].map((b) => packageRecord(b.package as Package & { catalog: 'listed' | 'held_by_paths' })), skill_nested: where.nested },
     },
   });
 }
@@ -53,4 +73,17 @@ function adoptionOf(bound: ReadonlyMap<string, BoundPackage<Package>>, stage: st
   if (!pkg) return null;
   const adopted = pkg.package.kind === 'plain' ? plainToolAdoption(pkg.package, payload) : toolAdoption({ package: pkg.package, tools: pkg.tools }, stage, payload);
   return adopted.ok ? adopted.value : { error: { class: adopted.class, kind: adopted.kind, message: adopted.message } };
+}
+
+/**
+ * Tool mode with Skill denied (`--deny-tool=Skill`, a deny rule): the
+ * catalog is still listed, but every Skill call will be refused, so no
+ * package's text can reach the model. Said before the run, not refused:
+ * the run goes on, each call recorded `permission_denied`.
+ */
+export function skillDeniedNotice(offers: readonly OfferedTool[], policy: ReturnType<typeof permissionPolicy>): string[] {
+  const skill = offers.find((offer) => offer.contract.name === SKILL_TOOL && offer.implementation.kind === 'host');
+  if (!skill) return [];
+  const decision = policy({ binding: skill.binding, contract: skill.contract, attributes: { readOnly: skill.contract.readOnly } });
+  return decision.decision === 'deny' ? [`Skill is denied (${decision.reason}): the <skills> catalog is still listed, but every Skill call will be refused, so no skill's text can be loaded`] : [];
 }
