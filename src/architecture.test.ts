@@ -235,9 +235,9 @@ test('the check catches a wrong-way import between mcp layers, however it is wri
   });
   const { found } = await violations(root);
   expect(found).toEqual([
-    'src/mcp/client/reexport.ts → src/mcp/server/index.ts (import): mcp/client may not import mcp/server (it may import: base, contract, binding, pipeline, platform, mcp/wire)',
+    'src/mcp/client/reexport.ts → src/mcp/server/index.ts (import): mcp/client may not import mcp/server (it may import: base, contract, binding, pipeline, platform, mcp/wire, mcp/tasks)',
     'src/mcp/server/index.ts → src/mcp/wire/frame.ts (import): reaches into mcp/wire instead of src/mcp/wire/index.ts',
-    'src/mcp/server/side.ts → src/mcp/client/index.ts (import): mcp/server may not import mcp/client (it may import: base, contract, mcp/wire)',
+    'src/mcp/server/side.ts → src/mcp/client/index.ts (import): mcp/server may not import mcp/client (it may import: base, contract, mcp/wire, mcp/tasks)',
     'src/mcp/wire/frame.ts → src/mcp/client/index.ts (import): mcp/wire may not import mcp/client (it may import: base, contract, binding, platform)',
     'src/mcp/wire/lazy.ts → src/mcp/server/index.ts (import): mcp/wire may not import mcp/server (it may import: base, contract, binding, platform)',
     // Erased before the bundler sees it: only TypeScript's scanner finds it.
