@@ -148,6 +148,7 @@ export async function probeTarget(target: ProbeTarget, options: ProbeOptions = {
   try {
     const run = await runProbe(transport.value, {
       timeouts,
+      serverOrigin: new URL(target.url).origin,
       // Over HTTP the modern era is not built: auto and 2026-07-28 open as the default does.
       ...(options.protocol !== undefined && options.protocol !== 'auto' && options.protocol !== MODERN_VERSION ? { protocol: options.protocol } : {}),
       ...(options.calls ? { calls: options.calls } : {}),
