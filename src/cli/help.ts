@@ -229,7 +229,12 @@ shows control and bidi characters a server sent as escapes (\\x1b, \\u202e).
   --call NAME [--args JSON] send tools/call once (repeatable) and judge the result: isError,
                            content types, structuredContent against outputSchema (Ajv; draft-07
                            and 2020-12), a text block carrying it, timing; a NAME the
-                           server did not list is an unlisted_tool finding (still sent once)
+                           server did not list is an unlisted_tool finding (still sent once).
+                           At 2025-11-25, a tool with execution.taskSupport required or
+                           optional on a server declaring tasks.requests.tools.call runs as a
+                           task: tasks/get at its pollInterval (at least every 100 ms), its
+                           transitions timed in the report, tasks/result when it ends; past
+                           --timeout-ms (or on Ctrl-C) one tasks/cancel, outcome unknown (4)
   --timeout-ms N           per request (tools/list page, tools/call; default 10000), and again
                            for judging each result (judging_timeout past it)
   --startup-timeout-ms N   spawn to initialize answer (default 120000, for cold npx installs)
@@ -244,6 +249,11 @@ shows control and bidi characters a server sent as escapes (\\x1b, \\u202e).
                            connection; the server gone: started once more for initialize.
                            The report names the signal. --url takes a VERSION other than
                            2026-07-28 only
+  --task-status ID         after initialize, one tasks/get of task ID (+ tasks/result if it is
+                           completed) instead of the listing and calls; exit 0 for a terminal
+                           status, 4 for working or a task the server does not know (a new
+                           stdio process knows no earlier task; an HTTP server may). Not with
+                           --call
   --cwd DIR                the server's cwd (default: a fresh empty directory, removed at
                            close; then relative paths after -- that exist in your cwd are
                            made absolute)

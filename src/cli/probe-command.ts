@@ -18,6 +18,7 @@ import {
   type StdioConfigEntry,
   PROBE_MODERN,
   PROBE_VERSIONS,
+  taskIdProblem,
 } from '../mcp/index.ts';
 import { HELP } from './help.ts';
 import { EXIT, exitCodeOf, interrupted } from './exit.ts';
@@ -45,11 +46,13 @@ export interface ProbeFlags {
   readonly headerEnv: readonly { readonly name: string; readonly variable: string }[];
   /** `--protocol auto|VERSION`: how the session opens (by default, initialize offering 2025-06-18). */
   readonly protocol?: ProtocolChoice;
+  /** `--task-status ID`: one tasks/get (+ tasks/result if completed) instead of the listing and calls. */
+  readonly taskStatus?: string;
 }
 
-const VALUE_FLAGS = new Set(['--protocol', '--timeout-ms', '--startup-timeout-ms', '--cwd', '--env', '--env-allow', '--call', '--args', '--mcp-config', '--server', '--url', '--header-env']);
+const VALUE_FLAGS = new Set(['--task-status', '--protocol', '--timeout-ms', '--startup-timeout-ms', '--cwd', '--env', '--env-allow', '--call', '--args', '--mcp-config', '--server', '--url', '--header-env']);
 /** Flags that take one value: given twice, which one was meant is unknown (a usage error, as in every command). */
-const SINGLE_FLAGS = new Set(['--protocol', '--timeout-ms', '--startup-timeout-ms', '--cwd', '--mcp-config', '--server', '--url']);
+const SINGLE_FLAGS = new Set(['--task-status', '--protocol', '--timeout-ms', '--startup-timeout-ms', '--cwd', '--mcp-config', '--server', '--url']);
 /** Flags that shape a spawned server (its environment, its cwd): an HTTP server (`--url`) has neither. */
 const SPAWN_FLAGS = ['--env', '--env-allow', '--cwd'];
 /** Other spellings of a flag: one flag, so giving both is giving it twice. */
@@ -66,7 +69,7 @@ export function parseProbeFlags(args: readonly string[]): ProbeFlags | string {
   const envAllow: string[] = [];
   const calls: { name: string; arguments: Record<string, unknown>; hasArgs: boolean }[] = [];
   const headerEnv: { name: string; variable: string }[] = [];
-  const out: { requestMs?: number; startupMs?: number; cwd?: string; config?: string; server?: string; url?: string; protocol?: ProtocolChoice } = {};
+  const out: { requestMs?: number; startupMs?: number; cwd?: string; config?: string; server?: string; url?: string; protocol?: ProtocolChoice; taskStatus?: string } = {};
   const given = new Set<string>();
   for (let i = 0; i < flags.length; i++) {
     const token = flags[i]!;
@@ -95,6 +98,12 @@ export function parseProbeFlags(args: readonly string[]): ProbeFlags | string {
       case '--protocol': {
         if (!PROTOCOL_CHOICES.includes(value!)) return `--protocol needs one of ${PROTOCOL_CHOICES.join(', ')} (got ${JSON.stringify(value)})`;
         out.protocol = value!;
+        break;
+      }
+      case '--task-status': {
+        const problem = taskStatusProblem(value!);
+        if (problem) return problem;
+        out.taskStatus = value!;
         break;
       }
       case '--cwd': out.cwd = value!; break;
@@ -137,6 +146,7 @@ export function parseProbeFlags(args: readonly string[]): ProbeFlags | string {
     }
   }
   if (out.config !== undefined && out.server === undefined) return '--mcp-config (--config) needs --server NAME';
+  if (out.taskStatus !== undefined && calls.length > 0) return '--task-status asks about one task only: not with --call';
   const named = [out.server !== undefined ? '--server NAME' : '', out.url !== undefined ? '--url URL' : '', command.length > 0 ? '-- CMD ARGS…' : ''].filter(Boolean);
   if (named.length > 1) return `give one of --server NAME, --url URL or -- CMD ARGS…, not ${named.join(' and ')}`;
   if (named.length === 0) return 'needs a server command after -- (or --server NAME, or --url URL)';
@@ -145,6 +155,12 @@ export function parseProbeFlags(args: readonly string[]): ProbeFlags | string {
     if (spawnOnly.length > 0) return `${spawnOnly.join(', ')} shape a spawned server; an HTTP server (--url) has no environment or cwd of probe's`;
   } else if (headerEnv.length > 0) return '--header-env goes with --url (a config entry\'s headers are its own)';
   return { json, trust, env, envAllow, calls: calls.map(({ name, arguments: a }) => ({ name, arguments: a })), command, headerEnv, ...out };
+}
+
+/** Why a `--task-status` value is no task id probe sends: empty, or over `taskIdBytes`. */
+function taskStatusProblem(taskId: string): string | undefined {
+  const problem = taskIdProblem(taskId);
+  return problem === undefined ? undefined : `--task-status: ${problem}`;
 }
 
 /** What `--protocol` takes: `auto`, the modern revision, or one revision probe reads, offered in initialize. */
@@ -162,10 +178,17 @@ function checkCwd(cwd: string): Failure | undefined {
 
 /** The exit code of a probe: unknown outcome (4) over protocol/transport (3) over findings (1). */
 export function probeExit(report: ProbeReport): number {
+  if (report.taskStatus) return taskStatusExit(report);
   if (report.calls.some((call) => call.outcome === 'unknown')) return EXIT.unknown;
   if (report.failure) return EXIT.protocol;
   if (report.findings.length > 0 || report.calls.some((call) => call.findings.length > 0)) return EXIT.failed;
   return EXIT.ok;
+}
+
+/** `--task-status`: 0 for a terminal status, 4 for one still working or a task the server does not know (3 if the session failed). */
+function taskStatusExit(report: ProbeReport): number {
+  if (report.failure) return EXIT.protocol;
+  return report.taskStatus?.terminal === true ? EXIT.ok : EXIT.unknown;
 }
 
 /**
@@ -235,6 +258,7 @@ function probeOptions(flags: ProbeFlags, io: Io, redactor: Redactor): ProbeOptio
     calls: flags.calls,
     redactor,
     ...(flags.protocol !== undefined ? { protocol: flags.protocol } : {}),
+    ...(flags.taskStatus !== undefined ? { taskStatus: flags.taskStatus } : {}),
     ...(io.interrupt ? { signal: io.interrupt } : {}),
     timeouts: { ...(flags.requestMs !== undefined ? { requestMs: flags.requestMs } : {}), ...(flags.startupMs !== undefined ? { startupMs: flags.startupMs } : {}) },
   };

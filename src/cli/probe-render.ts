@@ -67,6 +67,16 @@ function taskLines(task: NonNullable<ReportedCall['task']>): string[] {
   return lines;
 }
 
+/** `--task-status`: the status the server states (and a completed task's text), or that it does not know the task. */
+function taskStatusLines(status: NonNullable<ProbeReport['taskStatus']>): string[] {
+  const lines: string[] = [];
+  if (status.unknownToServer) lines.push(`  task      ${status.taskId}: unknown to the server (${status.unknownToServer.code}: ${status.unknownToServer.message})`);
+  else if (status.status !== undefined) lines.push(`  task      ${status.taskId}: ${status.status}${status.terminal ? ' (terminal)' : ' (not terminal)'}, updated ${status.lastUpdatedAt ?? '?'}${status.statusMessage !== undefined ? ` — ${JSON.stringify(status.statusMessage)}` : ''}`);
+  if (status.result?.text !== undefined) lines.push(`    text    ${clipChars(JSON.stringify(status.result.text), LIMITS.evidenceChars)}${status.result.isError ? ' (isError)' : ''}`);
+  for (const f of status.findings) lines.push(findingLine(f, '    finding '));
+  return lines;
+}
+
 /** What probe reached: a command with its cwd and environment names, or a URL with its header names (values never shown). */
 function reachedLines(report: ProbeReport): string[] {
   if ('url' in report) return [`probe: ${report.url}`, `  headers   ${report.headerNames.join(', ') || '(none)'} (values not shown)`];
@@ -100,6 +110,7 @@ export function renderProbeText(report: ProbeReport, exit: number): string {
     const tasked = typeof tool.taskSupport === 'string' ? `  taskSupport ${text(tool.taskSupport)}` : tool.taskSupport !== undefined ? `  taskSupport ${json(tool.taskSupport)}` : '';
     lines.push(`    ${text(tool.name)}${tool.title !== undefined ? ` (${text(tool.title)})` : ''}  ${hashes}${hints}${tasked}`);
   }
+  if (report.taskStatus) lines.push(...taskStatusLines(report.taskStatus));
   const lc = report.listChanged;
   if (lc.received > 0) lines.push(`  list_changed ${lc.received} received (${lc.declared ? 'declared' : 'not declared'}); re-listed: ${lc.relisted ? (lc.changed ? 'changed' : 'unchanged') : 'no'}`);
   for (const call of report.calls) lines.push(...callLines(call));

@@ -4,6 +4,7 @@ import { nameList, OFFERED_VERSION, READ_VERSIONS, versionProfile, type VersionP
 import { notSent, unlistedCall, type CallRequest, type ProbedCall } from './probe-calls.ts';
 import { callOnce, iconOwners } from './probe-task.ts';
 import { iconFindings, taskingOf, taskListingFindings } from './probe-task-listing.ts';
+import { queryTaskStatus, type TaskStatusReport } from './probe-task-status.ts';
 import { excerpt, finding, fromFailure, type ProbeFinding } from './probe-finding.ts';
 import { OutputJudge } from './output-judge.ts';
 import { SchemaCompilers } from './probe-ajv.ts';
@@ -34,6 +35,8 @@ export interface ProbeRunOptions<Closed = unknown> {
   readonly restartedAfter?: string;
   /** The origin of the URL an HTTP server was reached at (icons off it are findings); undefined for stdio. */
   readonly serverOrigin?: string;
+  /** `--task-status ID`: after the opening, that task's status only (probe-task-status.ts); nothing listed or called. */
+  readonly taskStatus?: string;
 }
 
 /** What the general profile found over one transport; `close` is what closing it reported. */
@@ -58,6 +61,8 @@ export interface ProbeRun<Closed> {
   readonly negotiation?: Negotiation;
   /** `auto`: the server left after discover; probe.ts starts it once more, for initialize (what it went by). */
   readonly restart?: string;
+  /** `--task-status ID`: what the server said of that task. */
+  readonly taskStatus?: TaskStatusReport;
   readonly close: Closed;
 }
 
@@ -114,7 +119,7 @@ export async function runProbe<Closed>(transport: Transport<Closed>, options: Pr
   const stop = () => void (inTask.running || session.close());
   if (options.signal?.aborted) stop();
   else options.signal?.addEventListener('abort', stop, { once: true });
-  let known: { serverInfo?: ServerInfo; protocolVersion?: string; instructions?: string; versionNotes?: NonNullable<ProbeRun<Closed>['versionNotes']>; negotiation?: Negotiation } = {};
+  let known: { serverInfo?: ServerInfo; protocolVersion?: string; instructions?: string; versionNotes?: NonNullable<ProbeRun<Closed>['versionNotes']>; negotiation?: Negotiation; taskStatus?: TaskStatusReport } = {};
   let started = false;
 
   const judge = options.judge ?? new OutputJudge();
@@ -164,6 +169,10 @@ export async function runProbe<Closed>(transport: Transport<Closed>, options: Pr
   listChanged.declared = capabilities.tools?.listChanged === true;
   if (!capabilities.tools) findings.push(finding('protocol', 'no_tools_capability', 'spec MUST', 'server does not declare the tools capability', { evidence: `capabilities ${excerpt(capabilities)}` }));
 
+  if (options.taskStatus !== undefined) {
+    known.taskStatus = await queryTaskStatus(session, options.taskStatus, timeouts.requestMs);
+    return finish();
+  }
   const maxPages = options.maxPages ?? LIMITS.probePages;
   const listing = await listAll(session, maxPages, timeouts.requestMs);
   pages = listing.pages;

@@ -10,6 +10,7 @@ import { runProbe, type ProbeRun, type ProbeRunOptions } from './probe-run.ts';
 import { MODERN_VERSION, type ProtocolChoice } from './probe-protocols.ts';
 import type { Negotiation } from './probe-open.ts';
 import { boundText, type Bounded } from './report-value.ts';
+import { boundTaskStatus, type TaskStatusReport } from './probe-task-status.ts';
 
 export interface ProbeTimeouts extends Graces {
   /** Spawn to initialize answer: generous, a cold `npx` may install first. */
@@ -39,6 +40,8 @@ export interface ProbeOptions {
   readonly redactor?: Redactor;
   /** How the session opens (see `runProbe`); `auto` and 2026-07-28 over stdio only: an HTTP target always initializes. */
   readonly protocol?: ProtocolChoice;
+  /** `--task-status ID`: one tasks/get (+ tasks/result if completed) after the opening, instead of the listing and calls. */
+  readonly taskStatus?: string;
 }
 
 /** A server probe spawned over stdio, as the report names it: its command, cwd and environment names. */
@@ -93,6 +96,8 @@ export interface ProbeFindings<Closed = CloseReport | HttpCloseReport> {
   readonly stderr: string;
   /** What closing did: a stdio server's process group stopped, or an HTTP session ended. */
   readonly close?: Closed;
+  /** `--task-status ID`: what the server said of that task (server values bounded and redacted). */
+  readonly taskStatus?: TaskStatusReport;
 }
 
 /**
@@ -154,6 +159,7 @@ export async function probeTarget(target: ProbeTarget, options: ProbeOptions = {
       ...(options.calls ? { calls: options.calls } : {}),
       ...(options.maxPages !== undefined ? { maxPages: options.maxPages } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.taskStatus !== undefined ? { taskStatus: options.taskStatus } : {}),
     });
     return { ...base, ...findingsOf(run, '', redactor) };
   } finally {
@@ -189,6 +195,7 @@ async function probeServer(
       ...(options.calls ? { calls: options.calls } : {}),
       ...(options.maxPages !== undefined ? { maxPages: options.maxPages } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.taskStatus !== undefined ? { taskStatus: options.taskStatus } : {}),
       ...protocolOf(options),
     });
     const report = { ...base, ...findingsOf(run, server.stderr(), redactor) };
@@ -225,6 +232,7 @@ function findingsOf<Closed>(run: ProbeRun<Closed>, stderr: string, redactor: Red
     ...(run.failure ? { failure: reportFinding(run.failure, redactor) } : {}),
     stderr: reportStderr(stderr, redactor),
     close: run.close,
+    ...(run.taskStatus ? { taskStatus: boundTaskStatus(run.taskStatus, redactor) } : {}),
   };
 }
 
