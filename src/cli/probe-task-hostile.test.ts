@@ -14,10 +14,10 @@ import { testIo } from './test-io.ts';
 const ROOT = join(import.meta.dir, '../..');
 const SERVER = join(ROOT, 'src/mcp/probe/testing/task-hostile.ts');
 
-async function probeMode(mode: string, timeoutMs = 10_000): Promise<{ code: number; call: Record<string, unknown>; methods: string[] }> {
+async function probeMode(mode: string, timeoutMs = 10_000, args = '{}'): Promise<{ code: number; call: Record<string, unknown>; methods: string[] }> {
   const methodsLog = join(scratchDir('caplab-task-hostile-'), 'methods.log');
   const io = testIo(ROOT, { PATH: process.env['PATH'] ?? '/usr/bin:/bin' });
-  const code = await cli(['probe', '--json', '--protocol', '2025-11-25', '--timeout-ms', String(timeoutMs), '--call', 'slow', '--', process.execPath, SERVER, mode, methodsLog], io);
+  const code = await cli(['probe', '--json', '--protocol', '2025-11-25', '--timeout-ms', String(timeoutMs), '--call', 'slow', '--args', args, '--', process.execPath, SERVER, mode, methodsLog], io);
   const report = JSON.parse(io.out());
   let methods: string[] = [];
   try {
@@ -65,5 +65,13 @@ describe('probe against a misbehaving task server', () => {
     expect(count(methods, 'tasks/get')).toBeLessThanOrEqual(timeoutMs / LIMITS.taskPollFloorMs + 1);
     expect([count(methods, 'tools/call'), count(methods, 'tasks/cancel'), count(methods, 'tasks/result')]).toEqual([1, 1, 0]);
     expect(code).toBe(4);
+  });
+
+  test('arguments that fail the inputSchema answered by a JSON-RPC error: protocol/input_error_channel (spec SHOULD); valid ones refused so: none', async () => {
+    const bad = await probeMode('rpc_input_error', 10_000, '{"n":"x"}');
+    expect(bad.call['outcome']).toBe('rpc_error');
+    expect(kinds(bad.call)).toEqual(['jsonrpc_error', 'input_error_channel']);
+    const good = await probeMode('rpc_input_error', 10_000, '{"n":1}');
+    expect(kinds(good.call)).toEqual(['jsonrpc_error']);
   });
 });

@@ -86,13 +86,26 @@ export interface CallContext {
 /** One `--call`, sent once: as a task where the session and the tool allow it (2025-11-25), else plain (with a note for a tool that needs a task). */
 export async function callOnce(session: Correlator<unknown>, call: CallRequest, runtime: ToolRuntime | undefined, context: CallContext): Promise<ProbedCall> {
   const { profile, tasking, timeoutMs, judging, inTask } = context;
-  if (!runsAsTask(runtime?.taskSupport, tasking)) return plainCallNote(await probeCall(session, call, runtime, profile, timeoutMs, judging), runtime?.taskSupport, tasking);
+  // Judged before sending: whether probe's Ajv refuses the arguments (they are sent all the same).
+  const refusedArgs = runtime?.inputValid !== undefined && !runtime.inputValid(call.arguments);
+  if (!runsAsTask(runtime?.taskSupport, tasking)) return inputChannel(plainCallNote(await probeCall(session, call, runtime, profile, timeoutMs, judging), runtime?.taskSupport, tasking), refusedArgs, tasking);
   inTask.running = true;
   try {
-    return await probeTaskCall(session, call, runtime, profile, timeoutMs, judging);
+    return inputChannel(await probeTaskCall(session, call, runtime, profile, timeoutMs, judging), refusedArgs, tasking);
   } finally {
     inTask.running = false;
   }
+}
+
+/**
+ * 2025-11-25: arguments that fail the inputSchema SHOULD be answered as a
+ * tool execution error (`isError`, which the model can act on), not a
+ * JSON-RPC error: one that was is `protocol/input_error_channel`.
+ */
+function inputChannel(call: ProbedCall, refusedArgs: boolean, tasking: Tasking): ProbedCall {
+  if (!refusedArgs || tasking.version !== TASKS_VERSION || call.outcome !== 'rpc_error') return call;
+  const channel = finding('protocol', 'input_error_channel', 'spec SHOULD', 'arguments that fail the inputSchema (probe\'s Ajv; sent anyway) were answered by a JSON-RPC error, not a tool execution error (isError)', { tool: call.tool, evidence: call.findings.at(-1)?.evidence ?? 'a JSON-RPC error' });
+  return { ...call, findings: [...call.findings, channel] };
 }
 
 /** The owners of icons probe checks: each tool that lists some, and the server. */

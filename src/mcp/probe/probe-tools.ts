@@ -30,6 +30,8 @@ export interface ToolRuntime {
   readonly hasOutputSchema: boolean;
   /** `execution.taskSupport` as listed: whether (and how) a call may run as a task (probe-task.ts). */
   readonly taskSupport?: unknown;
+  /** For a tool probe calls: its inputSchema compiled, so arguments it refuses are known before the answer (probe-task.ts). */
+  readonly inputValid?: (args: unknown) => boolean;
   readonly output?: { readonly schema: object; readonly mode: CompileMode };
 }
 
@@ -92,11 +94,14 @@ function checkTool(entry: unknown, checking: Checking): { tool?: ProbedTool; run
   const input = entry['inputSchema'];
   const output = entry['outputSchema'];
   const inputHash = input === undefined ? undefined : hashOf(input);
+  let inputValid: ((args: unknown) => boolean) | undefined;
   const outputHash = output === undefined ? undefined : hashOf(output);
   if (!isObject(input) || input['type'] !== 'object') {
     findings.push(finding('protocol', 'input_schema', 'spec MUST', 'inputSchema is not an object schema ({"type":"object",…})', { tool: name, evidence: excerpt(input, 80) }));
   } else {
-    findings.push(...compileOnce(input, inputHash, 'inputSchema', name, checking).findings);
+    const compiled = compileOnce(input, inputHash, 'inputSchema', name, checking);
+    findings.push(...compiled.findings);
+    if (compiled.validate && checking.called.has(name)) inputValid = compiled.validate;
   }
   let runtime: ToolRuntime = { hasOutputSchema: false };
   if (output !== undefined && profile.structured) {
@@ -122,7 +127,7 @@ function checkTool(entry: unknown, checking: Checking): { tool?: ProbedTool; run
     ...(entry['icons'] !== undefined ? { icons: entry['icons'] } : {}),
     ...taskSupportOf(entry),
   };
-  return { tool, runtime: { ...runtime, ...taskSupportOf(entry) }, findings };
+  return { tool, runtime: { ...runtime, ...taskSupportOf(entry), ...(inputValid ? { inputValid: (args: unknown) => inputValid(args) === true } : {}) }, findings };
 }
 
 /** Names listed more than once, with their counts, in one pass. */

@@ -16,6 +16,7 @@ export const TASK_HOSTILE_MODES: Readonly<Record<string, TaskScript>> = {
   no_related_meta: { relatedMeta: false },
   long_task_id: { taskId: 't'.repeat(300) },
   never_terminal: { statuses: ['working'], pollInterval: 0 },
+  rpc_input_error: { rejectCalls: true },
 };
 
 if (import.meta.main) {

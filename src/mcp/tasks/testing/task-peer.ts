@@ -18,6 +18,8 @@ export interface TaskScript {
   readonly relatedMeta?: boolean;
   /** The CallToolResult `tasks/result` answers (default one text block `done`). */
   readonly result?: Record<string, unknown>;
+  /** Every tools/call refused with -32602 (as a server that reports bad arguments on the wrong channel). */
+  readonly rejectCalls?: boolean;
 }
 
 export interface TaskPeerLog {
@@ -43,7 +45,7 @@ export function taskAnswer(script: TaskScript, log: TaskPeerLog, message: Record
   const statuses = script.statuses ?? ['working', 'completed'];
   const answers: Record<string, () => unknown> = {
     initialize: () => ({ protocolVersion: '2025-11-25', capabilities: { tools: {}, tasks: { cancel: {}, requests: { tools: { call: {} } } } }, serverInfo: { name: 'task-peer', version: '1.0.0' } }),
-    'tools/list': () => ({ tools: [{ name: 'slow', inputSchema: { type: 'object' }, execution: { taskSupport: 'optional' } }] }),
+    'tools/list': () => ({ tools: [{ name: 'slow', inputSchema: { type: 'object', properties: { n: { type: 'integer' } } }, execution: { taskSupport: 'optional' } }] }),
     'tools/call': () => ({ task: task(script.first ?? 'working') }),
     'tasks/get': () => task(statuses[Math.min(gets - 1, statuses.length - 1)]!),
     'tasks/result': () => {
@@ -53,6 +55,7 @@ export function taskAnswer(script: TaskScript, log: TaskPeerLog, message: Record
     'tasks/cancel': () => task('cancelled'),
     ping: () => ({}),
   };
+  if (method === 'tools/call' && script.rejectCalls) return { jsonrpc: '2.0', id, error: { code: -32602, message: 'Invalid params: n must be an integer' } };
   const answer = answers[method];
   return answer ? { jsonrpc: '2.0', id, result: answer() } : { jsonrpc: '2.0', id, error: { code: -32601, message: `Method not found: ${method}` } };
 }
