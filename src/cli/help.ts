@@ -144,7 +144,9 @@ twice, more than 256 packages), 3 stdout could not be written.`,
 
 The fixture MCP server on stdio (newline-delimited JSON-RPC, protocol 2025-06-18). Tool
 read_source with inputSchema and outputSchema from the same contract the host validates with;
-results carry structuredContent and one text block holding it serialized. Logs go to stderr only; exits on stdin EOF.
+results carry structuredContent and one text block holding it serialized. An initialize
+offering 2025-11-25 gets that revision, with count_words {source_id, delay_ms} too: callable
+as a task (tasks/get, tasks/result, tasks/cancel; no tasks/list). Logs go to stderr only; exits on stdin EOF.
 Every stdin line gets one answer (-32700 not JSON, -32600 not a request, -32601 unknown method,
 -32602 bad params) or one stderr line; stdin is not read while stdout is not being read.
 caplab demo spawns it itself (this same program with \`serve\`), with a cleaned environment.
@@ -154,7 +156,7 @@ With --http, the same server over Streamable HTTP at /mcp; one stdout line once 
 Accept listing application/json and text/event-stream: 406); requests are answered as JSON,
 notifications 202; GET 405; DELETE ends the session, as do 30 minutes without a request. The
 initialize answer names Mcp-Session-Id; later requests need it (400; unknown or expired 404) and
-MCP-Protocol-Version: 2025-06-18 (400). At most 64 live sessions (503).
+MCP-Protocol-Version naming the negotiated revision (400). Tasks are kept across sessions. At most 64 live sessions (503).
   --host H               address to bind (default 127.0.0.1; another one warns on stderr)
   --port N               port, 0 to 65535 (default 0: the system picks; the line names it)
   --token-env NAME       every request needs Authorization: Bearer <value of NAME> (401 otherwise);

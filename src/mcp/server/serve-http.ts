@@ -1,7 +1,8 @@
 /**
  * `caplab serve --http`: a tools-only server's methods (the stdio server's,
  * `toolServerMethods` and `answerMessage`) framed by `Bun.serve` as MCP
- * Streamable HTTP (2025-06-18), JSON answers only: no SSE stream, no GET.
+ * Streamable HTTP (2025-06-18, or 2025-11-25 when offered: one task store
+ * for every session), JSON answers only: no SSE stream, no GET.
  * Every request passes the guards first (`Host`/`Origin` 403, token 401),
  * then `/mcp` only (404), POST one message or DELETE a session (else 405).
  * Sessions idle past `httpSessionIdleMs` expire (http-sessions.ts).
