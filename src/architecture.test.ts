@@ -22,7 +22,7 @@ import ts from 'typescript';
 import { scratchDir } from '../test/scratch.ts';
 
 /** mcp's layers, each a sub-folder of src/mcp with its own index.ts; src/mcp/index.ts is the folder's surface. */
-const MCP_LAYERS: readonly string[] = ['wire', 'client', 'server', 'probe', 'config'];
+const MCP_LAYERS: readonly string[] = ['wire', 'tasks', 'client', 'server', 'probe', 'config'];
 
 /**
  * What each shipped layer may import; base imports nothing of caplab. A layer
@@ -38,12 +38,14 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   binding: ['base', 'contract'],
   pipeline: ['base', 'contract', 'binding', 'platform'],
   'mcp/wire': ['base', 'contract', 'binding', 'platform'],
-  'mcp/client': ['base', 'contract', 'binding', 'pipeline', 'platform', 'mcp/wire'],
-  'mcp/server': ['base', 'contract', 'mcp/wire'],
-  'mcp/probe': ['base', 'contract', 'platform', 'mcp/wire', 'mcp/client', 'mcp/config'],
+  // MCP 2025-11-25 tasks (the client's engine, the shapes serve answers with), on the wire only.
+  'mcp/tasks': ['base', 'contract', 'mcp/wire'],
+  'mcp/client': ['base', 'contract', 'binding', 'pipeline', 'platform', 'mcp/wire', 'mcp/tasks'],
+  'mcp/server': ['base', 'contract', 'mcp/wire', 'mcp/tasks'],
+  'mcp/probe': ['base', 'contract', 'platform', 'mcp/wire', 'mcp/tasks', 'mcp/client', 'mcp/config'],
   // The tool-name rule (binding/tool-name.ts) also maps server keys.
   'mcp/config': ['base', 'contract', 'binding', 'mcp/wire'],
-  mcp: ['base', 'contract', 'binding', 'pipeline', 'platform', 'mcp/wire', 'mcp/client', 'mcp/server', 'mcp/probe', 'mcp/config'],
+  mcp: ['base', 'contract', 'binding', 'pipeline', 'platform', 'mcp/wire', 'mcp/tasks', 'mcp/client', 'mcp/server', 'mcp/probe', 'mcp/config'],
   skill: ['base', 'contract', 'assets'],
   ledger: ['base', 'contract'],
   // caplab report's page: drawn from verify's verdict and the record, read through the ledger's bounded reader.
@@ -217,7 +219,7 @@ test('every layer imports only the layers below it, through their index.ts; ever
   expect(edges).toContainEqual({ from: REGISTRY, to: 'src/main.ts', how: 'url' });
   expect(edges.some((e) => e.from.startsWith('scripts/') && e.to.startsWith('src/'))).toBe(true);
   expect([...new Set(files.map(layerOf))].filter((layer) => layer?.endsWith('/testing')).sort()).toEqual([
-    'cli/testing', 'excerpt/testing', 'harness/testing', 'ledger/testing', 'mcp/client/testing', 'mcp/probe/testing', 'mcp/wire/testing', 'pipeline/testing', 'platform/testing',
+    'cli/testing', 'excerpt/testing', 'harness/testing', 'ledger/testing', 'mcp/client/testing', 'mcp/probe/testing', 'mcp/tasks/testing', 'mcp/wire/testing', 'pipeline/testing', 'platform/testing',
   ]);
 });
 
@@ -235,9 +237,9 @@ test('the check catches a wrong-way import between mcp layers, however it is wri
   });
   const { found } = await violations(root);
   expect(found).toEqual([
-    'src/mcp/client/reexport.ts → src/mcp/server/index.ts (import): mcp/client may not import mcp/server (it may import: base, contract, binding, pipeline, platform, mcp/wire)',
+    'src/mcp/client/reexport.ts → src/mcp/server/index.ts (import): mcp/client may not import mcp/server (it may import: base, contract, binding, pipeline, platform, mcp/wire, mcp/tasks)',
     'src/mcp/server/index.ts → src/mcp/wire/frame.ts (import): reaches into mcp/wire instead of src/mcp/wire/index.ts',
-    'src/mcp/server/side.ts → src/mcp/client/index.ts (import): mcp/server may not import mcp/client (it may import: base, contract, mcp/wire)',
+    'src/mcp/server/side.ts → src/mcp/client/index.ts (import): mcp/server may not import mcp/client (it may import: base, contract, mcp/wire, mcp/tasks)',
     'src/mcp/wire/frame.ts → src/mcp/client/index.ts (import): mcp/wire may not import mcp/client (it may import: base, contract, binding, platform)',
     'src/mcp/wire/lazy.ts → src/mcp/server/index.ts (import): mcp/wire may not import mcp/server (it may import: base, contract, binding, platform)',
     // Erased before the bundler sees it: only TypeScript's scanner finds it.

@@ -1,4 +1,4 @@
-import { canonicalHash, exportContract, schemaHash, type Contract, type Effect, type ErrorClass, type JsonSchema, type Outcome } from '../contract/index.ts';
+import { canonicalHash, exportContract, schemaHash, type Completion, type Contract, type Effect, type ErrorClass, type JsonSchema, type Outcome } from '../contract/index.ts';
 import { deepFreeze } from '../base/index.ts';
 import { fail, ok } from '../contract/index.ts';
 import { checkFills, fillsSilently, findSchemaDefault } from './fills.ts';
@@ -84,6 +84,8 @@ export interface BoundContract {
   readonly fills: Readonly<Record<string, unknown>>;
   /** A listed tool's annotations as the server gave them (`Contract.hints`): untrusted, kept, never acted on; absent when the contract has none. */
   readonly hints?: Readonly<Record<string, unknown>>;
+  /** How the work completes (`Contract.completion`): absent, synchronously; present only for a background contract. */
+  readonly completion?: Completion;
 }
 
 /**
@@ -189,6 +191,7 @@ export function tryBind(contract: Contract, options: BindOptions): Outcome<Bindi
       resultSchemaHash: exported.resultSchemaHash,
       fills: contract.fills ?? {},
       ...(contract.hints ? { hints: contract.hints } : {}),
+      ...(contract.completion ? { completion: contract.completion } : {}),
     },
     model: { target, schema: prepared.value.schema, schemaHash: schemaHash(prepared.value.schema) },
     conversion: { arguments: prepared.value.version, result: RESULT_CONVERSION },

@@ -165,7 +165,9 @@ twice, more than 256 packages), 3 stdout could not be written.`,
 
 The fixture MCP server on stdio (newline-delimited JSON-RPC, protocol 2025-06-18). Tool
 read_source with inputSchema and outputSchema from the same contract the host validates with;
-results carry structuredContent and one text block holding it serialized. Logs go to stderr only; exits on stdin EOF.
+results carry structuredContent and one text block holding it serialized. An initialize
+offering 2025-11-25 gets that revision, with count_words {source_id, delay_ms} too: callable
+as a task (tasks/get, tasks/result, tasks/cancel; no tasks/list). Logs go to stderr only; exits on stdin EOF.
 Every stdin line gets one answer (-32700 not JSON, -32600 not a request, -32601 unknown method,
 -32602 bad params) or one stderr line; stdin is not read while stdout is not being read.
 caplab demo spawns it itself (this same program with \`serve\`), with a cleaned environment.
@@ -175,7 +177,7 @@ With --http, the same server over Streamable HTTP at /mcp; one stdout line once 
 Accept listing application/json and text/event-stream: 406); requests are answered as JSON,
 notifications 202; GET 405; DELETE ends the session, as do 30 minutes without a request. The
 initialize answer names Mcp-Session-Id; later requests need it (400; unknown or expired 404) and
-MCP-Protocol-Version: 2025-06-18 (400). At most 64 live sessions (503).
+MCP-Protocol-Version naming the negotiated revision (400). Tasks are kept across sessions. At most 64 live sessions (503).
   --host H               address to bind (default 127.0.0.1; another one warns on stderr)
   --port N               port, 0 to 65535 (default 0: the system picks; the line names it)
   --token-env NAME       every request needs Authorization: Bearer <value of NAME> (401 otherwise);
@@ -251,7 +253,12 @@ shows control and bidi characters a server sent as escapes (\\x1b, \\u202e).
   --call NAME [--args JSON] send tools/call once (repeatable) and judge the result: isError,
                            content types, structuredContent against outputSchema (Ajv; draft-07
                            and 2020-12), a text block carrying it, timing; a NAME the
-                           server did not list is an unlisted_tool finding (still sent once)
+                           server did not list is an unlisted_tool finding (still sent once).
+                           At 2025-11-25, a tool with execution.taskSupport required or
+                           optional on a server declaring tasks.requests.tools.call runs as a
+                           task: tasks/get at its pollInterval (at least every 100 ms), its
+                           transitions timed in the report, tasks/result when it ends; past
+                           --timeout-ms (or on Ctrl-C) one tasks/cancel, outcome unknown (4)
   --timeout-ms N           per request (tools/list page, tools/call; default 10000), and again
                            for judging each result (judging_timeout past it)
   --startup-timeout-ms N   spawn to initialize answer (default 120000, for cold npx installs)
@@ -266,6 +273,11 @@ shows control and bidi characters a server sent as escapes (\\x1b, \\u202e).
                            connection; the server gone: started once more for initialize.
                            The report names the signal. --url takes a VERSION other than
                            2026-07-28 only
+  --task-status ID         after initialize, one tasks/get of task ID (+ tasks/result if it is
+                           completed) instead of the listing and calls; exit 0 for a terminal
+                           status, 4 for working or a task the server does not know (a new
+                           stdio process knows no earlier task; an HTTP server may). Not with
+                           --call
   --cwd DIR                the server's cwd (default: a fresh empty directory, removed at
                            close; then relative paths after -- that exist in your cwd are
                            made absolute)

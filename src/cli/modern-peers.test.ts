@@ -68,7 +68,8 @@ describe('the SDK v2 client against caplab serve, 2026-07-28', () => {
     }));
     expect(seen.version).toBe('2026-07-28');
     expect(seen.server).toMatchObject({ name: 'caplab-fixture', version: '1.0.0' });
-    expect(seen.tools).toEqual(['read_source']);
+    // count_words is 2025-11-25's fixture: the modern era lists it too (answered synchronously there).
+    expect(seen.tools).toEqual(['read_source', 'count_words']);
     expect(seen.result.isError).toBeFalsy();
     expect(seen.result.structuredContent).toMatchObject({ source_id: 'alpha', text: sourceById(fixtureSnapshot(), 'alpha')!.text });
   });
@@ -125,7 +126,8 @@ describe('caplab probe --protocol against real peers', () => {
     {
       const { code, report } = await probeJson(['--protocol', 'auto', '--', process.execPath, gate]);
       expect(report.failure).toBeUndefined();
-      expect(report.protocolVersion).toBe('2025-06-18');
+      // auto's initialize offers 2025-11-25, which caplab serve speaks.
+      expect(report.protocolVersion).toBe('2025-11-25');
       expect(report.negotiation).toMatchObject({ mode: 'auto', era: 'legacy' });
       expect(report.negotiation.signal).toStartWith('the server closed the connection after server/discover');
       expect(report.negotiation.signal).toEndWith('; started once more for initialize');

@@ -27,6 +27,7 @@ import {
   type LevelOverrides,
   PROBE_MODERN,
   PROBE_VERSIONS,
+  taskIdProblem,
 } from '../mcp/index.ts';
 import { HELP } from './help.ts';
 import { EXIT, exitCodeOf, interrupted } from './exit.ts';
@@ -73,11 +74,13 @@ export interface ProbeFlags {
   /** `--sarif FILE`, `--junit FILE`: report files written at the end. */
   readonly sarif?: string;
   readonly junit?: string;
+  /** `--task-status ID`: one tasks/get (+ tasks/result if completed) instead of the listing and calls. */
+  readonly taskStatus?: string;
 }
 
-const VALUE_FLAGS = new Set(['--sarif', '--junit', '--pins', '--name', '--fail-on', '--level', '--protocol', '--timeout-ms', '--startup-timeout-ms', '--cwd', '--env', '--env-allow', '--call', '--args', '--mcp-config', '--server', '--url', '--header-env']);
+const VALUE_FLAGS = new Set(['--task-status', '--sarif', '--junit', '--pins', '--name', '--fail-on', '--level', '--protocol', '--timeout-ms', '--startup-timeout-ms', '--cwd', '--env', '--env-allow', '--call', '--args', '--mcp-config', '--server', '--url', '--header-env']);
 /** Flags that take one value: given twice, which one was meant is unknown (a usage error, as in every command). */
-const SINGLE_FLAGS = new Set(['--sarif', '--junit', '--pins', '--name', '--fail-on', '--protocol', '--timeout-ms', '--startup-timeout-ms', '--cwd', '--mcp-config', '--server', '--url']);
+const SINGLE_FLAGS = new Set(['--task-status', '--sarif', '--junit', '--pins', '--name', '--fail-on', '--protocol', '--timeout-ms', '--startup-timeout-ms', '--cwd', '--mcp-config', '--server', '--url']);
 /** Flags that shape a spawned server (its environment, its cwd): an HTTP server (`--url`) has neither. */
 const SPAWN_FLAGS = ['--env', '--env-allow', '--cwd'];
 /** Other spellings of a flag: one flag, so giving both is giving it twice. */
@@ -94,7 +97,7 @@ export function parseProbeFlags(args: readonly string[]): ProbeFlags | string {
   const envAllow: string[] = [];
   const calls: { name: string; arguments: Record<string, unknown>; hasArgs: boolean }[] = [];
   const headerEnv: { name: string; variable: string }[] = [];
-  const out: { requestMs?: number; startupMs?: number; cwd?: string; config?: string; server?: string; url?: string; protocol?: ProtocolChoice } = {};
+  const out: { requestMs?: number; startupMs?: number; cwd?: string; config?: string; server?: string; url?: string; protocol?: ProtocolChoice; taskStatus?: string } = {};
   let failOn: Level = 'error';
   let updatePins = false;
   let all = false;
@@ -147,6 +150,12 @@ export function parseProbeFlags(args: readonly string[]): ProbeFlags | string {
         levels[parsed.kind] = parsed.level;
         break;
       }
+      case '--task-status': {
+        const problem = taskStatusProblem(value!);
+        if (problem) return problem;
+        out.taskStatus = value!;
+        break;
+      }
       case '--cwd': out.cwd = value!; break;
       case '--mcp-config': out.config = value!; break;
       case '--server': out.server = value!; break;
@@ -186,6 +195,7 @@ export function parseProbeFlags(args: readonly string[]): ProbeFlags | string {
         return `unknown option ${token}`;
     }
   }
+  if (out.taskStatus !== undefined && (calls.length > 0 || all || gate.pins !== undefined)) return '--task-status asks one server about one task only: not with --call, --all or --pins';
   const gated = gateProblem({ ...gate, updatePins, all }, out, command);
   if (gated !== undefined) return gated;
   if (all) return { json, trust, env, envAllow, calls: calls.map(({ name, arguments: a }) => ({ name, arguments: a })), command, headerEnv, failOn, levels, updatePins, all, ...gate, ...out };
@@ -213,6 +223,12 @@ function gateProblem(gate: { pins?: string; name?: string; updatePins: boolean; 
   return undefined;
 }
 
+/** Why a `--task-status` value is no task id probe sends: empty, or over `taskIdBytes`. */
+function taskStatusProblem(taskId: string): string | undefined {
+  const problem = taskIdProblem(taskId);
+  return problem === undefined ? undefined : `--task-status: ${problem}`;
+}
+
 /** What `--protocol` takes: `auto`, the modern revision, or one revision probe reads, offered in initialize. */
 const PROTOCOL_CHOICES: readonly string[] = ['auto', PROBE_MODERN, ...PROBE_VERSIONS];
 
@@ -231,10 +247,17 @@ function checkCwd(cwd: string): Failure | undefined {
  * over a finding at or above `failOn` (1); a finding without a level counts as an error.
  */
 export function probeExit(report: ProbeReport, failOn: Level = 'error'): number {
+  if (report.taskStatus) return taskStatusExit(report);
   if (report.calls.some((call) => call.outcome === 'unknown')) return EXIT.unknown;
   if (report.failure) return EXIT.protocol;
   if (reachesFailOn(allFindings(report), failOn)) return EXIT.failed;
   return EXIT.ok;
+}
+
+/** `--task-status`: 0 for a terminal status, 4 for one still working or a task the server does not know (3 if the session failed). */
+function taskStatusExit(report: ProbeReport): number {
+  if (report.failure) return EXIT.protocol;
+  return report.taskStatus?.terminal === true ? EXIT.ok : EXIT.unknown;
 }
 
 /**
@@ -453,6 +476,7 @@ function probeOptions(flags: ProbeFlags, io: Io, redactor: Redactor): ProbeOptio
     calls: flags.calls,
     redactor,
     ...(flags.protocol !== undefined ? { protocol: flags.protocol } : {}),
+    ...(flags.taskStatus !== undefined ? { taskStatus: flags.taskStatus } : {}),
     ...(io.interrupt ? { signal: io.interrupt } : {}),
     timeouts: { ...(flags.requestMs !== undefined ? { requestMs: flags.requestMs } : {}), ...(flags.startupMs !== undefined ? { startupMs: flags.startupMs } : {}) },
   };

@@ -99,7 +99,8 @@ describe('mcp-inspector CLI against caplab serve', () => {
     const { code, out } = await inspector('--method', 'tools/list');
     expect(code).toBe(0);
     const tools = JSON.parse(out).tools;
-    expect(tools.map((t: { name: string }) => t.name)).toEqual(['read_source']);
+    // The inspector's SDK offers 2025-11-25, so it sees that revision's fixture too.
+    expect(tools.map((t: { name: string }) => t.name)).toEqual(['read_source', 'count_words']);
     expect(tools[0].inputSchema).toEqual(pinned.inputSchema);
     expect(tools[0].outputSchema).toEqual(pinned.resultSchema);
   });
@@ -141,7 +142,8 @@ describe('the SDK client against caplab serve', () => {
 
   test('tools/list shows read_source with both schemas', async () => {
     const tools = await withServe(async (client) => (await client.listTools()).tools);
-    expect(tools.map((t) => t.name)).toEqual(['read_source']);
+    // The SDK offers 2025-11-25: count_words (taskSupport optional) is listed after read_source.
+    expect(tools.map((t) => [t.name, t.execution?.taskSupport])).toEqual([['read_source', undefined], ['count_words', 'optional']]);
     expect(tools[0]!.inputSchema).toEqual(pinned.inputSchema as typeof tools[0]['inputSchema']);
     expect(tools[0]!.outputSchema).toEqual(pinned.resultSchema as NonNullable<typeof tools[0]['outputSchema']>);
   });

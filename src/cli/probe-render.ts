@@ -63,7 +63,27 @@ function callLines(call: ReportedCall): string[] {
   // The first text block, as evidence is shown: a server's "Error: … failed" without isError is seen here.
   if (call.text !== undefined) lines.push(`    text    ${typeof call.text === 'string' ? clipChars(JSON.stringify(call.text), LIMITS.evidenceChars) : clippedLine(call.text)}`);
   if (call.note) lines.push(`    note    ${call.note}`);
+  if (call.task) lines.push(...taskLines(call.task));
   for (const f of call.findings) lines.push(findingLine(f, '    finding '));
+  return lines;
+}
+
+/** A call's task: its id, each status as first seen (ms after the call was sent), the polls, the one cancel. */
+function taskLines(task: NonNullable<ReportedCall['task']>): string[] {
+  const id = task.taskId === undefined ? 'no task id' : `task ${text(task.taskId)}`;
+  const steps = task.transitions.map((t) => `${t.status} at ${t.ms} ms`).join(' → ');
+  const lines = [`    task    ${id}: ${steps || 'no status'}; ${task.polls} tasks/get${task.resultAsked ? ', tasks/result' : ''}`];
+  if (task.cancel) lines.push(`    cancel  tasks/cancel at ${task.cancel.ms} ms: ${json(task.cancel.answer)}`);
+  return lines;
+}
+
+/** `--task-status`: the status the server states (and a completed task's text), or that it does not know the task. */
+function taskStatusLines(status: NonNullable<ProbeReport['taskStatus']>): string[] {
+  const lines: string[] = [];
+  if (status.unknownToServer) lines.push(`  task      ${status.taskId}: unknown to the server (${status.unknownToServer.code}: ${status.unknownToServer.message})`);
+  else if (status.status !== undefined) lines.push(`  task      ${status.taskId}: ${status.status}${status.terminal ? ' (terminal)' : ' (not terminal)'}, updated ${status.lastUpdatedAt ?? '?'}${status.statusMessage !== undefined ? ` — ${JSON.stringify(status.statusMessage)}` : ''}`);
+  if (status.result?.text !== undefined) lines.push(`    text    ${clipChars(JSON.stringify(status.result.text), LIMITS.evidenceChars)}${status.result.isError ? ' (isError)' : ''}`);
+  for (const f of status.findings) lines.push(findingLine(f, '    finding '));
   return lines;
 }
 
@@ -87,6 +107,7 @@ export function renderProbeText(report: ProbeReport, exit: number, failOn: Level
   const lines = reachedLines(report);
   const server = report.serverInfo;
   lines.push(server ? `  server    ${text(server.name)} ${text(server.version)}, MCP ${report.protocolVersion === undefined ? '?' : text(report.protocolVersion)}` : '  server    no handshake');
+  if (server?.description !== undefined) lines.push(`  about     ${typeof server.description === 'string' ? text(server.description) : json(server.description)}${server.websiteUrl !== undefined ? `  (${json(server.websiteUrl)}, not fetched)` : ''}`);
   if (report.negotiation) lines.push(`  era       ${report.negotiation.era} (--protocol ${report.negotiation.mode}): ${text(report.negotiation.signal)}`);
   if (report.versionNotes) {
     for (const note of report.versionNotes.notApplicable) lines.push(`  n/a       ${note}`);
@@ -96,8 +117,10 @@ export function renderProbeText(report: ProbeReport, exit: number, failOn: Level
   for (const tool of report.tools) {
     const hashes = `${tool.inputSchemaHash ? `input ${tool.inputSchemaHash.slice(0, 12)}` : 'no input schema'}${tool.outputSchemaHash ? `  output ${tool.outputSchemaHash.slice(0, 12)}` : ''}`;
     const hints = tool.annotations !== undefined ? `  hints (untrusted) ${json(tool.annotations)}` : '';
-    lines.push(`    ${text(tool.name)}  ${hashes}${hints}`);
+    const tasked = typeof tool.taskSupport === 'string' ? `  taskSupport ${text(tool.taskSupport)}` : tool.taskSupport !== undefined ? `  taskSupport ${json(tool.taskSupport)}` : '';
+    lines.push(`    ${text(tool.name)}${tool.title !== undefined ? ` (${text(tool.title)})` : ''}  ${hashes}${hints}${tasked}`);
   }
+  if (report.taskStatus) lines.push(...taskStatusLines(report.taskStatus));
   const lc = report.listChanged;
   if (lc.received > 0) lines.push(`  list_changed ${lc.received} received (${lc.declared ? 'declared' : 'not declared'}); re-listed: ${lc.relisted ? (lc.changed ? 'changed' : 'unchanged') : 'no'}`);
   for (const call of report.calls) lines.push(...callLines(call));

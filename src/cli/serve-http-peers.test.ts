@@ -34,7 +34,8 @@ describe('the SDK Streamable HTTP client against caplab serve --http', () => {
     const client = new Client({ name: 'caplab-peer-test', version: '0.0.0' });
     await client.connect(transport);
     expect(transport.sessionId).toMatch(/^[\x21-\x7e]+$/);
-    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['read_source']);
+    // The SDK offers 2025-11-25: the session sees that revision's count_words too.
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['read_source', 'count_words']);
     const result = await client.callTool({ name: 'read_source', arguments: { source_id: 'alpha' } });
     expect(result.isError).toBeFalsy();
     expect(result.structuredContent).toMatchObject({ source_id: 'alpha', text: ALPHA().text });

@@ -1,6 +1,7 @@
 import type * as v from 'valibot';
 import type { ErrorClass } from './failure.ts';
 import type { ContractSchema } from './validator.ts';
+import type { Completion } from './completion.ts';
 
 /** What a tool may do to the world. */
 export type Effect = 'read' | 'create' | 'update' | 'external';
@@ -51,6 +52,13 @@ export interface Contract<TInput extends ContractSchema = ContractSchema, TResul
    * above are). Copied into the bound contract when present.
    */
   readonly hints?: Readonly<Record<string, unknown>>;
+  /**
+   * How the work completes (completion.ts): absent, synchronously (the
+   * answer is the result); `{ mode: 'background', … }`, a receipt first, the
+   * result on a query. Copied into the bound contract only when present, so
+   * a synchronous contract binds as it always did.
+   */
+  readonly completion?: Completion;
 }
 
 /** A contract of caplab's own: valibot input and result, so a handler's input is typed from them (`defineTool`). */

@@ -8,6 +8,7 @@ export { ERROR_CLASSES, fail, isUnknownOutcome, ok, refusal } from './failure.ts
 export type { Basis, ErrorClass, FailClass, Failure, FailureClass, FailureKind, FailureTables, KindRow, KindTable, Outcome, RefusalClass, RefusalKind, Success } from './failure.ts';
 export { CONTRACT_KINDS } from './kinds.ts';
 export type { AnySchema, Contract, Effect, ValibotContract } from './contract.ts';
+export { mcpCompletion, mcpTaskCompletion, type BackgroundCompletion, type Completion, type CompletionStatuses } from './completion.ts';
 export { exportContract, exportSchema, JSON_SCHEMA_DIALECT, schemaHash } from './schema.ts';
 export type { ExportedContract, JsonSchema } from './schema.ts';
 export { codePointLength, codePoints } from './code-points.ts';

@@ -86,5 +86,5 @@ test("each layer's table lists every kind its sources raise by name, and each of
 test('a row names a basis exactly where a peer is refused: the strict client\'s refusals, and nothing outside mcp', () => {
   const refusals = TABLES.flatMap(([folder, table]) => Object.entries(table).filter(([, row]) => row.basis !== null).map(([kind]) => `${folder}:${kind}`));
   expect(refusals.every((name) => name.startsWith('src/mcp:'))).toBe(true);
-  expect(refusals.length).toBe(24);
+  expect(refusals.length).toBe(31);
 });

@@ -132,6 +132,14 @@ export const LIMITS = {
   fuzzSetsPerTool: 10_000,
   /** Bytes of one fuzzed argument set as JSON (below the line limit). */
   fuzzArgumentsBytes: 64 * KiB,
+  /** Milliseconds between two `tasks/get` of one MCP task at the least, whatever `pollInterval` the server asks for (0 included). */
+  taskPollFloorMs: 100,
+  /** Bytes (UTF-8) of an MCP task id caplab accepts; a longer one is `protocol/task_id`, the outcome unknown. */
+  taskIdBytes: 256,
+  /** Milliseconds caplab waits for the answer to its one `tasks/cancel` (sent at a task's deadline or on a signal). */
+  taskCancelMs: 2000,
+  /** Tasks `caplab serve` keeps at once (each expires at its ttl); one more `tools/call` as a task is refused (-32603) until one expires. */
+  serveTasks: 64,
 } as const;
 
 /** The bounds `checkJson` applies. */

@@ -53,9 +53,70 @@ function readSourceCall(snapshot: Snapshot): ServedTool['call'] {
   };
 }
 
-/** The excerpt task's fixture server: `read_source` over one startup snapshot. */
+/** The longest `count_words` may take as a task (its `delay_ms`). */
+export const COUNT_WORDS_MAX_DELAY_MS = 5_000;
+
+/**
+ * count_words as listed: a 2025-11-25 fixture (a session below it never sees
+ * it), whose `delay_ms` is how long it stays `working` as a task. Its input
+ * schema is written here, not a host contract: no caplab run pins it.
+ */
+const COUNT_WORDS_TOOL: Tool = {
+  name: 'count_words',
+  title: 'Count words',
+  description: 'Counts the whitespace-separated words of one snapshot source. As a task (MCP 2025-11-25) it stays working for delay_ms first.',
+  inputSchema: {
+    type: 'object',
+    properties: {
+      source_id: { type: 'string', description: 'The source to count' },
+      delay_ms: { type: 'integer', minimum: 0, maximum: COUNT_WORDS_MAX_DELAY_MS, description: 'How long the task works before it completes (ms)' },
+    },
+    required: ['source_id'],
+    additionalProperties: false,
+  },
+  outputSchema: { type: 'object', properties: { source_id: { type: 'string' }, words: { type: 'integer' } }, required: ['source_id', 'words'], additionalProperties: false },
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+};
+
+/** count_words' arguments, checked by hand against its schema: the reason why not, or the values. */
+function countWordsArgs(args: Readonly<Record<string, unknown>> | undefined): { source_id: string; delay_ms: number } | string {
+  const given = args ?? {};
+  const extra = Object.keys(given).find((key) => key !== 'source_id' && key !== 'delay_ms');
+  if (extra !== undefined) return `invalid_arguments/extra_field: ${JSON.stringify(extra)} is not an argument of count_words`;
+  if (typeof given['source_id'] !== 'string') return 'invalid_arguments/missing_field: source_id (a string) is required';
+  const delay = given['delay_ms'] ?? 0;
+  if (!Number.isSafeInteger(delay) || (delay as number) < 0 || (delay as number) > COUNT_WORDS_MAX_DELAY_MS) {
+    return `invalid_arguments/invalid_value: delay_ms must be a whole number from 0 to ${COUNT_WORDS_MAX_DELAY_MS}`;
+  }
+  return { source_id: given['source_id'], delay_ms: delay as number };
+}
+
+/** The fixture's task tool: the word count of one source, at once or (as a task) after `delay_ms`. */
+function countWords(snapshot: Snapshot): ServedTool {
+  return {
+    tool: COUNT_WORDS_TOOL,
+    since: '2025-11-25',
+    task: { support: 'optional', workMs: (args) => {
+      const read = countWordsArgs(args);
+      return typeof read === 'string' ? 0 : read.delay_ms;
+    } },
+    call(args) {
+      const read = countWordsArgs(args);
+      if (typeof read === 'string') return toolError(read);
+      const source = readSourceResult(snapshot, read.source_id);
+      if (!source) return toolError(`unknown source ${read.source_id}`);
+      const data = { source_id: read.source_id, words: source.text.split(/\s+/).filter((word) => word !== '').length };
+      return { result: { content: [{ type: 'text', text: JSON.stringify(data) }], structuredContent: data } };
+    },
+  };
+}
+
+/**
+ * The excerpt task's fixture server: `read_source` over one startup snapshot,
+ * and in a 2025-11-25 session (or the 2026-07-28 era) `count_words` too.
+ */
 export function fixtureServer(snapshot: Snapshot): ToolServer {
-  return { info: FIXTURE_SERVER_INFO, tools: [{ tool: readSourceTool(), call: readSourceCall(snapshot) }] };
+  return { info: FIXTURE_SERVER_INFO, tools: [{ tool: readSourceTool(), call: readSourceCall(snapshot) }, countWords(snapshot)] };
 }
 
 /** The fixture server's stdio methods (MCP 2025-06-18 and 2026-07-28, tools only); exported for the serve fuzzer. */

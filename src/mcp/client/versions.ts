@@ -36,7 +36,8 @@ export const VERSION_PROFILES: readonly VersionProfile[] = [
     nameRule: 'spec SHOULD',
     defaultDialect: '2020-12',
     notApplicable: [],
-    notChecked: ['tasks (execution.taskSupport)', 'icons'],
+    // Tasks (probe runs a taskSupport tool's --call as one) and icons (their origin) are read; input flows are not.
+    notChecked: ['input_required answers (elicitation, sampling): probe declares neither, and waits an input_required task out'],
   },
   {
     version: '2025-06-18',

@@ -106,7 +106,8 @@ describe('one Ajv per dialect and strictness, each schema compiled once', () => 
     expect(checked.findings).toEqual([]);
     // Only a tool probe calls keeps its outputSchema, with how it compiled.
     expect(checked.runtimes.get('first')).toEqual({ hasOutputSchema: true });
-    expect(checked.runtimes.get('second')).toEqual({ hasOutputSchema: true, output: { schema: tree, mode: { dialect: '2020-12', strict: true } } });
+    // A called tool keeps its compiled inputSchema too (probe judges its --args before sending them).
+    expect(checked.runtimes.get('second')).toEqual({ hasOutputSchema: true, output: { schema: tree, mode: { dialect: '2020-12', strict: true } }, inputValid: expect.any(Function) });
   });
 
   test('an identical schema is compiled once per listing; its findings name each tool', async () => {

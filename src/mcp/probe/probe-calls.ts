@@ -4,6 +4,7 @@ import { CONTENT_BLOCKS, type Correlator } from '../wire/index.ts';
 import type { OutputJudge, Verdict } from './output-judge.ts';
 import { excerpt, finding, fromFailure, type ProbeFinding } from './probe-finding.ts';
 import type { ToolRuntime } from './probe-tools.ts';
+import type { ProbedTask } from './probe-task.ts';
 import type { VersionProfile } from '../client/index.ts';
 
 /** One `--call`: a tool name and its arguments (a JSON object). */
@@ -42,6 +43,8 @@ export interface ProbedCall {
   readonly outputSchema?: 'valid' | 'invalid' | 'not_checked' | 'none';
   /** Checks not made: the result was too deep to judge, or judging stopped at its deadline or at a signal. */
   readonly notChecked?: readonly CallCheck[];
+  /** A call run as a 2025-11-25 task: its taskId, transitions with their times, polls, cancel (probe-task.ts). */
+  readonly task?: ProbedTask;
   readonly findings: readonly ProbeFinding[];
 }
 

@@ -9,6 +9,7 @@ import type { ProbedCall } from './probe-calls.ts';
 import type { ProbeFinding } from './probe-finding.ts';
 import type { ProbedTool } from './probe-tools.ts';
 import type { ServerInfo } from '../wire/index.ts';
+import { reportTask } from './probe-task.ts';
 import { boundText, boundValue, type Bounded } from './report-value.ts';
 
 /** The server's `serverInfo`: the fields every revision defines, and the rest as one value. */
@@ -16,6 +17,8 @@ export interface ReportedServer {
   readonly name: Bounded<string>;
   readonly version: Bounded<string>;
   readonly title?: Bounded<string>;
+  /** 2025-11-25: kept and shown, never fetched (nor is websiteUrl). */
+  readonly description?: unknown;
   readonly websiteUrl?: unknown;
   readonly icons?: unknown;
   /** Every other member, as sent (bounded as one value). */
@@ -32,6 +35,8 @@ export interface ReportedTool {
   /** The server's untrusted hints. */
   readonly annotations?: unknown;
   readonly icons?: unknown;
+  /** `execution.taskSupport` as sent (2025-11-25). */
+  readonly taskSupport?: unknown;
 }
 
 /** One call: how it ended, with what the server sent bounded. */
@@ -44,7 +49,7 @@ export interface ReportedCall extends Omit<ProbedCall, 'tool' | 'content' | 'tex
   readonly findings: readonly ProbeFinding[];
 }
 
-const KNOWN_SERVER = new Set(['name', 'version', 'title', 'websiteUrl', 'icons']);
+const KNOWN_SERVER = new Set(['name', 'version', 'title', 'description', 'websiteUrl', 'icons']);
 
 export function reportServer(info: ServerInfo, redactor: Redactor): ReportedServer {
   const extras = Object.entries(info).filter(([key]) => !KNOWN_SERVER.has(key));
@@ -52,6 +57,7 @@ export function reportServer(info: ServerInfo, redactor: Redactor): ReportedServ
     name: boundText(info.name, redactor),
     version: boundText(info.version, redactor),
     ...(info.title !== undefined ? { title: boundText(info.title, redactor) } : {}),
+    ...('description' in info ? { description: boundValue(info['description'], redactor) } : {}),
     ...('websiteUrl' in info ? { websiteUrl: boundValue(info['websiteUrl'], redactor) } : {}),
     ...('icons' in info ? { icons: boundValue(info['icons'], redactor) } : {}),
     ...(extras.length > 0 ? { extras: boundValue(Object.fromEntries(extras), redactor) } : {}),
@@ -67,13 +73,15 @@ export function reportTool(tool: ProbedTool, redactor: Redactor): ReportedTool {
     ...(tool.outputSchemaHash !== undefined ? { outputSchemaHash: tool.outputSchemaHash } : {}),
     ...(tool.annotations !== undefined ? { annotations: boundValue(tool.annotations, redactor) } : {}),
     ...(tool.icons !== undefined ? { icons: boundValue(tool.icons, redactor) } : {}),
+    ...(tool.taskSupport !== undefined ? { taskSupport: boundValue(tool.taskSupport, redactor) } : {}),
   };
 }
 
 export function reportCall(call: ProbedCall, redactor: Redactor): ReportedCall {
-  const { tool, content, text, findings, contentTypes, ...rest } = call;
+  const { tool, content, text, findings, contentTypes, task, ...rest } = call;
   return {
     ...rest,
+    ...(task !== undefined ? { task: reportTask(task, redactor) } : {}),
     tool: boundText(tool, redactor),
     ...(contentTypes !== undefined ? { contentTypes: contentTypes.map((type) => clipChars(redactor.redact(type), LIMITS.evidenceChars)) } : {}),
     ...(content !== undefined ? { content: boundValue(content, redactor) } : {}),

@@ -77,6 +77,10 @@ const PROFILE_RULES = {
   judging_timeout: host('warning', 'judging a result did not finish within --timeout-ms: the rest not checked', 'timeout'),
   is_error: host('error', 'the tool reported an error (isError: true)', 'business'),
   unlisted_tool: host('error', 'a --call of a name the server did not list (still sent once)'),
+  // 2025-11-25: tasks, icons and the input-error channel (W10).
+  task_support: must('protocol', 'an execution.taskSupport of unknown value, or "required" on a server without tasks.requests.tools.call'),
+  icon_origin: rule('protocol', 'spec SHOULD', 'warning', 'an http(s) icon off the server\'s origin (any, for a stdio server); never fetched'),
+  input_error_channel: rule('protocol', 'spec SHOULD', 'warning', 'arguments failing the inputSchema answered by a JSON-RPC error rather than isError'),
 } as const satisfies Record<string, ProbeRule>;
 
 /** What `--pins FILE` finds against the pinned listing (pins.ts). */
@@ -128,6 +132,15 @@ const ENDING_RULES = {
   stream_dropped: ended('stream_dropped', 'an HTTP stream ended before its answer'),
   server_error: ended('server_error', 'an HTTP 5xx'),
   unreachable: ended('unreachable', 'the HTTP server could not be reached'),
+  task_malformed: ended('task_malformed', 'a task object that breaks its shape: outcome unknown'),
+  task_id: ended('task_id', 'a taskId that is not a string, is empty or over taskIdBytes, or names another task'),
+  task_status: ended('task_status', 'a task status the revision does not define: outcome unknown'),
+  task_first_status: ended('task_first_status', 'a CreateTaskResult whose first status is not working'),
+  task_transition: ended('task_transition', 'a task status moving out of a terminal one: outcome unknown'),
+  task_related_meta: ended('task_related_meta', 'a tasks/result that does not name its task in _meta'),
+  task_poll_interval: { ...ended('task_poll_interval', 'a pollInterval below taskPollFloorMs (0 included): polled at the floor'), level: 'warning' },
+  task_deadline: ended('task_deadline', 'a task not terminal by --timeout-ms: one tasks/cancel, outcome unknown'),
+  task_cancelled: ended('task_cancelled', 'a task ended cancelled (ours or the server\'s): outcome unknown'),
 } as const satisfies Record<string, ProbeRule>;
 
 /** Every kind probe reports, with its default level and help. */

@@ -86,7 +86,8 @@ describe('runProbe (general profile): reports instead of refusing', () => {
   test('versions: 2025-11-25, 2025-03-26 and 2024-11-05 are listed with notes, not findings; others end the session', async () => {
     const newer = await probeMode('v2025_11');
     expect(newer).toMatchObject({ protocolVersion: '2025-11-25', complete: true, findings: [] });
-    expect(newer.versionNotes?.notChecked).toContain('icons');
+    // Tasks and icons are read at 2025-11-25; what a task's input_required would ask for is not.
+    expect(newer.versionNotes?.notChecked.join(' ')).toContain('input_required');
     const older = await probeMode('v2025_03');
     expect(older).toMatchObject({ protocolVersion: '2025-03-26', complete: true, findings: [] });
     expect(older.versionNotes?.notApplicable.join(' ')).toContain('structuredContent');

@@ -1,7 +1,10 @@
 import { LIMITS, type Failure } from '../../contract/index.ts';
 import { Correlator, type ServerInfo, type Transport } from '../wire/index.ts';
 import { nameList, OFFERED_VERSION, READ_VERSIONS, versionProfile, type VersionProfile } from '../client/index.ts';
-import { notSent, probeCall, unlistedCall, type CallRequest, type ProbedCall } from './probe-calls.ts';
+import { notSent, unlistedCall, type CallRequest, type ProbedCall } from './probe-calls.ts';
+import { callOnce, iconOwners } from './probe-task.ts';
+import { iconFindings, taskingOf, taskListingFindings } from './probe-task-listing.ts';
+import { queryTaskStatus, type TaskStatusReport } from './probe-task-status.ts';
 import { excerpt, finding, fromFailure, type ProbeFinding } from './probe-finding.ts';
 import { OutputJudge } from './output-judge.ts';
 import { SchemaCompilers } from './probe-ajv.ts';
@@ -30,6 +33,10 @@ export interface ProbeRunOptions<Closed = unknown> {
   readonly protocol?: ProtocolChoice;
   /** Set on the one restart `auto` makes after a server left at discover: what it went by; this run only initializes. */
   readonly restartedAfter?: string;
+  /** The origin of the URL an HTTP server was reached at (icons off it are findings); undefined for stdio. */
+  readonly serverOrigin?: string;
+  /** `--task-status ID`: after the opening, that task's status only (probe-task-status.ts); nothing listed or called. */
+  readonly taskStatus?: string;
 }
 
 /** What the general profile found over one transport; `close` is what closing it reported. */
@@ -56,6 +63,8 @@ export interface ProbeRun<Closed> {
   readonly restart?: string;
   /** The first listing's entries as listed and the capabilities the server declared, unbounded (what `--pins` hashes). */
   readonly wire?: { readonly entries: readonly unknown[]; readonly capabilities: unknown };
+  /** `--task-status ID`: what the server said of that task. */
+  readonly taskStatus?: TaskStatusReport;
   readonly close: Closed;
 }
 
@@ -106,11 +115,13 @@ export async function runProbe<Closed>(transport: Transport<Closed>, options: Pr
     stamp: (_method, params) => (era.modern ? withEnvelope(params) : params),
     onResult: (method, result) => (era.modern && !(era.negotiating && method === 'server/discover') ? modernResultProblem(method, result) : undefined),
   });
-  // Closing settles the pending request as closed, so the probe ends at its next step with what it has.
-  const stop = () => void session.close();
+  // Closing settles the pending request as closed, so the probe ends at its next step with what it has;
+  // a call running as a task is left to send its one tasks/cancel first (the engine reads the signal too).
+  const inTask = { running: false };
+  const stop = () => void (inTask.running || session.close());
   if (options.signal?.aborted) stop();
   else options.signal?.addEventListener('abort', stop, { once: true });
-  let known: { serverInfo?: ServerInfo; protocolVersion?: string; instructions?: string; versionNotes?: NonNullable<ProbeRun<Closed>['versionNotes']>; negotiation?: Negotiation; wire?: NonNullable<ProbeRun<Closed>['wire']> } = {};
+  let known: { serverInfo?: ServerInfo; protocolVersion?: string; instructions?: string; versionNotes?: NonNullable<ProbeRun<Closed>['versionNotes']>; negotiation?: Negotiation; wire?: NonNullable<ProbeRun<Closed>['wire']>; taskStatus?: TaskStatusReport } = {};
   let started = false;
 
   const judge = options.judge ?? new OutputJudge();
@@ -160,6 +171,10 @@ export async function runProbe<Closed>(transport: Transport<Closed>, options: Pr
   listChanged.declared = capabilities.tools?.listChanged === true;
   if (!capabilities.tools) findings.push(finding('protocol', 'no_tools_capability', 'spec MUST', 'server does not declare the tools capability', { evidence: `capabilities ${excerpt(capabilities)}` }));
 
+  if (options.taskStatus !== undefined) {
+    known.taskStatus = await queryTaskStatus(session, options.taskStatus, timeouts.requestMs);
+    return finish();
+  }
   const maxPages = options.maxPages ?? LIMITS.probePages;
   const listing = await listAll(session, maxPages, timeouts.requestMs);
   pages = listing.pages;
@@ -169,15 +184,17 @@ export async function runProbe<Closed>(transport: Transport<Closed>, options: Pr
   const checked = await checkTools(listing.entries, profile, { called, compilers, ...(options.signal ? { signal: options.signal } : {}) });
   tools = checked.tools;
   findings.push(...checked.findings);
+  const tasking = taskingOf(opening.opened.era === 'modern' ? MODERN_VERSION : protocolVersion, capabilities);
+  findings.push(...taskListingFindings(tools, tasking), ...iconFindings(iconOwners(tools, serverInfo), options.serverOrigin));
   if (listing.failure) return finish(listing.failure);
 
   const listed = new Set(tools.map((tool) => tool.name));
   for (const call of options.calls ?? []) {
     // Interrupted (while checking the listing, or judging a call): nothing more is sent.
     if (options.signal?.aborted) return finish();
-    const result = await probeCall(session, call, checked.runtimes.get(call.name), profile, timeouts.requestMs, judging);
+    const result = await callOnce(session, call, checked.runtimes.get(call.name), { profile, tasking, timeoutMs: timeouts.requestMs, judging, inTask });
     calls.push(listed.has(call.name) ? result : unlistedCall(result, complete));
-    if (session.failure) return finish();
+    if (session.failure || options.signal?.aborted) return finish();
   }
 
   if (listChanged.received > 0) {

@@ -2,6 +2,7 @@ import { checkJson, LIMITS, schemaHash, type JsonSchema } from '../../contract/i
 import { SchemaCompilers, type CompileMode } from './probe-ajv.ts';
 import { excerpt, finding, type ProbeFinding } from './probe-finding.ts';
 import { compileToolSchema, type CompiledSchema } from './probe-schema.ts';
+import { taskSupportOf } from './probe-task-listing.ts';
 import type { VersionProfile } from '../client/index.ts';
 
 /** The tool-name rule: 1–128 of A-Za-z0-9_.- (the spec's SHOULD from 2025-11-25). */
@@ -20,11 +21,17 @@ export interface ProbedTool {
   readonly annotations?: Readonly<Record<string, unknown>>;
   /** As sent (2025-11-25 defines them); never fetched. */
   readonly icons?: unknown;
+  /** `execution.taskSupport` as sent (2025-11-25: required, optional, forbidden); probe-task.ts checks it. */
+  readonly taskSupport?: unknown;
 }
 
 /** What a call needs to judge a result: whether the tool declared an outputSchema, and for a tool probe calls, the schema and how it compiled. */
 export interface ToolRuntime {
   readonly hasOutputSchema: boolean;
+  /** `execution.taskSupport` as listed: whether (and how) a call may run as a task (probe-task.ts). */
+  readonly taskSupport?: unknown;
+  /** For a tool probe calls: its inputSchema compiled, so arguments it refuses are known before the answer (probe-task.ts). */
+  readonly inputValid?: (args: unknown) => boolean;
   readonly output?: { readonly schema: object; readonly mode: CompileMode };
 }
 
@@ -87,11 +94,14 @@ function checkTool(entry: unknown, checking: Checking): { tool?: ProbedTool; run
   const input = entry['inputSchema'];
   const output = entry['outputSchema'];
   const inputHash = input === undefined ? undefined : hashOf(input);
+  let inputValid: ((args: unknown) => boolean) | undefined;
   const outputHash = output === undefined ? undefined : hashOf(output);
   if (!isObject(input) || input['type'] !== 'object') {
     findings.push(finding('protocol', 'input_schema', 'spec MUST', 'inputSchema is not an object schema ({"type":"object",…})', { tool: name, evidence: excerpt(input, 80) }));
   } else {
-    findings.push(...compileOnce(input, inputHash, 'inputSchema', name, checking).findings);
+    const compiled = compileOnce(input, inputHash, 'inputSchema', name, checking);
+    findings.push(...compiled.findings);
+    if (compiled.validate && checking.called.has(name)) inputValid = compiled.validate;
   }
   let runtime: ToolRuntime = { hasOutputSchema: false };
   if (output !== undefined && profile.structured) {
@@ -115,8 +125,9 @@ function checkTool(entry: unknown, checking: Checking): { tool?: ProbedTool; run
     ...(outputHash !== undefined ? { outputSchemaHash: outputHash } : {}),
     ...(isObject(annotations) ? { annotations } : {}),
     ...(entry['icons'] !== undefined ? { icons: entry['icons'] } : {}),
+    ...taskSupportOf(entry),
   };
-  return { tool, runtime, findings };
+  return { tool, runtime: { ...runtime, ...taskSupportOf(entry), ...(inputValid ? { inputValid: (args: unknown) => inputValid(args) === true } : {}) }, findings };
 }
 
 /** Names listed more than once, with their counts, in one pass. */

@@ -10,6 +10,7 @@ import { runProbe, type ProbeRun, type ProbeRunOptions } from './probe-run.ts';
 import { MODERN_VERSION, type ProtocolChoice } from './probe-protocols.ts';
 import type { Negotiation } from './probe-open.ts';
 import { boundText, type Bounded } from './report-value.ts';
+import { boundTaskStatus, type TaskStatusReport } from './probe-task-status.ts';
 
 export interface ProbeTimeouts extends Graces {
   /** Spawn to initialize answer: generous, a cold `npx` may install first. */
@@ -41,6 +42,8 @@ export interface ProbeOptions {
   readonly protocol?: ProtocolChoice;
   /** Keep the listing as listed (`wire`, unbounded, redacted), for `--pins`; not part of what probe prints. */
   readonly keepWire?: boolean;
+  /** `--task-status ID`: one tasks/get (+ tasks/result if completed) after the opening, instead of the listing and calls. */
+  readonly taskStatus?: string;
 }
 
 /** A server probe spawned over stdio, as the report names it: its command, cwd and environment names. */
@@ -95,6 +98,8 @@ export interface ProbeFindings<Closed = CloseReport | HttpCloseReport> {
   readonly stderr: string;
   /** What closing did: a stdio server's process group stopped, or an HTTP session ended. */
   readonly close?: Closed;
+  /** `--task-status ID`: what the server said of that task (server values bounded and redacted). */
+  readonly taskStatus?: TaskStatusReport;
   /** With `keepWire`: the first listing's entries and the server's identity as sent, redacted, not bounded. */
   readonly wire?: ProbeWire;
 }
@@ -161,11 +166,13 @@ export async function probeTarget(target: ProbeTarget, options: ProbeOptions = {
   try {
     const run = await runProbe(transport.value, {
       timeouts,
+      serverOrigin: new URL(target.url).origin,
       // Over HTTP the modern era is not built: auto and 2026-07-28 open as the default does.
       ...(options.protocol !== undefined && options.protocol !== 'auto' && options.protocol !== MODERN_VERSION ? { protocol: options.protocol } : {}),
       ...(options.calls ? { calls: options.calls } : {}),
       ...(options.maxPages !== undefined ? { maxPages: options.maxPages } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.taskStatus !== undefined ? { taskStatus: options.taskStatus } : {}),
     });
     return { ...base, ...findingsOf(run, '', redactor, options.keepWire) };
   } finally {
@@ -201,6 +208,7 @@ async function probeServer(
       ...(options.calls ? { calls: options.calls } : {}),
       ...(options.maxPages !== undefined ? { maxPages: options.maxPages } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.taskStatus !== undefined ? { taskStatus: options.taskStatus } : {}),
       ...protocolOf(options),
     });
     const report = { ...base, ...findingsOf(run, server.stderr(), redactor, options.keepWire) };
@@ -238,6 +246,7 @@ function findingsOf<Closed>(run: ProbeRun<Closed>, stderr: string, redactor: Red
     ...(run.failure ? { failure: reportFinding(run.failure, redactor) } : {}),
     stderr: reportStderr(stderr, redactor),
     close: run.close,
+    ...(run.taskStatus ? { taskStatus: boundTaskStatus(run.taskStatus, redactor) } : {}),
   };
 }
 

@@ -73,7 +73,8 @@ const CACHEABLE = new Set(['server/discover', 'tools/list']);
  * `_meta` (SHOULD). Errors pass through unchanged.
  */
 export function modernAnswer(method: string, answered: MethodAnswer, serverInfo: Readonly<Record<string, unknown>>): MethodAnswer {
-  if ('error' in answered) return answered;
+  // Errors pass through; nothing of the modern era defers (count_words answers at once there).
+  if ('error' in answered || 'deferred' in answered) return answered;
   const result = 'serialized' in answered ? answered.serialized.result : answered.result;
   const meta = isObject(result['_meta']) ? result['_meta'] : {};
   return {
@@ -104,11 +105,11 @@ export function dualEra(
   for (const method of new Set([...Object.keys(legacy), ...Object.keys(modern)])) {
     const legacyHandler = Object.hasOwn(legacy, method) ? legacy[method] : undefined;
     const modernHandler = Object.hasOwn(modern, method) ? modern[method] : undefined;
-    requests[method] = (params) => {
-      if (!claimsModernEra(params)) return legacyHandler ? legacyHandler(params) : notFound(method);
+    requests[method] = (params, session) => {
+      if (!claimsModernEra(params)) return legacyHandler ? legacyHandler(params, session) : notFound(method);
       const refusal = envelopeRefusal(params);
       if (refusal) return refusal;
-      return modernHandler ? modernAnswer(method, modernHandler(params), serverInfo) : notFound(method);
+      return modernHandler ? modernAnswer(method, modernHandler(params, { version: MODERN_PROTOCOL_VERSION }), serverInfo) : notFound(method);
     };
   }
   return requests;

@@ -1,7 +1,8 @@
 /**
  * `caplab serve --http`: a tools-only server's methods (the stdio server's,
  * `toolServerMethods` and `answerMessage`) framed by `Bun.serve` as MCP
- * Streamable HTTP (2025-06-18), JSON answers only: no SSE stream, no GET.
+ * Streamable HTTP (2025-06-18, or 2025-11-25 when offered: one task store
+ * for every session), JSON answers only: no SSE stream, no GET.
  * Every request passes the guards first (`Host`/`Origin` 403, token 401),
  * then `/mcp` only (404), POST one message or DELETE a session (else 405).
  * Sessions idle past `httpSessionIdleMs` expire (http-sessions.ts).
@@ -12,6 +13,7 @@ import { PROTOCOL_VERSION } from '../wire/index.ts';
 import { allowedOrigins, bearerCheck, isLoopbackName, originProblem, type Allowed } from './http-guards.ts';
 import { HttpSessions, type SessionHeaders } from './http-sessions.ts';
 import { answerBytes, answerMessage, isObject, parseMessage, RPC_ERROR, type LineAnswer, type Methods } from './serve-rpc.ts';
+import { ServeTasks } from './serve-tasks.ts';
 import { toolServerMethods, type ToolServer } from './tool-server.ts';
 
 /** How `serve --http` listens and whom it answers. */
@@ -145,7 +147,10 @@ async function post(request: Request, ctx: Context): Promise<Response> {
   if (message['method'] === 'initialize' && 'id' in message) return initialize(message, headers, ctx);
   const refused = ctx.sessions.refuse(headers);
   if (refused) return refusal(refused.status, refused.message);
-  return respond(answerMessage(message, ctx.methods), ctx);
+  // The session's revision is the one its MCP-Protocol-Version names (refuse checked it is the negotiated one).
+  const answered = answerMessage(message, ctx.methods, { version: headers.version ?? undefined });
+  // A deferred answer (tasks/result waiting on its task) holds this POST open until it is known.
+  return respond(answered.deferred ? await answered.deferred : answered, ctx);
 }
 
 /** DELETE /mcp: ends the session named (204); the same refusals as a request inside it. */
@@ -246,9 +251,11 @@ function listen(options: HttpServeOptions, ctx: Context): Server<undefined> {
  */
 export async function serveToolsHttp(server: ToolServer, options: HttpServeOptions, io: HttpServeIo): Promise<number> {
   const log = (text: string): void => io.stderr(`caplab serve: ${text}\n`);
+  // 2025-11-25 tasks, shared by every session (a task id is the only handle): `probe --task-status` may ask from a later one.
+  const tasks = new ServeTasks();
   const ctx: Context = {
     // The modern era is stdio only here: over HTTP it needs its header rules, not built.
-    methods: toolServerMethods(server, 'legacy'),
+    methods: toolServerMethods(server, 'legacy', tasks),
     sessions: new HttpSessions({ limit: LIMITS.httpSessions, idleMs: LIMITS.httpSessionIdleMs, now: io.now ?? Date.now }),
     allowed: allowedOrigins(options.allowOrigins),
     authorized: options.token === undefined ? undefined : bearerCheck(options.token),
@@ -274,5 +281,6 @@ export async function serveToolsHttp(server: ToolServer, options: HttpServeOptio
   const closing = close(listener, io.force);
   log(`${reason}: stopping (listener closed; ${listener.pendingRequests} requests in flight)`);
   log(stoppedLine(reason, await closing, ctx.sessions.size));
+  tasks.close();
   return HTTP_SERVE_EXIT.ok;
 }

@@ -30,14 +30,28 @@ export function serializeResult<T extends Record<string, unknown>>(result: T): S
   return Object.freeze({ result, json, bytes: encoder.encode(json) });
 }
 
-/** What a method handler returns: a result object (or one serialized ahead), or an error to answer with. */
+/**
+ * What a method handler returns: a result object (or one serialized ahead),
+ * an error to answer with, or an answer deferred until it is known (a
+ * `tasks/result` waits for its task to end; nothing else defers).
+ */
 export type MethodAnswer =
   | { readonly result: Record<string, unknown> }
   | { readonly serialized: SerializedResult }
-  | { readonly error: { readonly code: number; readonly message: string; readonly data?: unknown } };
+  | { readonly error: { readonly code: number; readonly message: string; readonly data?: unknown } }
+  | { readonly deferred: Promise<MethodAnswer> };
 
-/** A method handler; `params` is already known to be an object (`{}` when absent). */
-export type MethodHandler = (params: Readonly<Record<string, unknown>>) => MethodAnswer;
+/**
+ * What a server knows of the session a request belongs to: the revision its
+ * `initialize` negotiated (stdio: one session per process, set by the
+ * handler; HTTP: the session's, as its `MCP-Protocol-Version` names it).
+ */
+export interface ServeSession {
+  version?: string | undefined;
+}
+
+/** A method handler; `params` is already known to be an object (`{}` when absent); no session: one that negotiated nothing yet. */
+export type MethodHandler = (params: Readonly<Record<string, unknown>>, session?: ServeSession) => MethodAnswer;
 
 export interface Methods {
   readonly requests: Readonly<Record<string, MethodHandler>>;
@@ -47,9 +61,9 @@ export interface Methods {
 
 /** The outcome of one line: exactly one of an answer (for stdout) or a note (for stderr), or neither. */
 export type LineAnswer =
-  | { readonly answer: Record<string, unknown>; readonly note?: undefined; readonly serialized?: SerializedResult }
-  | { readonly note: string; readonly answer?: undefined }
-  | { readonly answer?: undefined; readonly note?: undefined };
+  | { readonly answer: Record<string, unknown>; readonly note?: undefined; readonly serialized?: SerializedResult; readonly deferred?: undefined }
+  | { readonly note: string; readonly answer?: undefined; readonly deferred?: undefined }
+  | { readonly answer?: undefined; readonly note?: undefined; readonly deferred?: Promise<LineAnswer> };
 
 const ENVELOPE = new Set(['jsonrpc', 'id', 'method', 'params']);
 const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
@@ -104,14 +118,14 @@ function envelopeProblem(message: Record<string, unknown>): string | undefined {
  * @example
  * answerLine(bytes('nope'), methods); // { answer: { jsonrpc: '2.0', id: null, error: { code: -32700, … } } }
  */
-export function answerLine(line: Uint8Array, methods: Methods): LineAnswer {
+export function answerLine(line: Uint8Array, methods: Methods, session: ServeSession = {}): LineAnswer {
   const parsed = parseMessage(line);
   if (!parsed.ok) return error(null, RPC_ERROR.parse, `Parse error: ${parsed.message}`);
-  return answerMessage(parsed.value, methods);
+  return answerMessage(parsed.value, methods, session);
 }
 
 /** Answers one parsed message as `answerLine` answers its line (everything after the parse). */
-export function answerMessage(message: unknown, methods: Methods): LineAnswer {
+export function answerMessage(message: unknown, methods: Methods, session: ServeSession = {}): LineAnswer {
   if (Array.isArray(message)) return error(null, RPC_ERROR.invalidRequest, 'Invalid Request: batches are not part of MCP 2025-06-18');
   if (!isObject(message)) return error(null, RPC_ERROR.invalidRequest, 'Invalid Request: not a JSON object');
   const id = isId(message['id']) ? message['id'] : null;
@@ -130,12 +144,22 @@ export function answerMessage(message: unknown, methods: Methods): LineAnswer {
   if (!handler) return error(id, RPC_ERROR.methodNotFound, `Method not found: ${shown(method)}`);
   let answered: MethodAnswer;
   try {
-    answered = handler(params);
+    answered = handler(params, session);
   } catch (thrown) {
-    // A handler bug: still one answer for the line, never a crash of the session.
-    const text = (thrown instanceof Error ? thrown.message : String(thrown)).split('\n')[0]!.slice(0, 80);
-    return error(id, RPC_ERROR.internal, `Internal error: ${text}`);
+    return internal(id, thrown);
   }
+  return shaped(id, answered);
+}
+
+/** A handler bug: still one answer for the line, never a crash of the session. */
+function internal(id: RpcId | null, thrown: unknown): LineAnswer {
+  const text = (thrown instanceof Error ? thrown.message : String(thrown)).split('\n')[0]!.slice(0, 80);
+  return error(id, RPC_ERROR.internal, `Internal error: ${text}`);
+}
+
+/** A handler's answer as the line's: a deferred one once it is known (a rejection is an internal error). */
+function shaped(id: RpcId | null, answered: MethodAnswer): LineAnswer {
+  if ('deferred' in answered) return { deferred: answered.deferred.then((later) => shaped(id, later), (thrown: unknown) => internal(id, thrown)) };
   if ('serialized' in answered) return { answer: { jsonrpc: '2.0', id, result: answered.serialized.result }, serialized: answered.serialized };
   return { answer: { jsonrpc: '2.0', id, ...answered } };
 }

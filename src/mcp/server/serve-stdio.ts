@@ -129,6 +129,8 @@ export async function serveStdio(
         const answered = answer(line);
         if (answered.answer) output.write(streams.stdout, answerBytes(answered));
         else if (answered.note) log(`line ${lineNumber}: ${answered.note}`);
+        // A deferred answer (a tasks/result waiting on its task) is written when known, between the lines answered meanwhile.
+        else if (answered.deferred) void answered.deferred.then((later) => later.answer && output.write(streams.stdout, answerBytes(later)));
       }
     }
     await output.settle();

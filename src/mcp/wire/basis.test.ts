@@ -34,6 +34,14 @@ test('every strict-client refusal kind names its basis', () => {
     result_type: 'spec MUST',
     unrequested_result_type: 'spec MUST',
     cache_hints: 'spec MUST',
+    // MCP 2025-11-25 tasks (src/mcp/tasks): the revision's MUSTs for a task, and caplab's poll floor
+    task_malformed: 'spec MUST',
+    task_id: 'spec MUST',
+    task_status: 'spec MUST',
+    task_first_status: 'spec MUST',
+    task_transition: 'spec MUST',
+    task_related_meta: 'spec MUST',
+    task_poll_interval: 'caplab host rule',
   });
   expect(refuse('protocol', 'framing', 'stray byte')).toEqual({ ok: false, class: 'protocol', kind: 'framing', message: 'stray byte', basis: 'spec MUST' });
 });

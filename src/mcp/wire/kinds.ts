@@ -45,6 +45,17 @@ export const MCP_KINDS = {
   result_type: { class: 'protocol', basis: 'spec MUST' },
   unrequested_result_type: { class: 'protocol', basis: 'spec MUST' },
   cache_hints: { class: 'protocol', basis: 'spec MUST' },
+  // MCP 2025-11-25 tasks (src/mcp/tasks): a task that breaks the revision's MUSTs leaves the call's outcome unknown;
+  // its deadline passing, or a cancellation (ours or the server's), too. A result without the related-task _meta is a finding.
+  task_malformed: { class: 'protocol', basis: 'spec MUST' },
+  task_id: { class: 'protocol', basis: 'spec MUST' },
+  task_status: { class: 'protocol', basis: 'spec MUST' },
+  task_first_status: { class: 'protocol', basis: 'spec MUST' },
+  task_transition: { class: 'protocol', basis: 'spec MUST' },
+  task_related_meta: { class: 'protocol', basis: 'spec MUST' },
+  task_poll_interval: { class: 'protocol', basis: 'caplab host rule' },
+  task_deadline: { class: 'timeout', basis: null },
+  task_cancelled: { class: 'closed', basis: null },
   unauthorized: { class: 'auth', basis: null },
   forbidden: { class: 'auth', basis: null },
   // the tool answered isError: true
