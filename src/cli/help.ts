@@ -27,7 +27,7 @@ const RUN_FLAGS = `  --transport mcp|local|http
   --settings FILE         hooks and permissions (Claude Code settings format); repeatable: every
                           file is applied, in order, each adding its rules and hooks (deny still wins)
   --trust                 apply settings found in the working directory, and read its
-                          ./.claude/skills/ (alias --trust-project)
+                          ./.claude/skills/ and ./.claude/agents/ (alias --trust-project)
   --allow-tool=NAME       allow a tool (repeatable)
   --deny-tool=NAME        deny a tool (repeatable; deny wins over every allow)
   --defer-tool=NAME       defer a tool, or a whole server mcp__<key> (repeatable): its definition is
@@ -35,6 +35,8 @@ const RUN_FLAGS = `  --transport mcp|local|http
                           called only after a ToolSearch answer referenced it (README: Deferred tools)
   --yes                   resolve permission "ask" as allow (default: deny, non-interactive)
   --skills DIR            add method packages from DIR (repeatable)
+  --agents-dir DIR        add subagent types from DIR (repeatable): the host offers Agent, whose
+                          subagents run a narrower loop in the same record (README: Subagents)
   --no-skill              adopt no method package
   --skill-mode MODE       direct (default): the method package's text in every request's system;
                           tool: no package adopted, a <skills> catalog in every request's system and

@@ -121,6 +121,14 @@ export const LIMITS = {
   mcpResultBytes: 64 * KiB,
   /** Blocks a cut result's note names one by one (to the model and in the record's detail); the rest are counted with their bytes. */
   cutBlocksNamed: 8,
+  /** Requests one subagent (an `Agent` call's nested loop) makes at most; a type's `maxTurns` is capped at it. */
+  subagentRequests: 8,
+  /** Tool calls one subagent makes at most, over all its responses. */
+  subagentCalls: 64,
+  /** Subagents one run starts at most. */
+  subagentsPerRun: 16,
+  /** Bytes of one subagent type file (`--agents-dir`, `./.claude/agents/`, embedded). */
+  agentFileBytes: 64 * KiB,
 } as const;
 
 /** The bounds `checkJson` applies. */

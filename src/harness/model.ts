@@ -87,6 +87,8 @@ export interface Model {
    * recorded (a replay's used and unused lines); absent adds none.
    */
   ended?(answered: number): Readonly<Record<string, unknown>>;
+  /** The model of the subagent a parent's Agent call starts, by that call's tool_use id (a scenario's `subagents` script); undefined when it has none. */
+  subagent?(toolUseId: string): Model | undefined;
 }
 
 /**

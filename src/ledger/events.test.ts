@@ -13,7 +13,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { toJsonSchema } from '@valibot/to-json-schema';
 import * as v from 'valibot';
-import { EVENT_SCHEMAS, EVENT_TYPES, FORMAT_USES, type CallEvent, type Event, type EventInput } from './events.ts';
+import { EVENT_SCHEMAS, eventTypesOf, FORMAT_USES, type CallEvent, type Event, type EventInput } from './events.ts';
 import { KNOWN_FORMATS, LEDGER_FORMAT, LEDGER_FORMAT_2, LEDGER_FORMAT_3, LEDGER_FORMAT_4, LEDGER_FORMAT_5, LEDGER_FORMAT_6, LEDGER_FORMAT_7, type RecordFormat } from './format.ts';
 import { fixedClock } from './clock.ts';
 import { assertWritable } from './parse-events.ts';
@@ -43,7 +43,7 @@ const SAMPLE_BINDING = {
 
 /** One format's event schemas as JSON Schema, by event type. */
 const jsonSchemasOf = (format: RecordFormat): Record<string, unknown> =>
-  Object.fromEntries(EVENT_TYPES.map((type) => [type, toJsonSchema(EVENT_SCHEMAS[format][type].line)]));
+  Object.fromEntries(eventTypesOf(format).map((type) => [type, toJsonSchema(EVENT_SCHEMAS[format][type].line)]));
 
 const committed = (): { formats: Record<string, unknown> } => JSON.parse(readFileSync(SNAPSHOT, 'utf8'));
 
