@@ -2,7 +2,6 @@ import { ok, type Outcome } from '../contract/index.ts';
 import { isAccepted, type AcceptanceCheck } from './acceptance.ts';
 import type { LoopContext, LoopRun } from './loop-state.ts';
 import type { Artifact, LiveRun, Task, TaskRun } from './task.ts';
-import type { SubagentRun } from './agent-tool/nested-loop.ts';
 
 /** The verdict decided after the loop: the task's checks, whether they accept, and what the task produced. */
 export interface Decided {
@@ -19,8 +18,6 @@ export type LoopResult = LoopRun & Decided;
 export const UNDECIDED: Decided = Object.freeze({ checks: [], accepted: false });
 
 export interface AcceptanceInput extends Pick<LoopContext, 'recorder' | 'onStep'> {
-  /** The run's subagents: their calls count as the run's, each judged against its own producing request. */
-  readonly subagents?: readonly SubagentRun[];
   readonly task: Pick<Task, 'acceptance'>;
   readonly run: TaskRun;
   /** Reads a file of the run dir, undefined if absent. */
@@ -35,7 +32,8 @@ export interface AcceptanceInput extends Pick<LoopContext, 'recorder' | 'onStep'
  */
 export function decideAcceptance(input: AcceptanceInput, loop: LoopRun): Outcome<Decided> {
   if (loop.stop === 'interrupted' || loop.stop === 'failed') return ok(UNDECIDED);
-  const nested = input.subagents ?? [];
+  // A subagent's calls count as the run's, each judged against its own producing request.
+  const nested = loop.subagents ?? [];
   const requests = [...loop.requests, ...nested.flatMap((s) => s.requests)];
   const requestOf = (toolCallId: string) => requests.find((r) => r.response?.content.some((b) => b.type === 'tool_use' && b.id === toolCallId))?.sent;
   const decided = input.task.acceptance.live({
@@ -59,9 +57,9 @@ export function decideAcceptance(input: AcceptanceInput, loop: LoopRun): Outcome
 }
 
 /** Every call of the run in record order: a subagent's calls before the Agent call that started it. */
-export function withNested<C extends { readonly actionId: string }>(calls: readonly C[], subagents: readonly { readonly actionId: string; readonly calls: readonly C[] }[]): readonly C[] {
+export function withNested<C extends { readonly actionId: string }>(calls: readonly C[], subagents: readonly { readonly actionId: string; readonly calls: readonly C[] }[] = []): readonly C[] {
   if (subagents.length === 0) return calls;
-  return calls.flatMap((call) => [...withNested(subagents.find((s) => s.actionId === call.actionId)?.calls ?? [], []), call]);
+  return calls.flatMap((call) => [...(subagents.find((s) => s.actionId === call.actionId)?.calls ?? []), call]);
 }
 
 /** The loop with its verdict; a verdict the record refused ends the run `failed` with that refusal, undecided. */

@@ -8,6 +8,7 @@ import type { RunRecorder } from './recorder.ts';
 import type { RecordedCall } from './recorded-call.ts';
 import type { RequestNames, RunNames } from './run-names.ts';
 import type { Task, TaskRun } from './task.ts';
+import type { SubagentRun } from './agent-tool/nested-loop.ts';
 
 /** The method stage a request belongs to: one of the task's stages, decided by the host from what has happened. */
 export type MethodStage = string;
@@ -92,4 +93,6 @@ export interface LoopRun {
   readonly stop: LoopStop;
   /** Why a `failed` loop stopped. */
   readonly failure?: Failure;
+  /** The subagents its Agent calls ran (each one's requests and calls), when any ran. */
+  readonly subagents?: readonly SubagentRun[];
 }

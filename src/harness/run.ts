@@ -102,8 +102,9 @@ export async function runTask(options: RunOptions): Promise<Outcome<RunOutcome>>
     if (!started.ok) return await run.end({ type: 'broken', failure: started, answered });
     const context = loopOptions(options, { run, taskRun, toolSet: toolSet.value, names, onStep, maxTokens: maxTokens.ok ? maxTokens.value : DEFAULT_MAX_TOKENS });
     subagents.parent = context;
-    const loop = await runLoop(context);
-    const decided = decideAcceptance({ task: options.task, run: taskRun, recorder: run.recorder, readFile: (path) => run.readFile(path), onStep, subagents: subagents.runs }, loop);
+    const looped = await runLoop(context);
+    const loop = subagents.runs.length > 0 ? { ...looped, subagents: [...subagents.runs] } : looped;
+    const decided = decideAcceptance({ task: options.task, run: taskRun, recorder: run.recorder, readFile: (path) => run.readFile(path), onStep }, loop);
     const result = withVerdict(loop, decided);
     const ended = await run.end({ type: 'loop', loop: result, answered });
     if (!ended.ok) return ended;

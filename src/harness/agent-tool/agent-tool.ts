@@ -58,8 +58,9 @@ export function agentContract(types: AgentTypes) {
       typeLines(types),
     input: AgentInput,
     result: AgentResult,
-    effect: 'external',
-    readOnly: false,
+    // Agent itself changes nothing: each call its subagent makes is checked (rules, hooks, --yes) on its own.
+    effect: 'read',
+    readOnly: true,
     destructive: false,
     idempotent: false,
     concurrencySafe: false,

@@ -53,7 +53,7 @@ function nestedAgent(call: { readonly id: string; readonly name: string }): Fail
 }
 
 /** The text of a final response: its text blocks, joined by a blank line. */
-export function finalText(content: readonly { readonly type: string; readonly text?: string }[]): string {
+export function finalText(content: readonly { readonly type: string; readonly text?: string | undefined }[]): string {
   return content.flatMap((block) => (block.type === 'text' && typeof block.text === 'string' ? [block.text] : [])).join('\n\n');
 }
 
