@@ -83,8 +83,8 @@ export function recheckAcceptance(task: TaskRecheck): Recheck<RecheckReport> {
     const told =
       checkRecord({ events: top, calls: topCalls.map(checkedCall), uses, readFile }) ??
       checkCalls(top, uses) ??
-      checkNestedLevels(levels, uses, readFile) ??
       checkSubagents(events, levels, readFile) ??
+      checkNestedLevels(levels, uses, readFile) ??
       checkServers(events, record.format) ??
       checkResultFiles(events, readFile, task.keepsResults ?? false) ??
       checkDeferral(top, readFile) ??

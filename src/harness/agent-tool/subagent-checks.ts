@@ -102,7 +102,8 @@ function finalTextMismatch(level: SubagentLevel, end: Event<'subagent_end'>, cal
   if (!parsed?.success) return { message: 'its last response file cannot be read for its final text', at: end };
   const text = finalText(parsed.output.content);
   if (sha256Hex(text) !== end.final_text_sha256) return { message: 'subagent_end\'s final_text_sha256 is not the text of its last recorded response', at: end };
-  if (call && (!call.outcome.ok || !('model_content_sha256' in call) || call.model_content_sha256 !== contentSha256([textBlock(text)]))) {
+  // A failed Agent call (an unknown outcome inside, a hook's block) carries no result to tie; a successful one carries exactly the text.
+  if (call?.outcome.ok && (!('model_content_sha256' in call) || call.model_content_sha256 !== contentSha256([textBlock(text)]))) {
     return { message: `its Agent call ${call.action_id}'s result is not its final text`, at: call };
   }
   return undefined;
