@@ -54,6 +54,8 @@ export interface LoopContext {
   readonly onStep?: (step: LoopStep) => void;
   /** A refusal of a call before it runs, of this loop's own (a subagent's: an Agent call inside it); the call is recorded refused, its handler never entered. */
   readonly refuseCall?: (call: { readonly id: string; readonly name: string }) => Failure | undefined;
+  /** Counts every request of the run, over every level, once a run offers subagents (`Model.respond`'s `sequence`). */
+  readonly sequence?: { next(): number };
   /** The subagent this loop is (its steps' `agent`), absent for the run's own loop. */
   readonly agent?: { readonly id: string; readonly type: string };
 }

@@ -169,6 +169,12 @@ function deferredTable(table: Readonly<Record<string, RuntimeTool>>, defer: read
   return Object.fromEntries(marked);
 }
 
+/** A counter from 0, shared by every loop of one run. */
+function counter(): { next(): number } {
+  let n = 0;
+  return { next: () => n++ };
+}
+
 /** The host's `maxTokens`, checked: a positive integer (`invalid_arguments/bad_option`). */
 function maxTokensOf(options: Pick<RunOptions, 'maxTokens'>): Outcome<number> {
   const value = options.maxTokens ?? DEFAULT_MAX_TOKENS;
@@ -210,5 +216,7 @@ function loopOptions(options: RunOptions, setup: LoopSetup): Parameters<typeof r
     ...((options.defer ?? []).length > 0 ? { defers: true } : {}),
     ...(toolSet.protocolOf ? { protocolOf: toolSet.protocolOf } : {}),
     onStep: setup.onStep,
+    // A run that may start subagents counts its requests over every level (a replay answers them in that order).
+    ...((options.agents ?? []).length > 0 ? { sequence: counter() } : {}),
   };
 }
