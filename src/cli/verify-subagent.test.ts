@@ -50,7 +50,9 @@ test('a subagent run verifies as written, names format 11, and keeps its own ids
   // The subagent's end, then the parent's Agent call, in that order; no acceptance inside.
   const end = events.findIndex((e) => e.type === 'subagent_end');
   expect(events[end + 1]!['action_id']).toBe('act-01');
-  expect(events.filter((e) => e.type === 'acceptance')).toHaveLength(1);
+  // The create inside is judged against its own producing request (which disclosed both): accepted.
+  const acceptance = events.filter((e) => e.type === 'acceptance');
+  expect(acceptance.map((e) => [e['accepted'], e['producing_request']])).toEqual([[true, 'act-01.req-02']]);
 });
 
 test("the subagent's last response text edited, its file's hashes fixed: subagent_mismatch, naming subagent_end", async () => {

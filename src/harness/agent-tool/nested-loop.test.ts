@@ -1,4 +1,5 @@
 import { expect, test } from 'bun:test';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { scratchDir } from '../../../test/scratch.ts';
 import { exitCodeOf } from '../../base/index.ts';
@@ -128,4 +129,18 @@ test('a PreToolUse deny matching Agent, or its older name Task, blocks the call 
 test("a subagent's calls count as the run's, in record order, before its Agent call", async () => {
   const { outcome } = await run(scenarioOf([{ tool_calls: [agentCall('toolu_p01')], usage }, final()], { toolu_p01: [{ tool_calls: [read('toolu_s01'), read('toolu_s02', 'beta')], usage }, final()] }));
   expect(withNested(outcome.loop.calls, outcome.loop.subagents).map((c) => c.toolCallId)).toEqual(['toolu_s01', 'toolu_s02', 'toolu_p01']);
+});
+
+test('an Agent call inside a subagent is refused precondition/subagent_nested: no subagent starts under it', async () => {
+  const { outcome } = await run(scenarioOf([{ tool_calls: [agentCall('toolu_p01')], usage }, final()], { toolu_p01: [{ tool_calls: [agentCall('toolu_s01')], usage }, final('could not')] }));
+  const inner = outcome.loop.subagents![0]!.calls[0]!;
+  expect([inner.handlerEntered, inner.outcome.ok ? 'ok' : `${inner.outcome.class}/${inner.outcome.kind}`]).toEqual([false, 'precondition/subagent_nested']);
+  expect(outcome.loop.subagents).toHaveLength(1);
+});
+
+test("an Agent answer discloses only what its subagent's own requests disclosed: beta's text it never read discloses nothing", async () => {
+  const alpha = readFileSync(join(import.meta.dir, '../../../fixtures/sources/alpha.md'), 'utf8');
+  const beta = readFileSync(join(import.meta.dir, '../../../fixtures/sources/beta.md'), 'utf8');
+  const { outcome } = await run(scenarioOf([{ tool_calls: [agentCall('toolu_p01')], usage }, final()], { toolu_p01: [{ tool_calls: [read('toolu_s01')], usage }, final(`${alpha}\n${beta}`)] }));
+  expect(outcome.loop.requests[1]!.intent.fields['disclosed_sources']).toEqual(['alpha']);
 });
