@@ -73,8 +73,8 @@ export function agentNames(actionId: string): RunNames {
   return {
     next: (kind) => `${actionId}.${kind}-${numbered(kind)}`,
     request: () => {
-      const n = numbered('req');
-      return { id: `${actionId}.req-${n}`, payload: `requests/${actionId}/${n}-request.json`, response: `requests/${actionId}/${n}-response.json` };
+      const nth = numbered('req');
+      return { id: `${actionId}.req-${nth}`, payload: `requests/${actionId}/${nth}-request.json`, response: `requests/${actionId}/${nth}-response.json` };
     },
     action: () => {
       const id = `${actionId}.act-${numbered('act')}`;
