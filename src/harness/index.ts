@@ -58,7 +58,7 @@ export type { ToolDisclosure } from './disclosure.ts';
 export { toolSearch, toolSearchContract } from './tool-search/tool-search.ts';
 export type { Host, HostedRun, HostedTask, HostOptions, DeferSource, HostPermissions, HostRunOptions, PrepareOptions } from './host.ts';
 export { verifyRun } from './verify-run.ts';
-export { AGENT_TOOL, agentContract, agentTool, AgentInput, AgentResult } from './agent-tool/agent-tool.ts';
+export { AGENT_TOOL, agentContract, agentTool, AgentInput, AgentResult, subagentTools, widerThan } from './agent-tool/agent-tool.ts';
 export { agentIdOf } from './agent-tool/nested-loop.ts';
 export { discoverAgentTypes, embeddedAgentNames, GENERAL_PURPOSE, parseAgentFile, PROJECT_AGENTS } from './agent-tool/agent-types.ts';
 export type { AgentSource, AgentSources, AgentType, AgentTypes, RefusedAgentType } from './agent-tool/agent-types.ts';
