@@ -12,7 +12,7 @@ import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
 /** Folders whose files ship inside the binary. */
-export const EMBEDDED_ROOTS: readonly string[] = ['fixtures/sources', 'fixtures/scenarios', 'skills'];
+export const EMBEDDED_ROOTS: readonly string[] = ['fixtures/sources', 'fixtures/scenarios', 'fixtures/agents', 'skills'];
 
 const root = join(import.meta.dir, '..');
 const target = join(root, 'src/assets/manifest.gen.ts');

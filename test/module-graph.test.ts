@@ -99,6 +99,7 @@ const COMMANDS: Record<string, readonly string[]> = {
   'tools --mcp-config': [...TOOLS, ...WITH_CONFIG.tools, ...CONFIGURED_PATH],
   'scenario new': [...WITH_CONFIG.scenario, ...CONFIGURED_PATH],
   skills: ['src/cli/info-commands.ts', TASK.host],
+  agents: ['src/cli/agents-command.ts', TASK.host],
   serve: [TASK.server],
   // serve's flags load their own file, and the HTTP framing (a lazy unit of the server engine, src/mcp/server/index.ts).
   'serve --http': ['src/cli/serve-command.ts', TASK.server, 'src/mcp/server/serve-http.ts'],
@@ -113,7 +114,7 @@ const COMMANDS: Record<string, readonly string[]> = {
   'check --scenarios --mcp-config': [...CHECK, CHECK_SCENARIOS, ...WITH_CONFIG.run, ...CONFIGURED_PATH, ...EXPECTATIONS],
 };
 /** The commands that read no `--mcp-config` (demo refuses it; verify, skills, serve and probe have no such flag; `scenario new` always reads one). */
-const WITHOUT_CONFIG = ['--version/--help', 'demo', 'demo --transport http', 'run', 'check', 'tools', 'skills', 'serve', 'serve --http', 'verify', 'report'];
+const WITHOUT_CONFIG = ['--version/--help', 'demo', 'demo --transport http', 'run', 'check', 'tools', 'skills', 'agents', 'serve', 'serve --http', 'verify', 'report'];
 /** The commands that read `--mcp-config`: each loads the configured-servers path, the host session and Ajv. */
 const CONFIGURED = ['run --mcp-config', 'check --mcp-config', 'check --scenarios --mcp-config', 'tools --mcp-config', 'scenario new'];
 

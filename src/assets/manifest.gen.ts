@@ -33,12 +33,23 @@ import f30 from '../../fixtures/scenarios/same-batch.json' with { type: 'text' }
 import f31 from '../../fixtures/scenarios/skill-once.json' with { type: 'text' };
 import f32 from '../../fixtures/scenarios/skill-tool.json' with { type: 'text' };
 import f33 from '../../fixtures/scenarios/skill-unknown.json' with { type: 'text' };
-import f34 from '../../fixtures/scenarios/unknown-tool.json' with { type: 'text' };
-import f35 from '../../skills/excerpt-card/SKILL.md' with { type: 'text' };
-import f36 from '../../skills/excerpt-card/references/card-layout.md' with { type: 'text' };
-import f37 from '../../skills/excerpt-card/references/error-handling.md' with { type: 'text' };
-import f38 from '../../skills/excerpt-card/references/host-checks.md' with { type: 'text' };
-import f39 from '../../skills/excerpt-card/references/source-conventions.md' with { type: 'text' };
+import f34 from '../../fixtures/scenarios/subagent-background.json' with { type: 'text' };
+import f35 from '../../fixtures/scenarios/subagent-create-twice.json' with { type: 'text' };
+import f36 from '../../fixtures/scenarios/subagent-creates.json' with { type: 'text' };
+import f37 from '../../fixtures/scenarios/subagent-denied.json' with { type: 'text' };
+import f38 from '../../fixtures/scenarios/subagent-nested.json' with { type: 'text' };
+import f39 from '../../fixtures/scenarios/subagent-summary.json' with { type: 'text' };
+import f40 from '../../fixtures/scenarios/subagent-verbatim.json' with { type: 'text' };
+import f41 from '../../fixtures/scenarios/subagent-wider.json' with { type: 'text' };
+import f42 from '../../fixtures/scenarios/unknown-tool.json' with { type: 'text' };
+import f43 from '../../fixtures/agents/carder.md' with { type: 'text' };
+import f44 from '../../fixtures/agents/reader.md' with { type: 'text' };
+import f45 from '../../fixtures/agents/shell.md' with { type: 'text' };
+import f46 from '../../skills/excerpt-card/SKILL.md' with { type: 'text' };
+import f47 from '../../skills/excerpt-card/references/card-layout.md' with { type: 'text' };
+import f48 from '../../skills/excerpt-card/references/error-handling.md' with { type: 'text' };
+import f49 from '../../skills/excerpt-card/references/host-checks.md' with { type: 'text' };
+import f50 from '../../skills/excerpt-card/references/source-conventions.md' with { type: 'text' };
 
 /** Embedded files by repository-relative path. */
 export const EMBEDDED: Readonly<Record<string, string>> = Object.freeze({
@@ -76,10 +87,21 @@ export const EMBEDDED: Readonly<Record<string, string>> = Object.freeze({
   "fixtures/scenarios/skill-once.json": f31 as unknown as string,
   "fixtures/scenarios/skill-tool.json": f32 as unknown as string,
   "fixtures/scenarios/skill-unknown.json": f33 as unknown as string,
-  "fixtures/scenarios/unknown-tool.json": f34 as unknown as string,
-  "skills/excerpt-card/SKILL.md": f35 as unknown as string,
-  "skills/excerpt-card/references/card-layout.md": f36 as unknown as string,
-  "skills/excerpt-card/references/error-handling.md": f37 as unknown as string,
-  "skills/excerpt-card/references/host-checks.md": f38 as unknown as string,
-  "skills/excerpt-card/references/source-conventions.md": f39 as unknown as string,
+  "fixtures/scenarios/subagent-background.json": f34 as unknown as string,
+  "fixtures/scenarios/subagent-create-twice.json": f35 as unknown as string,
+  "fixtures/scenarios/subagent-creates.json": f36 as unknown as string,
+  "fixtures/scenarios/subagent-denied.json": f37 as unknown as string,
+  "fixtures/scenarios/subagent-nested.json": f38 as unknown as string,
+  "fixtures/scenarios/subagent-summary.json": f39 as unknown as string,
+  "fixtures/scenarios/subagent-verbatim.json": f40 as unknown as string,
+  "fixtures/scenarios/subagent-wider.json": f41 as unknown as string,
+  "fixtures/scenarios/unknown-tool.json": f42 as unknown as string,
+  "fixtures/agents/carder.md": f43 as unknown as string,
+  "fixtures/agents/reader.md": f44 as unknown as string,
+  "fixtures/agents/shell.md": f45 as unknown as string,
+  "skills/excerpt-card/SKILL.md": f46 as unknown as string,
+  "skills/excerpt-card/references/card-layout.md": f47 as unknown as string,
+  "skills/excerpt-card/references/error-handling.md": f48 as unknown as string,
+  "skills/excerpt-card/references/host-checks.md": f49 as unknown as string,
+  "skills/excerpt-card/references/source-conventions.md": f50 as unknown as string,
 });

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { builtinScenarioNames, loadScenario, recheckAcceptance, type AcceptanceCheck, type ExcerptScenario, type RunOutcome } from '../harness/index.ts';
+import { builtinScenarioNames, loadScenario, recheckAcceptance, withNested, type AcceptanceCheck, type ExcerptScenario, type RunOutcome } from '../harness/index.ts';
 import { verify } from '../ledger/index.ts';
 import { effectViolation, readRunEffects, type RunEffects } from './check-effects.ts';
 import type { Executed } from './run-command.ts';
@@ -97,7 +97,8 @@ export function judge(cli: Pick<CliTask, 'task'>, item: CheckCase, executed: Exe
     return { ...base, observed: `did not run: ${f.class}/${f.kind}`, passed: false, failure: { class: f.class, kind: f.kind, message: f.message } };
   }
   const outcome: RunOutcome = executed.outcome;
-  const failures = outcome.loop.calls.flatMap((c) => (c.outcome.ok ? [] : [c.outcome]));
+  // Every level's calls, in record order: a refusal inside a subagent is the run's too.
+  const failures = withNested(outcome.loop.calls, outcome.loop.subagents).flatMap((c) => (c.outcome.ok ? [] : [c.outcome]));
   const expect = item.scenario.expect;
   const wanted = expect.failure;
   const matched = wanted ? failures.find((f) => f.class === wanted.class && f.kind === wanted.kind) : undefined;

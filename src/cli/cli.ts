@@ -83,6 +83,8 @@ async function dispatch(argv: readonly string[], io: Io): Promise<number> {
       return (await import('./info-commands.ts')).toolsCommand(rest, io, await loadTask());
     case 'skills':
       return (await import('./info-commands.ts')).skillsCommand(rest, io, await loadTask());
+    case 'agents':
+      return (await import('./agents-command.ts')).agentsCommand(rest, io, await loadTask());
     case 'serve': {
       // Plain `serve` (stdio) loads nothing more; its flags (`--http`) load their own file.
       if (rest.length > 0) {

@@ -8,7 +8,7 @@ import { testIo } from './test-io.ts';
 const commands = Object.keys(HELP).filter((name) => name !== 'main');
 
 test('the help table covers every command the main help lists', () => {
-  expect(commands.sort()).toEqual(['check', 'demo', 'probe', 'report', 'run', 'scenario', 'serve', 'skills', 'tools', 'verify']);
+  expect(commands.sort()).toEqual(['agents', 'check', 'demo', 'probe', 'report', 'run', 'scenario', 'serve', 'skills', 'tools', 'verify']);
 });
 
 test.each(commands.flatMap((name) => [[name, '--help'], [name, '-h']]))('caplab %s %s prints that command\'s help and exits 0', async (name, flag) => {

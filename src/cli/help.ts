@@ -27,8 +27,9 @@ const RUN_FLAGS = `  --transport mcp|local|http
   --settings FILE         hooks and permissions (Claude Code settings format); repeatable: every
                           file is applied, in order, each adding its rules and hooks (deny still wins)
   --trust                 apply settings found in the working directory, and read its
-                          ./.claude/skills/ (and, in skill tool mode, the .claude/skills/ of each
-                          folder above a path a successful call touched) (alias --trust-project)
+                          ./.claude/skills/ and ./.claude/agents/ (and, in skill tool mode, the
+                          .claude/skills/ of each folder above a path a successful call touched)
+                          (alias --trust-project)
   --allow-tool=NAME       allow a tool (repeatable)
   --deny-tool=NAME        deny a tool (repeatable; deny wins over every allow)
   --defer-tool=NAME       defer a tool, or a whole server mcp__<key> (repeatable): its definition is
@@ -36,6 +37,8 @@ const RUN_FLAGS = `  --transport mcp|local|http
                           called only after a ToolSearch answer referenced it (README: Deferred tools)
   --yes                   resolve permission "ask" as allow (default: deny, non-interactive)
   --skills DIR            add method packages from DIR (repeatable)
+  --agents-dir DIR        add subagent types from DIR (repeatable): the host offers Agent, whose
+                          subagents run a narrower loop in the same record (README: Subagents)
   --no-skill              adopt no method package
   --skill-mode MODE       direct (default): the method package's text in every request's system;
                           tool: no package adopted, a <skills> catalog in every request's system and
@@ -74,6 +77,7 @@ Commands:
   check                demo over MCP and local + every built-in negative scenario (CI smoke test)
   tools                list bound tools with contract and model-facing schemas
   skills               list method packages and their binding status
+  agents               list subagent types, their tools under the task's and what a call meets
   verify RUN_DIR       re-check a run dir offline: ledger chain, files, acceptance
   report RUN_DIR       verify a run dir and write one script-free HTML page of it
   serve                the fixture MCP server on stdio (protocol 2025-06-18); --http over HTTP
@@ -147,6 +151,16 @@ ${SERVER_FLAGS}
 
 Exit codes: 0 listed, 2 usage error, 3 a required server did not start or stdout could not be
 written.`,
+  agents: `Usage: caplab agents [--agents-dir DIR]… [--trust] [--json]
+
+Lists the subagent types a run's Agent would offer: the host's general-purpose, each DIR's *.md
+files and, with --trust, the project's ./.claude/agents/. For each: its source and file hash, the
+tools it would get under the task's own (its tools, or all of them, minus disallowedTools and
+Agent), maxTurns, the fields recorded but not applied, and the refusal a call to it meets (a type
+wider than the task's tools, background). A file that cannot be read is listed with why; a call
+naming it is refused. Two files of one type are a usage error.
+
+Exit codes: 0 listed, 2 usage error.`,
   skills: `Usage: caplab skills [--skills DIR]… [--trust] [--json]
 
 Lists method packages (embedded, plus each DIR, plus with --trust the project's ./.claude/skills/;
@@ -197,7 +211,9 @@ use), 130/143 stopped by SIGINT/SIGTERM.`,
 The smoke test for CI: the demo over MCP and over the local path, and every built-in negative
 scenario (same-batch, hostile-protocol-names, deferred-search, deferred-select,
 deferred-undisclosed, deferred-wrong-request, deferred-bad-search, deferred-denied, skill-tool,
-skill-once and skill-unknown also over MCP), each with its expected ending;
+skill-once, skill-unknown, subagent-summary, subagent-verbatim, subagent-creates, subagent-wider,
+subagent-nested, subagent-denied, subagent-create-twice and subagent-background also over MCP),
+each with its expected ending;
 every run dir is then verified offline. Prints a table scenario / expected / observed / ✓.
   --json         one JSON document on stdout
   --junit FILE   JUnit XML: one testcase per scenario, failures with the observed class/kind (and

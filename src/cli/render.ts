@@ -45,8 +45,13 @@ function modelSummary({ model, loop }: RunOutcome): string {
   return `replayed (usage as recorded in the replay file: ${totals})`;
 }
 
-/** Renders one step as it happens. */
+/** Renders one step as it happens; a subagent's own steps are indented under its Agent call. */
 export function renderStep(step: LoopStep, paint: Paint): string {
+  const text = stepText(step, paint);
+  return step.agent === undefined || text === '' ? text : text.split('\n').map((line) => `    ${paint.dim('│')} ${line}`).join('\n');
+}
+
+function stepText(step: LoopStep, paint: Paint): string {
   switch (step.type) {
     case 'request': {
       const i = step.intent;
@@ -69,6 +74,10 @@ export function renderStep(step: LoopStep, paint: Paint): string {
       return describeCall(step.record, paint);
     case 'acceptance':
       return '';
+    case 'subagent_start':
+      return `  ${paint.bold(`⤷ ${step.agentId}`)} subagent ${inert(step.agentType)}, tools [${inert(step.tools.join(', '))}]`;
+    case 'subagent_end':
+      return `  ${paint.bold(`⤶ ${step.agentId}`)} ${step.stop}: ${step.requests} request(s), ${step.toolCalls} tool call(s)`;
   }
 }
 

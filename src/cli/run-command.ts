@@ -27,6 +27,7 @@ const RUN_OPTIONS = {
   'defer-tool': { type: 'string', multiple: true },
   yes: { type: 'boolean' },
   skills: { type: 'string', multiple: true },
+  'agents-dir': { type: 'string', multiple: true },
   'no-skill': { type: 'boolean' },
   'skill-mode': { type: 'string' },
   scenario: { type: 'string' },
@@ -56,6 +57,7 @@ export function parseRunFlags(args: readonly string[], command: 'demo' | 'run', 
   if (badId) return badId;
   if (v.out === '') return badFlag('--out needs a folder; an empty path would mean the working directory');
   if (v.skills?.includes('')) return badFlag(EMPTY_SKILLS);
+  if (v['agents-dir']?.includes('')) return badFlag('--agents-dir needs a folder; an empty path would mean the working directory');
   const skillMode = v['skill-mode'];
   if (skillMode !== undefined && skillMode !== 'direct' && skillMode !== 'tool') return badFlag(`--skill-mode must be direct or tool, got ${JSON.stringify(skillMode)}`);
   const responses = responsesFlag(command, v.scenario, v.replay, cli.scenarios.demo);
@@ -77,6 +79,7 @@ export function parseRunFlags(args: readonly string[], command: 'demo' | 'run', 
     denyTools: v['deny-tool'] ?? [],
     deferTools: v['defer-tool'] ?? [],
     skillDirs: v.skills ?? [],
+    ...(v['agents-dir'] ? { agentDirs: v['agents-dir'] } : {}),
     noSkill: v['no-skill'] ?? false,
     ...(skillMode !== undefined ? { skillMode } : {}),
     ...(v.out !== undefined ? { out: v.out } : {}),
@@ -117,6 +120,8 @@ export function scripted(scenario: Scenario): RunModel {
     ...(scenario.servers ? { servers: scenario.servers } : {}),
     ...(scenario.defer ? { defer: scenario.defer } : {}),
     ...('skill_mode' in scenario && scenario.skill_mode !== undefined ? { skillMode: scenario.skill_mode } : {}),
+    ...(scenario.agents ? { agents: scenario.agents } : {}),
+    ...(scenario.subagents ? { subagents: true as const } : {}),
   };
   return { model: scriptedModel(scenario), ...('skill' in scenario && scenario.skill !== undefined ? { skill: scenario.skill } : {}), scenario: run };
 }

@@ -20,6 +20,8 @@ export interface RunFlags {
   /** `--defer-tool=NAME`, repeatable: tools sent deferred, found through ToolSearch. */
   readonly deferTools: readonly string[];
   readonly skillDirs: readonly string[];
+  /** `--agents-dir DIR`, repeatable: subagent type files the host's Agent offers. */
+  readonly agentDirs?: readonly string[];
   readonly noSkill: boolean;
   /** `--skill-mode direct|tool` (absent: the scenario's `skill_mode`, else direct). */
   readonly skillMode?: 'direct' | 'tool';
@@ -50,6 +52,10 @@ export interface ScenarioRun {
   readonly defer?: readonly string[];
   /** The scenario's `skill_mode`. */
   readonly skillMode?: 'direct' | 'tool';
+  /** The embedded subagent types the scenario lists (its `agents`). */
+  readonly agents?: readonly string[];
+  /** The scenario scripts subagents: the run offers Agent. */
+  readonly subagents?: true;
 }
 
 /**
@@ -78,6 +84,7 @@ export async function setupRun(flags: RunFlags, scenario: { readonly skill?: str
     providers,
     ...(permissions ? { permissions: hostPermissions(`scenario ${scenario.run!.name}`, permissions) } : {}),
     defer: deferSources(flags.deferTools, scenario.run),
+    agents: { dirs: flags.agentDirs ?? [], embedded: scenario.run?.agents ?? [], offer: scenario.run?.subagents === true },
   });
   const mode = skillModeOf(flags, scenario.run);
   if (!mode.ok) return mode;

@@ -140,6 +140,14 @@ export const LIMITS = {
   taskCancelMs: 2000,
   /** Tasks `caplab serve` keeps at once (each expires at its ttl); one more `tools/call` as a task is refused (-32603) until one expires. */
   serveTasks: 64,
+  /** Requests one subagent (an `Agent` call's nested loop) makes at most; a type's `maxTurns` is capped at it. */
+  subagentRequests: 8,
+  /** Tool calls one subagent makes at most, over all its responses. */
+  subagentCalls: 64,
+  /** Subagents one run starts at most. */
+  subagentsPerRun: 16,
+  /** Bytes of one subagent type file (`--agents-dir`, `./.claude/agents/`, embedded). */
+  agentFileBytes: 64 * KiB,
 } as const;
 
 /** The bounds `checkJson` applies. */

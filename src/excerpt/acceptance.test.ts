@@ -46,7 +46,7 @@ function payload(results: readonly Block[], more: { system?: Block[]; messages?:
 }
 
 /** The reads recorded before the producing request: toolu_01 read alpha, toolu_02 read beta. */
-const READS = new Map([['toolu_01', 'alpha'], ['toolu_02', 'beta']]);
+const READS = new Map([['toolu_01', ['alpha']], ['toolu_02', ['beta']]]);
 /** The producing request as acceptance reads it: the payload and what disclosure computed. */
 const producing = (bytes: Uint8Array) => ({ payload: bytes, disclosed: disclosedSources(bytes, snapshot, READS) });
 

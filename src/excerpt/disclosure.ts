@@ -9,6 +9,8 @@ export interface ReadCall {
   readonly name: string;
   readonly arguments: CallArguments;
   readonly ok: boolean;
+  /** A host Agent call: the sources its subagent's own requests disclosed (its answer may carry only those). */
+  readonly delegated?: readonly string[];
 }
 
 /** The source a read_source input names (the handler reads exactly that one); undefined when there is none. */
@@ -22,15 +24,15 @@ export function sourceIdOf(input: unknown): string | undefined {
  * the input its handler received). An id shared by two successful reads is
  * ambiguous and maps to neither.
  */
-export function sourceReads(calls: readonly ReadCall[]): ReadonlyMap<string, string> {
-  const reads = new Map<string, string>();
+export function sourceReads(calls: readonly ReadCall[]): ReadonlyMap<string, readonly string[]> {
+  const reads = new Map<string, readonly string[]>();
   const ambiguous = new Set<string>();
   for (const call of calls) {
-    if (!call.ok || call.name !== readSourceContract.name) continue;
-    const source = sourceIdOf(effectiveInput(call.arguments));
-    if (source === undefined) continue;
+    if (!call.ok) continue;
+    const sources = call.delegated ?? (call.name === readSourceContract.name ? [sourceIdOf(effectiveInput(call.arguments))].filter((s) => s !== undefined) : []);
+    if (sources.length === 0) continue;
     if (reads.has(call.toolCallId)) ambiguous.add(call.toolCallId);
-    reads.set(call.toolCallId, source);
+    reads.set(call.toolCallId, sources);
   }
   for (const id of ambiguous) reads.delete(id);
   return reads;
@@ -41,7 +43,9 @@ export function sourceReads(calls: readonly ReadCall[]): ReadonlyMap<string, str
  * from the payload bytes and the calls recorded before it.
  *
  * Rule (seed 000): a source is disclosed only by read_source's own answer to
- * a recorded, successful call that read that source: a non-error
+ * a recorded, successful call that read that source (or a host Agent's
+ * answer whose subagent's own requests disclosed it, W9 — a summary never
+ * holds the full text, so it discloses nothing): a non-error
  * `tool_result` (its `is_error` absent or `false`) in a `user` message whose
  * `tool_use_id` is that call's, and whose first content block (or string
  * content) — the tool's own text; hook text comes in later blocks — holds the source's full snapshot
@@ -53,7 +57,7 @@ export function sourceReads(calls: readonly ReadCall[]): ReadonlyMap<string, str
  *
  * @param reads What `sourceReads` gives for the calls recorded before this request.
  */
-export function disclosedSources(payload: Uint8Array, snapshot: Snapshot, reads: ReadonlyMap<string, string>): readonly string[] {
+export function disclosedSources(payload: Uint8Array, snapshot: Snapshot, reads: ReadonlyMap<string, readonly string[]>): readonly string[] {
   let parsed: unknown;
   try {
     parsed = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(payload));
@@ -62,9 +66,10 @@ export function disclosedSources(payload: Uint8Array, snapshot: Snapshot, reads:
   }
   const disclosed = new Set<string>();
   for (const { toolUseId, text } of ownResultTexts(parsed)) {
-    const sourceId = reads.get(toolUseId);
-    const source = snapshot.sources.find((s) => s.id === sourceId);
-    if (source && text.includes(source.text)) disclosed.add(source.id);
+    for (const sourceId of reads.get(toolUseId) ?? []) {
+      const source = snapshot.sources.find((s) => s.id === sourceId);
+      if (source && text.includes(source.text)) disclosed.add(source.id);
+    }
   }
   return snapshot.sources.filter((s) => disclosed.has(s.id)).map((s) => s.id);
 }

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { canonicalJson } from '../contract/index.ts';
-import { canonicalOf, eventAt, isVerifyFailure, shapedEvent, type RecordedRun } from '../harness/index.ts';
+import { AGENT_TOOL, agentIdOf, canonicalOf, eventAt, isVerifyFailure, shapedEvent, type RecordedRun } from '../harness/index.ts';
 import { failAt, type VerifyFailure } from '../ledger/index.ts';
 import { disclosedSources, sourceReads, type ReadCall } from './disclosure.ts';
 import { SNAPSHOT_ROLE, snapshotIdOf } from './snapshot-files.ts';
@@ -39,13 +39,22 @@ export function recordedSnapshot(run: RecordedRun): Snapshot | VerifyFailure {
   return snapshot;
 }
 
-/** Every request's `disclosed_sources` must be what disclosure re-computes from its payload and the calls recorded before it. */
+/**
+ * Every request's `disclosed_sources` must be what disclosure re-computes
+ * from its payload and the calls its own loop recorded before it (a
+ * subagent's requests: its own calls; the run's: its own, an Agent call
+ * carrying what its subagent's requests recorded as disclosed).
+ */
 export function checkDisclosures(run: RecordedRun, snapshot: Snapshot): VerifyFailure | undefined {
-  const before: ReadCall[] = [];
+  const calls = new Map<unknown, RecordedRun['calls'][number]>(run.calls.map((call) => [call, call]));
+  const before = new Map<string, ReadCall[]>();
+  const byAgent = new Map<string, Set<string>>();
   for (const event of run.events) {
-    if (event.type === 'call') {
-      const call = run.calls[before.length]!;
-      before.push({ toolCallId: call.tool_call_id, name: call.name, arguments: call.arguments, ok: call.outcome.ok });
+    const level = typeof event['agent_id'] === 'string' ? event['agent_id'] : '';
+    const call = event.type === 'call' ? calls.get(event) : undefined;
+    if (call) {
+      const delegated = call.via === 'host' && call.name === AGENT_TOOL ? { delegated: snapshot.sources.filter((s) => byAgent.get(agentIdOf(call.action_id))?.has(s.id)).map((s) => s.id) } : {};
+      before.set(level, [...(before.get(level) ?? []), { toolCallId: call.tool_call_id, name: call.name, arguments: call.arguments, ok: call.outcome.ok, ...delegated }]);
     }
     if (event.type !== 'request') continue;
     const request = shapedEvent(RequestShape, event);
@@ -54,10 +63,11 @@ export function checkDisclosures(run: RecordedRun, snapshot: Snapshot): VerifyFa
     const bytes = ref ? run.readFile(ref.path) : undefined;
     // The harness already refused a request whose payload is missing (result_mismatch).
     if (!bytes?.ok) return failAt('disclosure_mismatch', `request ${request.request_id} has no readable payload file`, eventAt(event));
-    const recomputed = disclosedSources(bytes.value, snapshot, sourceReads(before));
+    const recomputed = disclosedSources(bytes.value, snapshot, sourceReads(before.get(level) ?? []));
     if (canonicalJson(recomputed) !== canonicalJson(request.disclosed_sources)) {
       return failAt('disclosure_mismatch', `request ${request.request_id} records disclosed [${request.disclosed_sources.join(', ')}], its payload and the calls before it disclose [${recomputed.join(', ')}]`, eventAt(event));
     }
+    if (level !== '') byAgent.set(level, new Set([...(byAgent.get(level) ?? []), ...recomputed]));
   }
   return undefined;
 }

@@ -8,18 +8,28 @@ export interface ExcerptRun {
   readonly snapshot: Snapshot;
   /** The sources request `requestId` disclosed, as its request event records them; none for a request not made. */
   disclosedBy(requestId: string): readonly string[];
-  /** Keeps what a request disclosed (the task's request fields compute it before the request is sent). */
-  disclose(requestId: string, sources: readonly string[]): void;
+  /** Keeps what a request disclosed (the task's request fields compute it before the request is sent); a subagent's request, under its agent too. */
+  disclose(requestId: string, sources: readonly string[], agent?: string): void;
+  /** The sources any request of subagent `agent` disclosed, in snapshot order. */
+  disclosedByAgent(agent: string): readonly string[];
 }
 
 /** A run over this snapshot, nothing disclosed yet. */
 export function newExcerptRun(runId: string, snapshot: Snapshot): ExcerptRun {
   const disclosed = new Map<string, readonly string[]>();
+  const byAgent = new Map<string, Set<string>>();
   return {
     runId,
     snapshot,
     disclosedBy: (requestId) => disclosed.get(requestId) ?? [],
-    disclose: (requestId, sources) => void disclosed.set(requestId, sources),
+    disclose: (requestId, sources, agent) => {
+      disclosed.set(requestId, sources);
+      if (agent === undefined) return;
+      const held = byAgent.get(agent) ?? new Set<string>();
+      for (const source of sources) held.add(source);
+      byAgent.set(agent, held);
+    },
+    disclosedByAgent: (agent) => snapshot.sources.filter((s) => byAgent.get(agent)?.has(s.id)).map((s) => s.id),
   };
 }
 

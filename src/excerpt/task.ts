@@ -1,4 +1,4 @@
-import { localProvider, type LocalTool, type RecordedCall, type Task, type TaskRun } from '../harness/index.ts';
+import { AGENT_TOOL, agentIdOf, localProvider, type LocalTool, type RecordedCall, type Task, type TaskRun } from '../harness/index.ts';
 import { createCardContract, readSourceContract } from './contracts.ts';
 import { CREATE_CARD_VERSION, localCreateCard } from './create-card.ts';
 import { disclosedSources, sourceReads, type ReadCall } from './disclosure.ts';
@@ -21,7 +21,14 @@ const createCardTool = (run: TaskRun): LocalTool => ({
   make: () => localCreateCard(excerptRun(run)),
 });
 
-const readCallOf = (call: RecordedCall): ReadCall => ({ toolCallId: call.toolCallId, name: call.name, arguments: call.arguments, ok: call.outcome.ok });
+/** A call as disclosure reads it; a host Agent call carries what its subagent's own requests disclosed. */
+const readCallOf = (run: TaskRun, call: RecordedCall): ReadCall => ({
+  toolCallId: call.toolCallId,
+  name: call.name,
+  arguments: call.arguments,
+  ok: call.outcome.ok,
+  ...(call.host && call.name === AGENT_TOOL ? { delegated: excerptRun(run).disclosedByAgent(agentIdOf(call.actionId)) } : {}),
+});
 
 /**
  * The excerpt task (SPEC F-TASK) as a plug-in: read two fixed sources, create
@@ -51,8 +58,8 @@ export const excerptTask: Task = {
   },
   requestFields: (request, run) => {
     const held = excerptRun(run);
-    const disclosed = disclosedSources(request.payload, held.snapshot, sourceReads(request.calls.map(readCallOf)));
-    held.disclose(request.id, disclosed);
+    const disclosed = disclosedSources(request.payload, held.snapshot, sourceReads(request.calls.map((call) => readCallOf(run, call))));
+    held.disclose(request.id, disclosed, request.agent);
     return { disclosed_sources: disclosed };
   },
   artifact: { name: 'card', folder: 'card' },
@@ -77,4 +84,4 @@ export function excerptTaskOverMcp(options: FixtureToolsOptions): Task {
  * server-qualified `mcp__caplab-fixture__read_source`. Each MCP case starts
  * a server, so the list stays short.
  */
-export const EXCERPT_SCENARIOS = { folder: 'fixtures/scenarios', demo: 'happy', overMcp: ['same-batch', 'hostile-protocol-names', 'deferred-search', 'deferred-select', 'deferred-undisclosed', 'deferred-wrong-request', 'deferred-bad-search', 'deferred-denied', 'skill-tool', 'skill-once', 'skill-unknown'] } as const;
+export const EXCERPT_SCENARIOS = { folder: 'fixtures/scenarios', demo: 'happy', overMcp: ['same-batch', 'hostile-protocol-names', 'deferred-search', 'deferred-select', 'deferred-undisclosed', 'deferred-wrong-request', 'deferred-bad-search', 'deferred-denied', 'skill-tool', 'skill-once', 'skill-unknown', 'subagent-summary', 'subagent-verbatim', 'subagent-creates', 'subagent-wider', 'subagent-nested', 'subagent-denied', 'subagent-create-twice', 'subagent-background'] } as const;

@@ -1,4 +1,4 @@
-import { fail } from '../contract/index.ts';
+import { fail, type Failure } from '../contract/index.ts';
 import { errorContent, type CallRecord, type ToolCall } from '../pipeline/index.ts';
 
 /**
@@ -30,5 +30,10 @@ export function duplicateIdRecord(call: ToolCall, actionId: string, reused: bool
       ? `tool_call id ${JSON.stringify(call.id)} was already used earlier in this conversation; every call needs its own id`
       : `tool_call id ${JSON.stringify(call.id)} is given to more than one call in this response; none of them is run`,
   );
+  return refusedRecord(call, actionId, failure);
+}
+
+/** The record of a call the loop refused before any stage ran (its id; inside a subagent, an Agent call): the handler was not entered. */
+export function refusedRecord(call: Pick<ToolCall, 'id' | 'name' | 'arguments'>, actionId: string, failure: Failure): CallRecord {
   return { toolCallId: call.id, actionId, name: call.name, arguments: { original: call.arguments }, stages: [], hooks: [], handlerEntered: false, outcome: failure, modelContent: errorContent(failure) };
 }

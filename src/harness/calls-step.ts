@@ -1,7 +1,7 @@
 import { fail, LIMITS, ok, type Failure, type Outcome } from '../contract/index.ts';
 import { executeCall, partition, type CallRecord, type KeptFile, type ProducingRequest, type ToolCall } from '../pipeline/index.ts';
 import { callEvent, resultBytes } from './call-event.ts';
-import { ambiguousCallIds, duplicateIdRecord } from './call-ids.ts';
+import { ambiguousCallIds, duplicateIdRecord, refusedRecord } from './call-ids.ts';
 import type { LoopContext, LoopState } from './loop-state.ts';
 import type { ToolUseBlock } from './model.ts';
 import { toolResultOf } from './payload.ts';
@@ -13,7 +13,7 @@ export interface CallsRun {
   readonly failure?: Failure;
 }
 
-type CallsContext = Pick<LoopContext, 'task' | 'tools' | 'pipeline' | 'recorder' | 'names' | 'protocolOf' | 'onStep'>;
+type CallsContext = Pick<LoopContext, 'task' | 'tools' | 'pipeline' | 'recorder' | 'names' | 'protocolOf' | 'onStep' | 'refuseCall'>;
 
 /**
  * Runs one response's tool calls through the pipeline under the bindings its
@@ -39,6 +39,8 @@ export async function executeCalls(context: CallsContext, state: LoopState, requ
     const action = context.names.action();
     resultPaths.set(action.id, action.result);
     if (ambiguous.has(call.id)) return Promise.resolve(duplicateIdRecord(call, action.id, earlier.has(call.id)));
+    const refused = context.refuseCall?.(call);
+    if (refused) return Promise.resolve(refusedRecord(call, action.id, refused));
     return executeCall(call, request, action.id, { ...context.pipeline, tools: context.tools(), keepOutput: (_id, text) => keeper.keep(action.output, text) });
   };
   const calls: RecordedCall[] = [];

@@ -32,10 +32,13 @@ export interface AcceptanceInput extends Pick<LoopContext, 'recorder' | 'onStep'
  */
 export function decideAcceptance(input: AcceptanceInput, loop: LoopRun): Outcome<Decided> {
   if (loop.stop === 'interrupted' || loop.stop === 'failed') return ok(UNDECIDED);
-  const requestOf = (toolCallId: string) => loop.requests.find((r) => r.response?.content.some((b) => b.type === 'tool_use' && b.id === toolCallId))?.sent;
+  // A subagent's calls count as the run's, each judged against its own producing request.
+  const nested = loop.subagents ?? [];
+  const requests = [...loop.requests, ...nested.flatMap((s) => s.requests)];
+  const requestOf = (toolCallId: string) => requests.find((r) => r.response?.content.some((b) => b.type === 'tool_use' && b.id === toolCallId))?.sent;
   const decided = input.task.acceptance.live({
     run: input.run,
-    calls: loop.calls,
+    calls: withNested(loop.calls, nested),
     stop: loop.stop,
     requestOf,
     bindingOf: (call) => {
@@ -51,6 +54,12 @@ export function decideAcceptance(input: AcceptanceInput, loop: LoopRun): Outcome
   if (!appended.ok) return appended;
   input.onStep?.({ type: 'acceptance', checks, accepted });
   return ok({ checks, accepted, ...(decided.artifact ? { artifact: decided.artifact } : {}) });
+}
+
+/** Every call of the run in record order: a subagent's calls before the Agent call that started it. */
+export function withNested<C extends { readonly actionId: string }>(calls: readonly C[], subagents: readonly { readonly actionId: string; readonly calls: readonly C[] }[] = []): readonly C[] {
+  if (subagents.length === 0) return calls;
+  return calls.flatMap((call) => [...(subagents.find((s) => s.actionId === call.actionId)?.calls ?? []), call]);
 }
 
 /** The loop with its verdict; a verdict the record refused ends the run `failed` with that refusal, undecided. */

@@ -1,6 +1,8 @@
 import { bind } from '../binding/index.ts';
 import { ok, type Contract, type Failure, type Outcome } from '../contract/index.ts';
 import { attributesOf, type CallContext, type PermissionDecision, type RuntimeTool, type ToolAttributes, type ToolOutput } from '../pipeline/index.ts';
+import type { AgentInput } from './agent-tool/agent-tool.ts';
+import type { AgentType } from './agent-tool/agent-types.ts';
 import type { RunNames } from './run-names.ts';
 import type { OfferedTool, ToolProvider } from './tools.ts';
 
@@ -14,6 +16,13 @@ export interface HostServices {
   readonly signal: AbortSignal;
   /** What the run's permission policy decides for a tool before any hook (ToolSearch says which deferred tools a call would be denied). */
   permission(tool: RuntimeTool): PermissionDecision;
+  /** The run's subagent loops (the Agent built-in's), once the run's own loop runs. */
+  readonly nesting?: Nesting;
+}
+
+/** Runs a subagent's loop in the run's record, under the loop that called it. */
+export interface Nesting {
+  run(spec: { readonly input: AgentInput; readonly type: AgentType; readonly context: CallContext }): Promise<Outcome<ToolOutput>>;
 }
 
 /**

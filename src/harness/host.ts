@@ -2,12 +2,14 @@ import { join, resolve } from 'node:path';
 import { convertArguments } from '../binding/index.ts';
 import { fail, ok, type Outcome } from '../contract/index.ts';
 import { systemClock, type Clock } from '../ledger/index.ts';
-import { checkNames, hooksFromSettings, parseRules, permissionPolicy, resolveSettings, type EffectiveSettings, type NameUses, type Rule } from '../pipeline/index.ts';
+import { checkNames, hooksFromSettings, parseRules, permissionPolicy, resolveSettings, TOOL_HOOK_EVENTS, type EffectiveSettings, type NameUses, type Rule } from '../pipeline/index.ts';
 import { bindPackage, discoverPackages, methodSupport, plainRecord, projectSkillsNotices, type Package } from '../skill/index.ts';
 import { TOOL_SEARCH } from './disclosure.ts';
 import { builtinOffers, type Builtin } from './host-tools.ts';
 import { skillDeniedNotice, toolMode, type ToolMode } from './skill-tool/tool-mode.ts';
 import { toolSearch } from './tool-search/tool-search.ts';
+import { agentTool } from './agent-tool/agent-tool.ts';
+import { agentSetup, agentNotices, checkAgentMatchers } from './agent-tool/agent-host.ts';
 import type { Model } from './model.ts';
 import { runTask, type RunOptions, type RunOutcome } from './run.ts';
 import type { Task } from './task.ts';
@@ -60,6 +62,23 @@ export interface HostOptions {
    * with any gets the host's ToolSearch.
    */
   readonly defer?: readonly DeferSource[];
+  /**
+   * Subagent types (`--agents-dir`, a scenario's `agents` and `subagents`): the
+   * host's Agent is offered when a folder is given, the trusted project has
+   * `./.claude/agents/`, embedded types are named, or `offer` (a scenario
+   * scripts subagents) says so.
+   */
+  readonly agents?: AgentOptions;
+}
+
+/** Where a host's subagent types come from, and whether to offer Agent without any. */
+export interface AgentOptions {
+  /** `--agents-dir` folders, relative to `cwd`. */
+  readonly dirs?: readonly string[];
+  /** Embedded `fixtures/agents/<name>.md` types (a scenario's `agents`). */
+  readonly embedded?: readonly string[];
+  /** Offer Agent even with no type file (its `general-purpose` type only). */
+  readonly offer?: boolean;
 }
 
 /** Names to defer, and where they come from (`--defer-tool`, `scenario defer`), which a refusal names. */
@@ -92,7 +111,7 @@ export interface PrepareOptions {
 }
 
 /** What the host assembles for a task: everything `runTask` takes but the run's own options. */
-export type HostedRun = Pick<RunOptions, 'task' | 'cwd' | 'hooks' | 'permission' | 'convert'> & Partial<Pick<RunOptions, 'method' | 'providers' | 'builtins' | 'defer'>>;
+export type HostedRun = Pick<RunOptions, 'task' | 'cwd' | 'hooks' | 'permission' | 'convert'> & Partial<Pick<RunOptions, 'method' | 'providers' | 'builtins' | 'defer' | 'agents'>>;
 
 /**
  * A run's own options on a host: the run id (default: a fresh one), its run
@@ -170,7 +189,9 @@ async function prepareTask(host: HostOptions, cwd: string, task: Task, use: Prep
   const skills = { dirs: host.skillDirs ?? [], embedded: host.embeddedSkills ?? false, trust: host.trustProject ?? false };
   const mode = use.skillMode === 'tool' ? skillToolMode(use.skill, skills, task, host, cwd) : undefined;
   if (mode && !mode.ok) return mode;
-  const builtins = [...(host.builtins ?? []), ...(defer.value.length > 0 ? [toolSearch()] : []), ...(mode ? [mode.value.builtin] : [])];
+  const agents = agentSetup(host, cwd);
+  if (!agents.ok) return agents;
+  const builtins = [...(host.builtins ?? []), ...(defer.value.length > 0 ? [toolSearch()] : []), ...(mode ? [mode.value.builtin] : []), ...(agents.value ? [agentTool(agents.value)] : [])];
   const offers = [...offeredTools(task), ...(host.providers ?? []).flatMap((provider) => provider.offers), ...builtinOffers(builtins)];
   const clash = duplicateName(offers);
   if (!clash.ok) return clash;
@@ -180,6 +201,8 @@ async function prepareTask(host: HostOptions, cwd: string, task: Task, use: Prep
   const servers = [...task.tools({ runId: 'offers' }), ...(host.providers ?? [])].flatMap((provider) => provider.servers ?? []);
   const known = checkNames(offers, nameUses(settings, allow, deny, rules.value.extra, defer.value), servers);
   if (!known.ok) return use.label !== undefined ? { ...known, message: `${known.message} [${use.label}]` } : known;
+  const typed = checkAgentMatchers(settings, agents.value);
+  if (!typed.ok) return typed;
   const fits = task.checkTools?.(offers) ?? ok(undefined);
   if (!fits.ok) return fits;
   const extra = rules.value.extra;
@@ -202,9 +225,10 @@ async function prepareTask(host: HostOptions, cwd: string, task: Task, use: Prep
     ...(host.providers && host.providers.length > 0 ? { providers: host.providers } : {}),
     ...(builtins.length > 0 ? { builtins } : {}),
     ...(defer.value.length > 0 ? { defer: defer.value.map(({ rule }) => rule) } : {}),
+    ...(agents.value ? { agents: agents.value.types.map((t) => ({ name: t.name, kind: t.source, path: t.path, sha256: t.sha256 })) } : {}),
   };
   const skillNotices = projectSkillsNotices({ dirs: skills.dirs.map((dir) => resolve(cwd, dir)), trust: skills.trust, cwd });
-  const notices = [...settings.notices, ...skillNotices, ...known.value, ...searchDeniedNotice(defer.value, policy, offers), ...(mode ? skillDeniedNotice(offers, policy) : [])];
+  const notices = [...settings.notices, ...skillNotices, ...known.value, ...searchDeniedNotice(defer.value, policy, offers), ...(mode ? skillDeniedNotice(offers, policy) : []), ...typed.value, ...agentNotices(host, cwd, agents.value)];
   return ok({ options: hosted, notices, run: (model, options = {}) => runHosted(hosted, model, options) });
 }
 
@@ -282,7 +306,8 @@ function nameUses(settings: EffectiveSettings, allow: readonly Rule[], deny: rea
       ...(['allow', 'ask', 'deny'] as const).flatMap((kind) => labelled(extra[kind], (rule) => `${extra.source} permissions.${kind} rule ${JSON.stringify(rule.text)}`)),
       ...defer,
     ],
-    matchers: settings.hooks.map((hook) => ({ where: `${hook.event} hook matcher ${JSON.stringify(hook.matcher)} (${hook.source})`, matcher: hook.matcher })),
+    // A subagent event's matcher names agent types, checked against them (`checkAgentMatchers`).
+    matchers: settings.hooks.filter((hook) => TOOL_HOOK_EVENTS.includes(hook.event)).map((hook) => ({ where: `${hook.event} hook matcher ${JSON.stringify(hook.matcher)} (${hook.source})`, matcher: hook.matcher })),
   };
 }
 

@@ -51,6 +51,22 @@ export const HARNESS_KINDS = {
   catalog_mismatch: { class: 'evidence', basis: null },
   // skill tool mode: a request's adoption record is not what its payload's Skill results show
   adoption_mismatch: { class: 'evidence', basis: null },
+  // W9 subagents: a type file that does not parse, two files of one type, an Agent call naming no type or a refused one
+  bad_agent_file: { class: 'invalid_arguments', basis: null },
+  duplicate_agent_type: { class: 'invalid_arguments', basis: null },
+  unknown_subagent_type: { class: 'invalid_arguments', basis: null },
+  subagent_type_refused: { class: 'precondition', basis: null },
+  // a type wider than its caller (a tool, a permission mode, an MCP server it lacks), an Agent call inside a subagent
+  subagent_tools_wider: { class: 'precondition', basis: null },
+  subagent_nested: { class: 'precondition', basis: null },
+  isolation_unsupported: { class: 'precondition', basis: null },
+  background_unsupported: { class: 'precondition', basis: null },
+  too_many_subagents: { class: 'precondition', basis: null },
+  // a subagent that stopped without a final text (script exhausted, a limit), or whose inside outcome is unknown
+  subagent_incomplete: { class: 'business', basis: null },
+  subagent_outcome_unknown: { class: 'closed', basis: null },
+  // verify: a subagent's records against themselves and its Agent call
+  subagent_mismatch: { class: 'evidence', basis: null },
   // a record naming a task this recheck (or this caplab) does not know
   unknown_task: { class: 'evidence', basis: null },
   // verify: a task's recheck that threw

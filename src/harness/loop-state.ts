@@ -8,6 +8,7 @@ import type { RunRecorder } from './recorder.ts';
 import type { RecordedCall } from './recorded-call.ts';
 import type { RequestNames, RunNames } from './run-names.ts';
 import type { Task, TaskRun } from './task.ts';
+import type { SubagentRun } from './agent-tool/nested-loop.ts';
 
 /** The method stage a request belongs to: one of the task's stages, decided by the host from what has happened. */
 export type MethodStage = string;
@@ -23,12 +24,15 @@ export interface MethodSupport {
   catalog?(payload: Uint8Array): readonly string[];
 }
 
-/** A step, streamed as it happens (for human output), always after it is recorded. */
-export type LoopStep =
+/** A step, streamed as it happens (for human output), always after it is recorded; a subagent's own steps name it (`agent`). */
+export type LoopStep = (
   | { readonly type: 'request'; readonly intent: Intent }
   | { readonly type: 'response'; readonly requestId: string; readonly response: ModelResponse }
   | { readonly type: 'call'; readonly record: RecordedCall }
-  | { readonly type: 'acceptance'; readonly checks: readonly AcceptanceCheck[]; readonly accepted: boolean };
+  | { readonly type: 'acceptance'; readonly checks: readonly AcceptanceCheck[]; readonly accepted: boolean }
+  | { readonly type: 'subagent_start'; readonly agentId: string; readonly agentType: string; readonly tools: readonly string[] }
+  | { readonly type: 'subagent_end'; readonly agentId: string; readonly stop: string; readonly requests: number; readonly toolCalls: number }
+) & { readonly agent?: string };
 
 /** What every step of one loop runs with: the same for the whole loop. */
 export interface LoopContext {
@@ -51,6 +55,12 @@ export interface LoopContext {
   /** The protocol exchange behind an action (MCP), failed calls included; absent for local tools. */
   readonly protocolOf?: (actionId: string) => ProtocolExchange | undefined;
   readonly onStep?: (step: LoopStep) => void;
+  /** A refusal of a call before it runs, of this loop's own (a subagent's: an Agent call inside it); the call is recorded refused, its handler never entered. */
+  readonly refuseCall?: (call: { readonly id: string; readonly name: string }) => Failure | undefined;
+  /** Counts every request of the run, over every level, once a run offers subagents (`Model.respond`'s `sequence`). */
+  readonly sequence?: { next(): number };
+  /** The subagent this loop is (its steps' `agent`), absent for the run's own loop. */
+  readonly agent?: { readonly id: string; readonly type: string };
 }
 
 /** One request of the run, as recorded: its intent, what was sent, and its response once that is recorded. */
@@ -88,4 +98,6 @@ export interface LoopRun {
   readonly stop: LoopStop;
   /** Why a `failed` loop stopped. */
   readonly failure?: Failure;
+  /** The subagents its Agent calls ran (each one's requests and calls), when any ran. */
+  readonly subagents?: readonly SubagentRun[];
 }

@@ -81,12 +81,19 @@ export interface Model {
   readonly origin: ModelOrigin;
   /** What run_start records: the scenario it plays (null when none) and its `model` entry. */
   readonly record: { readonly scenario: string | null; readonly model: EventInput<'run_start'>['model'] };
-  respond(request: { readonly id: string; readonly index: number; readonly payload: Uint8Array }): Promise<ModelResponse | Exhausted>;
+  /**
+   * `index` counts this loop's requests; `sequence`, when the run has a
+   * subagent loop, counts every level's requests of the run (a replay file's
+   * lines answer them in that order).
+   */
+  respond(request: { readonly id: string; readonly index: number; readonly sequence?: number; readonly payload: Uint8Array }): Promise<ModelResponse | Exhausted>;
   /**
    * Fields run_end adds about the model, given how many responses the run
    * recorded (a replay's used and unused lines); absent adds none.
    */
   ended?(answered: number): Readonly<Record<string, unknown>>;
+  /** The model of the subagent a parent's Agent call starts, by that call's tool_use id (a scenario's `subagents` script); undefined when it has none. */
+  subagent?(toolUseId: string): Model | undefined;
 }
 
 /**

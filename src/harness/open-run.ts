@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { EXIT, exitCodeOf } from '../base/index.ts';
 import type { Binding } from '../binding/index.ts';
 import { fail, ok, type Failure, type Outcome } from '../contract/index.ts';
-import { LEDGER_FORMAT_5, LEDGER_FORMAT_6, LEDGER_FORMAT_7, LEDGER_FORMAT_8, LEDGER_FORMAT_10, openRunDir, type Clock, type EventInput, type RecordFormat, type RecordLimits, type RunDir, type RunDirFs } from '../ledger/index.ts';
+import { LEDGER_FORMAT_5, LEDGER_FORMAT_6, LEDGER_FORMAT_7, LEDGER_FORMAT_8, LEDGER_FORMAT_10, LEDGER_FORMAT_11, openRunDir, type Clock, type EventInput, type RecordFormat, type RecordLimits, type RunDir, type RunDirFs } from '../ledger/index.ts';
 import type { Hook } from '../pipeline/index.ts';
 import { mergeReports, reapOrphans, type SweepGraces } from '../platform/index.ts';
 import { CAPLAB_VERSION } from '../version.ts';
@@ -39,6 +39,8 @@ export interface RunRecordOptions {
     /** Skill tool mode: what run_start records of the packages Skill may serve (`skill_packages`, `skill_nested`). */
     readonly startFields?: Readonly<Record<string, unknown>>;
   };
+  /** The subagent types the host's Agent offers: run_start records them (`agents`) and the run names format 11. */
+  readonly agents?: readonly { readonly name: string; readonly kind: 'dir' | 'project' | 'embedded' | 'host'; readonly path: string; readonly sha256: string }[];
   /** The run dir's filesystem (a test makes a write fail through it). */
   readonly fs?: RunDirFs;
   /** fsync every event and file as it is written (`--durable`; see the ledger's `OpenRunDirOptions`). */
@@ -67,6 +69,9 @@ export interface OpenedTools {
   /** The run's defer rules as given (at least one): run_start records them and names format 8. */
   readonly defer?: readonly string[];
 }
+
+/** Whether a hook runs at a tool call (its matcher names tools), not at a subagent's start or stop. */
+const isToolHook = (event: string): boolean => event === 'PreToolUse' || event === 'PostToolUse';
 
 const NO_TOOLS: OpenedTools = { transport: null, server: null, bindings: [] };
 
@@ -174,7 +179,8 @@ export class OpenRun {
     const { model, hooks, method } = this.#options;
     const { servers, ...opened } = tools;
     // Named on each attempt: a run_start refused (a record limit) is written again, without them, by the failed end.
-    this.#dir.nameFormat(method?.skillMode ? LEDGER_FORMAT_10 : tools.defer ? LEDGER_FORMAT_8 : reachesHttp(tools) ? LEDGER_FORMAT_7 : this.#options.task.keepsResults ? LEDGER_FORMAT_6 : servers ? LEDGER_FORMAT_5 : this.#baseFormat);
+    const agents = this.#options.agents ?? [];
+    this.#dir.nameFormat(agents.length > 0 ? LEDGER_FORMAT_11 : method?.skillMode ? LEDGER_FORMAT_10 : tools.defer ? LEDGER_FORMAT_8 : reachesHttp(tools) ? LEDGER_FORMAT_7 : this.#options.task.keepsResults ? LEDGER_FORMAT_6 : servers ? LEDGER_FORMAT_5 : this.#baseFormat);
     const appended = this.recorder.append('run_start', {
       ...this.#taskFields,
       caplab: CAPLAB_VERSION,
@@ -182,12 +188,14 @@ export class OpenRun {
       run_id: this.#options.runId,
       scenario: model.record.scenario,
       model: model.record.model,
-      hooks: hooks.map((h) => ({ name: h.name, event: h.event, matcher: h.matcher })),
+      // A subagent event's hook is recorded by a run that can start a subagent (format 11); another never runs it.
+      hooks: hooks.flatMap((h) => (isToolHook(h.event) || agents.length > 0 ? [{ name: h.name, event: h.event, matcher: h.matcher }] : [])) as EventInput<'run_start'>['hooks'],
       method: method?.record ?? null,
       files: this.#startFiles,
       ...opened,
       ...(servers ? { servers: servers.start } : {}),
       ...(method?.skillMode ? { skill_mode: method.skillMode, ...method.startFields } : {}),
+      ...(agents.length > 0 ? { agents } : {}),
     });
     if (!appended.ok) return appended;
     this.#started = true;

@@ -7,7 +7,8 @@ import { isAccepted, type AcceptanceCheck } from './acceptance.ts';
 import { checkCalls } from './call-checks.ts';
 import { checkDeferral } from './deferral-checks.ts';
 import { checkSkillMode } from './skill-tool/skill-checks.ts';
-import { canonicalOf, checkRecord, eventAt, parseJson, type CheckedCall, type RecordedUse } from './record-checks.ts';
+import { canonicalOf, checkLevel, checkRecord, eventAt, parseJson, type CheckedCall, type RecordedUse } from './record-checks.ts';
+import { checkSubagents, levelCompleted, splitLevels, type Levels } from './agent-tool/subagent-checks.ts';
 import { originLabel, type ModelOrigin } from './model.ts';
 import { checkServers } from './server-checks.ts';
 import { checkTaskFields } from './task-fields.ts';
@@ -75,7 +76,19 @@ export function recheckAcceptance(task: TaskRecheck): Recheck<RecheckReport> {
     if (!(uses instanceof Map)) return uses;
     const asked = checkArguments(calls, uses);
     if (asked) return asked;
-    const told = checkRecord({ events, calls: calls.map(checkedCall), uses, readFile }) ?? checkCalls(events, uses) ?? checkServers(events, record.format) ?? checkResultFiles(events, readFile, task.keepsResults ?? false) ?? checkDeferral(events, readFile) ?? checkSkillMode(events, readFile);
+    const levels = splitLevels(events);
+    if (isVerifyFailure(levels)) return levels;
+    const { top } = levels;
+    const topCalls = top.filter((e) => e.type === 'call');
+    const told =
+      checkRecord({ events: top, calls: topCalls.map(checkedCall), uses, readFile }) ??
+      checkCalls(top, uses) ??
+      checkSubagents(events, levels, readFile) ??
+      checkNestedLevels(levels, uses, readFile) ??
+      checkServers(events, record.format) ??
+      checkResultFiles(events, readFile, task.keepsResults ?? false) ??
+      checkDeferral(top, readFile) ??
+      checkSkillMode(top, readFile);
     if (told) return told;
 
     const acceptance = events.find((e) => e.type === 'acceptance');
@@ -216,6 +229,17 @@ function checkArguments(calls: readonly CallEvent[], uses: ReadonlyMap<Event, re
         eventAt(call),
       );
     }
+  }
+  return undefined;
+}
+
+/** Each subagent's own loop told as the run's is (call order, payload results, the calls themselves), under run_start's bindings. */
+function checkNestedLevels(levels: Levels, uses: ReadonlyMap<Event, readonly RecordedUse[]>, readFile: ReadRecorded): VerifyFailure | undefined {
+  const start = levels.top.find((e) => e.type === 'run_start');
+  for (const level of levels.agents) {
+    const calls = level.events.filter((e) => e.type === 'call');
+    const told = checkLevel({ events: level.events, calls: calls.map(checkedCall), uses, readFile }, levelCompleted(level)) ?? checkCalls([...(start ? [start] : []), ...level.events], uses);
+    if (told) return told;
   }
   return undefined;
 }

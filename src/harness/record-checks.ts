@@ -66,13 +66,21 @@ export interface RecordFacts {
  * appears, `verify` has checked with the event schemas.)
  */
 export function checkRecord(facts: RecordFacts): VerifyFailure | undefined {
-  return checkCallOrder(facts) ?? checkPayloads(facts) ?? checkCounts(facts);
+  return checkLevel(facts, facts.events.find((e) => e.type === 'run_end')?.ending === 'completed') ?? checkCounts(facts);
+}
+
+/**
+ * One loop's story (the run's own, or a subagent's, its events alone): call
+ * order and payload results. `completed`: its last response's calls must all
+ * be recorded.
+ */
+export function checkLevel(facts: RecordFacts, completed: boolean): VerifyFailure | undefined {
+  return checkCallOrder(facts, completed) ?? checkPayloads(facts);
 }
 
 /** Walks the ledger in order, matching each response's tool_uses to the call events after it. */
-function checkCallOrder({ events, calls, uses }: RecordFacts): VerifyFailure | undefined {
+function checkCallOrder({ events, calls, uses }: RecordFacts, completed: boolean): VerifyFailure | undefined {
   const byEvent = new Map<Event, CheckedCall>(calls.map((call) => [call.event, call]));
-  const completed = events.find((e) => e.type === 'run_end')?.ending === 'completed';
   let request: string | undefined;
   let pending: { response: Event; uses: readonly RecordedUse[]; next: number } | undefined;
   const missing = (): VerifyFailure | undefined => {

@@ -169,12 +169,16 @@ export function replayModel(replay: Replay): Model {
   const first = replay.responses[0]?.message['model'];
   const name = `replayed:${typeof first === 'string' ? first : 'unknown'}`;
   const lines = replay.responses.length;
-  return {
+  const model: Model = {
     name,
     origin: 'replayed',
     record: { scenario: null, model: { name, ...originLabel('replayed'), replay: { file: replay.file, sha256: replay.sha256, bytes: replay.bytes, lines } } },
-    respond: async ({ index }): Promise<ModelResponse | Exhausted> =>
-      replay.responses[index] ?? { exhausted: `the replay file has no line ${index + 1}: all ${lines} were used` },
+    // In a run with subagents, line N answers the run's Nth request over every level (`sequence`).
+    respond: async ({ index, sequence }): Promise<ModelResponse | Exhausted> =>
+      replay.responses[sequence ?? index] ?? { exhausted: `the replay file has no line ${(sequence ?? index) + 1}: all ${lines} were used` },
+    // A subagent's responses are the file's next lines too.
+    subagent: () => model,
     ended: (answered) => ({ replay: { lines_used: answered, lines_unused: Math.max(0, lines - answered) } }),
   };
+  return model;
 }

@@ -5,6 +5,7 @@ import { summaryOf } from './ending.ts';
 import type { RecordedCall } from './recorded-call.ts';
 import { originLabel, type ModelOrigin } from './model.ts';
 import type { RequestRecord } from './loop-state.ts';
+import type { SubagentRun } from './agent-tool/nested-loop.ts';
 import type { RunOutcome } from './run.ts';
 import type { ServerReport, ServerStart } from './tools.ts';
 
@@ -32,7 +33,7 @@ function usageTotal(perRequest: readonly Readonly<Record<string, unknown>>[]): R
 export function runReport(outcome: RunOutcome, artifactName: string): Record<string, unknown> {
   const { loop, model } = outcome;
   const replayed = model.origin === 'replayed';
-  const calls = loop.calls.map(reportCall);
+  const calls = loop.calls.map((call) => withSubagent(reportCall(call), call, loop.subagents ?? []));
   return {
     caplab: CAPLAB_VERSION,
     run_id: outcome.runId,
@@ -60,6 +61,13 @@ export function runReport(outcome: RunOutcome, artifactName: string): Record<str
     run_dir: outcome.runDir,
     ledger: { path: `${outcome.runDir}/ledger.jsonl`, head: outcome.head, events: outcome.events },
   };
+}
+
+/** An Agent call's report with its subagent nested under it (its requests and calls, as the run's are reported); any other call's as it is. */
+function withSubagent(report: ReturnType<typeof reportCall>, call: RecordedCall, subagents: readonly SubagentRun[]): Record<string, unknown> {
+  const run = subagents.find((s) => s.actionId === call.actionId);
+  if (!run) return report;
+  return { ...report, subagent: { agent_id: run.agentId, agent_type: run.type, requests: run.requests.length, tool_calls: run.calls.length, request_log: run.requests.map(requestLogEntry), calls: run.calls.map(reportCall) } };
 }
 
 /** The server behind MCP tools as the report names it. */

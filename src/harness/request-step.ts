@@ -52,7 +52,7 @@ export function buildRequest(context: Pick<LoopContext, 'task' | 'model' | 'maxT
  * writes its payload file, and records its request event — intent, the task's
  * fields from the exact bytes, the file — before it is reported or sent.
  */
-export function recordRequest(context: Pick<LoopContext, 'task' | 'run' | 'recorder' | 'names' | 'method' | 'onStep' | 'defers'> & { readonly pipeline?: { readonly runDir?: string } }, state: LoopState, built: BuiltRequest): Outcome<RequestRecord> {
+export function recordRequest(context: Pick<LoopContext, 'task' | 'run' | 'recorder' | 'names' | 'method' | 'onStep' | 'defers' | 'agent'> & { readonly pipeline?: { readonly runDir?: string } }, state: LoopState, built: BuiltRequest): Outcome<RequestRecord> {
   const names = context.names.request();
   const { id } = names;
   const file = context.recorder.writeFile(names.payload, built.bytes);
@@ -68,7 +68,7 @@ export function recordRequest(context: Pick<LoopContext, 'task' | 'run' | 'recor
     method: context.method ? context.method.adoption(built.stage, built.bytes, context.pipeline?.runDir) : null,
     ...(context.method?.catalog ? { skill_catalog: [...context.method.catalog(built.bytes)] } : {}),
     ...(shown ? { disclosed_tools: shown.disclosed, visible_tool_bytes: shown.visibleToolBytes } : {}),
-    fields: context.task.requestFields?.({ id, payload: built.bytes, calls: state.calls }, context.run) ?? {},
+    fields: context.task.requestFields?.({ id, payload: built.bytes, calls: state.calls, ...(context.agent ? { agent: context.agent.id } : {}) }, context.run) ?? {},
   };
   const { fields, ...own } = intent;
   const appended = context.recorder.append('request', { ...fields, ...own, files: [{ role: 'request_payload', ...file.value }] });

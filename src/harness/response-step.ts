@@ -3,8 +3,9 @@ import type { LoopContext, LoopState, RequestRecord } from './loop-state.ts';
 import { isExhausted, originLabel, type Exhausted, type ModelResponse } from './model.ts';
 
 /** Asks the model for the answer to a recorded request: a response, or that it has none left. */
-export function respond(context: Pick<LoopContext, 'model'>, request: RequestRecord): Promise<ModelResponse | Exhausted> {
-  return context.model.respond({ id: request.sent.id, index: request.intent.index, payload: request.sent.payload });
+export function respond(context: Pick<LoopContext, 'model' | 'sequence'>, request: RequestRecord): Promise<ModelResponse | Exhausted> {
+  const sequence = context.sequence?.next();
+  return context.model.respond({ id: request.sent.id, index: request.intent.index, ...(sequence !== undefined ? { sequence } : {}), payload: request.sent.payload });
 }
 
 /**

@@ -56,3 +56,30 @@ export function runNames(prefix = ''): RunNames {
     child: (scope) => runNames(`${prefix}${scope}-${count(`scope:${scope}`)}/`),
   };
 }
+
+/**
+ * The names of a subagent's own loop, by the parent's Agent action id: ids
+ * `<action>.req-NN` and `<action>.act-NN`, files `requests/<action>/NN-request.json`
+ * (and `-response.json`), `outputs/<action>.act-NN.txt`, `results/<action>.act-NN.json`.
+ * None can be a parent's name: a parent's ids hold no `.`, its request files no folder.
+ */
+export function agentNames(actionId: string): RunNames {
+  const counts = new Map<string, number>();
+  const numbered = (kind: string): string => {
+    const n = (counts.get(kind) ?? 0) + 1;
+    counts.set(kind, n);
+    return pad(n);
+  };
+  return {
+    next: (kind) => `${actionId}.${kind}-${numbered(kind)}`,
+    request: () => {
+      const nth = numbered('req');
+      return { id: `${actionId}.req-${nth}`, payload: `requests/${actionId}/${nth}-request.json`, response: `requests/${actionId}/${nth}-response.json` };
+    },
+    action: () => {
+      const id = `${actionId}.act-${numbered('act')}`;
+      return { id, output: `outputs/${id}.txt`, result: `results/${id}.json` };
+    },
+    child: (scope) => runNames(`${actionId}.${scope}-${numbered(`scope:${scope}`)}/`),
+  };
+}

@@ -9,6 +9,7 @@ import type { ModelOrigin } from './model.ts';
 import { openRecorded, type ConfiguredServers, type Unopened } from './open-tools.ts';
 import { openRun, type OpenRun, type RunRecordOptions } from './open-run.ts';
 import { runNames, type RunNames } from './run-names.ts';
+import { Subagents } from './agent-tool/nested-loop.ts';
 import type { Task, TaskRun } from './task.ts';
 import { duplicateName, runtimeTable, type ServerReport, type ServerStart, type ToolProvider, type ToolSet } from './tools.ts';
 
@@ -73,7 +74,8 @@ export interface RunOutcome {
 export async function runTask(options: RunOptions): Promise<Outcome<RunOutcome>> {
   const taskRun: TaskRun = Object.freeze({ runId: options.runId });
   const names = runNames();
-  const host = hostTools(options, taskRun, names.child('host'));
+  const subagents = new Subagents();
+  const host = hostTools(options, taskRun, names.child('host'), subagents);
   const maxTokens = maxTokensOf(options);
   const maxRequests = options.maxRequests;
   const badRequests = maxRequests !== undefined && !(Number.isSafeInteger(maxRequests) && maxRequests > 0) ? fail('invalid_arguments', 'bad_option', `maxRequests must be a positive integer, not ${String(maxRequests)}`) : undefined;
@@ -98,7 +100,10 @@ export async function runTask(options: RunOptions): Promise<Outcome<RunOutcome>>
     const defer = (options.defer ?? []).map((rule) => rule.text);
     const started = run.start({ transport: toolSet.value.transport, server: toolSet.value.server ?? null, bindings: Object.values(toolSet.value.table).map((t) => t.binding), ...(servers ? { servers } : {}), ...(defer.length > 0 ? { defer } : {}) });
     if (!started.ok) return await run.end({ type: 'broken', failure: started, answered });
-    const loop = await runLoop(loopOptions(options, { run, taskRun, toolSet: toolSet.value, names, onStep, maxTokens: maxTokens.ok ? maxTokens.value : DEFAULT_MAX_TOKENS }));
+    const context = loopOptions(options, { run, taskRun, toolSet: toolSet.value, names, onStep, maxTokens: maxTokens.ok ? maxTokens.value : DEFAULT_MAX_TOKENS });
+    subagents.parent = context;
+    const looped = await runLoop(context);
+    const loop = subagents.runs.length > 0 ? { ...looped, subagents: [...subagents.runs] } : looped;
     const decided = decideAcceptance({ task: options.task, run: taskRun, recorder: run.recorder, readFile: (path) => run.readFile(path), onStep }, loop);
     const result = withVerdict(loop, decided);
     const ended = await run.end({ type: 'loop', loop: result, answered });
@@ -122,9 +127,9 @@ interface TableCell {
  * those given, then the built-ins over the run's services — and whether two
  * of them offer one name.
  */
-function hostTools(options: RunOptions, run: TaskRun, names: RunNames): { providers: readonly ToolProvider[]; clash: Outcome<void>; table: TableCell } {
+function hostTools(options: RunOptions, run: TaskRun, names: RunNames, nesting: Subagents): { providers: readonly ToolProvider[]; clash: Outcome<void>; table: TableCell } {
   const table: TableCell = { current: {} };
-  const services: HostServices = { tools: () => table.current, names, signal: options.signal ?? new AbortController().signal, permission: (tool) => options.permission(tool, undefined) };
+  const services: HostServices = { tools: () => table.current, names, signal: options.signal ?? new AbortController().signal, permission: (tool) => options.permission(tool, undefined), nesting };
   const builtins = options.builtins ?? [];
   const providers = [...options.task.tools(run), ...(options.providers ?? []), ...(builtins.length > 0 ? [hostProvider(builtins, services)] : [])];
   return { providers, clash: duplicateName(providers.flatMap((provider) => provider.offers)), table };
@@ -162,6 +167,12 @@ function deferredTable(table: Readonly<Record<string, RuntimeTool>>, defer: read
     return [name, tool.attributes.deferred === deferred ? tool : { ...tool, attributes: { ...tool.attributes, deferred } }] as const;
   });
   return Object.fromEntries(marked);
+}
+
+/** A counter from 0, shared by every loop of one run. */
+function counter(): { next(): number } {
+  let n = 0;
+  return { next: () => n++ };
 }
 
 /** The host's `maxTokens`, checked: a positive integer (`invalid_arguments/bad_option`). */
@@ -205,5 +216,7 @@ function loopOptions(options: RunOptions, setup: LoopSetup): Parameters<typeof r
     ...((options.defer ?? []).length > 0 ? { defers: true } : {}),
     ...(toolSet.protocolOf ? { protocolOf: toolSet.protocolOf } : {}),
     onStep: setup.onStep,
+    // A run that may start subagents counts its requests over every level (a replay answers them in that order).
+    ...((options.agents ?? []).length > 0 ? { sequence: counter() } : {}),
   };
 }

@@ -103,6 +103,10 @@ const COMMON = {
   /** Requests at most (default 8). */
   max_requests: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(LIMITS.scenarioRequests, `is at most ${LIMITS.scenarioRequests} (LIMITS.scenarioRequests)`))),
   responses: v.pipe(v.array(Step), v.minLength(1)),
+  /** Embedded subagent types (`fixtures/agents/<name>.md`) the run's Agent offers. */
+  agents: v.optional(v.pipe(v.array(v.pipe(v.string(), v.regex(/^[a-z0-9-]+$/))), v.minLength(1), v.check((names) => new Set(names).size === names.length, 'names a type twice'))),
+  /** Each subagent's own script, by the parent's Agent tool_use id (the parent's step shape). */
+  subagents: v.optional(keptRecord(v.pipe(v.string(), v.minLength(1)), v.strictObject({ responses: v.pipe(v.array(Step), v.minLength(1)) }), 'the tool_use id')),
 };
 
 /** The excerpt task's scenario (no `task`, or `task: "excerpt"`): every built-in file. */
@@ -157,13 +161,46 @@ export function parseScenario(text: string, origin: string): Outcome<Scenario> {
   }
   const parsed = task === 'expectations' ? v.safeParse(ExpectationsScenario, json.value) : v.safeParse(ExcerptScenario, json.value);
   // A key valibot's record would drop (`__proto__`, `constructor`, `prototype`) was refused by name in the schema (keptRecord).
-  if (parsed.success) return ok(parsed.output);
+  if (parsed.success) {
+    const scripts = checkSubagentScripts(parsed.output);
+    return scripts ? fail('invalid_arguments', scripts.kind, `${origin}: ${scripts.message}`) : ok(parsed.output);
+  }
   const issues = parsed.issues.map(describeIssue);
   // An expectations file that forgot its `task` would hear only that `expect.accepted` is required.
   const expect = (json.value as { expect?: unknown } | null)?.expect;
   const forgot = task === undefined && expect !== null && typeof expect === 'object' && Object.hasOwn(expect, 'calls');
   const hint = forgot ? ' (expect.calls is the expectations task\'s: add "task": "expectations")' : '';
   return fail('invalid_arguments', 'bad_scenario', `${origin}: ${issues[0]}${hint}`, issues);
+}
+
+/** The tool_use names that start a subagent (the host's Agent, by either of its names). */
+const AGENT_NAMES = ['Agent', 'Task'];
+
+/**
+ * A scenario's subagent scripts against its responses: each parent Agent
+ * tool_use has a script and each script its parent tool_use (`bad_scenario`);
+ * no tool_use id is used at two levels (`duplicate_call_id`: a result could
+ * not be told apart). A subagent's own Agent call needs none: it is refused.
+ */
+function checkSubagentScripts(scenario: Scenario): { readonly kind: 'bad_scenario' | 'duplicate_call_id'; readonly message: string } | undefined {
+  const scripts = scenario.subagents ?? {};
+  const ids = (steps: Scenario['responses']) => steps.flatMap((step) => step.tool_calls ?? []);
+  const parentCalls = ids(scenario.responses);
+  const agentCalls = parentCalls.filter((call) => AGENT_NAMES.includes(call.name)).map((call) => call.id);
+  const unscripted = agentCalls.find((id) => !Object.hasOwn(scripts, id));
+  if (unscripted !== undefined) return { kind: 'bad_scenario', message: `responses: the Agent tool_use ${JSON.stringify(unscripted)} has no script under subagents` };
+  const orphan = Object.keys(scripts).find((id) => !agentCalls.includes(id));
+  if (orphan !== undefined) return { kind: 'bad_scenario', message: `subagents.${orphan}: no Agent tool_use of responses has this id` };
+  const levels = [parentCalls.map((c) => c.id), ...Object.values(scripts).map((script) => ids(script.responses).map((c) => c.id))];
+  const seen = new Map<string, number>();
+  for (const [level, list] of levels.entries()) {
+    for (const id of new Set(list)) {
+      const other = seen.get(id);
+      if (other !== undefined && other !== level) return { kind: 'duplicate_call_id', message: `tool_use id ${JSON.stringify(id)} is used at two levels (the parent and a subagent, or two subagents); every call needs its own id` };
+      seen.set(id, level);
+    }
+  }
+  return undefined;
 }
 
 /** One issue as `path: what is wrong`, an unknown key named as such (valibot says "Expected never"). */
@@ -221,16 +258,26 @@ export function readScenario(folder: string, nameOrFile: string, readFile: ReadS
  * `synthetic: true`; it never pretends to be a model.
  */
 export function scriptedModel(scenario: Scenario): Model {
+  return scriptOf(scenario, scenario.responses, '');
+}
+
+/** The model over one level's steps: the parent's, or a subagent's (its response ids `msg_scripted_<tool_use id>_NN`). */
+function scriptOf(scenario: Scenario, responses: Scenario['responses'], prefix: string): Model {
   const name = `scripted:${scenario.name}`;
+  const scripts = scenario.subagents ?? {};
   return {
     name,
     origin: 'scripted',
     record: { scenario: scenario.name, model: { name, ...originLabel('scripted') } },
     respond: async ({ index }): Promise<ModelResponse | Exhausted> => {
-      const step = scenario.responses[index];
+      const step = responses[index];
       if (!step) return { exhausted: 'the scripted model has no response left' };
-      return scriptedResponse(step, `msg_scripted_${String(index + 1).padStart(2, '0')}`);
+      return scriptedResponse(step, `msg_scripted_${prefix}${String(index + 1).padStart(2, '0')}`);
     },
+    // A subagent's script is its parent's only: a subagent starts none.
+    ...(prefix === '' && Object.keys(scripts).length > 0
+      ? { subagent: (id: string) => (Object.hasOwn(scripts, id) ? scriptOf(scenario, scripts[id]!.responses, `${id}_`) : undefined) }
+      : {}),
   };
 }
 

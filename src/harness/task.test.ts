@@ -17,7 +17,7 @@ import { fail, ok, type Contract } from '../contract/index.ts';
 import { excerptTask } from '../excerpt/index.ts';
 import { verify } from '../ledger/index.ts';
 import { rechain, readEvents } from '../ledger/test-kit.ts';
-import { attributesOf, inProcessHook, NO_RULES, parseRules, permissionPolicy, textBlock, type HookInput } from '../pipeline/index.ts';
+import { attributesOf, inProcessHook, NO_RULES, parseRules, permissionPolicy, textBlock, type ToolHookInput } from '../pipeline/index.ts';
 import { echoContractWith } from '../pipeline/testing/echo-contract.ts';
 import type { AcceptanceCheck } from './acceptance.ts';
 import type { Builtin } from './host-tools.ts';
@@ -140,7 +140,7 @@ const echoThenCount = scenarioOf([
 
 test('a built-in binds as kind host, runs through the whole pipeline (a PreToolUse hook sees it by its bare name), is recorded via host, and verifies', async () => {
   const dir = join(scratchDir('caplab-builtin-'), 'run');
-  const seen: HookInput[] = [];
+  const seen: ToolHookInput[] = [];
   const watch = inProcessHook('PreToolUse', 'tool_count', 'watch', (input) => (seen.push(input), {}));
   const outcome = await run(dir, { model: scriptedModel(echoThenCount), builtins: [toolCount], hooks: [watch] });
   const count = outcome.loop.calls.find((c) => c.name === 'tool_count')!;

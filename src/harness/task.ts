@@ -37,6 +37,8 @@ export interface TaskRequest {
   readonly id: string;
   readonly payload: Uint8Array;
   readonly calls: readonly RecordedCall[];
+  /** The subagent whose loop sends it (`agent-<action id>`); absent for the run's own loop. Its calls are that loop's. */
+  readonly agent?: string;
 }
 
 /** What the task produced, as reports show it: a file of the run dir and its hash. */

@@ -210,6 +210,8 @@ export const ServerEndRecord = v.strictObject({
 
 /** A hook the run was configured with. */
 export const HookRecord = v.strictObject({ name: v.string(), event: v.picklist(['PreToolUse', 'PostToolUse']), matcher: v.string() });
+/** Format 11: a settings hook of a subagent event too (its matcher names agent types). */
+export const HookRecord11 = v.strictObject({ name: v.string(), event: v.picklist(['PreToolUse', 'PostToolUse', 'SubagentStart', 'SubagentStop']), matcher: v.string() });
 
 /** The startup snapshot: its id and each source by id, sha256 and size. */
 export const SnapshotRecord = v.strictObject({ id: v.string(), sources: v.array(v.strictObject({ id: v.string(), sha256: Sha256, bytes: Count })) });

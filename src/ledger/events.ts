@@ -26,6 +26,7 @@ import {
   Count,
   FileRefs,
   HookRecord,
+  HookRecord11,
   HookResultRecord,
   IntentToolRecord,
   IntentToolRecord8,
@@ -54,9 +55,12 @@ import {
   UsageRecord4,
   WrittenFileRecord,
 } from './event-parts.ts';
-import { KNOWN_FORMATS, LEDGER_FORMAT_2, LEDGER_FORMAT_3, LEDGER_FORMAT_4, LEDGER_FORMAT_5, LEDGER_FORMAT_6, LEDGER_FORMAT_7, LEDGER_FORMAT_8, LEDGER_FORMAT_9, LEDGER_FORMAT_10, isFormatFrom, type RecordFormat } from './format.ts';
+import { KNOWN_FORMATS, LEDGER_FORMAT_2, LEDGER_FORMAT_3, LEDGER_FORMAT_4, LEDGER_FORMAT_5, LEDGER_FORMAT_6, LEDGER_FORMAT_7, LEDGER_FORMAT_8, LEDGER_FORMAT_9, LEDGER_FORMAT_10, LEDGER_FORMAT_11, isFormatFrom, type RecordFormat } from './format.ts';
 import type { Frozen } from './frozen.ts';
 import { NAMED_FORMAT, resolveField, since, NO_ENTRY, type Field, type From, type Newest, type NoEntry } from './since.ts';
+
+/** A subagent type as the record names it: its name, where it came from, its file (the host's own: `host`) and that file's sha256. */
+const AgentTypeRecord = v.strictObject({ name: v.string(), kind: v.picklist(['dir', 'project', 'embedded', 'host']), path: v.string(), sha256: Sha256 });
 
 /** How a run ended: it reached its verdict, it was stopped, or something failed after the run dir existed. */
 export const ENDINGS = ['completed', 'interrupted', 'failed'] as const;
@@ -81,7 +85,8 @@ const EVENTS = {
     // The excerpt's snapshot; from format 4 a task's own field (the excerpt's recheck reads it).
     snapshot: since(LEDGER_FORMAT_4, NO_ENTRY, SnapshotRecord),
     bindings: since(LEDGER_FORMAT_7, v.array(BindingRecord7), since(LEDGER_FORMAT_5, v.array(BindingRecord5), since(LEDGER_FORMAT_4, v.array(BindingRecord4), v.array(BindingRecord)))),
-    hooks: v.array(HookRecord),
+    // Format 11: hooks of the subagent events too.
+    hooks: since(LEDGER_FORMAT_11, v.array(HookRecord11), v.array(HookRecord)),
     // Format 3 adds the plain Agent Skills record (`PlainMethodRecord`); before it, no record says `plain`.
     method: since(LEDGER_FORMAT_3, v.nullable(MethodRecord), v.nullable(v.looseObject({ plain: ABSENT }))),
     // Format 8: the defer rules as given (a record names 8 only with them: `FORMAT_USES`).
@@ -91,6 +96,8 @@ const EVENTS = {
     // Format 10, in skill tool mode: every package the Skill tool may serve (identity, origin, catalog status and globs), and whether touches look for nested .claude/skills/.
     skill_packages: since(LEDGER_FORMAT_10, v.optional(v.array(SkillPackageRecord)), NO_ENTRY),
     skill_nested: since(LEDGER_FORMAT_10, v.optional(v.boolean()), NO_ENTRY),
+    // Format 11: the subagent types the host's Agent offers, each by name, source and file hash (a record names 11 only with them: `FORMAT_USES`).
+    agents: since(LEDGER_FORMAT_11, v.optional(v.pipe(v.array(AgentTypeRecord), v.minLength(1))), NO_ENTRY),
     files: FileRefs.any,
   },
   /** One model request: its payload, the tools and mapping it showed, the method adopted, what it disclosed (format 4: the task's own fields instead). */
@@ -109,6 +116,8 @@ const EVENTS = {
     visible_tool_bytes: since(LEDGER_FORMAT_8, v.optional(Count), NO_ENTRY),
     // Format 9, in skill tool mode: the names the payload's <skills> block lists (verify reads them again from the payload).
     skill_catalog: since(LEDGER_FORMAT_9, v.optional(v.array(v.string())), NO_ENTRY),
+    // Format 11: the subagent whose loop made it (absent: the run's own loop).
+    agent_id: since(LEDGER_FORMAT_11, v.optional(v.string()), NO_ENTRY),
     files: FileRefs.requestPayload,
   },
   /** The model's answer to a request (its file, label, usage, stop reason)… */
@@ -121,12 +130,14 @@ const EVENTS = {
     usage: since(LEDGER_FORMAT_4, UsageRecord4, UsageRecord),
     // Format 4: every stop reason a replayed provider response may carry (as the Messages API names them).
     stop_reason: since(LEDGER_FORMAT_4, v.picklist(['end_turn', 'tool_use', 'max_tokens', 'stop_sequence', 'refusal', 'model_context_window_exceeded']), v.picklist(['tool_use', 'end_turn'])),
+    agent_id: since(LEDGER_FORMAT_11, v.optional(v.string()), NO_ENTRY),
   },
   /** …or that there was none. */
   response_missing: {
     request_id: v.string(),
     missing: v.literal(true),
     reason: v.string(),
+    agent_id: since(LEDGER_FORMAT_11, v.optional(v.string()), NO_ENTRY),
   },
   /** One tool call: ids, transport and exchange, arguments at each step, stages, hooks, permission, outcome. */
   call: {
@@ -153,6 +164,32 @@ const EVENTS = {
     hook_text_sha256: since(LEDGER_FORMAT_3, v.optional(v.pipe(v.array(Sha256), v.minLength(1)))),
     /** Its full output; from format 6 also its result data (`call_result`). */
     files: since(LEDGER_FORMAT_6, v.optional(FileRefs.callFiles), v.optional(FileRefs.fullOutput)),
+    agent_id: since(LEDGER_FORMAT_11, v.optional(v.string()), NO_ENTRY),
+  },
+  /** Format 11: a subagent starts, under the parent's Agent call (its action and tool_use ids): its type and source, its tools, its prompt's hash, the call's fields not applied. */
+  subagent_start: {
+    agent_id: v.string(),
+    action_id: v.string(),
+    tool_call_id: v.string(),
+    request_id: v.string(),
+    agent_type: v.string(),
+    source: AgentTypeRecord,
+    tools: v.array(v.string()),
+    description: v.string(),
+    prompt_sha256: Sha256,
+    recorded: v.strictObject({ model: v.optional(v.string()), effort: v.optional(v.string()), name: v.optional(v.string()) }),
+    not_applied: v.array(v.string()),
+    /** What SubagentStart hooks returned as additionalContext (recorded, not applied). */
+    additional_context: v.optional(v.array(v.string())),
+  },
+  /** Format 11: a subagent's end, before the parent's Agent call: how it stopped, its counts, its final text's hash. */
+  subagent_end: {
+    agent_id: v.string(),
+    stop: v.picklist(['final_answer', 'script_exhausted', 'max_requests', 'max_calls', 'failed', 'interrupted']),
+    requests: Count,
+    tool_calls: Count,
+    final_text_sha256: v.nullable(Sha256),
+    reason: v.optional(v.string()),
   },
   /** The verdict: the checks and whether the run is accepted; a task adds its own fields (read by its own schema). */
   acceptance: {
@@ -225,12 +262,12 @@ const isOpen = (variant: Variant, format: RecordFormat): boolean => {
   return from !== undefined && KNOWN_FORMATS.indexOf(format) >= KNOWN_FORMATS.indexOf(from);
 };
 /** A ledger event type, and the variants (field sets) an event of it may have. */
-const VARIANTS = { run_start: ['run_start'], request: ['request'], response: ['response', 'response_missing'], call: ['call'], acceptance: ['acceptance'], run_end: ['run_end'], skill_visible: ['skill_visible'], skill_found: ['skill_found'] } as const;
+const VARIANTS = { run_start: ['run_start'], request: ['request'], response: ['response', 'response_missing'], call: ['call'], subagent_start: ['subagent_start'], subagent_end: ['subagent_end'], acceptance: ['acceptance'], run_end: ['run_end'], skill_visible: ['skill_visible'], skill_found: ['skill_found'] } as const;
 export type EventType = keyof typeof VARIANTS;
 /** Every event type, in the order a run writes them. */
 export const EVENT_TYPES: readonly EventType[] = Object.keys(VARIANTS) as EventType[];
 /** Event types a later format added: no line of them is an event of a format before it (each field is `v.never()` there). */
-const TYPE_SINCE: { readonly [T in EventType]?: RecordFormat } = { skill_visible: LEDGER_FORMAT_10, skill_found: LEDGER_FORMAT_10 };
+const TYPE_SINCE: { readonly [T in EventType]?: RecordFormat } = { skill_visible: LEDGER_FORMAT_10, skill_found: LEDGER_FORMAT_10, subagent_start: LEDGER_FORMAT_11, subagent_end: LEDGER_FORMAT_11 };
 /** The event types a record of `format` may hold (the committed JSON Schema of a format lists these only). */
 export function eventTypesOf(format: RecordFormat): readonly EventType[] {
   return EVENT_TYPES.filter((type) => TYPE_SINCE[type] === undefined || isFormatFrom(format, TYPE_SINCE[type]));
@@ -273,6 +310,10 @@ function entriesOf(variant: Variant, format: RecordFormat): v.ObjectEntries {
 function schemasOf<F extends RecordFormat>(format: F): FormatSchemas<F> {
   const out: Record<string, { data: Record<string, v.GenericSchema>; line: v.GenericSchema }> = {};
   for (const type of EVENT_TYPES) {
+    if (!eventTypesOf(format).includes(type)) {
+      out[type] = { data: {}, line: v.never() };
+      continue;
+    }
     const data: Record<string, v.GenericSchema> = {};
     const lines: v.GenericSchema[] = [];
     for (const variant of VARIANTS[type]) {
@@ -309,6 +350,7 @@ export const EVENT_SCHEMAS: { readonly [F in RecordFormat]: FormatSchemas<F> } =
   [LEDGER_FORMAT_8]: schemasOf(LEDGER_FORMAT_8),
   [LEDGER_FORMAT_9]: schemasOf(LEDGER_FORMAT_9),
   [LEDGER_FORMAT_10]: schemasOf(LEDGER_FORMAT_10),
+  [LEDGER_FORMAT_11]: schemasOf(LEDGER_FORMAT_11),
 };
 
 type DataOf<T extends EventType, F extends RecordFormat> = { [V in Variants<T>]: v.InferInput<DataSchema<V, F>> }[Variants<T>];
@@ -365,6 +407,11 @@ export const FORMAT_USES: { readonly [F in Exclude<RecordFormat, typeof LEDGER_F
   [LEDGER_FORMAT_10]: {
     shapes: 'skill tool mode with package identity and dynamic discovery',
     used: (events) => events.some((e) => e.type === 'run_start' && 'skill_packages' in e && e.skill_packages !== undefined),
+  },
+  // Only a run that offers the host's Agent names format 11: its run_start lists the subagent types (at least one).
+  [LEDGER_FORMAT_11]: {
+    shapes: 'subagents',
+    used: (events) => events.some((e) => e.type === 'run_start' && 'agents' in e && e.agents !== undefined),
   },
 };
 

@@ -129,11 +129,20 @@ export const LEDGER_FORMAT_9 = 'caplab.ledger/9';
  */
 export const LEDGER_FORMAT_10 = 'caplab.ledger/10';
 
-/** The format a new run names, unless its tools carry configured servers (`LEDGER_FORMAT_5`), its task keeps results (`LEDGER_FORMAT_6`), a server is reached over HTTP (`LEDGER_FORMAT_7`) it defers tools (`LEDGER_FORMAT_8`) or runs in skill tool mode (`LEDGER_FORMAT_10`; a version 9 record was one before dynamic discovery). */
+/**
+ * Version 11, which only a run that offers the host's `Agent` names: version
+ * 10's shapes, and the subagent types in run_start (`agents`), a subagent's
+ * `subagent_start` and `subagent_end` events, and `agent_id` on the request,
+ * response and call events of its own loop. Every other run keeps version 4
+ * to 10, and its bytes.
+ */
+export const LEDGER_FORMAT_11 = 'caplab.ledger/11';
+
+/** The format a new run names, unless its tools carry configured servers (`LEDGER_FORMAT_5`), its task keeps results (`LEDGER_FORMAT_6`), a server is reached over HTTP (`LEDGER_FORMAT_7`) it defers tools (`LEDGER_FORMAT_8`), runs in skill tool mode (`LEDGER_FORMAT_10`; a version 9 record was one before dynamic discovery) or offers `Agent` (`LEDGER_FORMAT_11`). */
 export const LEDGER_FORMAT = LEDGER_FORMAT_4;
 
 /** Every format this verifier can read, oldest first (version 1 records predate `ending` and are not read). */
-export const KNOWN_FORMATS = [LEDGER_FORMAT_2, LEDGER_FORMAT_3, LEDGER_FORMAT_4, LEDGER_FORMAT_5, LEDGER_FORMAT_6, LEDGER_FORMAT_7, LEDGER_FORMAT_8, LEDGER_FORMAT_9, LEDGER_FORMAT_10] as const;
+export const KNOWN_FORMATS = [LEDGER_FORMAT_2, LEDGER_FORMAT_3, LEDGER_FORMAT_4, LEDGER_FORMAT_5, LEDGER_FORMAT_6, LEDGER_FORMAT_7, LEDGER_FORMAT_8, LEDGER_FORMAT_9, LEDGER_FORMAT_10, LEDGER_FORMAT_11] as const;
 /** A record format this verifier reads. */
 export type RecordFormat = (typeof KNOWN_FORMATS)[number];
 

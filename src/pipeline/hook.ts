@@ -2,19 +2,42 @@
  * Hook types shared by in-process hooks and command hooks (Claude Code's hook
  * protocol). A hook observes, rewrites the input, decides, or blocks.
  */
-export type HookEvent = 'PreToolUse' | 'PostToolUse';
+export type HookEvent = 'PreToolUse' | 'PostToolUse' | 'SubagentStart' | 'SubagentStop';
 
-/** The JSON a hook receives (Claude Code field names). */
-export interface HookInput {
+/** The events a hook of a tool call runs at (their matchers name tools; a subagent event's name agent types). */
+export const TOOL_HOOK_EVENTS: readonly HookEvent[] = ['PreToolUse', 'PostToolUse'];
+
+/** What every hook receives: the session, and inside a subagent its id and type (Claude Code field names). */
+interface HookInputBase {
   readonly session_id: string;
   readonly transcript_path: string;
   readonly cwd: string;
-  readonly hook_event_name: HookEvent;
+  readonly agent_id?: string;
+  readonly agent_type?: string;
+}
+
+/** The JSON a PreToolUse or PostToolUse hook receives (Claude Code field names). */
+export interface ToolHookInput extends HookInputBase {
+  readonly hook_event_name: 'PreToolUse' | 'PostToolUse';
   readonly tool_name: string;
   readonly tool_input: unknown;
   readonly tool_use_id: string;
   readonly tool_response?: unknown;
 }
+
+/** The JSON a SubagentStart or SubagentStop hook receives (Claude Code field names). */
+export interface SubagentHookInput extends HookInputBase {
+  readonly hook_event_name: 'SubagentStart' | 'SubagentStop';
+  readonly agent_id: string;
+  readonly agent_type: string;
+  /** SubagentStop: whether the subagent already goes on because a stop hook blocked. */
+  readonly stop_hook_active?: boolean;
+  /** SubagentStop: the text of its final response. */
+  readonly last_assistant_message?: string;
+}
+
+/** The JSON a hook receives. */
+export type HookInput = ToolHookInput | SubagentHookInput;
 
 /** What one hook said, as a value. */
 export interface HookResult {
@@ -26,6 +49,8 @@ export interface HookResult {
   readonly reason?: string;
   /** A rewritten tool input (PreToolUse only); validated again by the pipeline. */
   readonly updatedInput?: unknown;
+  /** SubagentStart: `hookSpecificOutput.additionalContext` (recorded, not applied). */
+  readonly additionalContext?: string;
   /** For command hooks: the exit code and anything non-blocking worth recording. */
   readonly exitCode?: number;
   readonly note?: string;

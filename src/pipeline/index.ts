@@ -7,7 +7,8 @@
  * library user assembles a `Pipeline` from this one import.
  */
 export { partition, runBatches } from './batch.ts';
-export type { Hook, HookEvent, HookInput, HookResult, PermissionDecision } from './hook.ts';
+export type { Hook, HookEvent, HookInput, HookResult, PermissionDecision, SubagentHookInput, ToolHookInput } from './hook.ts';
+export { TOOL_HOOK_EVENTS } from './hook.ts';
 export { toolNames } from './names.ts';
 export type { Nameable } from './names.ts';
 export { limitContent } from './output-limit.ts';

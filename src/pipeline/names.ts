@@ -13,8 +13,10 @@ import { qualifiedName } from '../binding/index.ts';
  * model-visible `tool` derived from it by the tool-name rule).
  */
 export interface Nameable {
-  readonly binding: { readonly tool: string; readonly server?: { readonly key: string }; readonly naming?: { readonly full: string } };
+  readonly binding: { readonly tool: string; readonly server?: { readonly key: string }; readonly naming?: { readonly full: string }; readonly implementation?: { readonly kind: string } };
   readonly contract: { readonly name: string };
+  /** An offer's implementation (a runtime tool's is its binding's). */
+  readonly implementation?: { readonly kind: string };
 }
 
 /** Claude Code's name for the tool (`mcp__<key>__<tool>`), as hooks and permission rules see it; undefined for a tool of no server. */
@@ -37,6 +39,8 @@ export function toolNames(tool: Nameable): readonly string[] {
   const names = [tool.binding.tool];
   const full = fullName(tool);
   if (full !== undefined && full !== tool.binding.tool) names.push(full);
+  // The host's Agent answers to Claude Code's older name too, in rules and matchers alike.
+  if (tool.binding.tool === 'Agent' && (tool.binding.implementation ?? tool.implementation)?.kind === 'host') names.push('Task');
   return names;
 }
 

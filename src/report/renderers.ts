@@ -6,6 +6,7 @@ import { renderCall } from './render-call.ts';
 import { renderRequest, renderResponse } from './render-request.ts';
 import { renderAcceptance, renderEnd, renderStart } from './render-run.ts';
 import { renderSkillFound, renderSkillVisible } from './render-skills.ts';
+import { renderSubagentEnd, renderSubagentStart } from './render-subagent.ts';
 
 /** Where a type's events go on the page: its top (after the verdict), the timeline, or after the timeline. */
 export type Place = 'head' | 'timeline' | 'tail';
@@ -33,6 +34,8 @@ export const RENDERERS: { readonly [T in EventType]: Renderer } = {
   request: { place: 'timeline', render: renderRequest },
   response: { place: 'timeline', render: (event, line, context) => renderResponse(event, line, context) },
   call: { place: 'timeline', render: renderCall },
+  subagent_start: { place: 'timeline', render: renderSubagentStart },
+  subagent_end: { place: 'timeline', render: (event, line) => renderSubagentEnd(event, line) },
   acceptance: { place: 'tail', render: (event, line, context) => renderAcceptance(event, line, context) },
   run_end: { place: 'tail', render: (event, line, context) => renderEnd(event, line, context) },
   skill_visible: { place: 'timeline', render: (event, line, context) => renderSkillVisible(event, line, context) },

@@ -129,6 +129,22 @@ test('a subagent\'s events (its agent_id) nest inside its subagent_start, and th
   expect(shape(nest(lines))).toEqual([[0, [[1, [[2, [[3, [[4, []]]], [5, []]]]]], [6, []]]]]);
 });
 
+test('as the ledger writes a subagent (its start, its loop and end, then the parent\'s Agent call): the start still nests inside that call', () => {
+  const lines = [
+    { type: 'request', request_id: 'req-01' },
+    { type: 'response', request_id: 'req-01' },
+    { type: 'subagent_start', agent_id: 'agent-act-01', tool_call_id: 'toolu_agent', request_id: 'req-01' },
+    { type: 'request', request_id: 'act-01.req-01', agent_id: 'agent-act-01' },
+    { type: 'response', request_id: 'act-01.req-01', agent_id: 'agent-act-01' },
+    { type: 'subagent_end', agent_id: 'agent-act-01' },
+    { type: 'call', request_id: 'req-01', tool_call_id: 'toolu_agent', name: 'Agent' },
+    { type: 'subagent_start', agent_id: 'agent-act-09', tool_call_id: 'toolu_never', request_id: 'req-01' },
+  ].map((event, index) => ({ index, event }));
+  const shape = (nodes: ReturnType<typeof nest>): unknown => nodes.map((n) => [n.line.index, shape(n.children)]);
+  // A start whose call never comes stays at the top, in its place.
+  expect(shape(nest(lines))).toEqual([[0, [[1, []], [6, [[2, [[3, [[4, []]]], [5, []]]]]]]], [7, []]]);
+});
+
 test('a record that does not verify labels every section "unverified: as found"', async () => {
   const demo = join(parent, 'tamper');
   expect(await cli(['demo', '--transport', 'local', '--out', demo], testIo(parent))).toBe(0);

@@ -14,7 +14,9 @@ const key = (scope: string, id: string): string => `${scope}\u0000${id}`;
  * request's response and calls (same `request_id`) inside it; a subagent's
  * events (those carrying its `agent_id`) inside its `subagent_start`, and
  * that inside the parent's call named by the start's `parent_tool_call_id`
- * (or `tool_call_id`) — the parent's `Agent` call. A request id or call id
+ * (or `tool_call_id`) — the parent's `Agent` call, which the ledger writes
+ * after the subagent's end: a start seen first waits at the top, in its
+ * place, until that call claims it. A request id or call id
  * is looked up within one agent's events only, so a subagent's `req-01`
  * never lands in the parent's. An event nothing claims stays at the top, in
  * its place; none is dropped.
@@ -24,6 +26,8 @@ export function nest(lines: readonly FoundLine[]): Node[] {
   const requests = new Map<string, Node>();
   const calls = new Map<string, Node>();
   const agents = new Map<string, Node>();
+  // Subagent starts whose parent call comes later, by that call's key.
+  const waiting = new Map<string, Node[]>();
   for (const line of lines) {
     const node: Node = { line, children: [] };
     const event = line.event;
@@ -34,7 +38,9 @@ export function nest(lines: readonly FoundLine[]): Node[] {
     let parent: Node | undefined;
     if (type === 'subagent_start') {
       const callId = str(event, 'parent_tool_call_id') ?? str(event, 'tool_call_id');
-      parent = callId === undefined ? undefined : calls.get(key(str(event, 'parent_agent_id') ?? '', callId));
+      const callKey = callId === undefined ? undefined : key(str(event, 'parent_agent_id') ?? '', callId);
+      parent = callKey === undefined ? undefined : calls.get(callKey);
+      if (!parent && callKey !== undefined) waiting.set(callKey, [...(waiting.get(callKey) ?? []), node]);
       if (agent !== undefined) agents.set(agent, node);
     } else if (type !== 'request' && request !== undefined) {
       parent = requests.get(key(scope, request));
@@ -42,10 +48,22 @@ export function nest(lines: readonly FoundLine[]): Node[] {
     parent ??= scope === '' ? undefined : agents.get(scope);
     if (type === 'request' && request !== undefined) requests.set(key(scope, request), node);
     const callId = str(event, 'tool_call_id');
-    if (type === 'call' && callId !== undefined) calls.set(key(scope, callId), node);
+    if (type === 'call' && callId !== undefined) {
+      calls.set(key(scope, callId), node);
+      claim(waiting.get(key(scope, callId)) ?? [], node, roots);
+    }
     (parent ? parent.children : roots).push(node);
   }
   return roots;
+}
+
+/** Moves subagent starts that waited at the top into the call they belong to, first among its children. */
+function claim(starts: readonly Node[], call: Node, roots: Node[]): void {
+  for (const start of starts) {
+    const at = roots.indexOf(start);
+    if (at >= 0) roots.splice(at, 1);
+  }
+  call.children.unshift(...starts);
 }
 
 /** Every line of a tree, depth first, in order. */

@@ -6,6 +6,7 @@
  */
 export type { BoundPackage, CatalogEntry, CatalogStatus, LoadedStage, NotApplied, Package, PackageOrigin, PlainPackage, Requirement, Resource, MethodStage, StagedPackage } from './types.ts';
 export { NAME_PATTERN, parseFrontmatter, splitSkillMd } from './frontmatter.ts';
+export { yamlDepthBound } from './yaml-depth.ts';
 export type { FrontFields, Manifest, PlainManifest } from './frontmatter.ts';
 export { NOT_APPLIED, UNKNOWN_FIELD } from './fields.ts';
 export { catalogStatus, PACKAGE_HASH_FORMAT, packageHash, parsePackage } from './package.ts';

@@ -33,7 +33,7 @@ export function requestWith(run: ExcerptRun, tools: readonly RuntimeTool[], sour
     content: [{ type: 'text', text: snapshot.sources.find((s) => s.id === sid)!.text }],
   }));
   const payload = new TextEncoder().encode(JSON.stringify({ messages: [{ role: 'user', content: results }] }));
-  run.disclose(id, disclosedSources(payload, snapshot, new Map(sourceIds.map((sid, i) => [`toolu_${i}`, sid]))));
+  run.disclose(id, disclosedSources(payload, snapshot, new Map(sourceIds.map((sid, i) => [`toolu_${i}`, [sid]]))));
   return {
     id,
     payload,

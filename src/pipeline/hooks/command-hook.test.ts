@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { LIMITS } from '../../contract/index.ts';
-import type { HookEvent, HookInput } from '../hook.ts';
+import type { HookInput, ToolHookInput } from '../hook.ts';
 import { commandHook, type CommandHookOptions } from './command-hook.ts';
 
 const FIXTURES = resolve(import.meta.dir, '../../../fixtures/hooks');
@@ -22,7 +22,7 @@ const PARENT_ENV = {
 
 const options: CommandHookOptions = { cwd: FIXTURES, env: PARENT_ENV };
 
-function input(toolName: string, event: HookEvent = 'PreToolUse'): HookInput {
+function input(toolName: string, event: ToolHookInput['hook_event_name'] = 'PreToolUse'): HookInput {
   return {
     session_id: 'run-test',
     transcript_path: '/runs/run-test/ledger.jsonl',

@@ -1,5 +1,8 @@
-import type { Hook, HookEvent, HookInput, HookResult } from '../hook.ts';
+import type { Hook, HookEvent, HookInput, HookResult, SubagentHookInput, ToolHookInput } from '../hook.ts';
 import { DEFAULT_IN_PROCESS_TIMEOUT_MS } from './run.ts';
+
+/** The input a hook of event `E` receives. */
+export type InputOf<E extends HookEvent> = E extends 'PreToolUse' | 'PostToolUse' ? ToolHookInput : E extends HookEvent ? SubagentHookInput : HookInput;
 
 /** What an in-process hook function returns; `hook` is filled in with its name. */
 export type InProcessAnswer = Omit<HookResult, 'hook'>;
@@ -13,11 +16,11 @@ export type InProcessAnswer = Omit<HookResult, 'hook'>;
  * @example
  * inProcessHook('PreToolUse', 'create_card', 'no-cards-on-friday', () => ({ block: 'not today' }));
  */
-export function inProcessHook(
-  event: HookEvent,
+export function inProcessHook<E extends HookEvent>(
+  event: E,
   matcher: string,
   name: string,
-  fn: (input: HookInput, signal: AbortSignal) => InProcessAnswer | Promise<InProcessAnswer>,
+  fn: (input: InputOf<E>, signal: AbortSignal) => InProcessAnswer | Promise<InProcessAnswer>,
   options: { readonly timeoutMs?: number } = {},
 ): Hook {
   return {
@@ -26,7 +29,8 @@ export function inProcessHook(
     matcher,
     timeoutMs: options.timeoutMs ?? DEFAULT_IN_PROCESS_TIMEOUT_MS,
     run: async function runInProcessHook(input, signal) {
-      return { ...(await fn(input, signal)), hook: name };
+      // The engine hands a hook only inputs of its own event.
+      return { ...(await fn(input as InputOf<E>, signal)), hook: name };
     },
   };
 }

@@ -38,6 +38,7 @@ const HookJson = v.looseObject({
       permissionDecision: v.optional(Decision),
       permissionDecisionReason: v.optional(v.string()),
       updatedInput: v.optional(v.unknown()),
+      additionalContext: v.optional(v.string()),
     }),
   ),
 });
@@ -85,6 +86,7 @@ function readSuccess(done: Finished, base: HookResult): HookResult {
     if (done.event === 'PreToolUse') result = { ...result, updatedInput: specific.updatedInput };
     else notes.push(`updatedInput ignored for ${done.event}`);
   }
+  if (specific?.additionalContext !== undefined) result = { ...result, additionalContext: specific.additionalContext };
   return notes.length > 0 ? { ...result, note: notes.join('; ') } : result;
 }
 

@@ -89,7 +89,7 @@ function forEvent(event: HookEvent, result: HookResult): HookResult {
   if (event === 'PreToolUse' || (result.updatedInput === undefined && result.permissionDecision === undefined)) return result;
   const { updatedInput, permissionDecision, ...rest } = result;
   const ignored = [permissionDecision !== undefined ? 'permissionDecision' : '', updatedInput !== undefined ? 'updatedInput' : ''].filter(Boolean);
-  const note = `${ignored.join(' and ')} ignored for PostToolUse`;
+  const note = `${ignored.join(' and ')} ignored for ${event}`;
   return { ...rest, note: rest.note !== undefined ? `${rest.note}; ${note}` : note };
 }
 

@@ -93,7 +93,7 @@ export async function loadSettings(path: string, readText: ReadText = readSettin
   }
   const dir = baseDir ?? dirname(absolute);
   const hooks: SettingsHook[] = [];
-  for (const event of ['PreToolUse', 'PostToolUse'] as const) {
+  for (const event of ['PreToolUse', 'PostToolUse', 'SubagentStart', 'SubagentStop'] as const) {
     for (const group of parsed.output.hooks[event]) {
       for (const hook of group.hooks) {
         hooks.push({

@@ -77,6 +77,9 @@ export const SettingsSchema = record(
         v.strictObject({
           PreToolUse: v.optional(v.array(HookGroup, 'expected an array of matcher groups'), []),
           PostToolUse: v.optional(v.array(HookGroup, 'expected an array of matcher groups'), []),
+          // Matched on the subagent's type (`agent_type`), not on a tool.
+          SubagentStart: v.optional(v.array(HookGroup, 'expected an array of matcher groups'), []),
+          SubagentStop: v.optional(v.array(HookGroup, 'expected an array of matcher groups'), []),
         }),
         'an object keyed by event',
       ),

@@ -1,26 +1,26 @@
 import { expect, test } from 'bun:test';
 import { ok } from '../../contract/index.ts';
-import type { HookInput } from '../hook.ts';
+import type { ToolHookInput } from '../hook.ts';
 import { inProcessHook, type InProcessAnswer } from '../hooks/index.ts';
 import { textBlock } from '../result-block.ts';
 import { callState, echoPipeline, echoTool, servedEchoTool, settle } from '../testing/call-state.ts';
 import { postHooks } from './post-hooks.ts';
 
-const running = (answer: InProcessAnswer, seen: HookInput[] = [], tool = echoTool()) => {
+const running = (answer: InProcessAnswer, seen: ToolHookInput[] = [], tool = echoTool()) => {
   const hooks = [inProcessHook('PostToolUse', 'echo', 'audit', (input) => (seen.push(input), answer))];
   const state = callState({ tool, input: { word: 'hi' }, outcome: ok({ data: { echoed: 'hi' }, content: [textBlock('hi')], evidence: 'e' }), modelContent: [textBlock('hi')], hookContent: [], hooks: [{ hook: 'earlier' }] }, echoPipeline(tool, { hooks }));
   return settle(postHooks.run(state));
 };
 
 test('post_hooks: the hooks see the input and the result data; their results follow the earlier ones', async () => {
-  const seen: HookInput[] = [];
+  const seen: ToolHookInput[] = [];
   const step = await running({}, seen);
   expect(seen.map((input) => [input.hook_event_name, input.tool_input, input.tool_response])).toEqual([['PostToolUse', { word: 'hi' }, { echoed: 'hi' }]]);
   expect([step.adds, step.detail]).toEqual([{ hooks: [{ hook: 'earlier' }, { hook: 'audit' }], hookContent: [] }, '1 hook(s)']);
 });
 
 test("post_hooks: an MCP tool's tool_name is mcp__<server>__<tool>, as Claude Code gives it", async () => {
-  const seen: HookInput[] = [];
+  const seen: ToolHookInput[] = [];
   await running({}, seen, servedEchoTool('srv'));
   expect(seen.map((input) => input.tool_name)).toEqual(['mcp__srv__echo']);
 });

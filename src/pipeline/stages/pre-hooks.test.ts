@@ -1,17 +1,17 @@
 import { expect, test } from 'bun:test';
-import type { Hook, HookInput } from '../hook.ts';
+import type { Hook, ToolHookInput } from '../hook.ts';
 import { inProcessHook, type InProcessAnswer } from '../hooks/index.ts';
 import { callState, echoPipeline, echoTool, servedEchoTool, settle } from '../testing/call-state.ts';
 import { preHooks } from './pre-hooks.ts';
 
 const tool = echoTool();
-const pre = (name: string, answer: InProcessAnswer, seen?: HookInput[]) => inProcessHook('PreToolUse', 'echo', name, (input) => (seen?.push(input), answer));
+const pre = (name: string, answer: InProcessAnswer, seen?: ToolHookInput[]) => inProcessHook('PreToolUse', 'echo', name, (input) => (seen?.push(input), answer));
 const running = (hooks: readonly Hook[], signal?: AbortSignal) =>
   settle(preHooks.run(callState({ tool, input: { word: 'hi' } }, echoPipeline(tool, { hooks, ...(signal ? { signal } : {}) }))));
 const summary = (step: Awaited<ReturnType<typeof running>>) => [step.failure ? `${step.failure.class}/${step.failure.kind}` : 'next', step.adds.hooks?.map((h) => h.hook)];
 
 test("pre_hooks: the hooks see the validated input in Claude Code's fields; their results and decision are added", async () => {
-  const seen: HookInput[] = [];
+  const seen: ToolHookInput[] = [];
   const step = await running([pre('a', { permissionDecision: 'allow' }, seen), pre('b', {})]);
   expect(seen).toEqual([{ session_id: 's', transcript_path: '/dev/null', cwd: '/', hook_event_name: 'PreToolUse', tool_name: 'echo', tool_input: { word: 'hi' }, tool_use_id: 't1' }]);
   expect([step.adds, step.detail]).toEqual([{ hooks: [{ permissionDecision: 'allow', hook: 'a' }, { hook: 'b' }], hookDecision: { decision: 'allow', hook: 'a' } }, '2 hook(s)']);
@@ -19,7 +19,7 @@ test("pre_hooks: the hooks see the validated input in Claude Code's fields; thei
 
 test("pre_hooks: an MCP tool's tool_name is mcp__<server>__<tool>, as Claude Code gives it; a hook matching the bare name still runs", async () => {
   const served = servedEchoTool('srv');
-  const seen: HookInput[] = [];
+  const seen: ToolHookInput[] = [];
   await settle(preHooks.run(callState({ tool: served, input: { word: 'hi' } }, echoPipeline(served, { hooks: [pre('a', {}, seen)] }))));
   expect(seen.map((input) => input.tool_name)).toEqual(['mcp__srv__echo']);
 });
@@ -48,7 +48,7 @@ test("pre_hooks: a deny makes another hook's rewrite moot: not applied, and the 
 test('pre_hooks: an interrupted run stops the call before its hooks, or right after them', async () => {
   const before = new AbortController();
   before.abort('SIGINT');
-  const seen: HookInput[] = [];
+  const seen: ToolHookInput[] = [];
   expect(summary(await running([pre('a', {}, seen)], before.signal))).toEqual(['precondition/run_interrupted', undefined]);
   expect(seen).toEqual([]);
 

@@ -19,6 +19,8 @@ export interface Pipeline {
   /** Keeps a result's full output (a lone text block's text, else the JSON of its blocks) when the output limit cut it. */
   readonly keepOutput: (actionId: string, text: string) => KeptFile;
   readonly session: { readonly id: string; readonly transcriptPath: string; readonly cwd: string };
+  /** The subagent whose loop the call is of (hook input's `agent_id`, `agent_type`); absent for the run's own loop. */
+  readonly agent?: { readonly id: string; readonly type: string };
   readonly runDir: string;
   /**
    * Aborted when the run is interrupted (SIGINT/SIGTERM): the signals of
