@@ -119,13 +119,14 @@ test("a Skill result whose text is not the body run_start records for the packag
   expect(refusal(cwd, copy)).toBe(`result_mismatch: request req-02: the Skill result answering t1 (always) its text is not always's SKILL.md body (run_start records its sha256 ${'a'.repeat(64)})`);
 });
 
-test('a skill_visible or skill_found line is an event of format 10 only: no earlier format has one', async () => {
+test('a skill_visible or skill_found line is an event of format 10 and later (11 has 10\'s shapes): no earlier format has one', async () => {
   const cwd = project();
   const ran = await run(cwd, { trustProject: true }, [open('t1', 'docs/a/b.md')]);
   for (const type of ['skill_visible', 'skill_found'] as const) {
     const line = ran.events.find((e) => e.type === type) ?? { type, seq: 1, at: 'x', prev: '0'.repeat(64), action_id: 'act-01', path: 'docs/a/b.md', folder: 'docs/a', held: [], refused: [], skipped: [] };
-    expect(v.is(EVENT_SCHEMAS['caplab.ledger/10'][type].line, line)).toBe(true);
-    for (const format of KNOWN_FORMATS.filter((f) => f !== 'caplab.ledger/10')) expect(v.is(EVENT_SCHEMAS[format][type].line, line)).toBe(false);
+    const from = KNOWN_FORMATS.indexOf('caplab.ledger/10');
+    for (const format of KNOWN_FORMATS.slice(from)) expect([format, v.is(EVENT_SCHEMAS[format][type].line, line)]).toEqual([format, true]);
+    for (const format of KNOWN_FORMATS.slice(0, from)) expect([format, v.is(EVENT_SCHEMAS[format][type].line, line)]).toEqual([format, false]);
     expect(eventTypesOf('caplab.ledger/9')).not.toContain(type);
   }
 });
