@@ -132,6 +132,10 @@ export const LIMITS = {
   fuzzSetsPerTool: 10_000,
   /** Bytes of one fuzzed argument set as JSON (below the line limit). */
   fuzzArgumentsBytes: 64 * KiB,
+  /** Times `probe --fuzz` restarts a server a set ended the session of (a hang, an exit); then fuzzing stops. */
+  fuzzRestarts: 8,
+  /** Bytes of the `--json` report `probe --fuzz-replay` reads (its arguments kept whole). */
+  fuzzReplayBytes: 16 * MiB,
 } as const;
 
 /** The bounds `checkJson` applies. */

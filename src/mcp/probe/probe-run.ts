@@ -30,6 +30,8 @@ export interface ProbeRunOptions<Closed = unknown> {
   readonly protocol?: ProtocolChoice;
   /** Set on the one restart `auto` makes after a server left at discover: what it went by; this run only initializes. */
   readonly restartedAfter?: string;
+  /** Told of each call as judged (`--fuzz`); false: send no more calls (the rest listed not sent) and close. */
+  readonly afterCall?: (call: ProbedCall) => boolean;
 }
 
 /** What the general profile found over one transport; `close` is what closing it reported. */
@@ -178,6 +180,7 @@ export async function runProbe<Closed>(transport: Transport<Closed>, options: Pr
     const result = await probeCall(session, call, checked.runtimes.get(call.name), profile, timeouts.requestMs, judging);
     calls.push(listed.has(call.name) ? result : unlistedCall(result, complete));
     if (session.failure) return finish();
+    if (options.afterCall?.(calls.at(-1)!) === false) return finish();
   }
 
   if (listChanged.received > 0) {

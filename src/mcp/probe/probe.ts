@@ -41,6 +41,8 @@ export interface ProbeOptions {
   readonly protocol?: ProtocolChoice;
   /** Keep the listing as listed (`wire`, unbounded, redacted), for `--pins`; not part of what probe prints. */
   readonly keepWire?: boolean;
+  /** Told of each call as judged (`--fuzz`); false: send no more (see `runProbe`). */
+  readonly afterCall?: ProbeRunOptions['afterCall'];
 }
 
 /** A server probe spawned over stdio, as the report names it: its command, cwd and environment names. */
@@ -166,6 +168,7 @@ export async function probeTarget(target: ProbeTarget, options: ProbeOptions = {
       ...(options.calls ? { calls: options.calls } : {}),
       ...(options.maxPages !== undefined ? { maxPages: options.maxPages } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.afterCall ? { afterCall: options.afterCall } : {}),
     });
     return { ...base, ...findingsOf(run, '', redactor, options.keepWire) };
   } finally {
@@ -201,6 +204,7 @@ async function probeServer(
       ...(options.calls ? { calls: options.calls } : {}),
       ...(options.maxPages !== undefined ? { maxPages: options.maxPages } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.afterCall ? { afterCall: options.afterCall } : {}),
       ...protocolOf(options),
     });
     const report = { ...base, ...findingsOf(run, server.stderr(), redactor, options.keepWire) };

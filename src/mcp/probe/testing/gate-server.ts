@@ -14,6 +14,8 @@ export const GATE_MODES = [
   'description', 'property_description', 'optional_property', 'annotation', 'removed', 'added', 'renamed', 'version', 'instructions',
   // a server that dies before answering
   'die',
+  // fuzzing: parse exits on text "", render never answers a text over 1000 characters; babble writes a stray line on ""
+  'fragile', 'babble',
 ] as const;
 export type GateMode = (typeof GATE_MODES)[number];
 
@@ -32,6 +34,21 @@ function baseTools(): Record<string, unknown>[] {
   ];
 }
 
+/** The tools of `fragile` and `babble`: each takes one string. */
+const FRAGILE_TOOLS = [
+  { name: 'parse', description: 'Parses a text.', inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] } },
+  { name: 'render', description: 'Renders a text.', inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] } },
+];
+
+/** What a fuzzing mode does with one tools/call: crash (exit), hang (no answer), babble (a stray line), or answer. */
+export function gateMisbehaves(mode: GateMode, message: { method?: string; params?: { name?: string; arguments?: Record<string, unknown> } }): 'crash' | 'hang' | 'babble' | undefined {
+  if ((mode !== 'fragile' && mode !== 'babble') || message.method !== 'tools/call') return undefined;
+  const text = message.params?.arguments?.['text'];
+  if (message.params?.name === 'parse' && text === '') return mode === 'fragile' ? 'crash' : 'babble';
+  if (message.params?.name === 'render' && typeof text === 'string' && text.length > 1000 && mode === 'fragile') return 'hang';
+  return undefined;
+}
+
 /** The listing in one mode: the base with one change. */
 export function gateTools(mode: GateMode): Record<string, unknown>[] {
   const tools = baseTools();
@@ -46,6 +63,8 @@ export function gateTools(mode: GateMode): Record<string, unknown>[] {
     case 'removed': return tools.filter((tool) => tool['name'] !== 'erase');
     case 'added': return [...tools, { name: 'export', description: 'Exports everything.', inputSchema: { type: 'object' } }];
     case 'renamed': fetch['name'] = 'fetch_page'; return tools;
+    case 'fragile':
+    case 'babble': return [...tools, ...FRAGILE_TOOLS];
     default: return tools;
   }
 }
@@ -86,7 +105,12 @@ if (import.meta.main) {
   }
   for await (const line of console) {
     if (line === '') continue;
-    const answer = gateAnswer(mode, JSON.parse(line) as { id?: number; method?: string });
+    const message = JSON.parse(line) as { id?: number; method?: string };
+    const odd = gateMisbehaves(mode, message);
+    if (odd === 'crash') process.exit(3);
+    if (odd === 'hang') continue;
+    if (odd === 'babble') writeSync(1, 'parsing "" failed\n');
+    const answer = gateAnswer(mode, message);
     if (answer) out(answer);
   }
 }
