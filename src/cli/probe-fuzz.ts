@@ -98,7 +98,8 @@ export function readReplay(file: string, cwd: string): Outcome<ReplayItem[]> {
     for (const found of fuzz['findings']) {
       if (!isObject(found) || !('index' in found)) continue;
       const { tool, kind, seed, index, arguments: args } = found;
-      if (typeof tool !== 'string' || typeof kind !== 'string' || !Number.isSafeInteger(seed) || !Number.isSafeInteger(index) || !isObject(args)) return malformed(file, 'a fuzz finding without its tool, kind, seed, index or arguments (a clipped tool name cannot be re-sent)');
+      // A set need not be an object (a wrong type at the top is one of the shapes): any JSON value is re-sent as it is.
+      if (typeof tool !== 'string' || typeof kind !== 'string' || !Number.isSafeInteger(seed) || !Number.isSafeInteger(index) || !('arguments' in found)) return malformed(file, 'a fuzz finding without its tool, kind, seed, index or arguments (a clipped tool name cannot be re-sent)');
       items.push({ tool, kind, seed: seed as number, index: index as number, arguments: args });
     }
   }

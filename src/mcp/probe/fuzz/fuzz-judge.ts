@@ -17,12 +17,14 @@ import { excerpt, finding, type ProbeFinding } from '../probe-finding.ts';
 export interface FuzzSet {
   readonly tool: string;
   readonly index: number;
-  readonly arguments: Readonly<Record<string, unknown>>;
+  /** What is sent as `arguments`: usually an object; a set of the wrong type at the top is not. */
+  readonly arguments: unknown;
   readonly valid: boolean;
 }
 
 /** A finding of a fuzzed set: which set (seed, index, arguments whole) and what Ajv said of it. */
-export type FuzzFinding = ProbeFinding & { readonly seed: number; readonly index: number; readonly arguments: Readonly<Record<string, unknown>>; readonly valid: boolean };
+export type FuzzFinding = ProbeFinding & { readonly seed: number; readonly index: number; /** What is sent as `arguments`: usually an object; a set of the wrong type at the top is not. */
+  readonly arguments: unknown; readonly valid: boolean };
 
 /** Kinds whose outcome is unknown (exit 4), and the one that ended the session otherwise (exit 3). */
 export const FUZZ_UNKNOWN_KINDS: ReadonlySet<string> = new Set(['fuzz_hang', 'fuzz_exit']);

@@ -8,7 +8,7 @@
 import { versionProfile } from '../../client/index.ts';
 import { classifySets } from './classify.ts';
 import { judgeFuzzCall, type FuzzSet } from './fuzz-judge.ts';
-import type { FuzzListing, FuzzStart } from './fuzz-run.ts';
+import { asCall, type FuzzListing, type FuzzStart } from './fuzz-run.ts';
 
 /** One fuzz finding as the report holds it. */
 export interface ReplayItem {
@@ -16,7 +16,8 @@ export interface ReplayItem {
   readonly kind: string;
   readonly seed: number;
   readonly index: number;
-  readonly arguments: Readonly<Record<string, unknown>>;
+  /** What is sent as `arguments`: usually an object; a set of the wrong type at the top is not. */
+  readonly arguments: unknown;
 }
 
 /** What re-sending it found: the kinds now, and whether the one reported is among them. */
@@ -43,7 +44,7 @@ export async function replayFuzz(items: readonly ReplayItem[], listing: FuzzList
   for (const item of items) {
     if (signal?.aborted) break;
     const set: FuzzSet = { tool: item.tool, index: item.index, arguments: item.arguments, valid: validNow(item, listing) };
-    const session = await start([{ name: item.tool, arguments: item.arguments }], () => true);
+    const session = await start([asCall(item.tool, item.arguments)], () => true);
     const call = session.calls[0];
     const found = call === undefined || call.outcome === 'not_sent' ? (session.failure ? [session.failure.kind] : []) : judgeFuzzCall(set, item.seed, call, call.outcome === 'unknown' ? undefined : session.failure).map((f) => f.kind);
     results.push({ ...item, reproduced: found.includes(item.kind), found });

@@ -59,6 +59,9 @@ export interface FuzzListing {
   readonly tools: readonly ReportedTool[];
 }
 
+/** A set as probe's call: a set that is no object (a wrong type at the top) is sent as it is — that is the point of it. */
+export const asCall = (tool: string, args: unknown): CallRequest => ({ name: tool, arguments: args as CallRequest['arguments'] });
+
 const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
 const listKey = (tools: readonly ReportedTool[]): string => JSON.stringify(tools.map((t) => [t.name, t.inputSchemaHash, t.outputSchemaHash]));
 
@@ -80,7 +83,7 @@ export function planSets(plan: FuzzPlan, listing: FuzzListing): { sets: FuzzSet[
       continue;
     }
     tools.set(name, { drawn: classified.sets.length });
-    for (const one of classified.sets) sets.push({ tool: name, index: one.index, arguments: one.arguments as Record<string, unknown>, valid: one.valid });
+    for (const one of classified.sets) sets.push({ tool: name, index: one.index, arguments: one.arguments, valid: one.valid });
   }
   return { sets, tools };
 }
@@ -101,7 +104,7 @@ export async function runFuzz(plan: FuzzPlan, listing: FuzzListing, start: FuzzS
     }
     sessions += 1;
     // Stop at the first call left pending: the server's state is unknown after it.
-    const session = await start(pending.map((set) => ({ name: set.tool, arguments: set.arguments })), (call) => call.outcome !== 'unknown');
+    const session = await start(pending.map((set) => asCall(set.tool, set.arguments)), (call) => call.outcome !== 'unknown');
     if (listKey(session.tools) !== listKey(listing.tools)) {
       findings.push(finding('protocol', 'tools_changed', 'caplab host rule', 'the restarted server listed other tools than the probe read (a host pins what it listed)', { evidence: `session ${sessions} of --fuzz` }));
     }

@@ -4,7 +4,7 @@
  * Run as `bun gate-server.ts MODE`. It writes JSON-RPC lines itself (no SDK).
  * Never imported by shipped code.
  */
-import { writeSync } from 'node:fs';
+import { appendFileSync, writeSync } from 'node:fs';
 
 export const GATE_MODES = [
   'base',
@@ -14,8 +14,10 @@ export const GATE_MODES = [
   'description', 'property_description', 'optional_property', 'annotation', 'removed', 'added', 'renamed', 'version', 'instructions',
   // a server that dies before answering
   'die',
-  // fuzzing: parse exits on text "", render never answers a text over 1000 characters; babble writes a stray line on ""
+  // fuzzing: parse exits on text "", render never answers a text over 8000 characters; babble writes a stray line on ""
   'fragile', 'babble',
+  // fuzzing: ten more tools, and every tools/call exits (restarts)
+  'crashy',
 ] as const;
 export type GateMode = (typeof GATE_MODES)[number];
 
@@ -42,10 +44,11 @@ const FRAGILE_TOOLS = [
 
 /** What a fuzzing mode does with one tools/call: crash (exit), hang (no answer), babble (a stray line), or answer. */
 export function gateMisbehaves(mode: GateMode, message: { method?: string; params?: { name?: string; arguments?: Record<string, unknown> } }): 'crash' | 'hang' | 'babble' | undefined {
+  if (mode === 'crashy' && message.method === 'tools/call') return 'crash';
   if ((mode !== 'fragile' && mode !== 'babble') || message.method !== 'tools/call') return undefined;
   const text = message.params?.arguments?.['text'];
   if (message.params?.name === 'parse' && text === '') return mode === 'fragile' ? 'crash' : 'babble';
-  if (message.params?.name === 'render' && typeof text === 'string' && text.length > 1000 && mode === 'fragile') return 'hang';
+  if (message.params?.name === 'render' && typeof text === 'string' && text.length > 8000 && mode === 'fragile') return 'hang';
   return undefined;
 }
 
@@ -65,6 +68,7 @@ export function gateTools(mode: GateMode): Record<string, unknown>[] {
     case 'renamed': fetch['name'] = 'fetch_page'; return tools;
     case 'fragile':
     case 'babble': return [...tools, ...FRAGILE_TOOLS];
+    case 'crashy': return [...tools, ...Array.from({ length: 10 }, (_, i) => ({ name: `t${i}`, inputSchema: { type: 'object' } }))];
     default: return tools;
   }
 }
@@ -105,7 +109,9 @@ if (import.meta.main) {
   }
   for await (const line of console) {
     if (line === '') continue;
-    const message = JSON.parse(line) as { id?: number; method?: string };
+    const message = JSON.parse(line) as { id?: number; method?: string; params?: { name?: string; arguments?: Record<string, unknown> } };
+    // GATE_LOG: each tools/call's params, a line each, appended before anything else (the evidence of what was sent).
+    if (message.method === 'tools/call' && process.env['GATE_LOG']) appendFileSync(process.env['GATE_LOG'], `${JSON.stringify(message.params)}\n`);
     const odd = gateMisbehaves(mode, message);
     if (odd === 'crash') process.exit(3);
     if (odd === 'hang') continue;
