@@ -407,9 +407,11 @@ function reportFilesProblem(flags: ProbeFlags, cwd: string): Failure | undefined
 
 /** Writes `--sarif` and `--junit` (temp + rename); an exit code (3) if one could not be written. */
 function writeReportFiles(results: readonly Probed[], flags: ProbeFlags, io: Io, config: string | undefined): number | undefined {
-  const runs = results.map((r) => ({ name: r.name ?? serverName(r.report), report: r.report, ...(config !== undefined && r.name !== undefined ? { config: resolve(io.cwd, config) } : {}), ...(r.report.pins ? { pinned: r.report.pins.pinned } : {}) }));
+  const runs = results.map((r) => ({ name: r.name ?? serverName(r.report), report: r.report, ...(config !== undefined && r.name !== undefined ? { config: resolve(io.cwd, config) } : {}), ...(r.report.pins ? { pinned: r.report.pins.pinned } : {}), ...(r.report.fuzz ? { fuzz: r.report.fuzz } : {}) }));
+  // SARIF has a result per finding: fuzzing's beside the probe's.
+  const sarifRuns = runs.map((run) => (run.fuzz ? { ...run, report: { ...run.report, findings: [...run.report.findings, ...run.fuzz.findings] } } : run));
   const files = [
-    ['--sarif', flags.sarif, () => probeSarif(runs)],
+    ['--sarif', flags.sarif, () => probeSarif(sarifRuns)],
     ['--junit', flags.junit, () => probeJunitXml(runs, flags.failOn)],
   ] as const;
   let exit: number | undefined;

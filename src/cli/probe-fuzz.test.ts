@@ -144,3 +144,27 @@ test('server-everything: 200 sets judged on each of four tools, the same fuzz li
   expect(first.lines[0]).toStartWith('  fuzz      seed 1, 200 set(s) per tool, 0 restart(s), ');
   expect(first.code).toBe(0);
 }, 120_000);
+
+test('--junit: a testcase per fuzzed tool, failed where an error is (read by python3, counts match); --sarif: a result per fuzz finding, its set in field', async () => {
+  const dir = scratchDir('caplab-fuzz-');
+  const xml = join(dir, 'out.xml');
+  const sarif = join(dir, 'out.sarif');
+  const run = await gate(dir, 'babble', ['--fuzz', '40', '--fuzz-tool', 'parse', '--fuzz-tool', 'erase', '--junit', xml, '--sarif', sarif], join(dir, 'log'));
+  expect(run.code).toBe(3);
+  const python = Bun.spawnSync(['python3', '-c', `
+import sys, xml.etree.ElementTree as ET
+root = ET.parse(sys.argv[1]).getroot()
+for suite in root.iter('testsuite'):
+    cases = suite.findall('testcase')
+    failed = [c.get('name') for c in cases if c.find('failure') is not None]
+    assert int(suite.get('tests')) == len(cases) and int(suite.get('failures')) == len(failed)
+    print(','.join(c.get('name') for c in cases), '|', ','.join(failed))
+`, xml]);
+  expect([python.exitCode, python.stdout.toString()]).toEqual([0, 'listing,session,fuzz parse,fuzz erase | fuzz parse\n']);
+  const results = JSON.parse(readFileSync(sarif, 'utf8')).runs[0].results;
+  const fuzzResults = results.filter((r: any) => ['fuzz_session_ended', 'accepted_invalid_input', 'framing'].includes(r.ruleId));
+  expect(fuzzResults.length).toBe(run.report.fuzz.findings.length);
+  expect(fuzzResults.find((r: any) => r.ruleId === 'fuzz_session_ended').level).toBe('error');
+  // Each set's finding has a fingerprint of its own (the set in field).
+  expect(new Set(fuzzResults.map((r: any) => JSON.stringify(r.partialFingerprints))).size).toBe(fuzzResults.length);
+}, 60_000);

@@ -34,7 +34,8 @@ const REFUSALS = new Set(['is_error', 'jsonrpc_error']);
 
 /** The findings of one set's call (a call that was sent); `ended`: what ended the session right after it, if anything. */
 export function judgeFuzzCall(set: FuzzSet, seed: number, call: ReportedCall, ended?: ProbeFinding): FuzzFinding[] {
-  const of = (found: ProbeFinding): FuzzFinding => ({ ...found, tool: set.tool, seed, index: set.index, arguments: set.arguments, valid: set.valid });
+  // `field` names the set: SARIF's fingerprints tell one set's finding from another's.
+  const of = (found: ProbeFinding): FuzzFinding => ({ ...found, tool: set.tool, field: `fuzz set ${set.index}`, seed, index: set.index, arguments: set.arguments, valid: set.valid });
   const where = { tool: set.tool, evidence: '' };
   if (call.outcome === 'unknown') {
     const cause = call.findings[0];
