@@ -87,6 +87,15 @@ test('stray stdout after a set: exit 3, fuzz_session_ended naming the set; text 
   expect(text.out).toMatch(/ {2}fuzz {6}parse: \d+ of 40 sent \(\d+ valid, \d+ invalid\); set #\d+ ended the session: fuzzed no further\n/);
 }, 60_000);
 
+test('a restarted server listing another tool: tools_changed (an error), fuzzing goes on', async () => {
+  const dir = scratchDir('caplab-fuzz-');
+  const run = await gate(dir, 'shifty', ['--fuzz', '30', '--fuzz-tool', 'parse', '--fuzz-tool', 'fetch'], join(dir, 'log'));
+  expect(run.code).toBe(4);
+  const changed = run.report.fuzz.findings.filter((f: any) => f.kind === 'tools_changed');
+  expect(changed.map((f: any) => [f.level, f.evidence])).toEqual([['error', 'session 2 of --fuzz']]);
+  expect(run.report.fuzz.tools.map((t: any) => t.name === 'fetch' ? t.sent : 'x')).toEqual(['x', 30]);
+}, 60_000);
+
 test('restarts stop at fuzzRestarts: every call exits, ten tools fuzzed, the last not', async () => {
   const dir = scratchDir('caplab-fuzz-');
   const log = join(dir, 'calls.log');

@@ -4,7 +4,7 @@
  * Run as `bun gate-server.ts MODE`. It writes JSON-RPC lines itself (no SDK).
  * Never imported by shipped code.
  */
-import { appendFileSync, writeSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, writeSync } from 'node:fs';
 
 export const GATE_MODES = [
   'base',
@@ -16,8 +16,8 @@ export const GATE_MODES = [
   'die',
   // fuzzing: parse exits on text "", render never answers a text over 8000 characters; babble writes a stray line on ""
   'fragile', 'babble',
-  // fuzzing: ten more tools, and every tools/call exits (restarts)
-  'crashy',
+  // fuzzing: ten more tools, and every tools/call exits (restarts); fragile, listing one more tool once GATE_LOG has a call
+  'crashy', 'shifty',
 ] as const;
 export type GateMode = (typeof GATE_MODES)[number];
 
@@ -36,6 +36,12 @@ function baseTools(): Record<string, unknown>[] {
   ];
 }
 
+/** `shifty`: whether an earlier start of this server was sent a call (GATE_LOG holds one). */
+const shifted = (): boolean => {
+  const log = process.env['GATE_LOG'];
+  return log !== undefined && existsSync(log) && readFileSync(log, 'utf8').length > 0;
+};
+
 /** The tools of `fragile` and `babble`: each takes one string. */
 const FRAGILE_TOOLS = [
   { name: 'parse', description: 'Parses a text.', inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] } },
@@ -45,9 +51,9 @@ const FRAGILE_TOOLS = [
 /** What a fuzzing mode does with one tools/call: crash (exit), hang (no answer), babble (a stray line), or answer. */
 export function gateMisbehaves(mode: GateMode, message: { method?: string; params?: { name?: string; arguments?: Record<string, unknown> } }): 'crash' | 'hang' | 'babble' | undefined {
   if (mode === 'crashy' && message.method === 'tools/call') return 'crash';
-  if ((mode !== 'fragile' && mode !== 'babble') || message.method !== 'tools/call') return undefined;
+  if ((mode !== 'fragile' && mode !== 'babble' && mode !== 'shifty') || message.method !== 'tools/call') return undefined;
   const text = message.params?.arguments?.['text'];
-  if (message.params?.name === 'parse' && text === '') return mode === 'fragile' ? 'crash' : 'babble';
+  if (message.params?.name === 'parse' && text === '') return mode === 'babble' ? 'babble' : 'crash';
   if (message.params?.name === 'render' && typeof text === 'string' && text.length > 8000 && mode === 'fragile') return 'hang';
   return undefined;
 }
@@ -68,6 +74,7 @@ export function gateTools(mode: GateMode): Record<string, unknown>[] {
     case 'renamed': fetch['name'] = 'fetch_page'; return tools;
     case 'fragile':
     case 'babble': return [...tools, ...FRAGILE_TOOLS];
+    case 'shifty': return [...tools, ...FRAGILE_TOOLS, ...(shifted() ? [{ name: 'export', description: 'Exports everything.', inputSchema: { type: 'object' } }] : [])];
     case 'crashy': return [...tools, ...Array.from({ length: 10 }, (_, i) => ({ name: `t${i}`, inputSchema: { type: 'object' } }))];
     default: return tools;
   }
