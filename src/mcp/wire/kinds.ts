@@ -85,8 +85,6 @@ export const MCP_KINDS = {
   plaintext_headers: { class: 'invalid_arguments', basis: null },
   // `probe --pins FILE`: a pin file that is missing (without --update-pins), not JSON, of another format, or unlike its own hashes
   malformed_pins: { class: 'invalid_arguments', basis: null },
-  // `probe --fuzz-replay FILE`: a report over fuzzReplayBytes, not JSON, or a fuzz finding without its tool, seed, index or arguments
-  malformed_replay: { class: 'invalid_arguments', basis: null },
 } as const satisfies KindTable;
 
 declare module '../../contract/index.ts' {

@@ -108,6 +108,8 @@ export async function runFuzz(plan: FuzzPlan, listing: FuzzListing, start: FuzzS
     if (listKey(session.tools) !== listKey(listing.tools)) {
       findings.push(finding('protocol', 'tools_changed', 'caplab host rule', 'the restarted server listed other tools than the probe read (a host pins what it listed)', { evidence: `session ${sessions} of --fuzz` }));
     }
+    // Interrupted: a call cut off by the signal is no finding of the server's; nothing more is judged or sent.
+    if (signal?.aborted) break;
     const culprit = judgeSession(pending, session, plan.seed, sent, findings);
     if (culprit === undefined) {
       if (session.failure && !signal?.aborted) findings.push(session.failure);
