@@ -103,7 +103,8 @@ const COMMANDS: Record<string, readonly string[]> = {
   serve: [TASK.server],
   // serve's flags load their own file, and the HTTP framing (a lazy unit of the server engine, src/mcp/server/index.ts).
   'serve --http': ['src/cli/serve-command.ts', TASK.server, 'src/mcp/server/serve-http.ts'],
-  probe: ['src/cli/probe-command.ts', 'src/mcp/probe/probe.ts', ...GUARDED],
+  // probe --fuzz and --fuzz-replay load their units (src/mcp/probe/index.ts `runFuzz`, `replayFuzz`) when asked for.
+  probe: ['src/cli/probe-command.ts', 'src/mcp/probe/probe.ts', 'src/mcp/probe/fuzz/fuzz-run.ts', 'src/mcp/probe/fuzz/fuzz-replay.ts', ...GUARDED],
   verify: ['src/cli/verify-command.ts', TASK.host],
   // verify loads the task its record names: an expectations record loads that task, and Ajv with it.
   'verify (expectations record)': ['src/cli/verify-command.ts', ...EXPECTATIONS],

@@ -337,13 +337,23 @@ shows control and bidi characters a server sent as escapes (\\x1b, \\u202e).
                            a config entry's key by default)
   --sarif FILE             write SARIF 2.1.0 (one rule per kind, a result per finding)
   --junit FILE             write JUnit XML (a testsuite per server; failures at --fail-on)
+  --fuzz N --fuzz-tool NAME  send N argument sets (at most 10000) drawn from each named tool's
+                           inputSchema (--fuzz-tool repeatable), for real, over fresh starts of
+                           the server; --seed S (default 1, printed) gives the same sets again.
+                           Ajv sorts them: valid ones are judged as --call; an invalid one
+                           answered ok is accepted_invalid_input (warning). A set that hangs
+                           or that the server exits on: exit 4; stray output after a set or an
+                           exit with no call pending: exit 3; the server restarted (at most 8
+                           times), that tool fuzzed no further, no set sent twice
+  --fuzz-replay FILE       re-send each fuzz finding of a --json report once: reproduced or not
 The server's environment: PATH, HOME, LANG, LC_ALL, LC_CTYPE, TZ, TMPDIR, plus what you name
 (a name you write passes even if it looks like a credential). The command line is printed
 before start with \${VAR} unexpanded; values are never printed, only names.
 
 Exit codes: 0 clean, 1 a finding at or above --fail-on, 2 usage error, 3 protocol, transport
 or spawn failure (or stdout, the pin file, --sarif or --junit could not be written), 4 a call's
-outcome is unknown (timeout; never re-sent), 70
+outcome is unknown (timeout, or the server exited while it was pending, --fuzz calls included;
+never re-sent), 70
 internal error (caplab's own fault: the server is killed and the temp cwd removed).
 When several apply, the most severe wins: 2 > 70 > 130/143 > 4 > 3 > 1 > 0.`,
   run: `Usage: caplab run --scenario NAME|FILE [options]

@@ -1,4 +1,4 @@
-import { atLeast, PIN_KINDS, type Level, type ProbeFinding } from '../mcp/index.ts';
+import { atLeast, PIN_KINDS, type FuzzSection, type Level, type ProbeFinding } from '../mcp/index.ts';
 import type { CheckResult } from './check.ts';
 import { toolName, type ReportedServerRun } from './probe-sarif.ts';
 
@@ -53,24 +53,37 @@ function probeCase(suite: string, name: string, findings: readonly ProbeFinding[
   return { xml: `${open}\n      <failure message="${escape(message)}" type="${escape(`${failing[0]!.class}/${failing[0]!.kind}`)}">${escape(failing.map(findingText).join('\n'))}</failure>${body}\n    </testcase>`, failed: true };
 }
 
-/** The testcases of one server: listing, session, each call, pins (when compared or recorded). */
-function serverCases(run: ReportedServerRun & { readonly pinned?: boolean }, failOn: Level): { xml: string; failed: boolean }[] {
+/** A server's run as JUnit reads it: with its pins (compared or recorded) and its fuzzing, when asked for. */
+type JunitRun = ReportedServerRun & { readonly pinned?: boolean; readonly fuzz?: FuzzSection };
+
+/** A testcase per fuzzed tool (its findings; the counts as a note), and one for fuzz findings of no tool (a changed listing, a restart that failed). */
+function fuzzCases(run: JunitRun, failOn: Level): { xml: string; failed: boolean }[] {
+  if (!run.fuzz) return [];
+  const { tools, findings, seed } = run.fuzz;
+  const cases = tools.map((tool) => probeCase(run.name, `fuzz ${tool.name}`, findings.filter((f) => f.tool === tool.name), failOn, `seed ${seed}: ${tool.sent} of ${tool.drawn} sent (${tool.valid} valid, ${tool.invalid} invalid)${tool.stopped ? `; ${tool.stopped}` : ''}`));
+  const toolless = findings.filter((f) => f.tool === undefined);
+  return toolless.length > 0 ? [...cases, probeCase(run.name, 'fuzz session', toolless, failOn)] : cases;
+}
+
+/** The testcases of one server: listing, session, each call, pins (when compared or recorded), each fuzzed tool. */
+function serverCases(run: JunitRun, failOn: Level): { xml: string; failed: boolean }[] {
   const { findings, calls, failure } = run.report;
   const listing = findings.filter((f) => !SESSION_KINDS.has(f.kind) && !PIN_KINDS.has(f.kind));
   const session = [...findings.filter((f) => SESSION_KINDS.has(f.kind)), ...(failure ? [failure] : [])];
   const cases = [probeCase(run.name, 'listing', listing, failOn), probeCase(run.name, 'session', session, failOn)];
   calls.forEach((call, index) => cases.push(probeCase(run.name, `call ${index + 1} ${toolName(call.tool) ?? '?'}`, call.findings, failOn, `outcome ${call.outcome}`)));
   if (run.pinned !== undefined) cases.push(probeCase(run.name, 'pins', findings.filter((f) => PIN_KINDS.has(f.kind)), failOn));
-  return cases;
+  return [...cases, ...fuzzCases(run, failOn)];
 }
 
 /**
  * JUnit XML for `caplab probe --junit FILE`: one testsuite per server, its
- * testcases the listing, the session, each call and the pins; a testcase
+ * testcases the listing, the session, each call, the pins and each fuzzed
+ * tool; a testcase
  * fails when one of its findings is at or above `--fail-on`. No times, as
  * `check`'s: the same probe gives the same file.
  */
-export function probeJunitXml(runs: readonly (ReportedServerRun & { readonly pinned?: boolean })[], failOn: Level): string {
+export function probeJunitXml(runs: readonly JunitRun[], failOn: Level): string {
   const suites = runs.map((run) => ({ run, cases: serverCases(run, failOn) }));
   const total = suites.reduce((n, s) => n + s.cases.length, 0);
   const failed = suites.reduce((n, s) => n + s.cases.filter((c) => c.failed).length, 0);

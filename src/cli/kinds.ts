@@ -19,6 +19,8 @@ export const CLI_KINDS = {
   // `check --scenarios DIR`: more *.scenario.json files than LIMITS.checkScenarios, or none at all
   too_many_scenarios: { class: 'invalid_arguments', basis: null },
   no_scenarios: { class: 'invalid_arguments', basis: null },
+  // `probe --fuzz-replay FILE`: a report over fuzzReplayBytes, missing, not JSON, or a fuzz finding without its tool, kind, seed, index or arguments (probe-fuzz.ts)
+  malformed_replay: { class: 'invalid_arguments', basis: null },
 } as const satisfies KindTable;
 
 declare module '../contract/index.ts' {

@@ -245,3 +245,12 @@ test('README, caplab --help and caplab probe --help state one precedence of exit
     expect(readme).toContain(flag);
   }
 });
+
+test('--task-status asks one server about one task: not with --call, --all, --pins or fuzzing; alone it parses', () => {
+  const refusal = '--task-status asks one server about one task only: not with --call, --all, --pins or fuzzing';
+  expect(parseProbeFlags(['--task-status', 't1', '--call', 'x', '--', 'cmd'])).toBe(refusal);
+  expect(parseProbeFlags(['--task-status', 't1', '--mcp-config', 'a.json', '--all'])).toBe(refusal);
+  expect(parseProbeFlags(['--task-status', 't1', '--pins', 'p.json', '--name', 'n', '--', 'cmd'])).toBe(refusal);
+  expect(parseProbeFlags(['--task-status', 't1', '--fuzz', '3', '--fuzz-tool', 'x', '--', 'cmd'])).toBe(refusal);
+  expect(parseProbeFlags(['--task-status', 't1', '--', 'cmd'])).toMatchObject({ taskStatus: 't1', command: ['cmd'] });
+});

@@ -28,6 +28,12 @@ import {
   PROBE_MODERN,
   PROBE_VERSIONS,
   taskIdProblem,
+  replayFuzz,
+  runFuzz,
+  type FuzzSection,
+  type FuzzStart,
+  type ReplayItem,
+  type ReplayResult,
 } from '../mcp/index.ts';
 import { HELP } from './help.ts';
 import { EXIT, exitCodeOf, interrupted } from './exit.ts';
@@ -41,6 +47,7 @@ import { probeSarif } from './probe-sarif.ts';
 import { probeJunitXml } from './junit.ts';
 import { checkReportFile, reportTarget, writeReport } from './report-file.ts';
 import { inert } from '../base/index.ts';
+import { fuzzExit, fuzzFlags, fuzzText, FUZZ_SINGLE_FLAGS, FUZZ_VALUE_FLAGS, leveledFuzz, readFuzzFlag, readReplay, replayExit, replayText, type FuzzFlags, type FuzzReading } from './probe-fuzz.ts';
 
 export interface ProbeFlags {
   readonly json: boolean;
@@ -74,13 +81,15 @@ export interface ProbeFlags {
   /** `--sarif FILE`, `--junit FILE`: report files written at the end. */
   readonly sarif?: string;
   readonly junit?: string;
+  /** `--fuzz N --fuzz-tool NAME… [--seed S]`, or `--fuzz-replay FILE` (probe-fuzz.ts). */
+  readonly fuzz?: FuzzFlags;
   /** `--task-status ID`: one tasks/get (+ tasks/result if completed) instead of the listing and calls. */
   readonly taskStatus?: string;
 }
 
-const VALUE_FLAGS = new Set(['--task-status', '--sarif', '--junit', '--pins', '--name', '--fail-on', '--level', '--protocol', '--timeout-ms', '--startup-timeout-ms', '--cwd', '--env', '--env-allow', '--call', '--args', '--mcp-config', '--server', '--url', '--header-env']);
+const VALUE_FLAGS = new Set([...FUZZ_VALUE_FLAGS, '--task-status', '--sarif', '--junit', '--pins', '--name', '--fail-on', '--level', '--protocol', '--timeout-ms', '--startup-timeout-ms', '--cwd', '--env', '--env-allow', '--call', '--args', '--mcp-config', '--server', '--url', '--header-env']);
 /** Flags that take one value: given twice, which one was meant is unknown (a usage error, as in every command). */
-const SINGLE_FLAGS = new Set(['--task-status', '--sarif', '--junit', '--pins', '--name', '--fail-on', '--protocol', '--timeout-ms', '--startup-timeout-ms', '--cwd', '--mcp-config', '--server', '--url']);
+const SINGLE_FLAGS = new Set([...FUZZ_SINGLE_FLAGS, '--task-status', '--sarif', '--junit', '--pins', '--name', '--fail-on', '--protocol', '--timeout-ms', '--startup-timeout-ms', '--cwd', '--mcp-config', '--server', '--url']);
 /** Flags that shape a spawned server (its environment, its cwd): an HTTP server (`--url`) has neither. */
 const SPAWN_FLAGS = ['--env', '--env-allow', '--cwd'];
 /** Other spellings of a flag: one flag, so giving both is giving it twice. */
@@ -101,8 +110,9 @@ export function parseProbeFlags(args: readonly string[]): ProbeFlags | string {
   let failOn: Level = 'error';
   let updatePins = false;
   let all = false;
-  const gate: { pins?: string; name?: string; sarif?: string; junit?: string } = {};
+  const gate: { pins?: string; name?: string; sarif?: string; junit?: string; fuzz?: FuzzFlags } = {};
   const levels: Record<string, Level> = {};
+  const fuzzing: FuzzReading = { tools: [] };
   const given = new Set<string>();
   for (let i = 0; i < flags.length; i++) {
     const token = flags[i]!;
@@ -191,13 +201,19 @@ export function parseProbeFlags(args: readonly string[]): ProbeFlags | string {
         last.hasArgs = true;
         break;
       }
-      default:
-        return `unknown option ${token}`;
+      default: {
+        const read = readFuzzFlag(name, value, fuzzing);
+        if (typeof read === 'string') return read;
+        if (!read) return `unknown option ${token}`;
+      }
     }
   }
-  if (out.taskStatus !== undefined && (calls.length > 0 || all || gate.pins !== undefined)) return '--task-status asks one server about one task only: not with --call, --all or --pins';
   const gated = gateProblem({ ...gate, updatePins, all }, out, command);
   if (gated !== undefined) return gated;
+  const fuzzFlag = fuzzFlags(fuzzing, all);
+  if (typeof fuzzFlag === 'string') return fuzzFlag;
+  if (fuzzFlag) gate.fuzz = fuzzFlag;
+  if (out.taskStatus !== undefined && (calls.length > 0 || all || gate.pins !== undefined || gate.fuzz !== undefined)) return '--task-status asks one server about one task only: not with --call, --all, --pins or fuzzing';
   if (all) return { json, trust, env, envAllow, calls: calls.map(({ name, arguments: a }) => ({ name, arguments: a })), command, headerEnv, failOn, levels, updatePins, all, ...gate, ...out };
   if (out.config !== undefined && out.server === undefined) return '--mcp-config (--config) needs --server NAME (or --all)';
   const named = [out.server !== undefined ? '--server NAME' : '', out.url !== undefined ? '--url URL' : '', command.length > 0 ? '-- CMD ARGS…' : ''].filter(Boolean);
@@ -300,7 +316,7 @@ interface Probed {
 }
 
 /** A report as probe prints it: the wire dropped, the pins section added. */
-type GateReport = Omit<ProbeReport, 'wire'> & { readonly pins?: PinsSection };
+type GateReport = Omit<ProbeReport, 'wire'> & { readonly pins?: PinsSection; readonly fuzz?: FuzzSection; readonly replay?: readonly ReplayResult[] };
 
 /**
  * `caplab probe`: starts one stdio MCP server (a command, or an entry of a
@@ -319,6 +335,8 @@ export async function probeCommand(args: readonly string[], io: Io): Promise<num
   if (!plan.ok) return usage(plan);
   const badReport = reportFilesProblem(flags, io.cwd);
   if (badReport) return usage(badReport);
+  const replay = flags.fuzz?.replay === undefined ? undefined : readReplay(flags.fuzz.replay, io.cwd);
+  if (replay && !replay.ok) return usage(replay);
   if (flags.all) return probeAll(flags, io, plan.value);
   let entry: StdioConfigEntry | HttpConfigEntry | undefined;
   let config: string | undefined;
@@ -327,7 +345,7 @@ export async function probeCommand(args: readonly string[], io: Io): Promise<num
     if (!loaded.ok) return usage(loaded);
     ({ entry, path: config } = loaded.value);
   }
-  const probed = await probeOne(flags, io, entry, plan.value);
+  const probed = await probeOne(flags, io, entry, plan.value, replay?.value);
   if (typeof probed === 'number') return probed;
   // An interruption wins over what was found (as `cli` ranks it), and the report says so too.
   const exit = signalledExit(io) ?? writeFiles([probed], flags, io, plan.value, config) ?? probed.exit;
@@ -372,7 +390,8 @@ function sayInterrupted(io: Io): void {
 function renderGate(probed: Probed, exit: number, flags: ProbeFlags): string {
   const head = probed.name !== undefined && flags.all ? `server ${inert(probed.name)}\n` : '';
   const pins = probed.report.pins ? pinsLine(probed.report.pins) : '';
-  return `${head}${renderProbeText(probed.report as ProbeReport, exit, flags.failOn)}${pins}`;
+  const fuzz = (probed.report.fuzz ? fuzzText(probed.report.fuzz) : '') + (probed.report.replay ? replayText(probed.report.replay) : '');
+  return `${head}${renderProbeText(probed.report as ProbeReport, exit, flags.failOn)}${pins}${fuzz}`;
 }
 
 /** One line on what `--pins` did for this server. */
@@ -411,9 +430,11 @@ function reportFilesProblem(flags: ProbeFlags, cwd: string): Failure | undefined
 
 /** Writes `--sarif` and `--junit` (temp + rename); an exit code (3) if one could not be written. */
 function writeReportFiles(results: readonly Probed[], flags: ProbeFlags, io: Io, config: string | undefined): number | undefined {
-  const runs = results.map((r) => ({ name: r.name ?? serverName(r.report), report: r.report, ...(config !== undefined && r.name !== undefined ? { config: resolve(io.cwd, config) } : {}), ...(r.report.pins ? { pinned: r.report.pins.pinned } : {}) }));
+  const runs = results.map((r) => ({ name: r.name ?? serverName(r.report), report: r.report, ...(config !== undefined && r.name !== undefined ? { config: resolve(io.cwd, config) } : {}), ...(r.report.pins ? { pinned: r.report.pins.pinned } : {}), ...(r.report.fuzz ? { fuzz: r.report.fuzz } : {}) }));
+  // SARIF has a result per finding: fuzzing's beside the probe's.
+  const sarifRuns = runs.map((run) => (run.fuzz ? { ...run, report: { ...run.report, findings: [...run.report.findings, ...run.fuzz.findings] } } : run));
   const files = [
-    ['--sarif', flags.sarif, () => probeSarif(runs)],
+    ['--sarif', flags.sarif, () => probeSarif(sarifRuns)],
     ['--junit', flags.junit, () => probeJunitXml(runs, flags.failOn)],
   ] as const;
   let exit: number | undefined;
@@ -441,23 +462,53 @@ function usableEntry(path: string, entry: McpConfigEntry): Outcome<StdioConfigEn
   return ok(entry);
 }
 
-/** Probes one server (a config entry, `--url`, or `-- CMD`): its report levelled and compared, or a usage exit. */
-async function probeOne(flags: ProbeFlags, io: Io, entry: StdioConfigEntry | HttpConfigEntry | undefined, plan: PinsPlan | undefined): Promise<Probed | number> {
+/** Probes one server (a config entry, `--url`, or `-- CMD`): its report levelled and compared, or a usage exit; then fuzzed, or replayed. */
+async function probeOne(flags: ProbeFlags, io: Io, entry: StdioConfigEntry | HttpConfigEntry | undefined, plan: PinsPlan | undefined, replay?: readonly ReplayItem[]): Promise<Probed | number> {
   const name = flags.name ?? entry?.name;
-  const keep = { keepWire: plan !== undefined };
-  let probed: { readonly report: ProbeReport; readonly redactor: Redactor } | number;
-  if (entry?.kind === 'http') probed = await probeHttp(entryTarget(entry, flags), flags, io, keep);
-  else if (flags.url !== undefined) probed = await probeHttp(urlTarget(flags.url, flags.headerEnv, io.env), flags, io, keep);
-  else probed = await probeStdio(flags, io, entry, keep);
+  const keep = { keepWire: plan !== undefined || flags.fuzz !== undefined };
+  const probed = await connect(flags, io, entry, keep);
   if (typeof probed === 'number') return probed;
   const redacted = redactDeep(probed.report, probed.redactor);
+  const fuzzed = flags.fuzz === undefined ? {} : await fuzzOne(flags, flags.fuzz, io, entry, redacted, replay);
   const pinned = plan !== undefined && name !== undefined ? applyPins(redacted, name, plan) : { report: redacted };
   const { wire: _, ...report } = withLevels(pinned.report, flags.levels);
-  return { ...(name !== undefined ? { name } : {}), report, exit: probeExit(report as ProbeReport, flags.failOn), ...('update' in pinned && pinned.update ? { update: pinned.update } : {}) };
+  const exit = worstExit([probeExit(report as ProbeReport, flags.failOn), ...('fuzz' in fuzzed && fuzzed.fuzz ? [fuzzExit(fuzzed.fuzz.findings, flags.failOn)] : []), ...('replay' in fuzzed && fuzzed.replay ? [replayExit(fuzzed.replay)] : [])]);
+  return { ...(name !== undefined ? { name } : {}), report: { ...report, ...fuzzed }, exit, ...('update' in pinned && pinned.update ? { update: pinned.update } : {}) };
+}
+
+/** Reaches the server as the flags say (an http entry, `--url`, or a stdio command), once. */
+function connect(flags: ProbeFlags, io: Io, entry: StdioConfigEntry | HttpConfigEntry | undefined, keep: Pick<ProbeOptions, 'keepWire' | 'afterCall'>): Promise<{ readonly report: ProbeReport; readonly redactor: Redactor } | number> {
+  if (entry?.kind === 'http') return probeHttp(entryTarget(entry, flags), flags, io, keep);
+  if (flags.url !== undefined) return probeHttp(urlTarget(flags.url, flags.headerEnv, io.env), flags, io, keep);
+  return probeStdio(flags, io, entry, keep);
+}
+
+/**
+ * `--fuzz` (or `--fuzz-replay`) after the probe: each later session a fresh
+ * start of the server, with the sets as its calls; nothing when the probe's
+ * own session ended early (no listing to fuzz from).
+ */
+async function fuzzOne(flags: ProbeFlags, fuzz: FuzzFlags, io: Io, entry: StdioConfigEntry | HttpConfigEntry | undefined, report: ProbeReport, replay?: readonly ReplayItem[]): Promise<{ fuzz?: FuzzSection; replay?: readonly ReplayResult[] }> {
+  const wire = report.wire;
+  const start: FuzzStart = async (calls, afterCall) => {
+    const again = await connect({ ...flags, calls }, io, entry, { afterCall });
+    // Every usage check passed for the probe a moment ago: a usage exit now is caplab's own fault.
+    if (typeof again === 'number') throw new Error(`probe --fuzz: the server's start was refused on restart (exit ${again})`);
+    return redactDeep(again.report, again.redactor);
+  };
+  const ended = report.failure !== undefined || wire === undefined;
+  if (replay !== undefined) return { replay: ended || !wire ? [] : await replayFuzz(replay, { entries: wire.entries, protocolVersion: wire.protocolVersion, tools: report.tools }, start, io.interrupt) };
+  const plan = { count: fuzz.count ?? 0, tools: fuzz.tools, seed: fuzz.seed };
+  if (ended || !wire) {
+    const tools = fuzz.tools.map((name) => ({ name, drawn: 0, sent: 0, valid: 0, invalid: 0, stopped: 'the probe\'s session ended early: not fuzzed' }));
+    return { fuzz: { seed: plan.seed, count: plan.count, tools, findings: [], restarts: 0 } };
+  }
+  const section = await runFuzz(plan, { entries: wire.entries, protocolVersion: wire.protocolVersion, tools: report.tools }, start, io.interrupt);
+  return { fuzz: leveledFuzz(section, flags.levels) };
 }
 
 /** Starts a stdio server (`-- CMD`, or a config entry) and probes it; a bad `--cwd` is a usage exit. */
-async function probeStdio(flags: ProbeFlags, io: Io, entry: StdioConfigEntry | undefined, keep: Pick<ProbeOptions, 'keepWire'>): Promise<{ report: ProbeReport; redactor: Redactor } | number> {
+async function probeStdio(flags: ProbeFlags, io: Io, entry: StdioConfigEntry | undefined, keep: Pick<ProbeOptions, 'keepWire' | 'afterCall'>): Promise<{ report: ProbeReport; redactor: Redactor } | number> {
   const cwd = flags.cwd === undefined ? undefined : resolve(io.cwd, flags.cwd);
   const badCwd = cwd === undefined ? undefined : checkCwd(cwd);
   if (badCwd) return io.stderr(`caplab probe: ${badCwd.class}/${badCwd.kind}: ${badCwd.message}\n`), EXIT.usage;
@@ -487,7 +538,7 @@ function probeOptions(flags: ProbeFlags, io: Io, redactor: Redactor): ProbeOptio
  * `entryTarget` found wrong (a usage error); every header value, and each
  * variable read for it, redacted from what probe prints.
  */
-async function probeHttp(prepared: Outcome<PreparedHttp>, flags: ProbeFlags, io: Io, keep: Pick<ProbeOptions, 'keepWire'>): Promise<{ report: ProbeReport; redactor: Redactor } | number> {
+async function probeHttp(prepared: Outcome<PreparedHttp>, flags: ProbeFlags, io: Io, keep: Pick<ProbeOptions, 'keepWire' | 'afterCall'>): Promise<{ report: ProbeReport; redactor: Redactor } | number> {
   // A config entry can name an HTTP server too: the flag is refused as it is with --url.
   if (flags.protocol === 'auto' || flags.protocol === PROBE_MODERN) return io.stderr(`caplab probe: --protocol ${flags.protocol} is for stdio servers: over HTTP probe speaks the initialize era only\nSee \`caplab probe --help\`.\n`), EXIT.usage;
   if (!prepared.ok) return io.stderr(`caplab probe: ${prepared.class}/${prepared.kind}: ${prepared.message}\n`), EXIT.usage;

@@ -148,6 +148,10 @@ export const LIMITS = {
   subagentsPerRun: 16,
   /** Bytes of one subagent type file (`--agents-dir`, `./.claude/agents/`, embedded). */
   agentFileBytes: 64 * KiB,
+  /** Times `probe --fuzz` restarts a server a set ended the session of (a hang, an exit); then fuzzing stops. */
+  fuzzRestarts: 8,
+  /** Bytes of the `--json` report `probe --fuzz-replay` reads (its arguments kept whole). */
+  fuzzReplayBytes: 16 * MiB,
 } as const;
 
 /** The bounds `checkJson` applies. */

@@ -115,6 +115,8 @@ export { allFindings, atLeast, basesOf, LEVELS, levelOf, parseLevelOverride, PIN
 export type { Level, LevelOverrides, ProbeRule } from './probe/index.ts';
 export { comparePins, EMPTY_PINS, pinEntry, PINS_FORMAT, pinsText, readPins } from './probe/index.ts';
 export type { PinEntry, PinFile, ProbeWire, ServerWire } from './probe/index.ts';
+export { FUZZ_ENDED_KIND, FUZZ_UNKNOWN_KINDS, replayFuzz, runFuzz } from './probe/index.ts';
+export type { FuzzedTool, FuzzFinding, FuzzListing, FuzzPlan, FuzzSection, FuzzSession, FuzzStart, ReplayItem, ReplayResult } from './probe/index.ts';
 export { ENV_NAME, ENV_NAME_RULE, httpTarget, isLoopbackHost, loadMcpConfig, RESERVED_HEADERS } from './config/index.ts';
 export type { HttpConfigEntry, HttpTarget, InvalidConfigEntry, McpConfig, McpConfigEntry, McpConfigOptions, StdioConfigEntry, UnsupportedConfigEntry } from './config/index.ts';
 export { entryArgv, resolveCommand, resolvePaths, serverKey, serverKeys } from './config/index.ts';

@@ -10,6 +10,8 @@ import type { ListedValidator } from './listed-schema.ts';
 import type { Which } from './probe-schema.ts';
 import type { VersionProfile } from '../client/index.ts';
 import type { ProbeOptions, ProbeReport, ProbeTarget, StdioProbeReport } from './probe.ts';
+import type { FuzzListing, FuzzPlan, FuzzSection, FuzzStart } from './fuzz/fuzz-run.ts';
+import type { ReplayItem, ReplayResult } from './fuzz/fuzz-replay.ts';
 
 export type { CallRequest, ProbedCall } from './probe-calls.ts';
 export { PROBE_ENV_ALLOW, probeEnv } from './probe-env.ts';
@@ -36,6 +38,10 @@ export { EMPTY_PINS, PINS_FORMAT, pinsText, readPins } from './pins/pin-file.ts'
 export type { PinFile } from './pins/pin-file.ts';
 export type { HttpReached, ProbeFindings, ProbeOptions, ProbeReport, ProbeTarget, ProbeTimeouts, StdioProbeReport, StdioReached } from './probe.ts';
 export { isClipped } from './report-value.ts';
+export type { FuzzedTool, FuzzListing, FuzzPlan, FuzzSection, FuzzSession, FuzzStart } from './fuzz/fuzz-run.ts';
+export type { FuzzFinding, FuzzSet } from './fuzz/fuzz-judge.ts';
+export { FUZZ_ENDED_KIND, FUZZ_UNKNOWN_KINDS } from './fuzz/fuzz-judge.ts';
+export type { ReplayItem, ReplayResult } from './fuzz/fuzz-replay.ts';
 export type { Bounded, Clipped } from './report-value.ts';
 
 /** Probes any stdio MCP server (see probe.ts); loads it, and ajv with it, on first use. */
@@ -60,4 +66,14 @@ export async function listedValidator(schema: object, which: Which, tool: string
 /** `listedValidator` itself, once its unit (and ajv) loaded: for a caller compiling a whole listing without awaiting each schema. */
 export async function loadListedValidator(): Promise<typeof import('./listed-schema.ts').listedValidator> {
   return (await import('./listed-schema.ts')).listedValidator;
+}
+
+/** `probe --fuzz`: the plan's sets sent over fresh sessions (see fuzz/fuzz-run.ts); loads it, and ajv with it, on first use. */
+export async function runFuzz(plan: FuzzPlan, listing: FuzzListing, start: FuzzStart, signal?: AbortSignal): Promise<FuzzSection> {
+  return (await import('./fuzz/fuzz-run.ts')).runFuzz(plan, listing, start, signal);
+}
+
+/** `probe --fuzz-replay`: each reported fuzz finding re-sent once (see fuzz/fuzz-replay.ts); loads it on first use. */
+export async function replayFuzz(items: readonly ReplayItem[], listing: FuzzListing, start: FuzzStart, signal?: AbortSignal): Promise<ReplayResult[]> {
+  return (await import('./fuzz/fuzz-replay.ts')).replayFuzz(items, listing, start, signal);
 }

@@ -96,6 +96,14 @@ const PIN_RULES = {
   server_version_changed: host('note', 'only the server\'s version changed', 'evidence'),
 } as const satisfies Record<string, ProbeRule>;
 
+/** What `--fuzz` finds beyond a `--call`'s kinds (fuzz/fuzz-judge.ts). */
+const FUZZ_RULES = {
+  accepted_invalid_input: host('warning', 'a fuzzed argument set the inputSchema refuses was answered ok (no isError, no JSON-RPC error)'),
+  fuzz_hang: host('error', 'a fuzzed set got no answer within --timeout-ms: outcome unknown (exit 4); the server restarted', 'timeout'),
+  fuzz_exit: host('error', 'the server exited while a fuzzed set was pending: outcome unknown (exit 4); the server restarted', 'closed'),
+  fuzz_session_ended: host('error', 'a fuzzed set was followed by non-protocol output or an exit with no call pending (exit 3); the server restarted'),
+} as const satisfies Record<string, ProbeRule>;
+
 /** Failures that end the session or leave a call's outcome unknown (exit 3 or 4 whatever the level). */
 const ENDING_RULES = {
   framing: ended('framing', 'a stdout line that is not one JSON-RPC message'),
@@ -144,7 +152,7 @@ const ENDING_RULES = {
 } as const satisfies Record<string, ProbeRule>;
 
 /** Every kind probe reports, with its default level and help. */
-export const PROBE_RULES: Readonly<Record<string, ProbeRule>> = { ...PROFILE_RULES, ...PIN_RULES, ...ENDING_RULES };
+export const PROBE_RULES: Readonly<Record<string, ProbeRule>> = { ...PROFILE_RULES, ...PIN_RULES, ...FUZZ_RULES, ...ENDING_RULES };
 
 /** The kinds `--pins` reports. */
 export const PIN_KINDS: ReadonlySet<string> = new Set(Object.keys(PIN_RULES));

@@ -37,6 +37,8 @@ export interface ProbeRunOptions<Closed = unknown> {
   readonly serverOrigin?: string;
   /** `--task-status ID`: after the opening, that task's status only (probe-task-status.ts); nothing listed or called. */
   readonly taskStatus?: string;
+  /** Told of each call as judged (`--fuzz`); false: send no more calls (the rest listed not sent) and close. */
+  readonly afterCall?: (call: ProbedCall) => boolean;
 }
 
 /** What the general profile found over one transport; `close` is what closing it reported. */
@@ -195,6 +197,7 @@ export async function runProbe<Closed>(transport: Transport<Closed>, options: Pr
     const result = await callOnce(session, call, checked.runtimes.get(call.name), { profile, tasking, timeoutMs: timeouts.requestMs, judging, inTask });
     calls.push(listed.has(call.name) ? result : unlistedCall(result, complete));
     if (session.failure || options.signal?.aborted) return finish();
+    if (options.afterCall?.(calls.at(-1)!) === false) return finish();
   }
 
   if (listChanged.received > 0) {

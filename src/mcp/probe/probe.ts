@@ -44,6 +44,8 @@ export interface ProbeOptions {
   readonly keepWire?: boolean;
   /** `--task-status ID`: one tasks/get (+ tasks/result if completed) after the opening, instead of the listing and calls. */
   readonly taskStatus?: string;
+  /** Told of each call as judged (`--fuzz`); false: send no more (see `runProbe`). */
+  readonly afterCall?: ProbeRunOptions['afterCall'];
 }
 
 /** A server probe spawned over stdio, as the report names it: its command, cwd and environment names. */
@@ -173,6 +175,7 @@ export async function probeTarget(target: ProbeTarget, options: ProbeOptions = {
       ...(options.maxPages !== undefined ? { maxPages: options.maxPages } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.taskStatus !== undefined ? { taskStatus: options.taskStatus } : {}),
+      ...(options.afterCall ? { afterCall: options.afterCall } : {}),
     });
     return { ...base, ...findingsOf(run, '', redactor, options.keepWire) };
   } finally {
@@ -209,6 +212,7 @@ async function probeServer(
       ...(options.maxPages !== undefined ? { maxPages: options.maxPages } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.taskStatus !== undefined ? { taskStatus: options.taskStatus } : {}),
+      ...(options.afterCall ? { afterCall: options.afterCall } : {}),
       ...protocolOf(options),
     });
     const report = { ...base, ...findingsOf(run, server.stderr(), redactor, options.keepWire) };

@@ -4,7 +4,7 @@
  * Run as `bun gate-server.ts MODE`. It writes JSON-RPC lines itself (no SDK).
  * Never imported by shipped code.
  */
-import { writeSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, writeSync } from 'node:fs';
 
 export const GATE_MODES = [
   'base',
@@ -14,6 +14,10 @@ export const GATE_MODES = [
   'description', 'property_description', 'optional_property', 'annotation', 'removed', 'added', 'renamed', 'version', 'instructions',
   // a server that dies before answering
   'die',
+  // fuzzing: parse exits on text "", render never answers a text over 8000 characters; babble writes a stray line on ""
+  'fragile', 'babble',
+  // fuzzing: ten more tools, and every tools/call exits (restarts); fragile, listing one more tool once GATE_LOG has a call
+  'crashy', 'shifty',
 ] as const;
 export type GateMode = (typeof GATE_MODES)[number];
 
@@ -32,6 +36,28 @@ function baseTools(): Record<string, unknown>[] {
   ];
 }
 
+/** `shifty`: whether an earlier start of this server was sent a call (GATE_LOG holds one). */
+const shifted = (): boolean => {
+  const log = process.env['GATE_LOG'];
+  return log !== undefined && existsSync(log) && readFileSync(log, 'utf8').length > 0;
+};
+
+/** The tools of `fragile` and `babble`: each takes one string. */
+const FRAGILE_TOOLS = [
+  { name: 'parse', description: 'Parses a text.', inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] } },
+  { name: 'render', description: 'Renders a text.', inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] } },
+];
+
+/** What a fuzzing mode does with one tools/call: crash (exit), hang (no answer), babble (a stray line), or answer. */
+export function gateMisbehaves(mode: GateMode, message: { method?: string; params?: { name?: string; arguments?: Record<string, unknown> } }): 'crash' | 'hang' | 'babble' | undefined {
+  if (mode === 'crashy' && message.method === 'tools/call') return 'crash';
+  if ((mode !== 'fragile' && mode !== 'babble' && mode !== 'shifty') || message.method !== 'tools/call') return undefined;
+  const text = message.params?.arguments?.['text'];
+  if (message.params?.name === 'parse' && text === '') return mode === 'babble' ? 'babble' : 'crash';
+  if (message.params?.name === 'render' && typeof text === 'string' && text.length > 8000 && mode === 'fragile') return 'hang';
+  return undefined;
+}
+
 /** The listing in one mode: the base with one change. */
 export function gateTools(mode: GateMode): Record<string, unknown>[] {
   const tools = baseTools();
@@ -46,6 +72,10 @@ export function gateTools(mode: GateMode): Record<string, unknown>[] {
     case 'removed': return tools.filter((tool) => tool['name'] !== 'erase');
     case 'added': return [...tools, { name: 'export', description: 'Exports everything.', inputSchema: { type: 'object' } }];
     case 'renamed': fetch['name'] = 'fetch_page'; return tools;
+    case 'fragile':
+    case 'babble': return [...tools, ...FRAGILE_TOOLS];
+    case 'shifty': return [...tools, ...FRAGILE_TOOLS, ...(shifted() ? [{ name: 'export', description: 'Exports everything.', inputSchema: { type: 'object' } }] : [])];
+    case 'crashy': return [...tools, ...Array.from({ length: 10 }, (_, i) => ({ name: `t${i}`, inputSchema: { type: 'object' } }))];
     default: return tools;
   }
 }
@@ -86,7 +116,14 @@ if (import.meta.main) {
   }
   for await (const line of console) {
     if (line === '') continue;
-    const answer = gateAnswer(mode, JSON.parse(line) as { id?: number; method?: string });
+    const message = JSON.parse(line) as { id?: number; method?: string; params?: { name?: string; arguments?: Record<string, unknown> } };
+    // GATE_LOG: each tools/call's params, a line each, appended before anything else (the evidence of what was sent).
+    if (message.method === 'tools/call' && process.env['GATE_LOG']) appendFileSync(process.env['GATE_LOG'], `${JSON.stringify(message.params)}\n`);
+    const odd = gateMisbehaves(mode, message);
+    if (odd === 'crash') process.exit(3);
+    if (odd === 'hang') continue;
+    if (odd === 'babble') writeSync(1, 'parsing "" failed\n');
+    const answer = gateAnswer(mode, message);
     if (answer) out(answer);
   }
 }
