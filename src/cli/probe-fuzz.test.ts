@@ -8,6 +8,7 @@ import { fuzzSets } from '../mcp/probe/fuzz/fuzz-sets.ts';
 import { gateCommand, gateTools, type GateMode } from '../mcp/probe/testing/gate-server.ts';
 import { scratchDir } from '../../test/scratch.ts';
 import { cli } from './cli.ts';
+import { sarifSchema, validateSarif } from './testing/sarif-check.ts';
 import { testIo } from './test-io.ts';
 
 const PATH = process.env['PATH'] ?? '/usr/bin:/bin';
@@ -176,4 +177,8 @@ for suite in root.iter('testsuite'):
   expect(fuzzResults.find((r: any) => r.ruleId === 'fuzz_session_ended').level).toBe('error');
   // Each set's finding has a fingerprint of its own (the set in field).
   expect(new Set(fuzzResults.map((r: any) => JSON.stringify(r.partialFingerprints))).size).toBe(fuzzResults.length);
-}, 60_000);
+  // The log with its fuzz results is SARIF 2.1.0: sarif-multitool validates it without an error, and so does the schema it ships.
+  expect((await validateSarif(sarif, dir)).errors).toEqual([]);
+  const schema = sarifSchema();
+  expect([schema(JSON.parse(readFileSync(sarif, 'utf8'))), schema.errors]).toEqual([true, null]);
+}, 120_000);

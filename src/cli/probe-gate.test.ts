@@ -1,7 +1,4 @@
 import { expect, test } from 'bun:test';
-import type { ValidateFunction } from 'ajv';
-import Ajv2020 from 'ajv/dist/2020';
-import addFormats from 'ajv-formats';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PROBE_RULES } from '../mcp/index.ts';
@@ -9,6 +6,7 @@ import { gateCommand, type GateMode } from '../mcp/probe/testing/gate-server.ts'
 import { scratchDir } from '../../test/scratch.ts';
 import { cli } from './cli.ts';
 import { testIo } from './test-io.ts';
+import { sarifSchema, validateSarif } from './testing/sarif-check.ts';
 
 const PATH = process.env['PATH'] ?? '/usr/bin:/bin';
 const FAST = ['--timeout-ms', '5000', '--startup-timeout-ms', '5000'];
@@ -140,25 +138,6 @@ test('--all over a clean, a drifted and a dying entry: three sections in order, 
   expect(updated.out()).toContain('all       3 of 3 server(s) probed; exit 3\n');
 }, 120_000);
 
-const ROOT = join(import.meta.dir, '../..');
-
-/** The SARIF 2.1.0 JSON Schema sarif-multitool ships, compiled (2020-12). */
-function sarifSchema(): ValidateFunction {
-  const ajv = new Ajv2020({ strict: false, allErrors: true });
-  addFormats(ajv);
-  return ajv.compile(JSON.parse(readFileSync(join(ROOT, 'node_modules/@microsoft/sarif-multitool-linux/sarif-2.1.0.json'), 'utf8')));
-}
-
-/** `sarif-multitool validate FILE`: the results of its own log (SARIF too), by level. */
-async function validateSarif(file: string, dir: string): Promise<{ code: number; errors: string[]; results: number }> {
-  const log = join(dir, 'validation.sarif');
-  const run = Bun.spawn([join(ROOT, 'node_modules/.bin/sarif-multitool'), 'validate', file, '--output', log, '--log', 'ForceOverwrite'], { cwd: dir, stdout: 'pipe', stderr: 'pipe', env: { PATH, HOME: dir, DOTNET_CLI_TELEMETRY_OPTOUT: '1' } });
-  const [out, code] = await Promise.all([new Response(run.stdout).text(), run.exited]);
-  const results = JSON.parse(readFileSync(log, 'utf8')).runs[0].results ?? [];
-  const errors = results.filter((r: any) => (r.level ?? 'warning') === 'error').map((r: any) => `${r.ruleId}: ${JSON.stringify(r.message)}`);
-  if (code !== 0) errors.push(`exit ${code}: ${out}`);
-  return { code, errors, results: results.length };
-}
 
 test('--sarif: SARIF 2.1.0 that sarif-multitool validates without an error, one rule per kind, fingerprints equal across runs; --junit: read by python3, counts match', async () => {
   const dir = scratchDir('caplab-gate-');
