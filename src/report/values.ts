@@ -34,7 +34,7 @@ export interface Clip {
 export function clip(whole: Uint8Array | string, limit: number = LIMITS.reportExcerptBytes): Clip {
   const bytes = typeof whole === 'string' ? utf8.encode(whole) : whole;
   let end = Math.min(limit, bytes.byteLength);
-  // Back off continuation bytes (10xxxxxx) so the cut falls between characters.
+  // Back off UTF-8 continuation bytes (top bits 10) so the cut falls between characters.
   if (end < bytes.byteLength) while (end > 0 && (bytes[end]! & 0xc0) === 0x80) end--;
   return { head: decoder.decode(bytes.subarray(0, end)), bytes: bytes.byteLength, sha256: sha256Hex(bytes), cut: end < bytes.byteLength };
 }
