@@ -151,7 +151,7 @@ test('an http entry nothing answers at is a server that did not start: exit 3, n
   expect(readdirSync(dir)).toEqual(['web.mcp.json']);
 });
 
-test('an http entry to caplab serve --http: the starter calls read_source (its hints say read-only)', async () => {
+test('an http entry to caplab serve --http (2025-11-25): the starter calls count_words and read_source (their hints say read-only)', async () => {
   const served = await startServe(['--token-env', 'CAPLAB_TEST_TOKEN'], { CAPLAB_TEST_TOKEN: 'tok_2b9e61d0c4' });
   const dir = scratchDir();
   writeFileSync(join(dir, 'web.mcp.json'), JSON.stringify({ mcpServers: { web: { type: 'http', url: served.url, headers: { Authorization: 'Bearer ${WEB_TOKEN}' } } } }));
@@ -160,7 +160,7 @@ test('an http entry to caplab serve --http: the starter calls read_source (its h
   const text = readFileSync(join(dir, 'web.scenario.json'), 'utf8');
   const starter = JSON.parse(text) as Starter;
   expect(starter.servers).toEqual(['web']);
-  expect(starter.responses[0]!.tool_calls!.map((call) => call.name)).toEqual(['mcp__web__read_source']);
+  expect(starter.responses[0]!.tool_calls!.map((call) => call.name)).toEqual(['mcp__web__count_words', 'mcp__web__read_source']);
   expect(text).not.toContain('tok_2b9e61d0c4');
 }, 30_000);
 

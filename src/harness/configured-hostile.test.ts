@@ -26,6 +26,7 @@ function listing(tools: readonly unknown[], protocol = '2025-06-18'): Configured
   return {
     identity: { ...identity, protocolVersion: protocol },
     profile: versionProfile(protocol)!,
+    capabilities: { tools: {} },
     listing: { tools, notices: [] },
     callTool: async () => ok({ data: { content: [] }, content: [textBlock('unused')] }),
     listChanged: () => ({ seen: 0, relists: [] }),

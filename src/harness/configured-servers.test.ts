@@ -4,7 +4,7 @@ import { fail, ok, type SchemaValidator } from '../contract/index.ts';
 import { versionProfile } from '../mcp/index.ts';
 import { textBlock } from '../pipeline/index.ts';
 import { CONFIGURED_GAPS, CONFIGURED_HTTP_GAPS, startConfiguredServers, type ConfiguredClient, type ServerSpec, type StartDeps } from './configured-servers.ts';
-import { CONTENT_RESULT, type CompileListed } from './configured-tool.ts';
+import { CONTENT_RESULT, taskHandlerMs, type CompileListed } from './configured-tool.ts';
 
 const identity = (key: string): ServerIdentity => ({
   key,
@@ -18,16 +18,17 @@ const identity = (key: string): ServerIdentity => ({
 const echoEntry = { name: 'echo', inputSchema: { type: 'object', properties: { text: { type: 'string' } } } };
 
 /** A server as the host session would hand it over: its listing, its calls answered by echoing the arguments. */
-function fakeClient(key: string, tools: readonly unknown[], stderr = ''): ConfiguredClient & { calls: unknown[]; closed: number } {
+function fakeClient(key: string, tools: readonly unknown[], stderr = '', session: { version?: string; capabilities?: Record<string, unknown> } = {}): ConfiguredClient & { calls: unknown[]; closed: number } {
   const exchanges: { method: 'tools/call'; jsonrpcId: number; actionId: string; requestBytes: number; responseBytes: number; isError: boolean }[] = [];
   const client = {
     calls: [] as unknown[],
     closed: 0,
     identity: identity(key),
-    profile: versionProfile('2025-06-18')!,
+    profile: versionProfile(session.version ?? '2025-06-18')!,
+    capabilities: session.capabilities ?? { tools: {} },
     listing: { tools, notices: [] },
-    async callTool(tool: { name: string }, args: unknown, options: { actionId: string }) {
-      client.calls.push({ tool: tool.name, args });
+    async callTool(tool: { name: string; task?: boolean }, args: unknown, options: { actionId: string }) {
+      client.calls.push({ tool: tool.name, args, ...(tool.task ? { task: true } : {}) });
       exchanges.push({ method: 'tools/call', jsonrpcId: exchanges.length + 2, actionId: options.actionId, requestBytes: 10, responseBytes: 20, isError: false });
       return ok({ data: { content: [{ type: 'text', text: JSON.stringify(args) }] }, content: [textBlock(JSON.stringify(args))] });
     },
@@ -81,6 +82,48 @@ describe('startConfiguredServers', () => {
     expect([a.calls, b.calls]).toEqual([[], [{ tool: 'echo', args: { text: 'hi' } }]]);
     expect(opened.value.protocolOf?.('act-1')?.jsonrpcId).toBe(2);
     await opened.value.close();
+  });
+
+  describe('tasks (2025-11-25): a tool is called as one exactly when its taskSupport and its server allow it', () => {
+    const TASKS = { tools: {}, tasks: { cancel: {}, requests: { tools: { call: {} } } } };
+    const withSupport = (name: string, taskSupport: string) => ({ ...echoEntry, name, execution: { taskSupport } });
+    const context = (actionId: string) => ({ runDir: '/', actionId, toolCallId: `toolu_${actionId}`, request: { id: 'req-1', payload: new Uint8Array(), payloadSha256: '', bindings: {} }, signal: new AbortController().signal });
+
+    test('optional or required on a server declaring tasks.requests.tools.call: a background contract, called with task; forbidden or absent: synchronous', async () => {
+      const a = fakeClient('a', [withSupport('opt', 'optional'), withSupport('req', 'required'), withSupport('never', 'forbidden'), echoEntry], '', { version: '2025-11-25', capabilities: TASKS });
+      const servers = await startConfiguredServers([{ key: 'a' }], deps({ a }));
+      const opened = await servers.provider.open({ runId: 'run-1' });
+      if (!opened.ok) throw new Error(opened.message);
+      const [opt, req, never, echo] = opened.value.tools;
+      expect([opt!.contract.completion?.support, req!.contract.completion?.support, never!.contract.completion, echo!.contract.completion]).toEqual(['optional', 'required', undefined, undefined]);
+      // The handler's deadline leaves room past the task's for the one cancel (taskHandlerMs).
+      expect(opt!.contract.limits.timeoutMs).toBe(taskHandlerMs(1_000));
+      expect(echo!.contract.limits.timeoutMs).toBe(1_000);
+      await opt!.handler({ text: 'hi' }, context('act-1'));
+      await echo!.handler({ text: 'hi' }, context('act-2'));
+      expect(a.calls).toEqual([{ tool: 'opt', args: { text: 'hi' }, task: true }, { tool: 'echo', args: { text: 'hi' } }]);
+      await opened.value.close();
+    });
+
+    test('the same listing at 2025-06-18 binds synchronous contracts, the binding ids of a server without tasks', async () => {
+      const listing = [withSupport('opt', 'optional'), echoEntry];
+      const old = await startConfiguredServers([{ key: 'a' }], deps({ a: fakeClient('a', listing, '', { capabilities: TASKS }) }));
+      const plain = await startConfiguredServers([{ key: 'a' }], deps({ a: fakeClient('a', listing, '', { version: '2025-11-25' }) }));
+      expect(old.provider.offers.map((o) => o.contract.completion)).toEqual([undefined, undefined]);
+      expect(old.starts[0]!.tools).toEqual(plain.starts[0]!.tools);
+      await Promise.all([old.close(), plain.close()]);
+    });
+
+    test('required on a 2025-11-25 server without the capability: bound, but each call precondition/task_unsupported, never sent', async () => {
+      const a = fakeClient('a', [withSupport('req', 'required')], '', { version: '2025-11-25' });
+      const servers = await startConfiguredServers([{ key: 'a' }], deps({ a }));
+      const opened = await servers.provider.open({ runId: 'run-1' });
+      if (!opened.ok) throw new Error(opened.message);
+      const refused = opened.value.tools[0]!.check?.({ text: 'hi' }, context('act-1'));
+      expect(refused).toMatchObject({ ok: false, class: 'precondition', kind: 'task_unsupported' });
+      expect(a.calls).toEqual([]);
+      await opened.value.close();
+    });
   });
 
   test('a server that does not start is recorded failed; the others go on', async () => {

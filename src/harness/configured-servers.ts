@@ -1,6 +1,6 @@
 import { qualifiedName, TOOL_NAME_RULE, tryBind, type Binding, type ServerEndpoint, type ServerIdentity } from '../binding/index.ts';
 import { clip } from '../base/index.ts';
-import { fail, LIMITS, ok, type Failure, type Outcome, type SchemaValidator } from '../contract/index.ts';
+import { fail, LIMITS, mcpCompletion, ok, type Failure, type Outcome, type SchemaValidator } from '../contract/index.ts';
 import { HOST_ADAPTER_VERSION, protocolExchange, type Exchange, type VersionProfile } from '../mcp/index.ts';
 import { attributesOf, type ProtocolExchange, type ResultBlock, type RuntimeTool } from '../pipeline/index.ts';
 import { configuredContract, failureRecord, readListedEntry, type CompileListed } from './configured-tool.ts';
@@ -29,7 +29,7 @@ export function configuredGapsOf(endpoint: Pick<ServerEndpoint, 'kind'>): readon
 }
 
 /** One tools/call as the host session logs it (its fields as the record summarises them). */
-export type ConfiguredExchange = Pick<Exchange, 'method' | 'jsonrpcId' | 'actionId' | 'requestBytes' | 'responseBytes' | 'isError'>;
+export type ConfiguredExchange = Pick<Exchange, 'method' | 'jsonrpcId' | 'actionId' | 'requestBytes' | 'responseBytes' | 'isError' | 'task'>;
 
 /** A server started under the host session profile, as the host uses it (`openHostClient` gives one). */
 export interface ConfiguredClient {
@@ -44,10 +44,12 @@ export interface ConfiguredClient {
   readonly sessionSha256?: string;
   /** The profile of the revision it answered: how a schema without `$schema` is read. */
   readonly profile: VersionProfile;
+  /** The capabilities its initialize declared: whether its tools may be called as tasks (`tasks.requests.tools.call`). */
+  readonly capabilities: Readonly<Record<string, unknown>>;
   /** The tools/list entries as listed (every page), and what listing them told the user. */
   readonly listing: { readonly tools: readonly unknown[]; readonly notices: readonly string[] };
   callTool(
-    tool: { readonly name: string; readonly output?: Pick<SchemaValidator, 'validate'> },
+    tool: { readonly name: string; readonly output?: Pick<SchemaValidator, 'validate'>; readonly task?: boolean },
     args: unknown,
     options: { readonly toolCallId: string; readonly actionId: string; readonly timeoutMs?: number; readonly signal?: AbortSignal },
   ): Promise<Outcome<{ readonly data: unknown; readonly content: readonly ResultBlock[] }>>;
@@ -176,7 +178,8 @@ function bindListed(key: string, entry: unknown, client: ConfiguredClient, compi
   // A revision without structured results has no outputSchema: one listed anyway is an extra field, read as nothing.
   const { outputSchema, ...plain } = read.value;
   const listed = client.profile.structured || outputSchema === undefined ? read.value : plain;
-  const made = configuredContract(key, listed, compile, timeoutMs);
+  const completion = mcpCompletion(read.value.taskSupport, client.capabilities, client.profile.version);
+  const made = configuredContract(key, listed, compile, timeoutMs, completion);
   if (!made.ok) return made;
   const { contract, output } = made.value;
   const full = qualifiedName(key, contract.name);
@@ -187,17 +190,28 @@ function bindListed(key: string, entry: unknown, client: ConfiguredClient, compi
     gaps: configuredGapsOf(client.identity.endpoint),
   });
   if (!binding.ok) return binding;
-  return ok(runtimeTool(client, contract, binding.value, output));
+  const unsupported = taskUnsupported(contract.name, read.value.taskSupport, client, completion);
+  return ok(runtimeTool(client, contract, binding.value, output, unsupported));
 }
 
-function runtimeTool(client: ConfiguredClient, contract: RuntimeTool['contract'], binding: Binding, output: SchemaValidator | undefined): RuntimeTool {
-  const tool = { name: contract.name, ...(output ? { output } : {}) };
+/**
+ * A tool that needs task augmentation (`taskSupport: "required"`) on a
+ * 2025-11-25 server that declares no `tasks.requests.tools.call`: it cannot
+ * be called as the revision allows, so each call is refused unsent.
+ */
+function taskUnsupported(name: string, taskSupport: unknown, client: ConfiguredClient, completion: unknown): Failure | undefined {
+  if (taskSupport !== 'required' || completion !== undefined || client.profile.version !== '2025-11-25') return undefined;
+  return fail('precondition', 'task_unsupported', `${name}: not sent; it lists execution.taskSupport "required", but its server declares no tasks.requests.tools.call, so it cannot be called as a task`);
+}
+
+function runtimeTool(client: ConfiguredClient, contract: RuntimeTool['contract'], binding: Binding, output: SchemaValidator | undefined, unsupported: Failure | undefined): RuntimeTool {
+  const tool = { name: contract.name, ...(output ? { output } : {}), ...(contract.completion ? { task: true } : {}) };
   return {
     contract,
     binding,
     attributes: attributesOf(contract, { fromMcp: true }),
-    // A server whose session already ended gets nothing: the call is refused before its handler is entered.
-    check: () => serverClosed(contract.name, client.ended()),
+    // A tool that cannot be called as its revision allows, or a server whose session already ended, gets nothing: refused before its handler.
+    check: () => unsupported ?? serverClosed(contract.name, client.ended()),
     async handler(input, context) {
       const called = await client.callTool(tool, input, { toolCallId: context.toolCallId, actionId: context.actionId, signal: context.signal });
       if (!called.ok) return called;

@@ -1,5 +1,5 @@
 import { clip } from '../base/index.ts';
-import { canonicalHash, fail, LIMITS, ok, type Contract, type Outcome, type SchemaValidator, type ValidationIssue } from '../contract/index.ts';
+import { canonicalHash, fail, LIMITS, ok, type Completion, type Contract, type Outcome, type SchemaValidator, type ValidationIssue } from '../contract/index.ts';
 import { loadListedValidator, type VersionProfile } from '../mcp/index.ts';
 import type { FailureRecord } from './tools.ts';
 
@@ -19,6 +19,8 @@ export interface ListedEntry {
   readonly outputSchema?: Readonly<Record<string, unknown>>;
   /** The tool's annotations as the server listed them: hints, never trusted. */
   readonly annotations?: Readonly<Record<string, unknown>>;
+  /** `execution.taskSupport` as listed (2025-11-25), unread until `mcpCompletion` reads it with the server's capabilities. */
+  readonly taskSupport?: unknown;
 }
 
 const isObject = (value: unknown): value is Readonly<Record<string, unknown>> => value !== null && typeof value === 'object' && !Array.isArray(value);
@@ -31,7 +33,7 @@ const isObject = (value: unknown): value is Readonly<Record<string, unknown>> =>
  */
 export function readListedEntry(entry: unknown): Outcome<ListedEntry> {
   if (!isObject(entry)) return fail('protocol', 'malformed_tool', 'a tools/list entry is not an object');
-  const { name, description, inputSchema, outputSchema, annotations } = entry;
+  const { name, description, inputSchema, outputSchema, annotations, execution } = entry;
   if (typeof name !== 'string' || name === '') return fail('protocol', 'malformed_tool', 'a tools/list entry has no name');
   if (description !== undefined && typeof description !== 'string') return fail('protocol', 'malformed_tool', `${name}: description is not a string`);
   if (!isObject(inputSchema) || inputSchema['type'] !== 'object') return fail('protocol', 'malformed_tool', `${name}: inputSchema is not an object schema (type "object")`);
@@ -43,6 +45,7 @@ export function readListedEntry(entry: unknown): Outcome<ListedEntry> {
     inputSchema,
     ...(outputSchema !== undefined ? { outputSchema } : {}),
     ...(annotations !== undefined ? { annotations } : {}),
+    ...(isObject(execution) && execution['taskSupport'] !== undefined ? { taskSupport: execution['taskSupport'] } : {}),
   });
 }
 
@@ -102,15 +105,17 @@ export interface ConfiguredContract {
  * at most `LIMITS.mcpResultBytes` of a result. The version names the listed
  * entry by its hash: another definition under the same name is another contract.
  */
-export function configuredContract(key: string, entry: ListedEntry, compile: CompileListed, timeoutMs: number): Outcome<ConfiguredContract> {
+export function configuredContract(key: string, entry: ListedEntry, compile: CompileListed, timeoutMs: number, completion?: Completion): Outcome<ConfiguredContract> {
   const input = compile(entry.inputSchema, 'inputSchema', entry.name);
   if (!input.ok) return input;
   const output = entry.outputSchema === undefined ? undefined : compile(entry.outputSchema, 'outputSchema', entry.name);
   if (output && !output.ok) return output;
   const description = descriptionCut(entry.description);
+  // The hash names the listed entry but its taskSupport, which the completion states (with what the server declared).
+  const { taskSupport: _read, ...listed } = entry;
   const contract: Contract = {
     name: entry.name,
-    version: `listed:${canonicalHash(entry).slice(0, 16)}`,
+    version: `listed:${canonicalHash(listed).slice(0, 16)}`,
     discovery: description.split('\n', 1)[0] ?? '',
     description,
     input: input.value,
@@ -123,12 +128,23 @@ export function configuredContract(key: string, entry: ListedEntry, compile: Com
     openWorld: true,
     identity: `MCP server ${key}, with the credentials its configuration gives it`,
     preconditions: [],
-    limits: { timeoutMs, maxResultBytes: LIMITS.mcpResultBytes },
+    limits: { timeoutMs: completion ? taskHandlerMs(timeoutMs) : timeoutMs, maxResultBytes: LIMITS.mcpResultBytes },
     completionEvidence: 'the tools/call result as the server sent it; nothing in it is checked against host state',
     errorClasses: ['invalid_arguments', 'permission_denied', 'precondition', 'business', 'protocol', 'closed', 'timeout', 'evidence'],
     ...(entry.annotations !== undefined ? { hints: entry.annotations } : {}),
+    ...(completion ? { completion } : {}),
   };
   return ok({ contract, ...(output?.value ? { output: output.value } : {}) });
+}
+
+/**
+ * The handler's deadline for a call made as a task whose own deadline is
+ * `timeoutMs`: room past it for the one `tasks/cancel` and the result and
+ * closing get a terminal task is allowed (each at least `taskPollFloorMs`),
+ * so the task's unknown outcome, with its taskId, is what gets recorded.
+ */
+export function taskHandlerMs(timeoutMs: number): number {
+  return timeoutMs + LIMITS.taskCancelMs + 2 * LIMITS.taskPollFloorMs;
 }
 
 /** A failure as run_start records it. */

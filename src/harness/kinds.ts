@@ -29,6 +29,8 @@ export const HARNESS_KINDS = {
   unbindable_schema: { class: 'protocol', basis: null },
   // a call to a configured server whose session already ended: refused before its handler, nothing sent
   server_closed: { class: 'precondition', basis: null },
+  // a tool listed with execution.taskSupport "required" on a 2025-11-25 server that declares no tasks.requests.tools.call: never sent
+  task_unsupported: { class: 'precondition', basis: null },
   // the recheck: the record's story against itself (all evidence)
   bad_event: { class: 'evidence', basis: null },
   misplaced_event: { class: 'evidence', basis: null },
@@ -39,6 +41,8 @@ export const HARNESS_KINDS = {
   call_missing: { class: 'evidence', basis: null },
   call_unasked: { class: 'evidence', basis: null },
   call_inconsistent: { class: 'evidence', basis: null },
+  // a call's task (record format 12) that does not tell one story: its transitions, its outcome, its binding's completion
+  task_inconsistent: { class: 'evidence', basis: null },
   result_mismatch: { class: 'evidence', basis: null },
   arguments_mismatch: { class: 'evidence', basis: null },
   count_mismatch: { class: 'evidence', basis: null },

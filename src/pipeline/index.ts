@@ -21,7 +21,7 @@ export { executeCall } from './run.ts';
 export { resolveCall, STAGES } from './stages/index.ts';
 export type { Adds, CallState, Has, Pending, Pipeline, CallStage, Step } from './stages/index.ts';
 export { attributesOf } from './tool.ts';
-export type { CallContext, ProducingRequest, ProtocolExchange, RuntimeTool, ToolAttributes, ToolCall, ToolOutput } from './tool.ts';
+export type { CallContext, ProducingRequest, ProtocolExchange, RuntimeTool, TaskTrace, ToolAttributes, ToolCall, ToolOutput } from './tool.ts';
 export * from './hooks/index.ts';
 export * from './permissions/index.ts';
 export * from './settings/index.ts';

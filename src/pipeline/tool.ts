@@ -35,6 +35,28 @@ export interface ProtocolExchange {
   readonly requestBytes: number;
   readonly responseBytes: number;
   readonly isError: boolean;
+  /** Set when the call was made as an MCP task (2025-11-25): its receipt, each status, the one cancel, the result's exchange. */
+  readonly task?: TaskTrace;
+}
+
+/**
+ * A call made in the background, as the record keeps it (the contract's
+ * `completion`: receipt ≠ completion). Every server string in it is cut at
+ * `LIMITS.evidenceChars`; the taskId was checked against `taskIdBytes`.
+ */
+export interface TaskTrace {
+  /** The handle the receipt named; null when no CreateTaskResult came (refused, unanswered, malformed). */
+  readonly taskId: string | null;
+  /** The receipt: the server's first statement of the task, and when it arrived (ms after the tools/call was sent). */
+  readonly receipt: { readonly status: string; readonly createdAt: string; readonly ttl: number | null; readonly pollInterval?: number; readonly acceptedAt: string; readonly ms: number } | null;
+  /** Each status as first seen (the receipt's first): the server's version of it (`lastUpdatedAt`), our time. */
+  readonly transitions: readonly { readonly status: string; readonly lastUpdatedAt: string; readonly statusMessage?: string; readonly at: string; readonly ms: number }[];
+  /** `tasks/get` requests sent. */
+  readonly polls: number;
+  /** The one `tasks/cancel` (at the deadline or on the signal) and what came back; cancelled proves nothing about the work. */
+  readonly cancel: { readonly at: string; readonly ms: number; readonly answer: { readonly status: string } | { readonly error: { readonly code: number; readonly message: string } } | { readonly failure: string } } | null;
+  /** The `tasks/result` exchange, once asked: its id, the bytes of its answer, and whether the answer named its task. */
+  readonly result: { readonly jsonrpcId: number | string; readonly responseBytes: number; readonly related: boolean } | null;
 }
 
 /** What a handler returns on success. */

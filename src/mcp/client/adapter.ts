@@ -32,7 +32,7 @@ export function exchangeTransport(endpoint: Pick<ServerEndpoint, 'kind'>): Proto
 }
 
 /** One logged tools/call as the pipeline and the record summarise it: transport, server, correlated id, sizes. */
-export function protocolExchange(client: Pick<StrictClient, 'identity'>, exchange: Pick<Exchange, 'method' | 'jsonrpcId' | 'requestBytes' | 'responseBytes' | 'isError'>): ProtocolExchange {
+export function protocolExchange(client: Pick<StrictClient, 'identity'>, exchange: Pick<Exchange, 'method' | 'jsonrpcId' | 'requestBytes' | 'responseBytes' | 'isError' | 'task'>): ProtocolExchange {
   return {
     transport: exchangeTransport(client.identity.endpoint),
     server: client.identity.key,
@@ -41,5 +41,6 @@ export function protocolExchange(client: Pick<StrictClient, 'identity'>, exchang
     requestBytes: exchange.requestBytes,
     responseBytes: exchange.responseBytes,
     isError: exchange.isError,
+    ...(exchange.task ? { task: exchange.task } : {}),
   };
 }

@@ -13,6 +13,8 @@ import { modelContent } from './host-content.ts';
 export interface HostTool {
   readonly name: string;
   readonly output?: { validate(value: unknown): readonly ValidationIssue[] };
+  /** Called as a task (its contract completes in the background: `taskCall`); else a plain tools/call. */
+  readonly task?: boolean;
 }
 
 /** A tools/call result read under the host profile. */

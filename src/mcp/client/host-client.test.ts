@@ -47,7 +47,7 @@ describe.skipIf(NODE === null)('openHostClient against server-everything', () =>
     if (!client.ok) throw new Error(`${client.class}/${client.kind}: ${client.message}`);
     opened.push(client.value);
     const session = client.value;
-    expect(session.identity).toMatchObject({ key: 'everything', name: 'mcp-servers/everything', protocolVersion: '2025-06-18' });
+    expect(session.identity).toMatchObject({ key: 'everything', name: 'mcp-servers/everything', protocolVersion: '2025-11-25' });
     expect(session.listing).toMatchObject({ complete: true, pages: 1 });
     const names = session.listing.entries.map((entry) => (entry as { name: string }).name);
     expect(names).toHaveLength(13);

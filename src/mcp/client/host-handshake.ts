@@ -4,7 +4,7 @@ import { excerpt } from './call.ts';
 import { expectResult } from './handshake.ts';
 import { HOST_CLIENT_INFO } from './host-info.ts';
 import { listPages, type Pages } from './list-pages.ts';
-import { OFFERED_VERSION, READ_VERSIONS, versionProfile, type VersionProfile } from './versions.ts';
+import { HOST_OFFERED_VERSION, READ_VERSIONS, versionProfile, type VersionProfile } from './versions.ts';
 
 /** What the host handshake established. */
 export interface HostHandshake {
@@ -24,7 +24,7 @@ export interface HostHandshakeOptions {
 }
 
 /**
- * The host profile's handshake: `initialize` offering 2025-06-18, any answer
+ * The host profile's handshake: `initialize` offering 2025-11-25, any answer
  * in the version table read by its profile (`versionProfile`), the tools
  * capability required, the revision handed to `negotiated`, `notifications/initialized`, then tools/list followed
  * through its pages within bounds (`listPages`). A revision outside the
@@ -32,7 +32,7 @@ export interface HostHandshakeOptions {
  * version in the server's response, it SHOULD disconnect").
  */
 export async function hostHandshake(correlator: Correlator<unknown>, options: HostHandshakeOptions): Promise<Outcome<HostHandshake>> {
-  const params = { protocolVersion: OFFERED_VERSION, capabilities: {}, clientInfo: HOST_CLIENT_INFO };
+  const params = { protocolVersion: HOST_OFFERED_VERSION, capabilities: {}, clientInfo: HOST_CLIENT_INFO };
   const initialize = await expectResult(correlator, 'initialize', params, InitializeResult, options.timeoutMs, options.signal);
   if (!initialize.ok) return initialize;
   const answered = initialize.value.protocolVersion;

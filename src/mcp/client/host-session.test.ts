@@ -49,11 +49,11 @@ async function announce(server: HostPeer, session: HostSession): Promise<void> {
 const text = (t: string) => ({ type: 'text' as const, text: t });
 const answer = (result: unknown): Handler => () => result;
 
-describe('handshake: offers 2025-06-18, reads the revisions of the version table', () => {
-  test('offers 2025-06-18 as caplab-host-client; a 2024-11-05 answer is read by its profile', async () => {
+describe('handshake: offers 2025-11-25, reads the revisions of the version table', () => {
+  test('offers 2025-11-25 as caplab-host-client; a 2024-11-05 answer is read by its profile', async () => {
     const server = serve({ initialize: answer(initializeResult('2024-11-05')) });
     const session = await open(server);
-    expect(server.received[0]).toMatchObject({ method: 'initialize', params: { protocolVersion: '2025-06-18', clientInfo: { name: 'caplab-host-client' } } });
+    expect(server.received[0]).toMatchObject({ method: 'initialize', params: { protocolVersion: '2025-11-25', clientInfo: { name: 'caplab-host-client' } } });
     expect([session.protocolVersion, session.profile.version, session.profile.structured]).toEqual(['2024-11-05', '2024-11-05', false]);
     expect(server.methods().slice(0, 3)).toEqual(['initialize', 'notifications/initialized', 'tools/list']);
     expect(session.listing).toMatchObject({ entries: [listedTool('echo'), listedTool('sum')], pages: 1, complete: true, beyond: 0 });

@@ -2,6 +2,7 @@ import { fail, LIMITS, ok, type Failure, type Outcome } from '../../contract/ind
 import { Correlator, type InitializeResult, type ServerInfo, type Transport } from '../wire/index.ts';
 import { interpretHostCall, type HostCallResult, type HostTool } from './host-call.ts';
 import { hostHandshake } from './host-handshake.ts';
+import { taskCall } from './host-task-call.ts';
 import { listingNotices } from './host-listing.ts';
 import { ToolDrift, type ListChanged } from './host-relist.ts';
 import { listPages, type Pages } from './list-pages.ts';
@@ -41,7 +42,8 @@ export interface HostSession<Closed = void> {
   notices(): readonly string[];
   /**
    * Calls a tool of the first listing (another name is a programmer error:
-   * it throws). Before the call, a `list_changed` since the last re-list is
+   * it throws); a tool marked `task` as a 2025-11-25 task (`taskCall`), its
+   * deadline the call's timeout. Before the call, a `list_changed` since the last re-list is
    * answered by re-listing; a tool that drifted is protocol/tool_drift, and a
    * call after the session ended is precondition/server_closed, neither sent.
    */
@@ -133,7 +135,9 @@ export async function startHostSession<Closed>(transport: Transport<Closed>, opt
       // A re-list that failed fails this call with its own failure; a session that ended while re-listing sends nothing.
       if (!allowed.ok) return closedOr(allowed);
       if (correlator.failure) return serverClosed(tool.name, correlator.failure);
-      const result = await loggedCall(correlator, exchanges, { name: tool.name, args }, { ...call, timeoutMs: call.timeoutMs ?? timeouts.callMs }, (reply) => interpretHostCall(tool, reply));
+      const request = { name: tool.name, args };
+      const options = { ...call, timeoutMs: call.timeoutMs ?? timeouts.callMs };
+      const result = tool.task ? await taskCall(correlator, exchanges, request, options, tool) : await loggedCall(correlator, exchanges, request, options, (reply) => interpretHostCall(tool, reply));
       return result.ok ? result : closedOr(result);
     },
     listChanged: () => drift.report(),

@@ -34,7 +34,7 @@ export type { ListPagesOptions, ListStop, Pages } from './list-pages.ts';
 export { nameList } from './name-list.ts';
 export type { ToolSession, ToolSessionOptions } from './session.ts';
 export type { CallOptions, Exchange, SessionOptions, SessionTimeouts, StrictSession } from './strict-session.ts';
-export { OFFERED_VERSION, READ_VERSIONS, VERSION_PROFILES, versionProfile } from './versions.ts';
+export { HOST_OFFERED_VERSION, OFFERED_VERSION, READ_VERSIONS, VERSION_PROFILES, versionProfile } from './versions.ts';
 export type { VersionProfile } from './versions.ts';
 
 type OpenToolSession = typeof import('./session.ts').openToolSession;

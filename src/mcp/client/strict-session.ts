@@ -1,4 +1,5 @@
 import { ok, type Failure, type Outcome } from '../../contract/index.ts';
+import type { TaskTrace } from '../../pipeline/index.ts';
 import { Correlator, type ServerInfo, type JsonRpcId, type ListedTool, refuse, type Transport } from '../wire/index.ts';
 import { interpretCall, type CallResult, type ExpectedTool } from './call.ts';
 import { handshake } from './handshake.ts';
@@ -33,6 +34,8 @@ export interface Exchange {
   readonly isError: boolean;
   /** `ok`, the failure's class/kind, or `pending` while no answer has settled the request. */
   readonly outcome: string;
+  /** A call made as a task (host session, 2025-11-25): its trace, once it settled. */
+  readonly task?: TaskTrace;
 }
 
 export interface CallOptions {

@@ -1,7 +1,8 @@
 /**
  * The protocol revisions the general clients read — probe and the host
  * session for servers users configure — and what each changes for their
- * checks. Both offer 2025-06-18 and accept any of these answers; for an older
+ * checks. Probe offers 2025-06-18 unless asked for another, the host session
+ * 2025-11-25; both accept any of these answers; for an older
  * or newer revision probe says which checks do not apply and which of that
  * revision's features it does not check — neither is a finding. (The strict
  * fixed profile speaks 2025-06-18 only: `PROTOCOL_VERSION`.)
@@ -9,8 +10,15 @@
 
 import type { Basis } from '../../contract/index.ts';
 
-/** The revision probe and the host session offer in `initialize`. */
+/** The revision probe offers in `initialize` by default (`--protocol` picks another). */
 export const OFFERED_VERSION = '2025-06-18';
+
+/**
+ * The revision the host session offers servers a user configured: 2025-11-25,
+ * so a tool whose server declares tasks is called as one (the fixed profile,
+ * and so `demo`, stays 2025-06-18). A server may answer any revision it reads.
+ */
+export const HOST_OFFERED_VERSION = '2025-11-25';
 
 export interface VersionProfile {
   readonly version: string;

@@ -36,6 +36,16 @@ describe('runTask', () => {
     await correlator.close();
   });
 
+  test('cancelled by the server: closed/task_cancelled, outcome unknown with the taskId; no tasks/result, no cancel of ours, tools/call sent once', async () => {
+    const { correlator, log } = session({ statuses: ['working', 'cancelled'] });
+    const run = await runTask(correlator, CALL, fast(10_000));
+    expect(run.transitions.map((t) => t.status)).toEqual(['working', 'cancelled']);
+    expect(run.end).toMatchObject({ kind: 'unknown', failure: { class: 'closed', kind: 'task_cancelled', issues: ['taskId task-1'] } });
+    expect([run.resultAsked, run.cancel]).toEqual([false, undefined]);
+    expect(log.methods).toEqual(['tools/call', 'tasks/get', 'tasks/get']);
+    await correlator.close();
+  });
+
   test('input_required is waited out like working; failed still fetches the result', async () => {
     const { correlator, log } = session({ statuses: ['input_required', 'working', 'failed'], result: { content: [{ type: 'text', text: 'no' }], isError: true } });
     const run = await runTask(correlator, CALL, fast(10_000));
