@@ -121,10 +121,18 @@ export function ok<T>(value: T): Success<T> {
 }
 
 /**
+ * The protocol refusals of a call the server had already accepted as a task
+ * (MCP 2025-11-25): its task broke the revision after the receipt, so the
+ * work may be running or done.
+ */
+const TASK_BROKE: ReadonlySet<string> = new Set(['task_malformed', 'task_id', 'task_status', 'task_first_status', 'task_transition']);
+
+/**
  * Whether a failure leaves the outcome unknown: the effect may or may not have
- * happened. Such a call is never retried automatically and never reported as
+ * happened (a deadline, a lost connection, a task that broke the revision).
+ * Such a call is never retried automatically and never reported as
  * "not executed".
  */
-export function isUnknownOutcome(failure: { readonly class: string }): boolean {
-  return failure.class === 'timeout' || failure.class === 'closed';
+export function isUnknownOutcome(failure: { readonly class: string; readonly kind?: string }): boolean {
+  return failure.class === 'timeout' || failure.class === 'closed' || (failure.class === 'protocol' && failure.kind !== undefined && TASK_BROKE.has(failure.kind));
 }

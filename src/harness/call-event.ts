@@ -19,7 +19,7 @@ export function callEvent(record: RecordedCall, result?: WrittenFile): CallEvent
     action_id: record.actionId,
     jsonrpc_id: record.protocol?.jsonrpcId ?? null,
     via: viaOf(record),
-    protocol: record.protocol ?? null,
+    protocol: exchangeOf(record.protocol),
     name: record.name,
     binding_id: record.bindingId ?? null,
     arguments: recordedArguments(record.arguments),
@@ -41,7 +41,15 @@ export function callEvent(record: RecordedCall, result?: WrittenFile): CallEvent
     // Hook blocks follow the tool's own blocks in the tool_result, one hash each (record format 3).
     ...(record.hookContent ? { hook_text_sha256: record.hookContent.map((block) => sha256Hex(block.text)) } : {}),
     ...callFiles(record, result),
+    ...(record.protocol?.task ? { task: record.protocol.task } : {}),
   };
+}
+
+/** The exchange as `protocol` records it; a task's trace is the call's own `task` (format 12). */
+function exchangeOf(protocol: RecordedCall['protocol']): CallEventData['protocol'] {
+  if (!protocol) return null;
+  const { task: _task, ...exchange } = protocol;
+  return exchange;
 }
 
 /** The call's files: its full output (kept when the result was cut), its result data (record format 6). */

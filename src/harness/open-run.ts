@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { EXIT, exitCodeOf } from '../base/index.ts';
 import type { Binding } from '../binding/index.ts';
 import { fail, ok, type Failure, type Outcome } from '../contract/index.ts';
-import { LEDGER_FORMAT_5, LEDGER_FORMAT_6, LEDGER_FORMAT_7, LEDGER_FORMAT_8, LEDGER_FORMAT_10, LEDGER_FORMAT_11, openRunDir, type Clock, type EventInput, type RecordFormat, type RecordLimits, type RunDir, type RunDirFs } from '../ledger/index.ts';
+import { LEDGER_FORMAT_5, LEDGER_FORMAT_6, LEDGER_FORMAT_7, LEDGER_FORMAT_8, LEDGER_FORMAT_10, LEDGER_FORMAT_11, LEDGER_FORMAT_12, openRunDir, type Clock, type EventInput, type RecordFormat, type RecordLimits, type RunDir, type RunDirFs } from '../ledger/index.ts';
 import type { Hook } from '../pipeline/index.ts';
 import { mergeReports, reapOrphans, type SweepGraces } from '../platform/index.ts';
 import { CAPLAB_VERSION } from '../version.ts';
@@ -168,7 +168,9 @@ export class OpenRun {
 
   /**
    * Records run_start: the run, its model, hooks and method, the task's files
-   * and fields, and the tools that opened. A run in skill tool mode names
+   * and fields, and the tools that opened. A run with a tool that completes
+   * in the background names format 12 (which has 11's and the earlier shapes
+   * too); a run that offers Agent names 11; a run in skill tool mode names
    * format 10 (which has 9's and the earlier shapes too); a run that defers tools names
    * format 8 (which has 7's and the earlier shapes too); tools with a server reached over
    * HTTP name format 7 (which has 6's and 5's shapes too); a task that keeps
@@ -180,7 +182,8 @@ export class OpenRun {
     const { servers, ...opened } = tools;
     // Named on each attempt: a run_start refused (a record limit) is written again, without them, by the failed end.
     const agents = this.#options.agents ?? [];
-    this.#dir.nameFormat(agents.length > 0 ? LEDGER_FORMAT_11 : method?.skillMode ? LEDGER_FORMAT_10 : tools.defer ? LEDGER_FORMAT_8 : reachesHttp(tools) ? LEDGER_FORMAT_7 : this.#options.task.keepsResults ? LEDGER_FORMAT_6 : servers ? LEDGER_FORMAT_5 : this.#baseFormat);
+    const background = tools.bindings.some((binding) => binding.contract.completion !== undefined);
+    this.#dir.nameFormat(background ? LEDGER_FORMAT_12 : agents.length > 0 ? LEDGER_FORMAT_11 : method?.skillMode ? LEDGER_FORMAT_10 : tools.defer ? LEDGER_FORMAT_8 : reachesHttp(tools) ? LEDGER_FORMAT_7 : this.#options.task.keepsResults ? LEDGER_FORMAT_6 : servers ? LEDGER_FORMAT_5 : this.#baseFormat);
     const appended = this.recorder.append('run_start', {
       ...this.#taskFields,
       caplab: CAPLAB_VERSION,

@@ -11,6 +11,7 @@ import { canonicalOf, checkLevel, checkRecord, eventAt, parseJson, type CheckedC
 import { checkSubagents, levelCompleted, splitLevels, type Levels } from './agent-tool/subagent-checks.ts';
 import { originLabel, type ModelOrigin } from './model.ts';
 import { checkServers } from './server-checks.ts';
+import { checkTasks } from './task-checks.ts';
 import { checkTaskFields } from './task-fields.ts';
 import { checkResultFiles } from './result-files.ts';
 import type { TaskRecheck } from './task.ts';
@@ -86,6 +87,7 @@ export function recheckAcceptance(task: TaskRecheck): Recheck<RecheckReport> {
       checkSubagents(events, levels, readFile) ??
       checkNestedLevels(levels, uses, readFile) ??
       checkServers(events, record.format) ??
+      checkTasks(events) ??
       checkResultFiles(events, readFile, task.keepsResults ?? false) ??
       checkDeferral(top, readFile) ??
       checkSkillMode(top, readFile);

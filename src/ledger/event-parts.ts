@@ -163,6 +163,24 @@ export const BindingRecord7 = bindingRecord(
   { naming: v.optional(v.strictObject({ full: v.string(), rule: v.string() })) },
 );
 
+/** A background contract's completion as its binding records it (contract's `BackgroundCompletion`). */
+export const CompletionRecord = v.strictObject({
+  mode: v.literal('background'),
+  support: v.picklist(['required', 'optional']),
+  receipt: v.strictObject({ handle: v.string(), recordedWith: v.array(v.string()) }),
+  query: v.strictObject({ request: v.string(), statuses: v.strictObject({ all: v.array(v.string()), final: v.array(v.string()) }), version: v.string(), unknown: v.string() }),
+  result: v.strictObject({ request: v.string() }),
+  cancel: v.strictObject({ request: v.string(), proves: v.string() }),
+});
+
+/** A binding from format 12: format 7's, and a contract that completes in the background says how (`contract.completion`). */
+export const BindingRecord12 = bindingRecord(
+  v.picklist(['local', 'mcp', 'host']),
+  KeyedServerRecord7,
+  v.strictObject({ ...CONTRACT_ENTRIES, hints: v.optional(JsonObject), completion: v.optional(CompletionRecord) }),
+  { naming: v.optional(v.strictObject({ full: v.string(), rule: v.string() })) },
+);
+
 /** A failure as a server's record names it (harness's `FailureRecord`). */
 export const FailureRecord = v.strictObject({ class: v.string(), kind: v.string(), message: v.string() });
 
@@ -263,6 +281,27 @@ export const ProtocolRecord = v.strictObject({
 
 /** The MCP exchange behind a call from format 7: over stdio or over Streamable HTTP (`mcp-http`). */
 export const ProtocolRecord7 = v.strictObject({ ...ProtocolRecord.entries, transport: v.picklist(['mcp-stdio', 'mcp-http']) });
+
+/**
+ * A call made as an MCP task, from format 12 (pipeline's `TaskTrace`): the
+ * receipt, each status as first seen, the `tasks/get` count, the one cancel
+ * and the `tasks/result` exchange. The server's strings in it (times,
+ * versions, messages) are cut at `evidenceChars` by the writer.
+ */
+export const TaskTraceRecord = v.strictObject({
+  taskId: v.nullable(v.string()),
+  receipt: v.nullable(v.strictObject({ status: v.string(), createdAt: v.string(), ttl: v.nullable(v.number()), pollInterval: v.optional(v.number()), acceptedAt: v.string(), ms: Count })),
+  transitions: v.array(v.strictObject({ status: v.string(), lastUpdatedAt: v.string(), statusMessage: v.optional(v.string()), at: v.string(), ms: Count })),
+  polls: Count,
+  cancel: v.nullable(
+    v.strictObject({
+      at: v.string(),
+      ms: Count,
+      answer: v.union([v.strictObject({ status: v.string() }), v.strictObject({ error: v.strictObject({ code: v.number(), message: v.string() }) }), v.strictObject({ failure: v.string() })]),
+    }),
+  ),
+  result: v.nullable(v.strictObject({ jsonrpcId: v.union([v.string(), v.number()]), responseBytes: Count, related: v.boolean() })),
+});
 
 /** A call's arguments on the way to its handler (pipeline's `CallArguments`; values JSON cannot carry as stand-ins). */
 export const ArgumentsRecord = v.strictObject({ original: v.unknown(), converted: v.optional(v.unknown()), filled: v.optional(v.array(v.string())), rewritten: v.optional(v.unknown()) });

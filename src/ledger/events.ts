@@ -21,6 +21,8 @@ import {
   BindingRecord4,
   BindingRecord5,
   BindingRecord7,
+  BindingRecord12,
+  TaskTraceRecord,
   HttpEndpointRecord,
   CheckRecord,
   Count,
@@ -55,7 +57,7 @@ import {
   UsageRecord4,
   WrittenFileRecord,
 } from './event-parts.ts';
-import { KNOWN_FORMATS, LEDGER_FORMAT_2, LEDGER_FORMAT_3, LEDGER_FORMAT_4, LEDGER_FORMAT_5, LEDGER_FORMAT_6, LEDGER_FORMAT_7, LEDGER_FORMAT_8, LEDGER_FORMAT_9, LEDGER_FORMAT_10, LEDGER_FORMAT_11, isFormatFrom, type RecordFormat } from './format.ts';
+import { KNOWN_FORMATS, LEDGER_FORMAT_2, LEDGER_FORMAT_3, LEDGER_FORMAT_4, LEDGER_FORMAT_5, LEDGER_FORMAT_6, LEDGER_FORMAT_7, LEDGER_FORMAT_8, LEDGER_FORMAT_9, LEDGER_FORMAT_10, LEDGER_FORMAT_11, LEDGER_FORMAT_12, isFormatFrom, type RecordFormat } from './format.ts';
 import type { Frozen } from './frozen.ts';
 import { NAMED_FORMAT, resolveField, since, NO_ENTRY, type Field, type From, type Newest, type NoEntry } from './since.ts';
 
@@ -84,7 +86,8 @@ const EVENTS = {
     servers: since(LEDGER_FORMAT_7, v.optional(v.pipe(v.array(ServerStartRecord7), v.minLength(1))), since(LEDGER_FORMAT_5, v.optional(v.pipe(v.array(ServerStartRecord), v.minLength(1))), NO_ENTRY)),
     // The excerpt's snapshot; from format 4 a task's own field (the excerpt's recheck reads it).
     snapshot: since(LEDGER_FORMAT_4, NO_ENTRY, SnapshotRecord),
-    bindings: since(LEDGER_FORMAT_7, v.array(BindingRecord7), since(LEDGER_FORMAT_5, v.array(BindingRecord5), since(LEDGER_FORMAT_4, v.array(BindingRecord4), v.array(BindingRecord)))),
+    // Format 12: a contract that completes in the background says how.
+    bindings: since(LEDGER_FORMAT_12, v.array(BindingRecord12), since(LEDGER_FORMAT_7, v.array(BindingRecord7), since(LEDGER_FORMAT_5, v.array(BindingRecord5), since(LEDGER_FORMAT_4, v.array(BindingRecord4), v.array(BindingRecord))))),
     // Format 11: hooks of the subagent events too.
     hooks: since(LEDGER_FORMAT_11, v.array(HookRecord11), v.array(HookRecord)),
     // Format 3 adds the plain Agent Skills record (`PlainMethodRecord`); before it, no record says `plain`.
@@ -165,6 +168,8 @@ const EVENTS = {
     /** Its full output; from format 6 also its result data (`call_result`). */
     files: since(LEDGER_FORMAT_6, v.optional(FileRefs.callFiles), v.optional(FileRefs.fullOutput)),
     agent_id: since(LEDGER_FORMAT_11, v.optional(v.string()), NO_ENTRY),
+    /** Format 12: a call made as an MCP task — its receipt, transitions, polls, cancel and tasks/result exchange. */
+    task: since(LEDGER_FORMAT_12, v.optional(TaskTraceRecord), NO_ENTRY),
   },
   /** Format 11: a subagent starts, under the parent's Agent call (its action and tool_use ids): its type and source, its tools, its prompt's hash, the call's fields not applied. */
   subagent_start: {
@@ -351,6 +356,7 @@ export const EVENT_SCHEMAS: { readonly [F in RecordFormat]: FormatSchemas<F> } =
   [LEDGER_FORMAT_9]: schemasOf(LEDGER_FORMAT_9),
   [LEDGER_FORMAT_10]: schemasOf(LEDGER_FORMAT_10),
   [LEDGER_FORMAT_11]: schemasOf(LEDGER_FORMAT_11),
+  [LEDGER_FORMAT_12]: schemasOf(LEDGER_FORMAT_12),
 };
 
 type DataOf<T extends EventType, F extends RecordFormat> = { [V in Variants<T>]: v.InferInput<DataSchema<V, F>> }[Variants<T>];
@@ -412,6 +418,11 @@ export const FORMAT_USES: { readonly [F in Exclude<RecordFormat, typeof LEDGER_F
   [LEDGER_FORMAT_11]: {
     shapes: 'subagents',
     used: (events) => events.some((e) => e.type === 'run_start' && 'agents' in e && e.agents !== undefined),
+  },
+  // Only a run with a tool that completes in the background names format 12: a binding of its run_start says how.
+  [LEDGER_FORMAT_12]: {
+    shapes: 'background completion (MCP tasks)',
+    used: (events) => events.some((e) => e.type === 'run_start' && e.bindings.some((b) => 'completion' in b.contract && b.contract.completion !== undefined)),
   },
 };
 

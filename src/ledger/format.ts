@@ -138,11 +138,21 @@ export const LEDGER_FORMAT_10 = 'caplab.ledger/10';
  */
 export const LEDGER_FORMAT_11 = 'caplab.ledger/11';
 
-/** The format a new run names, unless its tools carry configured servers (`LEDGER_FORMAT_5`), its task keeps results (`LEDGER_FORMAT_6`), a server is reached over HTTP (`LEDGER_FORMAT_7`) it defers tools (`LEDGER_FORMAT_8`), runs in skill tool mode (`LEDGER_FORMAT_10`; a version 9 record was one before dynamic discovery) or offers `Agent` (`LEDGER_FORMAT_11`). */
+/**
+ * Version 12, which only a run whose tools include one that completes in the
+ * background names (a configured server's tool called as an MCP 2025-11-25
+ * task): version 11's shapes, and a binding's `contract.completion`, and a
+ * call's `task` (its receipt, each status as first seen with its time, the
+ * polls, the one cancel, the `tasks/result` exchange). Every other run keeps
+ * version 4 to 11, and its bytes.
+ */
+export const LEDGER_FORMAT_12 = 'caplab.ledger/12';
+
+/** The format a new run names, unless its tools carry configured servers (`LEDGER_FORMAT_5`), its task keeps results (`LEDGER_FORMAT_6`), a server is reached over HTTP (`LEDGER_FORMAT_7`) it defers tools (`LEDGER_FORMAT_8`), runs in skill tool mode (`LEDGER_FORMAT_10`; a version 9 record was one before dynamic discovery), offers `Agent` (`LEDGER_FORMAT_11`) or has a tool that completes in the background (`LEDGER_FORMAT_12`). */
 export const LEDGER_FORMAT = LEDGER_FORMAT_4;
 
 /** Every format this verifier can read, oldest first (version 1 records predate `ending` and are not read). */
-export const KNOWN_FORMATS = [LEDGER_FORMAT_2, LEDGER_FORMAT_3, LEDGER_FORMAT_4, LEDGER_FORMAT_5, LEDGER_FORMAT_6, LEDGER_FORMAT_7, LEDGER_FORMAT_8, LEDGER_FORMAT_9, LEDGER_FORMAT_10, LEDGER_FORMAT_11] as const;
+export const KNOWN_FORMATS = [LEDGER_FORMAT_2, LEDGER_FORMAT_3, LEDGER_FORMAT_4, LEDGER_FORMAT_5, LEDGER_FORMAT_6, LEDGER_FORMAT_7, LEDGER_FORMAT_8, LEDGER_FORMAT_9, LEDGER_FORMAT_10, LEDGER_FORMAT_11, LEDGER_FORMAT_12] as const;
 /** A record format this verifier reads. */
 export type RecordFormat = (typeof KNOWN_FORMATS)[number];
 

@@ -7,7 +7,7 @@
  */
 export { clockFromEnv, fixedClock, systemClock } from './clock.ts';
 export type { Clock } from './clock.ts';
-export { EVENT_TYPE, GENESIS, isFormatFrom, isKnownFormat, KNOWN_FORMATS, LEDGER_FORMAT, LEDGER_FORMAT_2, LEDGER_FORMAT_3, LEDGER_FORMAT_4, LEDGER_FORMAT_5, LEDGER_FORMAT_6, LEDGER_FORMAT_7, LEDGER_FORMAT_8, LEDGER_FORMAT_9, LEDGER_FORMAT_10, LEDGER_FORMAT_11 } from './format.ts';
+export { EVENT_TYPE, GENESIS, isFormatFrom, isKnownFormat, KNOWN_FORMATS, LEDGER_FORMAT, LEDGER_FORMAT_2, LEDGER_FORMAT_3, LEDGER_FORMAT_4, LEDGER_FORMAT_5, LEDGER_FORMAT_6, LEDGER_FORMAT_7, LEDGER_FORMAT_8, LEDGER_FORMAT_9, LEDGER_FORMAT_10, LEDGER_FORMAT_11, LEDGER_FORMAT_12 } from './format.ts';
 export type { FileRef, LedgerEvent, RecordFormat, Seal } from './format.ts';
 export { ENDINGS, EVENT_SCHEMAS, EVENT_TYPES, eventTypesOf, ledgerKeys } from './events.ts';
 export { STAGES } from './event-parts.ts';

@@ -106,7 +106,7 @@ export type {
 export { serializeResult, serveTools, serveToolsHttp, toolServerMethods } from './server/index.ts';
 export type { HttpServeIo, HttpServeOptions, Methods, SerializedResult, ServedTool, ServeStreams, ToolServer } from './server/index.ts';
 // MCP 2025-11-25 tasks: the task id rule (`probe --task-status`), the engine (the host session's task calls).
-export { isTerminal, runTask, taskIdProblem } from './tasks/index.ts';
+export { isTerminal, runTask, TASK_STATUSES, taskIdProblem } from './tasks/index.ts';
 export type { TaskCancel, TaskEnd, TaskReceipt, TaskRun, TaskTransition } from './tasks/index.ts';
 export { isClipped, listedValidator, loadListedValidator, probe, PROBE_ENV_ALLOW, PROBE_MODERN, PROBE_OFFERED, PROBE_VERSIONS, probeEnv, probeTarget } from './probe/index.ts';
 export type { Basis, Bounded, CallRequest, Clipped, HttpReached, ListedValidator, Negotiation, ProbedCall, ProtocolChoice, ProbedTool, ProbeFinding, ProbeOptions, ProbeReport, ProbeTarget, ProbeTimeouts, StdioReached, ReportedCall, ReportedServer, ReportedTool } from './probe/index.ts';
