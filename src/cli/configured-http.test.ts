@@ -1,7 +1,8 @@
 /**
  * `caplab run --mcp-config` with an http entry: an expectations scenario
  * calling `read_source` on a real `caplab serve --http` (another process) is
- * accepted, recorded as `caplab.ledger/7` with the URL and header names, the
+ * accepted, recorded with the URL and header names (format 7; 12 as serve
+ * answers 2025-11-25 and lists count_words, a task tool), the
  * session id by sha256 only, and verifies; no token value is anywhere in the
  * run dir. Its header values are redacted as placed env values are: a stdio
  * neighbour that prints one on stderr is recorded with `[redacted:<header>]`.
@@ -66,7 +67,7 @@ async function run(dir: string, remote: Record<string, unknown>, more: readonly 
   return { code, out, stdout: io.out(), stderr: io.err() };
 }
 
-test('an expectations scenario over an http entry to caplab serve --http is accepted: format 7, the URL and header names recorded, the session by sha256, verified; no token value in the run dir', async () => {
+test('an expectations scenario over an http entry to caplab serve --http is accepted: format 12 (7's HTTP shapes and count_words' background binding), the URL and header names recorded, the session by sha256, verified; no token value in the run dir', async () => {
   const served = await startServe(['--token-env', 'CAPLAB_TEST_TOKEN'], { CAPLAB_TEST_TOKEN: TOKEN });
   const dir = scratchDir('caplab-configured-http-');
   const sockets = socketCount();
@@ -75,7 +76,7 @@ test('an expectations scenario over an http entry to caplab serve --http is acce
   const all = events(ran.out);
   const start = all[0]!;
   const end = all.find((e) => e.type === 'run_end')!;
-  expect(end.format).toBe('caplab.ledger/7');
+  expect(end.format).toBe('caplab.ledger/12');
   expect(start.servers).toHaveLength(1);
   const remote = start.servers[0];
   expect(remote).toMatchObject({ key: 'remote', status: 'started', identity: { name: 'caplab-fixture', endpoint: { kind: 'http', url: served.url, headerNames: ['Authorization', 'X-Api-Key'] } } });

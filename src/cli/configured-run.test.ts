@@ -40,7 +40,8 @@ test('the everything scenario with --allow-tool=mcp__everything: text, validated
 
   const [start] = events(out);
   const end = events(out).find((e) => e.type === 'run_end')!;
-  expect(end.format).toBe('caplab.ledger/5');
+  // server-everything answers 2025-11-25 and lists simulate-research-query (taskSupport required) with tasks declared: a background binding, format 12.
+  expect(end.format).toBe('caplab.ledger/12');
   expect(start!.servers.map((s: any) => [s.key, s.status, s.tools.length, s.tools.every((t: any) => t.status === 'bound')])).toEqual([['everything', 'started', 13, true]]);
   expect(start!.servers[0].identity.endpoint.cwd).toBe('(fresh)');
   const relists = end.servers[0].list_changed;
@@ -53,7 +54,7 @@ test('the everything scenario with --allow-tool=mcp__everything: text, validated
 
   const verified = await caplab(['verify', out], dir);
   expect(verified.code).toBe(0);
-  expect(verified.out).toContain('format  caplab.ledger/5');
+  expect(verified.out).toContain('format  caplab.ledger/12');
   expect(verified.out).toContain('verdict not accepted (re-computed)');
 }, 60_000);
 

@@ -1,7 +1,8 @@
 /**
  * Acceptance of issue 23 for `caplab run --scenario FILE --mcp-config FILE`
  * against the pinned server-everything: the example run and its record
- * (format 6, scenario copy, result files), a failing copy, and a forged
+ * (format 12 — 6's scenario copy and result files, and the task tool
+ * server-everything lists at 2025-11-25), a failing copy, and a forged
  * record whose result file was rewritten consistently. Two real-server runs
  * in all; the example's run dir is shared by the tests that read it.
  */
@@ -30,7 +31,7 @@ function example(): Promise<{ code: number; out: string; err: string; dir: strin
 type Check = { id: string; verdict: string; evidence: string };
 const checksOf = (dir: string): Check[] => events(dir).find((e) => e.type === 'acceptance')!.checks;
 
-test('the example run exits 0 with every check passing, and caplab verify re-computes it (format 6)', async () => {
+test('the example run exits 0 with every check passing, and caplab verify re-computes it (format 12: 6's result files, and server-everything's task tool)', async () => {
   const run = await example();
   expect(run.code).toBe(0);
   expect(checksOf(run.dir).map((c) => `${c.id} ${c.verdict}`)).toEqual([
@@ -48,7 +49,7 @@ test('the example run exits 0 with every check passing, and caplab verify re-com
   const verified = await verifyJson(run.dir);
   expect(verified.code).toBe(0);
   expect(verified.doc.verified).toBe(true);
-  expect(verified.doc['format']).toBe('caplab.ledger/6');
+  expect(verified.doc['format']).toBe('caplab.ledger/12');
   const recheck = verified.doc['recheck'] as { accepted: boolean; checks: Check[] };
   expect(recheck.accepted).toBe(true);
   expect(recheck.checks.map((c) => c.id)).toEqual(checksOf(run.dir).map((c) => c.id));
