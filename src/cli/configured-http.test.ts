@@ -67,7 +67,7 @@ async function run(dir: string, remote: Record<string, unknown>, more: readonly 
   return { code, out, stdout: io.out(), stderr: io.err() };
 }
 
-test('an expectations scenario over an http entry to caplab serve --http is accepted: format 12 (7's HTTP shapes and count_words' background binding), the URL and header names recorded, the session by sha256, verified; no token value in the run dir', async () => {
+test('an expectations scenario over an http entry to caplab serve --http is accepted: format 12 (the HTTP shapes of 7, and the background binding of count_words), the URL and header names recorded, the session by sha256, verified; no token value in the run dir', async () => {
   const served = await startServe(['--token-env', 'CAPLAB_TEST_TOKEN'], { CAPLAB_TEST_TOKEN: TOKEN });
   const dir = scratchDir('caplab-configured-http-');
   const sockets = socketCount();

@@ -91,7 +91,7 @@ describe('a task call in a run over --mcp-config (caplab serve, stdio)', () => {
       ['out of completed', onTask((task) => void task.transitions.push({ ...task.transitions[0], ms: 99_999 })), /goes from completed \(terminal\) to working/],
       ['a status tasks do not have', onTask((task) => void (task.transitions[1].status = 'done')), /status "done", which MCP tasks do not have/],
       ['begins completed', onTask((task) => void (task.transitions = [{ ...task.transitions[1] }], task.receipt.status = 'completed')), /begins completed, and its outcome does not say so/],
-      ['the task dropped', onTask((task, call) => void delete (call as Record<string, unknown>)['task']), /records no task/],
+      ['the task dropped', onTask((_task, call) => void delete (call as Record<string, unknown>)['task']), /records no task/],
       ['a binding made synchronous', (list) => list.map((e) => (e.type === 'run_start' ? { ...e, bindings: (e['bindings'] as Record<string, any>[]).map((b) => ({ ...b, contract: { ...b['contract'], completion: undefined } })) } : e)), /^(format_mismatch|binding_mismatch): /],
     ];
     for (const [name, edit, message] of forgeries) {

@@ -31,7 +31,7 @@ function example(): Promise<{ code: number; out: string; err: string; dir: strin
 type Check = { id: string; verdict: string; evidence: string };
 const checksOf = (dir: string): Check[] => events(dir).find((e) => e.type === 'acceptance')!.checks;
 
-test('the example run exits 0 with every check passing, and caplab verify re-computes it (format 12: 6's result files, and server-everything's task tool)', async () => {
+test('the example run exits 0 with every check passing, and caplab verify re-computes it (format 12: the result files of 6, and the task tool of server-everything)', async () => {
   const run = await example();
   expect(run.code).toBe(0);
   expect(checksOf(run.dir).map((c) => `${c.id} ${c.verdict}`)).toEqual([

@@ -99,8 +99,28 @@ function mcpOf(call: Found): Html | undefined {
     ['JSON-RPC id', p?.['jsonrpcId'] === undefined ? undefined : inline(p['jsonrpcId'])],
     ['bytes', p ? `${sizeOf(num(p, 'requestBytes') ?? 0)} sent, ${sizeOf(num(p, 'responseBytes') ?? 0)} received` : undefined],
     ['isError', bool(p, 'isError') === undefined ? undefined : String(bool(p, 'isError'))],
-    ['task', task ? `${inline(task['id'] ?? task['taskId'] ?? '?')} (${inline(task['status'] ?? '?')})` : undefined],
+    ['task', task ? taskOf(task) : undefined],
   ]);
+}
+
+/**
+ * A call made as an MCP task (record format 12): its taskId, each status
+ * with its time after the tools/call, the polls, the one cancel and its
+ * answer, and whether tasks/result answered (naming its task or not).
+ */
+function taskOf(task: Found): string {
+  const id = task['taskId'] === null ? 'no receipt' : inline(task['taskId'] ?? '?');
+  const statuses = objects(task, 'transitions').map((t) => `${inline(t['status'] ?? '?')} at ${num(t, 'ms') ?? '?'} ms`);
+  const cancel = obj(task, 'cancel');
+  const result = obj(task, 'result');
+  const parts = [
+    id,
+    statuses.length > 0 ? statuses.join(' → ') : 'no status',
+    `${num(task, 'polls') ?? '?'} polls`,
+    ...(cancel ? [`cancel sent at ${num(cancel, 'ms') ?? '?'} ms, answered ${inline(cancel['answer'])}`] : []),
+    result ? `tasks/result ${sizeOf(num(result, 'responseBytes') ?? 0)}${bool(result, 'related') === false ? ', not naming its task' : ''}` : 'no tasks/result',
+  ];
+  return parts.join(' · ');
 }
 
 /** A call: its summary line, then its stage strip, arguments, hooks, permission, outcome, result and MCP exchange; what nests in it last. */
