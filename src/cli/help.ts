@@ -56,13 +56,18 @@ const SERVER_FLAGS = `  --mcp-config FILE       also start the stdio servers of 
                           an entry resolve against FILE's folder. Tools are mcp__<key>__<tool>
                           (rewritten to the Messages API's ^[a-zA-Z0-9_-]{1,64}$ where needed),
                           untrusted: effect external, never read-only, so they ask (denied unless
-                          --allow-tool, a rule or --yes allows). Other entry types are a notice;
+                          --allow-tool, a rule or --yes allows). Each session offers MCP
+                          2025-11-25: a tool with execution.taskSupport required or optional on a
+                          server declaring tasks.requests.tools.call is called as a task (polled,
+                          one tasks/cancel at --timeout-ms, the outcome then unknown, never
+                          re-sent). Other entry types are a notice;
                           an entry that cannot start as written is a usage error (exit 2).
   --require-server KEY    fail (exit 3, no run dir) when that server does not start (repeatable);
                           another server that does not start is a notice and the run goes on
   --startup-timeout-ms N  how long a server may take to answer initialize and each page of its
                           first listing (default 120000)
-  --timeout-ms N          how long one request to a configured server may take (default 10000)`;
+  --timeout-ms N          how long one request to a configured server may take, a task call from
+                          its tools/call to its result (default 10000)`;
 
 export const HELP: Record<string, string> = {
   main: `caplab ${CAPLAB_VERSION} — a capability harness for tool-using agents

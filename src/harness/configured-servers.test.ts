@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test';
 import type { ServerIdentity } from '../binding/index.ts';
-import { fail, ok, type SchemaValidator } from '../contract/index.ts';
+import { fail, LIMITS, ok, type SchemaValidator } from '../contract/index.ts';
 import { versionProfile } from '../mcp/index.ts';
 import { textBlock } from '../pipeline/index.ts';
 import { CONFIGURED_GAPS, CONFIGURED_HTTP_GAPS, startConfiguredServers, type ConfiguredClient, type ServerSpec, type StartDeps } from './configured-servers.ts';
@@ -98,6 +98,7 @@ describe('startConfiguredServers', () => {
       expect([opt!.contract.completion?.support, req!.contract.completion?.support, never!.contract.completion, echo!.contract.completion]).toEqual(['optional', 'required', undefined, undefined]);
       // The handler's deadline leaves room past the task's for the one cancel (taskHandlerMs).
       expect(opt!.contract.limits.timeoutMs).toBe(taskHandlerMs(1_000));
+      expect(taskHandlerMs(1_000)).toBeGreaterThan(1_000 + LIMITS.taskCancelMs);
       expect(echo!.contract.limits.timeoutMs).toBe(1_000);
       await opt!.handler({ text: 'hi' }, context('act-1'));
       await echo!.handler({ text: 'hi' }, context('act-2'));

@@ -14,6 +14,8 @@ export interface TaskScript {
   /** What successive `tasks/get` answer (default working, completed); the last repeats. */
   readonly statuses?: readonly string[];
   readonly pollInterval?: number;
+  /** A statusMessage on every task object (absent by default). */
+  readonly statusMessage?: string;
   /** Whether `tasks/result` names its task in `_meta` (default true). */
   readonly relatedMeta?: boolean;
   /** The CallToolResult `tasks/result` answers (default one text block `done`). */
@@ -40,7 +42,7 @@ export function taskAnswer(script: TaskScript, log: TaskPeerLog, message: Record
   log.methods.push(method);
   log.params.push(params);
   const taskId = script.taskId ?? 'task-1';
-  const task = (status: string) => ({ taskId, status, ttl: 60_000, createdAt: TIME, lastUpdatedAt: TIME, ...(script.pollInterval !== undefined ? { pollInterval: script.pollInterval } : {}) });
+  const task = (status: string) => ({ taskId, status, ttl: 60_000, createdAt: TIME, lastUpdatedAt: TIME, ...(script.pollInterval !== undefined ? { pollInterval: script.pollInterval } : {}), ...(script.statusMessage !== undefined ? { statusMessage: script.statusMessage } : {}) });
   const gets = log.methods.filter((m) => m === 'tasks/get').length;
   const statuses = script.statuses ?? ['working', 'completed'];
   const answers: Record<string, () => unknown> = {
