@@ -50,3 +50,27 @@ test('tools --mcp-config: a failed server is listed with its class and kind, the
   expect(err).toContain('server gone did not start (spawn/spawn_failed)');
   expect(await serversLeft(mark)).toEqual([]);
 }, 60_000);
+
+test('tools --mcp-config at 2025-11-25: a tool\'s title and icons and the server\'s description, website and icons are shown (cut, inert), never fetched; the binding is the one without them', async () => {
+  const dir = scratchDir();
+  const mark = `tools-${crypto.randomUUID()}`;
+  const config = writeConfig(dir, mark, { d: testServer('display'), e: testServer('names', 'echo') });
+  const json = await caplab(['tools', '--mcp-config', config, '--json'], dir);
+  expect([json.code, json.err]).toEqual([0, '']);
+  const [d, e] = JSON.parse(json.out).servers;
+  expect(d.server).toEqual({ name: 'same-name', version: '1.0.0', protocolVersion: '2025-11-25', description: 'Echoes for people.', websiteUrl: 'https://echo.example.test', icons: [{ src: 'https://echo.example.test/i.svg' }] });
+  const echo = d.tools[0];
+  expect(echo.title).toBe('Echo \u001b[31mback');
+  expect(echo.icons).toHaveLength(2);
+  expect(echo.icons[0]).toEqual({ src: 'https://icons.example.test/echo.png', mimeType: 'image/png', sizes: ['48x48'] });
+  expect(echo.icons[1].src.length).toBeLessThan(200);
+  // Display only: the same tool without them binds the same contract, and no such field is there.
+  expect(echo.schema_hash).toBe(e.tools[0].schema_hash);
+  expect(e.tools[0]).not.toHaveProperty('title');
+  const text = await caplab(['tools', '--mcp-config', config], dir);
+  expect(text.code).toBe(0);
+  expect(text.out).toContain('  (description "Echoes for people."  website https://echo.example.test  icons 1: https://echo.example.test/i.svg; shown, never fetched)');
+  expect(text.out).toContain('    title "Echo \\x1b[31mback"  icons 2: https://icons.example.test/echo.png, data:image/png;base64,AAA');
+  expect(text.out).not.toContain('\u001b');
+  expect(await serversLeft(mark)).toEqual([]);
+}, 60_000);

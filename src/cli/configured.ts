@@ -182,10 +182,11 @@ function untilInterrupted<T>(start: Promise<Outcome<T>>, signal: AbortSignal | u
 }
 
 /** What the harness uses of a host session, stdio or HTTP alike: its profile, first listing, calls and what it saw. */
-function sessionPart(client: HostClient | HttpHostClient): Pick<ConfiguredClient, 'profile' | 'capabilities' | 'listing' | 'callTool' | 'listChanged' | 'ended' | 'exchanges'> {
+function sessionPart(client: HostClient | HttpHostClient): Pick<ConfiguredClient, 'profile' | 'capabilities' | 'serverInfo' | 'listing' | 'callTool' | 'listChanged' | 'ended' | 'exchanges'> {
   return {
     profile: client.profile,
     capabilities: client.capabilities,
+    serverInfo: client.serverInfo,
     listing: { tools: client.listing.entries, notices: client.notices() },
     callTool: async (tool, args, options) => client.callTool(tool, args, options),
     listChanged: () => client.listChanged(),

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { inert } from '../base/index.ts';
-import { CONTENT_RESULT } from '../harness/index.ts';
+import { CONTENT_RESULT, type ShownIcon, type ShownServer, type ShownTool } from '../harness/index.ts';
 import type { RuntimeTool } from '../pipeline/index.ts';
 import { NO_RULES, permissionPolicy } from '../pipeline/index.ts';
 import { startConfigured } from './configured.ts';
@@ -27,6 +27,9 @@ export interface ListedServerTool {
   /** `--defer-tool` names it: a run sends it with defer_loading, callable once ToolSearch discloses it. */
   readonly deferred?: true;
   readonly failure?: { readonly class: string; readonly kind: string; readonly message: string };
+  /** Its `title` and `icons` (2025-11-25), as listed for people: never fetched, never sent to the model, never recorded. */
+  readonly title?: string;
+  readonly icons?: ShownTool['icons'];
 }
 
 /** One configured server as listed: started (its identity) or failed (why), and its tools. */
@@ -34,7 +37,7 @@ export interface ListedServer {
   readonly key: string;
   readonly config_key?: string;
   readonly status: 'started' | 'failed';
-  readonly server?: { readonly name: string; readonly version: string; readonly protocolVersion: string };
+  readonly server?: { readonly name: string; readonly version: string; readonly protocolVersion: string } & ShownServer;
   readonly failure?: { readonly class: string; readonly kind: string; readonly message: string };
   readonly tools: readonly ListedServerTool[];
 }
@@ -86,19 +89,23 @@ export async function toolsServersCommand(args: readonly string[], io: Io): Prom
   await servers.close();
   const defer = toolsDefer(values['defer-tool'] ?? [], tools, servers.starts.map((start) => start.key));
   if (!defer.ok) return io.stderr(`caplab tools: ${defer.class}/${defer.kind}: ${defer.message}\n`), EXIT.usage;
-  const listed = servers.starts.map((start): ListedServer => ({
-    key: start.key,
-    ...(start.config_key !== undefined ? { config_key: start.config_key } : {}),
-    status: start.status,
-    ...(start.identity ? { server: { name: start.identity.name, version: start.identity.version, protocolVersion: start.identity.protocolVersion } } : {}),
-    ...(start.failure ? { failure: start.failure } : {}),
-    tools: start.tools.map((record) => {
-      if (record.status === 'unbound') return { name: record.name, status: 'unbound', failure: record.failure };
-      const tool = tools.find((t) => t.binding.id === record.binding_id)!;
-      const listed = describeTool(tool, tool.contract.result !== CONTENT_RESULT);
-      return isDeferred(defer.value.rules, tool) ? { ...listed, deferred: true as const } : listed;
-    }),
-  }));
+  const listed = servers.starts.map((start): ListedServer => {
+    const shown = servers.shownOf(start.key);
+    return {
+      key: start.key,
+      ...(start.config_key !== undefined ? { config_key: start.config_key } : {}),
+      status: start.status,
+      ...(start.identity ? { server: { name: start.identity.name, version: start.identity.version, protocolVersion: start.identity.protocolVersion, ...shown?.server } } : {}),
+      ...(start.failure ? { failure: start.failure } : {}),
+      tools: start.tools.map((record) => {
+        const display = shown?.tools.get(record.name) ?? {};
+        if (record.status === 'unbound') return { name: record.name, status: 'unbound', failure: record.failure, ...display };
+        const tool = tools.find((t) => t.binding.id === record.binding_id)!;
+        const listed = { ...describeTool(tool, tool.contract.result !== CONTENT_RESULT), ...display };
+        return isDeferred(defer.value.rules, tool) ? { ...listed, deferred: true as const } : listed;
+      }),
+    };
+  });
   if (io.interrupt?.aborted) {
     // Nothing is listed: the servers were stopped part way.
     io.stderr(`caplab: interrupted by ${String(io.interrupt.reason)}\n`);
@@ -115,10 +122,19 @@ function renderServers(servers: readonly ListedServer[]): string {
   for (const server of servers) {
     const head = server.status === 'started' ? `${inert(server.server!.name)} ${inert(server.server!.version)}, protocol ${inert(server.server!.protocolVersion)}` : `did not start: ${server.failure!.class}/${server.failure!.kind}: ${inert(server.failure!.message)}`;
     lines.push(`server ${server.key}${server.config_key !== undefined ? ` (config "${inert(server.config_key)}")` : ''} — ${head}`);
+    const about = [server.server?.description !== undefined ? `description "${inert(server.server.description)}"` : '', server.server?.websiteUrl !== undefined ? `website ${inert(server.server.websiteUrl)}` : '', iconsLine(server.server?.icons)].filter((part) => part !== '');
+    if (about.length > 0) lines.push(`  (${about.join('  ')}; shown, never fetched)`);
     for (const tool of server.tools) {
       if (tool.status === 'unbound') lines.push(`  ${inert(tool.name)}  unbound: ${tool.failure!.class}/${tool.failure!.kind}: ${inert(tool.failure!.message)}`);
       else lines.push(`  ${tool.model_name}  ${tool.default_permission}  binding ${tool.binding_id!.slice(0, 12)}  schema ${tool.schema_hash!.slice(0, 12)}  result ${tool.result_schema_hash ? tool.result_schema_hash.slice(0, 12) : '(content, no outputSchema)'}${tool.full_name !== tool.model_name ? `  (full name ${inert(tool.full_name!)})` : ''}${tool.deferred ? '  deferred' : ''}`);
+      const shown = [tool.title !== undefined ? `title "${inert(tool.title)}"` : '', iconsLine(tool.icons)].filter((part) => part !== '');
+      if (shown.length > 0) lines.push(`    ${shown.join('  ')}`);
     }
   }
   return `${lines.join('\n')}\n`;
+}
+
+/** Icons as one text part: how many, and each src (never fetched). */
+function iconsLine(icons: readonly ShownIcon[] | undefined): string {
+  return icons ? `icons ${icons.length}: ${icons.map((icon) => inert(icon.src)).join(', ')}` : '';
 }

@@ -3,6 +3,7 @@ import { clip } from '../base/index.ts';
 import { fail, LIMITS, mcpCompletion, ok, type Failure, type Outcome, type SchemaValidator } from '../contract/index.ts';
 import { HOST_ADAPTER_VERSION, protocolExchange, type Exchange, type VersionProfile } from '../mcp/index.ts';
 import { attributesOf, type ProtocolExchange, type ResultBlock, type RuntimeTool } from '../pipeline/index.ts';
+import { shownServer, shownTool, type ShownServer, type ShownTool } from './configured-display.ts';
 import { configuredContract, failureRecord, readListedEntry, type CompileListed } from './configured-tool.ts';
 import type { ListedToolRecord, OfferedTool, RelistRecord, ServerEnd, ServerStart, ToolProvider } from './tools.ts';
 
@@ -46,6 +47,8 @@ export interface ConfiguredClient {
   readonly profile: VersionProfile;
   /** The capabilities its initialize declared: whether its tools may be called as tasks (`tasks.requests.tools.call`). */
   readonly capabilities: Readonly<Record<string, unknown>>;
+  /** Its initialize's serverInfo as sent (read for people only: `shownServer`). */
+  readonly serverInfo?: Readonly<Record<string, unknown>>;
   /** The tools/list entries as listed (every page), and what listing them told the user. */
   readonly listing: { readonly tools: readonly unknown[]; readonly notices: readonly string[] };
   callTool(
@@ -94,6 +97,8 @@ export interface ConfiguredServers {
   readonly starts: readonly ServerStart[];
   /** Why a server did not start, by key. */
   failureOf(key: string): Failure | undefined;
+  /** What a started server says for people (2025-11-25): its description, website and icons, and each listed tool's title and icons by name. */
+  shownOf(key: string): { readonly server: ShownServer; readonly tools: ReadonlyMap<string, ShownTool> } | undefined;
   /** The provider a host adds to the run: it hands over the servers already open. */
   readonly provider: ToolProvider;
   /** Closes every started server (idempotent); what run_end records of each. */
@@ -117,6 +122,12 @@ export async function startConfiguredServers<S extends ServerSpec>(specs: readon
   return {
     starts: started.map((server) => server.record),
     failureOf: (key) => started.find((server) => server.record.key === key)?.failure,
+    shownOf: (key) => {
+      const client = started.find((server) => server.record.key === key)?.client;
+      if (!client) return undefined;
+      const tools = new Map(client.listing.tools.flatMap((entry) => (typeof (entry as { name?: unknown } | null)?.name === 'string' ? [[(entry as { name: string }).name, shownTool(entry)] as const] : [])));
+      return { server: shownServer(client.serverInfo), tools };
+    },
     provider: {
       offers: tools.map(offerOf),
       servers: specs.map((spec) => spec.key),

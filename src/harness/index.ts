@@ -38,6 +38,7 @@ export { CONFIGURED_GAPS, CONFIGURED_HTTP_GAPS, configuredGapsOf, startConfigure
 export type { ConfiguredClient, ConfiguredExchange, ConfiguredServers, ServerSpec, StartDeps } from './configured-servers.ts';
 export { configuredContract, CONTENT_RESULT, descriptionCut, listedCompiler, readListedEntry } from './configured-tool.ts';
 export type { CompileListed, ConfiguredContract, ListedEntry } from './configured-tool.ts';
+export type { ShownIcon, ShownServer, ShownTool } from './configured-display.ts';
 export { builtinOffers, hostProvider } from './host-tools.ts';
 export type { Builtin, HostServices } from './host-tools.ts';
 export { runNames } from './run-names.ts';

@@ -10,6 +10,9 @@
  *   `echo` with another description (its next call is tool_drift).
  * - `die`: `echo`, and `crash`, which kills the server before answering.
  * - `names NAME…`: one tool per NAME, each answering as `echo` does.
+ * - `display`: answers 2025-11-25, its serverInfo with a description, a
+ *   website and an icon, and `echo` with a title and two icons (one a long
+ *   `data:` URI), for what `caplab tools` shows and never fetches.
  */
 
 const mode = process.argv[2] ?? 'echo';
@@ -28,6 +31,7 @@ function tools(): unknown[] {
   if (mode === 'echo') return [echoTool(), { ...echoTool(), name: 'dotted.name' }, { ...echoTool(), name: LONG_NAME }];
   if (mode === 'names') return process.argv.slice(3).map((name) => ({ ...echoTool(), name }));
   if (mode === 'drift') return [echoTool(echoCalls > 0 ? 'Echoes, but not as it did.' : undefined)];
+  if (mode === 'display') return [{ ...echoTool(), title: 'Echo \u001b[31mback', icons: [{ src: 'https://icons.example.test/echo.png', mimeType: 'image/png', sizes: ['48x48'] }, { src: `data:image/png;base64,${'A'.repeat(4_000)}` }, { nope: 1 }] }];
   return [echoTool(), { name: 'crash', inputSchema: { type: 'object' } }];
 }
 
@@ -37,7 +41,8 @@ function send(message: unknown): void {
 
 function answer(id: number | string, method: string, params: Record<string, unknown>): void {
   if (method === 'initialize') {
-    send({ jsonrpc: '2.0', id, result: { protocolVersion: '2025-06-18', capabilities: { tools: { listChanged: true } }, serverInfo: { name: 'same-name', version: '1.0.0' } } });
+    const display = mode === 'display' ? { description: 'Echoes for people.', websiteUrl: 'https://echo.example.test', icons: [{ src: 'https://echo.example.test/i.svg' }] } : {};
+    send({ jsonrpc: '2.0', id, result: { protocolVersion: mode === 'display' ? '2025-11-25' : '2025-06-18', capabilities: { tools: { listChanged: true } }, serverInfo: { name: 'same-name', version: '1.0.0', ...display } } });
   } else if (method === 'tools/list') {
     send({ jsonrpc: '2.0', id, result: { tools: tools() } });
   } else if (method === 'tools/call') {
