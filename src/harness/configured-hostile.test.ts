@@ -132,3 +132,21 @@ describe('hostile entries', () => {
     await servers.close();
   });
 });
+
+describe('a schema without $schema is read as the answered revision says', () => {
+  // draft-07's tuple form: `items` an array, `additionalItems` the rest. 2025-11-25 reads a schema without $schema as 2020-12, where neither means that.
+  const tuple = { name: 'pair', inputSchema: object({ properties: { pair: { type: 'array', items: [{ type: 'string' }], additionalItems: false } } }) };
+
+  test('at 2025-06-18 (lenient: 2020-12, else draft-07) the draft-07 tuple binds and refuses a second item', async () => {
+    const { tools, close } = await toolsOf([tuple], '2025-06-18');
+    expect(tools).toHaveLength(1);
+    expect(check(tools[0]!.contract.input, { pair: ['a', 'b'] }).map((i) => i.keyword)).toEqual(['additionalItems']);
+    await close();
+  });
+
+  test('at 2025-11-25 it is read as 2020-12, where an array `items` does not compile: unbound, named', async () => {
+    const servers = await bindAll([tuple], '2025-11-25');
+    expect(servers.starts[0]!.tools).toEqual([{ name: 'pair', status: 'unbound', failure: expect.objectContaining({ class: 'protocol', kind: 'unbindable_schema' }) }]);
+    await servers.close();
+  });
+});
