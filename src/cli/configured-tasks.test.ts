@@ -11,7 +11,7 @@
  * `probe --task-status` of that id later exits 0.
  */
 import { describe, expect, test } from 'bun:test';
-import { cpSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { scratchDir } from '../../test/scratch.ts';
 import { cli } from './cli.ts';
@@ -71,6 +71,13 @@ describe('a task call in a run over --mcp-config (caplab serve, stdio)', () => {
     expect(task.polls).toBeGreaterThanOrEqual(2);
     const verified = await verifyJson(ran.out);
     expect([verified.code, verified.doc.verified]).toEqual([0, true]);
+    // caplab report draws the task on the call: its id and each status with its time.
+    const page = join(dir, 'run.report.html');
+    const reported = await cli(['report', ran.out, '--out', page], testIo(dir));
+    expect(reported).toBe(0);
+    const html = readFileSync(page, 'utf8');
+    expect(html).toContain(task.taskId);
+    expect(html).toContain(`working at ${task.transitions[0].ms} ms → completed at ${task.transitions[1].ms} ms`);
   }, 60_000);
 
   test('re-chained forgeries of the task do not verify (evidence/task_inconsistent, naming the call)', async () => {
