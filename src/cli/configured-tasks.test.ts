@@ -19,6 +19,7 @@ import { testIo } from './test-io.ts';
 import { events } from './testing/configured-kit.ts';
 import { MAIN, ROOT, startServe } from './testing/serve-http.ts';
 import { rechain, verifyJson, type Event } from './verify-test-kit.ts';
+import { probeJson } from './testing/probe-json.ts';
 
 const usage = { input_tokens: 0, output_tokens: 0 };
 
@@ -112,11 +113,6 @@ describe('a task call in a run over --mcp-config (caplab serve, stdio)', () => {
   }, 60_000);
 });
 
-async function probeJson(args: readonly string[]): Promise<{ code: number; report: Record<string, any> }> {
-  const io = testIo(ROOT, { PATH: '/usr/bin:/bin' });
-  const code = await cli(['probe', '--json', ...args], io);
-  return { code, report: JSON.parse(io.out()) };
-}
 
 describe('a task call cut by --timeout-ms (caplab serve --http)', () => {
   test('unknown with its taskId (timeout/task_deadline, exit 4), one tools/call and one tasks/cancel; verified; probe --task-status of it later exits 0', async () => {

@@ -15,6 +15,7 @@ import { isRunning } from '../mcp/wire/testing/processes.ts';
 import { scratchDir } from '../../test/scratch.ts';
 import { cli } from './cli.ts';
 import { testIo } from './test-io.ts';
+import { probeJson } from './testing/probe-json.ts';
 
 const ROOT = join(import.meta.dir, '../..');
 const ENV = { PATH: '/usr/bin:/bin' };
@@ -78,12 +79,6 @@ describe('the SDK v2 client against caplab serve, 2026-07-28', () => {
 const V2_SERVER = join(ROOT, 'test/peers/v2-server.ts');
 const EVERYTHING = join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 
-/** `caplab probe --json` with these arguments, in process: its report and exit code. */
-async function probeJson(args: readonly string[]): Promise<{ code: number; report: Record<string, any> }> {
-  const io = testIo(ROOT, { PATH: ENV.PATH });
-  const code = await cli(['probe', '--json', ...args], io);
-  return { code, report: JSON.parse(io.out()) as Record<string, any> };
-}
 
 describe('caplab probe --protocol against real peers', () => {
   test.each([

@@ -10,12 +10,8 @@ import { testIo } from './test-io.ts';
 import { ROOT, startServe } from './testing/serve-http.ts';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { probeJson } from './testing/probe-json.ts';
 
-async function probeJson(args: readonly string[]): Promise<{ code: number; report: Record<string, any> }> {
-  const io = testIo(ROOT, { PATH: '/usr/bin:/bin' });
-  const code = await cli(['probe', '--json', ...args], io);
-  return { code, report: JSON.parse(io.out()) };
-}
 
 describe('probe --task-status', () => {
   test('serve --http: a count_words task cut by --timeout-ms is unknown with its taskId; --task-status of it later exits 0 (cancelled, terminal)', async () => {
