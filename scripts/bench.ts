@@ -4,7 +4,7 @@
  * floor, all in one run on one machine, reported as ratios. Measurement only —
  * no thresholds are asserted, and the exit code says only whether the run worked.
  *
- * Usage: bun scripts/bench.ts [--calls N] [--reps N] [--cold N] [--profile | --listing | --servers | --expectations | --http | --tool-search | --subagents] [--json]
+ * Usage: bun scripts/bench.ts [--calls N] [--reps N] [--cold N] [--profile | --listing | --servers | --expectations | --http | --tool-search | --subagents | --tasks] [--json]
  *   --calls    timed tools/call round trips per target and payload size (default 500)
  *   --reps     timed repetitions of session setup and of the demo (default 5)
  *   --cold     interleaved pairs for the cold-start comparisons of dist/caplab (default 20)
@@ -25,6 +25,9 @@
  *              against a substring scan of the same names and descriptions (in-process, no servers)
  *   --subagents  only subagents (issue 27): in-process runs of happy against subagent-creates (the same
  *              reads and create inside a subagent), --reps interleaved pairs, each verified
+ *   --tasks    only MCP task calls in runs (W10, issue 28): whole `run --mcp-config` processes over `caplab serve`
+ *              calling read_source (plain) against count_words with delay_ms 0 (a task: its time is the 100 ms
+ *              poll floor), each then `verify`, min(--reps, 3) interleaved pairs; the polls its call event records
  *   --json     print only the final JSON line
  */
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
@@ -41,18 +44,19 @@ import { startMany, steadyCalls } from './bench/servers.ts';
 import { expectationsBench, renderExpectations } from './bench/expectations.ts';
 import { renderToolSearch, toolSearchBench } from './bench/tool-search.ts';
 import { renderSubagents, subagentsBench } from './bench/subagents.ts';
+import { renderTasks, tasksBench } from './bench/tasks.ts';
 import { measureSize, slope, type CallSettings } from './bench/sweep.ts';
 import { binaryLaunch, caplabClient, openCaplab, openSdk, readSnapshot } from './bench/targets.ts';
 import { childrenOf, nowUs, processesMatching, ratio, stats } from './bench/util.ts';
 
-const options = { calls: { type: 'string' }, reps: { type: 'string' }, cold: { type: 'string' }, profile: { type: 'boolean' }, listing: { type: 'boolean' }, servers: { type: 'boolean' }, expectations: { type: 'boolean' }, http: { type: 'boolean' }, 'tool-search': { type: 'boolean' }, subagents: { type: 'boolean' }, json: { type: 'boolean' } } as const;
+const options = { calls: { type: 'string' }, reps: { type: 'string' }, cold: { type: 'string' }, profile: { type: 'boolean' }, listing: { type: 'boolean' }, servers: { type: 'boolean' }, expectations: { type: 'boolean' }, http: { type: 'boolean' }, 'tool-search': { type: 'boolean' }, subagents: { type: 'boolean' }, tasks: { type: 'boolean' }, json: { type: 'boolean' } } as const;
 const { values: flags } = parseArgs({ options });
 const CALLS = Number(flags.calls ?? 500);
 const REPS = Number(flags.reps ?? 5);
 const COLD = Number(flags.cold ?? 20);
-const modes = [flags.profile, flags.listing, flags.servers, flags.expectations, flags.http, flags['tool-search'], flags.subagents].filter(Boolean).length;
+const modes = [flags.profile, flags.listing, flags.servers, flags.expectations, flags.http, flags['tool-search'], flags.subagents, flags.tasks].filter(Boolean).length;
 if (!(Number.isInteger(CALLS) && CALLS >= 10 && Number.isInteger(REPS) && REPS >= 1 && Number.isInteger(COLD) && COLD >= 1 && modes <= 1)) {
-  process.stderr.write('usage: bun scripts/bench.ts [--calls N≥10] [--reps N≥1] [--cold N≥1] [--profile | --listing | --servers | --expectations | --http | --tool-search | --subagents] [--json]\n');
+  process.stderr.write('usage: bun scripts/bench.ts [--calls N≥10] [--reps N≥1] [--cold N≥1] [--profile | --listing | --servers | --expectations | --http | --tool-search | --subagents | --tasks] [--json]\n');
   process.exit(2);
 }
 const settings: CallSettings = { calls: CALLS, warmup: Math.min(100, Math.ceil(CALLS / 5)), rounds: 10 };
@@ -158,6 +162,14 @@ try {
     const result = { bench: 'caplab', when: new Date().toISOString(), machine: machine(), subagents, cleanup: cleanup(), wallSeconds: wallSeconds() };
     if (!flags.json) process.stdout.write(renderSubagents(subagents));
     process.stdout.write(`${JSON.stringify(result)}\n`);
+  } else if (flags.tasks) {
+    log(`caplab bench: task calls in runs, ${LISTING_REPS} reps\n`);
+    const tasks = await tasksBench(root, caplabEntries['source']!, scratch, LISTING_REPS, track, log);
+    const result = { bench: 'caplab', when: new Date().toISOString(), machine: machine(), reps: LISTING_REPS, tasks, cleanup: cleanup(), wallSeconds: wallSeconds() };
+    if (!flags.json) process.stdout.write(renderTasks(tasks));
+    process.stdout.write(`${JSON.stringify(result)}\n`);
+    const clean = result.cleanup.childrenStillAlive.length === 0 && tasks.leftovers.servers.length === 0 && tasks.leftovers.tempEntries.length === 0;
+    process.exitCode = clean ? 0 : 1;
   } else if (flags['tool-search']) {
     const toolSearch = toolSearchBench(log);
     const result = { bench: 'caplab', when: new Date().toISOString(), machine: machine(), toolSearch, cleanup: cleanup(), wallSeconds: wallSeconds() };
