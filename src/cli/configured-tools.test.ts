@@ -5,7 +5,10 @@
  */
 import { expect, test } from 'bun:test';
 import { canonicalHash } from '../contract/index.ts';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { scratchDir } from '../../test/scratch.ts';
+import { MAIN, ROOT } from './testing/serve-http.ts';
 import { caplab, EVERYTHING_CONFIG, everythingListing, hasDefault, serversLeft, testServer, writeConfig } from './testing/configured-kit.ts';
 
 const MODEL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
@@ -73,4 +76,16 @@ test('tools --mcp-config at 2025-11-25: a tool\'s title and icons and the server
   expect(text.out).toContain('    title "Echo \\x1b[31mback"  icons 2: https://icons.example.test/echo.png, data:image/png;base64,AAA');
   expect(text.out).not.toContain('\u001b');
   expect(await serversLeft(mark)).toEqual([]);
+}, 60_000);
+
+test('tools --mcp-config on caplab serve (2025-11-25): count_words is listed as a task tool (its background contract), read_source is not', async () => {
+  const dir = scratchDir();
+  const config = join(dir, 'serve.mcp.json');
+  writeFileSync(config, JSON.stringify({ mcpServers: { serve: { command: process.execPath, args: [MAIN, 'serve'], cwd: ROOT } } }));
+  const json = await caplab(['tools', '--mcp-config', config, '--json'], dir);
+  expect([json.code, json.err]).toEqual([0, '']);
+  const tools = JSON.parse(json.out).servers[0].tools;
+  expect(tools.map((t: { name: string; task?: string }) => [t.name, t.task ?? null])).toEqual([['read_source', null], ['count_words', 'optional']]);
+  const text = await caplab(['tools', '--mcp-config', config], dir);
+  expect(text.out).toMatch(/mcp__serve__count_words {2}ask .* {2}task \(optional\)\n/);
 }, 60_000);

@@ -149,7 +149,8 @@ binding id (a run's instance ids name its run id, so its ids differ: these are a
 "tools"'s), schema hashes (result: none without an outputSchema), hints as listed, the
 default permission; a tool left unbound and a server that did not start, with class/kind.
 At 2025-11-25, a tool's title and icons and the server's description, websiteUrl and icons
-are shown too (each string cut, icons by src; never fetched, sent to the model or recorded).
+are shown too (each string cut, icons by src; never fetched, sent to the model or recorded),
+and a tool a run calls as an MCP task says so (task required|optional).
 
 --defer-tool=NAME (a tool, or a whole server mcp__<key>; repeatable) marks the tools a run with
 the same flag would send deferred, and lists ToolSearch after the task's tools; an unknown name,

@@ -26,6 +26,8 @@ export interface ListedServerTool {
   readonly default_permission?: 'allow' | 'ask' | 'deny';
   /** `--defer-tool` names it: a run sends it with defer_loading, callable once ToolSearch discloses it. */
   readonly deferred?: true;
+  /** Its contract completes in the background (2025-11-25 `taskSupport` on a server declaring tasks): a run calls it as an MCP task. */
+  readonly task?: 'required' | 'optional';
   readonly failure?: { readonly class: string; readonly kind: string; readonly message: string };
   /** Its `title` and `icons` (2025-11-25), as listed for people: never fetched, never sent to the model, never recorded. */
   readonly title?: string;
@@ -59,6 +61,7 @@ function describeTool(tool: RuntimeTool, listedOutput: boolean): ListedServerToo
     result_schema_hash: listedOutput ? binding.contract.resultSchemaHash : null,
     hints: binding.contract.hints ?? {},
     default_permission: decided.asked ? 'ask' : decided.decision,
+    ...(binding.contract.completion ? { task: binding.contract.completion.support } : {}),
   };
 }
 
@@ -126,7 +129,7 @@ function renderServers(servers: readonly ListedServer[]): string {
     if (about.length > 0) lines.push(`  (${about.join('  ')}; shown, never fetched)`);
     for (const tool of server.tools) {
       if (tool.status === 'unbound') lines.push(`  ${inert(tool.name)}  unbound: ${tool.failure!.class}/${tool.failure!.kind}: ${inert(tool.failure!.message)}`);
-      else lines.push(`  ${tool.model_name}  ${tool.default_permission}  binding ${tool.binding_id!.slice(0, 12)}  schema ${tool.schema_hash!.slice(0, 12)}  result ${tool.result_schema_hash ? tool.result_schema_hash.slice(0, 12) : '(content, no outputSchema)'}${tool.full_name !== tool.model_name ? `  (full name ${inert(tool.full_name!)})` : ''}${tool.deferred ? '  deferred' : ''}`);
+      else lines.push(`  ${tool.model_name}  ${tool.default_permission}  binding ${tool.binding_id!.slice(0, 12)}  schema ${tool.schema_hash!.slice(0, 12)}  result ${tool.result_schema_hash ? tool.result_schema_hash.slice(0, 12) : '(content, no outputSchema)'}${tool.full_name !== tool.model_name ? `  (full name ${inert(tool.full_name!)})` : ''}${tool.deferred ? '  deferred' : ''}${tool.task ? `  task (${tool.task})` : ''}`);
       const shown = [tool.title !== undefined ? `title "${inert(tool.title)}"` : '', iconsLine(tool.icons)].filter((part) => part !== '');
       if (shown.length > 0) lines.push(`    ${shown.join('  ')}`);
     }
