@@ -5,8 +5,8 @@
  * misbehaves: each run's exit code and the call's outcome, the tools/call
  * sent exactly once (counted by the server in its methods log), the run dir
  * verified, no server left running. Then SIGINT mid-task. Then re-chained
- * forgeries of real task calls that verify must refuse; each one it lets
- * through is a finding (those tests fail until task-checks.ts catches them).
+ * forgeries of real task calls that verify must refuse, each a gap the
+ * audit found in task-checks.ts and that it now closes.
  */
 import { beforeAll, describe, expect, test } from 'bun:test';
 import { cpSync, existsSync, readFileSync } from 'node:fs';
@@ -179,9 +179,7 @@ describe('caplab run against a hostile task server', () => {
     const ran = await runMode(scratchDir('caplab-task-hostile-'), 'never_terminal', 30_000, { controller, when: (methods) => methods.includes('tasks/get') });
     expect([ran.code, ran.count('tools/call'), ran.call['task'].taskId]).toEqual([130, 1, 'task-1']);
     await expectVerified(ran.out);
-    // BUG (see the audit report): the run closes the server's session on the signal before the engine's cancel is
-    // written, so the server never gets it — the record says `cancel: {answer: {failure: "closed/session_closed"}}`
-    // under a message "cancel sent" — or, when a tasks/get was in flight, the outcome is closed/session_closed and no cancel is tried.
+    // The run closes its servers on the signal; the session waits for the task call giving up (LiveTasks), so its one cancel reaches the server first.
     expect([outcome(ran.call), ran.count('tasks/cancel'), ran.call['task'].cancel?.answer]).toEqual(['timeout/aborted', 1, { status: 'cancelled' }]);
   }, 30_000);
 
@@ -189,7 +187,7 @@ describe('caplab run against a hostile task server', () => {
     test(`${mode}: the unknown outcome the record keeps and the model is told names the taskId`, async () => {
       const ran = await runMode(scratchDir('caplab-task-hostile-'), mode, timeoutMs);
       expect([ran.code, ran.call['task'].taskId]).toEqual([4, 'task-1']);
-      // BUG (see the audit report): withTaskId puts the taskId in `issues` only, which neither the call event nor the tool_result carries.
+      // The taskId is in the failure's message (withTaskId), which the call event and the tool_result carry; not only in its issues.
       expect(ran.call.outcome.message).toContain('"task-1"');
       expect(toolResultsSeen(ran.out, 2)['toolu_01']!.texts.join('')).toContain('task-1');
     }, 30_000);
@@ -198,7 +196,7 @@ describe('caplab run against a hostile task server', () => {
   test('terminal_to_working: the tasks/result the server answered is on record (the trace names each request caplab made)', async () => {
     const ran = await runMode(scratchDir('caplab-task-hostile-'), 'terminal_to_working', 5_000);
     expect([outcome(ran.call), ran.count('tasks/result')]).toEqual(['protocol/task_transition', 1]);
-    // BUG (see the audit report): traceOf keeps the tasks/result exchange only when the run ended `answered`; the closing get's transition drops it.
+    // traceOf keeps an answered tasks/result whatever came after it (here the closing get's transition).
     expect(ran.call['task'].result).toMatchObject({ jsonrpcId: expect.anything(), related: true });
   }, 30_000);
 });

@@ -116,6 +116,7 @@ export async function startHostSession<Closed>(transport: Transport<Closed>, opt
   };
   const failure = (): Failure | undefined => ended ?? correlator.failure;
   const exchanges: Exchange[] = [];
+  const tasks = new LiveTasks();
   const closedOr = (failure: Failure): Failure => (failure.class === 'closed' ? explainClosed(failure) : failure);
 
   return ok({
@@ -137,12 +138,41 @@ export async function startHostSession<Closed>(transport: Transport<Closed>, opt
       if (correlator.failure) return serverClosed(tool.name, correlator.failure);
       const request = { name: tool.name, args };
       const options = { ...call, timeoutMs: call.timeoutMs ?? timeouts.callMs };
-      const result = tool.task ? await taskCall(correlator, exchanges, request, options, tool) : await loggedCall(correlator, exchanges, request, options, (reply) => interpretHostCall(tool, reply));
+      const result = tool.task ? await tasks.track(taskCall(correlator, exchanges, request, options, tool)) : await loggedCall(correlator, exchanges, request, options, (reply) => interpretHostCall(tool, reply));
       return result.ok ? result : closedOr(result);
     },
     listChanged: () => drift.report(),
     exchanges: () => exchanges.slice(),
     failure,
-    close: () => correlator.close(),
+    // A task call in flight (an interruption is giving it up) gets its one tasks/cancel out before the session closes.
+    close: async () => {
+      await tasks.settled();
+      return correlator.close();
+    },
   });
+}
+
+/**
+ * The task calls of a session still in flight. On an interruption the run
+ * closes its servers at once, while each task call is giving up: `settled`
+ * waits for them — each sends its one `tasks/cancel` and waits at most
+ * `taskCancelMs` for the answer — so the cancel reaches the server before
+ * the session closes, never after; past that wait, the close goes on.
+ */
+class LiveTasks {
+  readonly #live = new Set<Promise<unknown>>();
+
+  track<T>(call: Promise<T>): Promise<T> {
+    this.#live.add(call);
+    void call.finally(() => this.#live.delete(call));
+    return call;
+  }
+
+  async settled(): Promise<void> {
+    if (this.#live.size === 0) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const cap = new Promise<void>((resolve) => (timer = setTimeout(resolve, LIMITS.taskCancelMs + LIMITS.taskPollFloorMs)));
+    await Promise.race([Promise.allSettled([...this.#live]), cap]);
+    clearTimeout(timer);
+  }
 }

@@ -56,7 +56,8 @@ export function traceOf(run: TaskRun, seen: Pick<Seen, 'result'>): TaskTrace {
     transitions: run.transitions.map((t) => ({ status: t.status, lastUpdatedAt: cut(t.lastUpdatedAt), ...(t.statusMessage !== undefined ? { statusMessage: cut(t.statusMessage) } : {}), at: t.at, ms: t.ms })),
     polls: run.polls,
     cancel: cancel ? { at: cancel.at, ms: cancel.ms, answer: 'error' in cancel.answer ? { error: { code: cancel.answer.error.code, message: cut(cancel.answer.error.message) } } : 'status' in cancel.answer ? { status: cut(cancel.answer.status) } : cancel.answer } : null,
-    result: seen.result && run.end.kind === 'answered' ? { jsonrpcId: seen.result.id, responseBytes: seen.result.responseBytes, related } : null,
+    // An answered tasks/result is on record whatever came after it (a closing get out of the terminal status).
+    result: seen.result ? { jsonrpcId: seen.result.id, responseBytes: seen.result.responseBytes, related } : null,
   };
 }
 

@@ -206,9 +206,10 @@ async function poll(follow: Follow, taskId: string): Promise<TaskRun> {
   const signal = follow.options.signal;
   for (;;) {
     await pause(Math.min(interval(follow), follow.left()), signal);
-    if (signal?.aborted || follow.left() <= 0) return giveUp(follow, taskId);
+    // Under a millisecond left is none: a timer that fired early sends no poll that cannot be answered.
+    if (signal?.aborted || follow.left() < 1) return giveUp(follow, taskId);
     follow.polls += 1;
-    const got = await follow.session.request('tasks/get', { taskId }, { timeoutMs: follow.left(), ...(signal ? { signal } : {}) }).reply;
+    const got = await follow.session.request('tasks/get', { taskId }, { timeoutMs: Math.ceil(follow.left()), ...(signal ? { signal } : {}) }).reply;
     if (!got.ok) return got.class === 'timeout' ? giveUp(follow, taskId) : unknown(follow, withTaskId(got, taskId));
     if ('error' in got.value.answer) {
       const { code, message } = got.value.answer.error;
@@ -232,7 +233,7 @@ async function fetchResult(follow: Follow, taskId: string): Promise<TaskRun> {
   follow.resultAsked = true;
   const signal = follow.options.signal;
   // A terminal task's answer is due at once; the floor is the least it gets, even right at the deadline.
-  const timeoutMs = Math.max(follow.left(), follow.options.pollFloorMs);
+  const timeoutMs = Math.ceil(Math.max(follow.left(), follow.options.pollFloorMs));
   const got = await follow.session.request('tasks/result', { taskId }, { timeoutMs, ...(signal ? { signal } : {}) }).reply;
   if (!got.ok) return unknown(follow, withTaskId(got, taskId));
   const { answer } = got.value;
@@ -250,7 +251,7 @@ async function fetchResult(follow: Follow, taskId: string): Promise<TaskRun> {
  * fails (the task already expired, say) leaves the answer as it was.
  */
 async function confirm(follow: Follow, taskId: string, kept: TaskEnd): Promise<TaskRun> {
-  const timeoutMs = Math.max(follow.left(), follow.options.pollFloorMs);
+  const timeoutMs = Math.ceil(Math.max(follow.left(), follow.options.pollFloorMs));
   follow.polls += 1;
   const got = await follow.session.request('tasks/get', { taskId }, { timeoutMs }).reply;
   if (!got.ok || 'error' in got.value.answer) return follow.done(kept);
@@ -262,8 +263,12 @@ async function confirm(follow: Follow, taskId: string, kept: TaskEnd): Promise<T
   return unknown(follow, broken);
 }
 
-/** A failure with the task's id among its issues, so an unknown outcome always names the handle. */
+/**
+ * A failure naming the task's id in its message and first among its issues,
+ * so an unknown outcome always names the handle — in the record and in what
+ * the model is told.
+ */
 function withTaskId(failure: Failure, taskId: string): Failure {
   const issues = [`taskId ${taskId}`, ...(failure.issues ?? [])];
-  return { ...failure, issues };
+  return { ...failure, message: `task ${JSON.stringify(taskId)}: ${failure.message}`, issues };
 }
