@@ -7,6 +7,7 @@ import { scratchDir } from '../../test/scratch.ts';
 import { cli } from './cli.ts';
 import { testIo } from './test-io.ts';
 import { sarifSchema, validateSarif } from './testing/sarif-check.ts';
+import { readJUnit } from './testing/junit-read.ts';
 
 const PATH = process.env['PATH'] ?? '/usr/bin:/bin';
 const FAST = ['--timeout-ms', '5000', '--startup-timeout-ms', '5000'];
@@ -170,15 +171,6 @@ test('--sarif: SARIF 2.1.0 that sarif-multitool validates without an error, one 
   expect([schema(one.sarif), schema.errors]).toEqual([true, null]);
   expect(schema({ ...one.sarif, runs: [{ ...run, results: [{ ...run.results[0], level: 'fatal' }] }] })).toBe(false);
   // JUnit: a suite per server; listing, session, the call, pins; failures where an error is.
-  const python = Bun.spawnSync(['python3', '-c', `
-import sys, xml.etree.ElementTree as ET
-root = ET.parse(sys.argv[1]).getroot()
-for suite in root.iter('testsuite'):
-    cases = suite.findall('testcase')
-    failed = [c.get('name') for c in cases if c.find('failure') is not None]
-    assert int(suite.get('tests')) == len(cases) and int(suite.get('failures')) == len(failed)
-    print(suite.get('name'), len(cases), ','.join(failed))
-print(root.get('tests'), root.get('failures'))
-`, join(dir, 'out1.xml')]);
-  expect([python.exitCode, python.stdout.toString()]).toEqual([0, 'gate 4 pins\nlong 4 pins\n8 2\n']);
+  const junit = readJUnit(join(dir, 'out1.xml'));
+  expect([junit.exitCode, junit.suites.map((s) => [s.name, s.cases.length, s.failed.join(',')]), junit.tests, junit.failures]).toEqual([0, [['gate', 4, 'pins'], ['long', 4, 'pins']], '8', '2']);
 }, 180_000);
