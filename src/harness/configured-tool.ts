@@ -11,7 +11,7 @@ export function descriptionCut(description: string): string {
   return `${clip(description, LIMITS.toolDescriptionBytes - marker.length, 'head')}${marker}`;
 }
 
-/** A listed tool entry, read as far as the host binds it: its name, description, schemas and annotations as given. */
+/** A listed tool entry, read as far as the host binds it: its name, description, schemas, annotations and `execution.taskSupport` as given. */
 export interface ListedEntry {
   readonly name: string;
   readonly description: string;
@@ -103,7 +103,10 @@ export interface ConfiguredContract {
  * say (they are kept as `hints`); so its default permission is `ask`. The
  * description is cut at `LIMITS.toolDescriptionBytes`, and the model sees
  * at most `LIMITS.mcpResultBytes` of a result. The version names the listed
- * entry by its hash: another definition under the same name is another contract.
+ * entry by its hash (but its `taskSupport`): another definition under the
+ * same name is another contract. With a `completion` (`mcpCompletion` read
+ * the entry's `taskSupport` and its server's capabilities), the contract
+ * completes in the background and its handler's deadline is `taskHandlerMs`.
  */
 export function configuredContract(key: string, entry: ListedEntry, compile: CompileListed, timeoutMs: number, completion?: Completion): Outcome<ConfiguredContract> {
   const input = compile(entry.inputSchema, 'inputSchema', entry.name);
