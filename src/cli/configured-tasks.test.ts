@@ -6,7 +6,7 @@
  * 12, the binding's contract states its background completion, the call
  * event its task — receipt, each transition, the tasks/result exchange —
  * and verify re-checks them; a re-chained forgery of an ok call without
- * `completed` does not verify. Over `serve --http`, a call cut by
+ * `completed` does not verify; so in a subagent's loop. Over `serve --http`, a call cut by
  * `--timeout-ms` is unknown with its taskId, the tools/call sent once, and
  * `probe --task-status` of that id later exits 0.
  */
@@ -113,6 +113,37 @@ describe('a task call in a run over --mcp-config (caplab serve, stdio)', () => {
   }, 60_000);
 });
 
+
+describe('a task call inside a subagent (caplab serve, stdio)', () => {
+  test('the nested count_words runs as a task: its call event (agent_id) has the task, the record names 12 (with 11\'s subagent shapes), verified; a forgery of it is refused', async () => {
+    const dir = scratchDir('caplab-configured-tasks-');
+    const scenario = join(dir, 'sub.scenario.json');
+    writeFileSync(scenario, JSON.stringify({
+      task: 'expectations',
+      name: 'sub-count',
+      description: 'A subagent counts words as a task.',
+      servers: ['serve'],
+      permissions: { allow: ['mcp__serve__count_words'] },
+      responses: [{ tool_calls: [{ id: 'agent', name: 'Agent', arguments: { description: 'Count', prompt: 'Count the words of alpha.', subagent_type: 'general-purpose' } }], usage }, { text: 'Done.', usage }],
+      subagents: { agent: { responses: [{ tool_calls: [{ id: 'count', name: 'mcp__serve__count_words', arguments: { source_id: 'alpha', delay_ms: 0 } }], usage }, { text: 'Counted.', usage }] } },
+      expect: { calls: { agent: { ok: true } }, end: { calls: 2, stop: 'final_answer' } },
+    }));
+    const ran = await run(dir, STDIO, scenario);
+    expect([ran.code, ran.stderr]).toEqual([0, '']);
+    const all = events(ran.out);
+    expect(all.at(-1)!['format']).toBe('caplab.ledger/12');
+    expect(all.some((e) => e.type === 'subagent_start')).toBe(true);
+    const nested = all.find((e) => e.type === 'call' && e['name'] === 'mcp__serve__count_words')!;
+    expect(nested['agent_id']).toBe('agent-act-01');
+    expect(nested['task'].transitions.map((t: { status: string }) => t.status)).toEqual(['working', 'completed']);
+    expect((await verifyJson(ran.out)).doc.verified).toBe(true);
+    const copy = join(dir, 'forged');
+    cpSync(ran.out, copy, { recursive: true });
+    rechain(copy, (list) => list.map((e) => (e.type === 'call' && e['agent_id'] !== undefined ? { ...e, task: { ...(e['task'] as object), transitions: (e['task'] as { transitions: unknown[] }).transitions.slice(0, 1) } } : e)));
+    const forged = await verifyJson(copy);
+    expect([forged.doc.verified, `${forged.doc.error?.kind}: ${forged.doc.error?.message}`]).toEqual([false, expect.stringMatching(/^task_inconsistent: call count is ok, but its task's last status is working/)]);
+  }, 60_000);
+});
 
 describe('a task call cut by --timeout-ms (caplab serve --http)', () => {
   test('unknown with its taskId (timeout/task_deadline, exit 4), one tools/call and one tasks/cancel; verified; probe --task-status of it later exits 0', async () => {
