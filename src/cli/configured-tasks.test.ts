@@ -23,19 +23,20 @@ import { probeJson } from './testing/probe-json.ts';
 
 const usage = { input_tokens: 0, output_tokens: 0 };
 
-/** An expectations scenario: one count_words call (`delay_ms` of work), then the end; `ok` or a timeout as expected. */
-function writeCount(dir: string, delayMs: number, ok: boolean): string {
-  const path = join(dir, 'count.scenario.json');
-  writeFileSync(path, JSON.stringify({
-    task: 'expectations',
-    name: 'count',
-    description: 'Counts one source\'s words as a task.',
-    servers: ['serve'],
-    permissions: { allow: ['mcp__serve__count_words'] },
-    responses: [{ tool_calls: [{ id: 'count', name: 'mcp__serve__count_words', arguments: { source_id: 'alpha', delay_ms: delayMs } }], usage }, { text: 'Counted.', usage }],
-    expect: { calls: { count: ok ? { ok: true } : { error: { class: 'timeout', kind: 'task_deadline' } } }, end: { calls: 1, stop: 'final_answer' } },
-  }));
+/** The scripted model's steps: one count_words call (`delay_ms` of work), then a final answer. */
+const countSteps = (delayMs: number) => [{ tool_calls: [{ id: 'count', name: 'mcp__serve__count_words', arguments: { source_id: 'alpha', delay_ms: delayMs } }], usage }, { text: 'Counted.', usage }];
+
+/** An expectations scenario on the server `serve`, count_words allowed; `fields` are its model steps and expectations. */
+function writeScenario(dir: string, name: string, fields: Record<string, unknown>): string {
+  const path = join(dir, `${name}.scenario.json`);
+  writeFileSync(path, JSON.stringify({ task: 'expectations', name, description: `Counts words as a task (${name}).`, servers: ['serve'], permissions: { allow: ['mcp__serve__count_words'] }, ...fields }));
   return path;
+}
+
+/** count_words called by the run itself; `ok` or a timeout as expected. */
+function writeCount(dir: string, delayMs: number, ok: boolean): string {
+  const expected = ok ? { ok: true } : { error: { class: 'timeout', kind: 'task_deadline' } };
+  return writeScenario(dir, 'count', { responses: countSteps(delayMs), expect: { calls: { count: expected }, end: { calls: 1, stop: 'final_answer' } } });
 }
 
 async function run(dir: string, config: Record<string, unknown>, scenario: string, more: readonly string[] = []) {
@@ -113,21 +114,14 @@ describe('a task call in a run over --mcp-config (caplab serve, stdio)', () => {
   }, 60_000);
 });
 
-
 describe('a task call inside a subagent (caplab serve, stdio)', () => {
   test('the nested count_words runs as a task: its call event (agent_id) has the task, the record names 12 (with 11\'s subagent shapes), verified; a forgery of it is refused', async () => {
     const dir = scratchDir('caplab-configured-tasks-');
-    const scenario = join(dir, 'sub.scenario.json');
-    writeFileSync(scenario, JSON.stringify({
-      task: 'expectations',
-      name: 'sub-count',
-      description: 'A subagent counts words as a task.',
-      servers: ['serve'],
-      permissions: { allow: ['mcp__serve__count_words'] },
+    const scenario = writeScenario(dir, 'sub-count', {
       responses: [{ tool_calls: [{ id: 'agent', name: 'Agent', arguments: { description: 'Count', prompt: 'Count the words of alpha.', subagent_type: 'general-purpose' } }], usage }, { text: 'Done.', usage }],
-      subagents: { agent: { responses: [{ tool_calls: [{ id: 'count', name: 'mcp__serve__count_words', arguments: { source_id: 'alpha', delay_ms: 0 } }], usage }, { text: 'Counted.', usage }] } },
+      subagents: { agent: { responses: countSteps(0) } },
       expect: { calls: { agent: { ok: true } }, end: { calls: 2, stop: 'final_answer' } },
-    }));
+    });
     const ran = await run(dir, STDIO, scenario);
     expect([ran.code, ran.stderr]).toEqual([0, '']);
     const all = events(ran.out);
